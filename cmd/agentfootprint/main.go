@@ -1,0 +1,46 @@
+// Command agentfootprint is the command-line face of agentfootprint-go: it runs the offline
+// demo, runs scenario files, mints and checks coverage envelopes for tool authors, and reads
+// stored runs back.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	if err := newRootCmd().Execute(); err != nil {
+		os.Exit(exitCode(err))
+	}
+}
+
+// newRootCmd builds the command tree. Every subcommand is constructed here, so the tree has
+// no package-level state and tests can build a fresh one per case.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "agentfootprint",
+		Short:         "The explainable agent framework for Go",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+	// subcommands: one constructor per file
+	)
+	return root
+}
+
+// exitError carries a chosen exit status out of a command; its message has already been
+// printed by the command itself.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func exitCode(err error) int {
+	if e, ok := err.(*exitError); ok {
+		return e.code
+	}
+	fmt.Fprintln(os.Stderr, "agentfootprint:", err)
+	return 1
+}
