@@ -1,0 +1,265 @@
+// This file holds the sqlite Store's reads and writes: runs with their blobs in one
+// transaction, listing, blobs and checkpoints.
+
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/store"
+)
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// PutRun implements store.Store. The run row, the blobs and the links between them are
+// written in one transaction; a crash or a cancelled ctx before COMMIT leaves no trace.
+func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
+	if err := run.Validate(); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	defer tx.Rollback()
+	var events any
+	if len(run.Events) > 0 {
+		events = []byte(run.Events)
+	}
+	// The first statement writes, so the deferred transaction takes the write lock at once
+	// (waiting out busy_timeout) instead of failing on a read-to-write upgrade.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
+			started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
+			answer = excluded.answer, record = excluded.record, events = excluded.events`,
+		run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
+		[]byte(run.Record), events); err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM run_blobs WHERE run_id = ?`, run.ID); err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	for i, b := range run.Blobs {
+		if i == len(run.Blobs)/2 && s.midPut != nil {
+			s.midPut()
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+			b.SHA256, len(b.Data), b.Data); err != nil {
+			return fmt.Errorf("sqlite: storing blob %s of run %q: %w", b.SHA256, run.ID, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO run_blobs (run_id, sha256) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+			run.ID, b.SHA256); err != nil {
+			return fmt.Errorf("sqlite: storing blob %s of run %q: %w", b.SHA256, run.ID, err)
+		}
+	}
+	if len(run.Blobs) == 0 && s.midPut != nil {
+		s.midPut()
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	return nil
+}
+
+// GetRun implements store.Store.
+func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading run %q: %w", id, err)
+	}
+	defer tx.Rollback()
+	run := &store.Run{}
+	var started, ended int64
+	var status string
+	var record, events []byte
+	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events
+		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &store.NotFoundError{Kind: "run", ID: id}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading run %q: %w", id, err)
+	}
+	run.StartedAt, run.EndedAt, run.Status = fromNanos(started), fromNanos(ended), store.Status(status)
+	run.Record = record
+	if len(events) > 0 {
+		run.Events = events
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT b.sha256, b.data FROM run_blobs l JOIN blobs b ON b.sha256 = l.sha256
+		WHERE l.run_id = ? ORDER BY b.sha256`, id)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b store.Blob
+		if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
+			return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
+		}
+		if b.Data == nil {
+			b.Data = []byte{}
+		}
+		run.Blobs = append(run.Blobs, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
+	}
+	return run, nil
+}
+
+// ListRuns implements store.Store.
+func (s *Store) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	var where []string
+	var args []any
+	if f.SessionID != "" {
+		where, args = append(where, "session_id = ?"), append(args, f.SessionID)
+	}
+	if f.AgentID != "" {
+		where, args = append(where, "agent_id = ?"), append(args, f.AgentID)
+	}
+	if f.Status != "" {
+		where, args = append(where, "status = ?"), append(args, string(f.Status))
+	}
+	if !f.Since.IsZero() {
+		where, args = append(where, "started_at >= ?"), append(args, f.Since.UnixNano())
+	}
+	if !f.Until.IsZero() {
+		where, args = append(where, "started_at < ?"), append(args, f.Until.UnixNano())
+	}
+	q := `SELECT id, session_id, agent_id, started_at, ended_at, status, answer FROM runs`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY started_at DESC, id DESC"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: listing runs: %w", err)
+	}
+	defer rows.Close()
+	var out []store.RunInfo
+	for rows.Next() {
+		var r store.RunInfo
+		var started, ended int64
+		var status string
+		if err := rows.Scan(&r.ID, &r.SessionID, &r.AgentID, &started, &ended, &status, &r.Answer); err != nil {
+			return nil, fmt.Errorf("sqlite: listing runs: %w", err)
+		}
+		r.StartedAt, r.EndedAt, r.Status = fromNanos(started), fromNanos(ended), store.Status(status)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: listing runs: %w", err)
+	}
+	return out, nil
+}
+
+// PutBlob implements store.Store.
+func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
+	if err := s.checkOpen(); err != nil {
+		return "", err
+	}
+	d := store.Digest(data)
+	if data == nil {
+		data = []byte{}
+	}
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+		d, len(data), data); err != nil {
+		return "", fmt.Errorf("sqlite: storing blob %s: %w", d, err)
+	}
+	return d, nil
+}
+
+// GetBlob implements store.Store.
+func (s *Store) GetBlob(ctx context.Context, digest string) ([]byte, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	d, err := store.NormalizeDigest(digest)
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	err = s.db.QueryRowContext(ctx, `SELECT data FROM blobs WHERE sha256 = ?`, d).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &store.NotFoundError{Kind: "blob", ID: d}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading blob %s: %w", d, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// PutCheckpoint implements store.Store. It sets cp.UpdatedAt to the time of the write.
+func (s *Store) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
+	if err := cp.Validate(); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (session_id, run_id, data, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (session_id) DO UPDATE SET run_id = excluded.run_id, data = excluded.data, updated_at = excluded.updated_at`,
+		cp.SessionID, cp.RunID, []byte(cp.Data), now.UnixNano()); err != nil {
+		return fmt.Errorf("sqlite: storing the checkpoint of session %q: %w", cp.SessionID, err)
+	}
+	cp.UpdatedAt = now
+	return nil
+}
+
+// GetCheckpoint implements store.Store.
+func (s *Store) GetCheckpoint(ctx context.Context, sessionID string) (*store.Checkpoint, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	cp := &store.Checkpoint{}
+	var data []byte
+	var updated int64
+	err := s.db.QueryRowContext(ctx, `SELECT session_id, run_id, data, updated_at FROM checkpoints WHERE session_id = ?`, sessionID).
+		Scan(&cp.SessionID, &cp.RunID, &data, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &store.NotFoundError{Kind: "checkpoint", ID: sessionID}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading the checkpoint of session %q: %w", sessionID, err)
+	}
+	cp.Data, cp.UpdatedAt = data, fromNanos(updated)
+	return cp, nil
+}

@@ -1,0 +1,192 @@
+// Package sqlite is the embedded store.Store: one SQLite file in WAL mode, created on first
+// use, written through modernc.org/sqlite (pure Go, no cgo).
+//
+// This file holds opening (path, pragmas, schema creation and the version guard). The reads
+// and writes are in runs.go.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/agentfootprint/agentfootprint-go/store"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// Store is a store.Store backed by one SQLite file.
+type Store struct {
+	db     *sql.DB
+	path   string
+	closed atomic.Bool
+
+	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
+	// the first half of its blobs are written: the place a crash does the most harm.
+	midPut func()
+}
+
+var _ store.Store = (*Store)(nil)
+
+// DefaultPath returns where runs are kept when no --store path is given:
+// $XDG_DATA_HOME/agentfootprint/runs.db, else ~/.local/share/agentfootprint/runs.db on
+// Unix-like systems, else agentfootprint/runs.db under os.UserConfigDir (macOS
+// ~/Library/Application Support, Windows %AppData%).
+func DefaultPath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "agentfootprint", "runs.db"), nil
+	}
+	switch runtime.GOOS {
+	case "darwin", "windows", "ios", "plan9":
+	default:
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".local", "share", "agentfootprint", "runs.db"), nil
+		}
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("sqlite: no data directory for the default store (give a path): %w", err)
+	}
+	return filepath.Join(dir, "agentfootprint", "runs.db"), nil
+}
+
+// Open opens the store file at path, creating the file, its directory (mode 0700) and the
+// schema on first use. It refuses a path containing '?', a file that is not an
+// agentfootprint store, and a store written by a newer schema version
+// (*store.SchemaVersionError).
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: empty store path")
+	}
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("sqlite: store path %q contains '?', which SQLite would read as options", path)
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("sqlite: creating the directory for %s: %w", path, err)
+		}
+	}
+	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &Store{db: db, path: path}
+	if err := s.initSchema(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path returns the file the store was opened on.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database. It is safe to call more than once.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	return s.db.Close()
+}
+
+const schemaV1 = `
+CREATE TABLE IF NOT EXISTS agentfootprint_meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+	id         TEXT PRIMARY KEY,
+	session_id TEXT NOT NULL,
+	agent_id   TEXT NOT NULL,
+	started_at INTEGER NOT NULL,
+	ended_at   INTEGER NOT NULL,
+	status     TEXT NOT NULL,
+	answer     TEXT NOT NULL,
+	record     BLOB NOT NULL,
+	events     BLOB
+);
+CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS runs_by_session ON runs (session_id, started_at DESC);
+CREATE TABLE IF NOT EXISTS blobs (
+	sha256 TEXT PRIMARY KEY,
+	size   INTEGER NOT NULL,
+	data   BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_blobs (
+	run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	sha256 TEXT NOT NULL REFERENCES blobs (sha256),
+	PRIMARY KEY (run_id, sha256)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoints (
+	session_id TEXT PRIMARY KEY,
+	run_id     TEXT NOT NULL,
+	data       BLOB NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+`
+
+// initSchema creates the schema in an empty file, or checks the version of an existing one.
+func (s *Store) initSchema(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("sqlite: opening %s: %w", s.path, err)
+	}
+	defer conn.Close()
+	// BEGIN IMMEDIATE takes the write lock first, so two processes creating the same new
+	// file do not race between the check and the creation.
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("sqlite: opening %s: %w", s.path, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		}
+	}()
+	var tables int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table'`).Scan(&tables); err != nil {
+		return fmt.Errorf("sqlite: reading %s: %w", s.path, err)
+	}
+	var version string
+	err = conn.QueryRowContext(ctx, `SELECT value FROM agentfootprint_meta WHERE key = 'schema_version'`).Scan(&version)
+	switch {
+	case err == nil:
+		n, perr := strconv.Atoi(version)
+		if perr != nil {
+			return fmt.Errorf("sqlite: %s: schema_version %q is not a number", s.path, version)
+		}
+		if n > store.SchemaVersion {
+			return &store.SchemaVersionError{Where: s.path, Found: n, Supported: store.SchemaVersion}
+		}
+	case tables > 0:
+		return fmt.Errorf("sqlite: %s is a SQLite database but not an agentfootprint store (no schema_version)", s.path)
+	default:
+		if _, err := conn.ExecContext(ctx, schemaV1); err != nil {
+			return fmt.Errorf("sqlite: creating the schema in %s: %w", s.path, err)
+		}
+		if _, err := conn.ExecContext(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES ('schema_version', ?)`,
+			strconv.Itoa(store.SchemaVersion)); err != nil {
+			return fmt.Errorf("sqlite: creating the schema in %s: %w", s.path, err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return fmt.Errorf("sqlite: creating the schema in %s: %w", s.path, err)
+	}
+	committed = true
+	return nil
+}
+
+func (s *Store) checkOpen() error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return nil
+}
