@@ -103,7 +103,7 @@ func ParseInstant(s string, p Profile) (Instant, error) {
 		return fail("too long to be an instant")
 	}
 	if len(s) < len("2006-01-02T15:04") {
-		if len(s) == len("2006-01-02") {
+		if len(s) == len("2006-01-02") && s[4] == '-' && s[7] == '-' {
 			return fail("a date alone is not an instant; add a time and a zone")
 		}
 		return fail("too short to be an instant")

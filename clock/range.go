@@ -82,3 +82,26 @@ func (r *Range) UnmarshalJSON(b []byte) error {
 	*r = v
 	return nil
 }
+
+// ISORange spells r in the iso-range form a tool reads, "<from>..<to>", both ends Strict
+// instants in UTC and to inclusive: to is written as r.To minus one step, at the precision
+// whose step that is, so the spelling means exactly [From, To) again. The step is a second
+// when both ends fall on whole seconds, else a millisecond when both fall on whole
+// milliseconds, else a nanosecond. An empty range or one failing Check is refused.
+func ISORange(r Range) (string, error) {
+	if err := r.Check(); err != nil {
+		return "", err
+	}
+	if !r.From.Before(r.To) {
+		return "", fmt.Errorf("clock: the range %s to %s is empty; an iso-range cannot spell it", UTCString(r.From), UTCString(r.To))
+	}
+	layout, step := "2006-01-02T15:04:05Z", time.Second
+	switch f, t := r.From.Nanosecond(), r.To.Nanosecond(); {
+	case f == 0 && t == 0:
+	case f%1e6 == 0 && t%1e6 == 0:
+		layout, step = "2006-01-02T15:04:05.000Z", time.Millisecond
+	default:
+		layout, step = "2006-01-02T15:04:05.000000000Z", time.Nanosecond
+	}
+	return r.From.UTC().Format(layout) + ".." + r.To.Add(-step).UTC().Format(layout), nil
+}

@@ -1,0 +1,157 @@
+package clock
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseZoneAccepts(t *testing.T) {
+	tests := []struct {
+		name    string
+		offset  string // the tag's offset at 2026-01-15T12:00Z, "" for a UTC name
+		wantTag string
+	}{
+		{"America/Los_Angeles", "UTC-08:00", "America/Los_Angeles (UTC-08:00)"},
+		{"Asia/Kathmandu", "UTC+05:45", "Asia/Kathmandu (UTC+05:45)"},
+		{"US/Pacific", "UTC-08:00", "US/Pacific (UTC-08:00)"},
+		{"Etc/GMT+5", "UTC-05:00", "Etc/GMT+5 (UTC-05:00)"},
+		{"Etc/UTC", "", "Etc/UTC"},
+		{"UTC", "", "UTC"},
+		{"America/Argentina/Buenos_Aires", "UTC-03:00", "America/Argentina/Buenos_Aires (UTC-03:00)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			z, err := ParseZone(tt.name)
+			if err != nil {
+				t.Fatalf("ParseZone(%q) refused: %v", tt.name, err)
+			}
+			if z.Name() != tt.name {
+				t.Errorf("Name() = %q, want %q (recorded as written)", z.Name(), tt.name)
+			}
+			got := Bind(z).At(time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC))
+			if !strings.HasSuffix(got, " "+tt.wantTag) {
+				t.Errorf("rendered %q, want the tag %q", got, tt.wantTag)
+			}
+		})
+	}
+}
+
+func TestParseZoneRefuses(t *testing.T) {
+	tests := []struct {
+		in   string
+		kind ZoneRefusal
+	}{
+		{"EST", ZoneAbbreviation},
+		{"CET", ZoneAbbreviation},
+		{"MST", ZoneAbbreviation},
+		{"GMT", ZoneAbbreviation},
+		{"PST", ZoneAbbreviation},
+		{"EST5EDT", ZoneAbbreviation},
+		{"Zulu", ZoneAbbreviation},
+		{"+05:30", ZoneOffset},
+		{"-0800", ZoneOffset},
+		{"UTC+2", ZoneOffset},
+		{"GMT+1", ZoneOffset},
+		{"Local", ZoneLocal},
+		{"", ZoneEmpty},
+		{"america/los_angeles", ZoneNotInDatabase},
+		{"America/los_angeles", ZoneNotInDatabase},
+		{"Mars/Olympus", ZoneNotInDatabase},
+		{"America/Los_Angeles/", ZoneNotInDatabase},
+		{"../etc/passwd", ZoneNotInDatabase},
+		{"America/" + strings.Repeat("X", 60), ZoneTooLong},
+		{"utc", ZoneAbbreviation},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			z, err := ParseZone(tt.in)
+			if err == nil {
+				t.Fatalf("ParseZone(%q) = %v, want a refusal", tt.in, z.Name())
+			}
+			var ze *ZoneError
+			if !errors.As(err, &ze) {
+				t.Fatalf("error %T is not a *ZoneError: %v", err, err)
+			}
+			if ze.Kind != tt.kind {
+				t.Errorf("Kind = %d, want %d (%v)", ze.Kind, tt.kind, err)
+			}
+			msg := err.Error()
+			if tt.in != "" && !strings.Contains(msg, tt.in) {
+				t.Errorf("message %q does not name the input", msg)
+			}
+			if !strings.Contains(msg, "America/New_York") {
+				t.Errorf("message %q gives no example", msg)
+			}
+			if !z.IsZero() {
+				t.Errorf("a refused zone came back non-zero: %q", z.Name())
+			}
+		})
+	}
+}
+
+func TestZoneErrorClipsLongInput(t *testing.T) {
+	in := strings.Repeat("é", 200)
+	_, err := ParseZone(in)
+	var ze *ZoneError
+	if !errors.As(err, &ze) {
+		t.Fatalf("want *ZoneError, got %v", err)
+	}
+	if len(ze.Input) > clipLen+len("…") {
+		t.Errorf("Input is %d bytes, want at most %d", len(ze.Input), clipLen+len("…"))
+	}
+	if !strings.HasSuffix(ze.Input, "…") || !strings.HasPrefix(in, strings.TrimSuffix(ze.Input, "…")) {
+		t.Errorf("Input %q is not a marked prefix of the value", ze.Input)
+	}
+}
+
+func TestParseZoneCachesTheLocation(t *testing.T) {
+	a := mustZone(t, "Europe/Berlin")
+	b := mustZone(t, "Europe/Berlin")
+	if a.Location() != b.Location() {
+		t.Errorf("two parses of one name loaded two locations")
+	}
+}
+
+func TestZeroZone(t *testing.T) {
+	var z Zone
+	if !z.IsZero() || z.String() != "UTC" || z.Location() != time.UTC {
+		t.Errorf("zero Zone: IsZero %v, String %q, Location %v", z.IsZero(), z.String(), z.Location())
+	}
+	if _, err := z.MarshalText(); err == nil {
+		t.Errorf("the zero Zone marshaled a name")
+	}
+}
+
+func TestZoneText(t *testing.T) {
+	var z Zone
+	if err := z.UnmarshalText([]byte("Asia/Kolkata")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := z.MarshalText()
+	if err != nil || string(b) != "Asia/Kolkata" {
+		t.Errorf("MarshalText = %q, %v", b, err)
+	}
+	if err := z.UnmarshalText([]byte("IST")); err == nil {
+		t.Errorf("UnmarshalText accepted an abbreviation")
+	}
+}
+
+// TestEveryListedNameLoads checks the generated list against the embedded database: every
+// name the shape rule lets through must load.
+func TestEveryListedNameLoads(t *testing.T) {
+	n := 0
+	for _, name := range tzNames {
+		if !zoneShape.MatchString(name) || len(name) > maxZoneLen {
+			continue
+		}
+		if _, err := ParseZone(name); err != nil {
+			t.Errorf("listed name %q refused: %v", name, err)
+		}
+		n++
+	}
+	if n < 400 {
+		t.Errorf("only %d Area/Location names listed; the generated list looks truncated", n)
+	}
+}
