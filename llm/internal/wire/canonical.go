@@ -1,0 +1,140 @@
+// This file holds the canonical JSON encoding of an llm.Request: the
+// scripted provider's "wire", with the same span rules as the real clients.
+
+package wire
+
+import (
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// Canonical encodes req as the project's own canonical JSON with spans.
+// Keys come in a fixed order; optional fields are omitted when unset. It
+// refuses a tool whose InputSchema is not JSON, naming the tool.
+func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
+	w := NewWriter(512)
+	w.BeginObject()
+	w.Key("model")
+	w.String(req.Model)
+	if llm.SystemText(req.System) != "" {
+		w.Key("system")
+		w.Segments(req.System)
+	}
+	w.Key("messages")
+	w.BeginArray()
+	for i, m := range req.Messages {
+		w.BeginObject()
+		w.Key("role")
+		w.String(string(m.Role))
+		w.Key("content")
+		w.StringSpan(m.Content, m.Unit, llm.SpanMessage)
+		if m.ToolCallID != "" {
+			w.Key("toolCallId")
+			w.String(m.ToolCallID)
+		}
+		if m.ToolName != "" {
+			w.Key("toolName")
+			w.String(m.ToolName)
+		}
+		if m.IsError {
+			w.Key("isError")
+			w.Bool(true)
+		}
+		if len(m.ToolCalls) > 0 {
+			w.Key("toolCalls")
+			w.BeginArray()
+			for _, tc := range m.ToolCalls {
+				w.BeginObject()
+				w.Key("id")
+				w.String(tc.ID)
+				w.Key("name")
+				w.String(tc.Name)
+				if tc.ArgsError != "" {
+					w.Key("argsText")
+					w.String(string(tc.Args))
+				} else {
+					w.Key("args")
+					if err := w.Raw(tc.ArgsObject()); err != nil {
+						return nil, nil, fmt.Errorf("messages[%d]: tool call %q args: %w", i, tc.Name, err)
+					}
+				}
+				w.EndObject()
+			}
+			w.EndArray()
+		}
+		w.EndObject()
+	}
+	w.EndArray()
+	if len(req.Tools) > 0 {
+		w.Key("tools")
+		w.BeginArray()
+		for _, t := range req.Tools {
+			at := w.Elem()
+			w.BeginObject()
+			w.Key("name")
+			w.String(t.Name)
+			w.Key("description")
+			w.String(t.Description)
+			w.Key("inputSchema")
+			if err := w.Raw(schemaOrEmpty(t.InputSchema)); err != nil {
+				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+			}
+			w.EndObject()
+			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+		}
+		w.EndArray()
+	}
+	if req.ToolChoice.Mode != "" {
+		w.Key("toolChoice")
+		w.BeginObject()
+		w.Key("mode")
+		w.String(string(req.ToolChoice.Mode))
+		if req.ToolChoice.Name != "" {
+			w.Key("name")
+			w.String(req.ToolChoice.Name)
+		}
+		w.EndObject()
+	}
+	if req.Temperature != nil {
+		w.Key("temperature")
+		w.Float(*req.Temperature)
+	}
+	if req.MaxTokens > 0 {
+		w.Key("maxTokens")
+		w.Int(int64(req.MaxTokens))
+	}
+	if len(req.Stop) > 0 {
+		w.Key("stop")
+		w.BeginArray()
+		for _, s := range req.Stop {
+			w.String(s)
+		}
+		w.EndArray()
+	}
+	if req.Seed != nil {
+		w.Key("seed")
+		w.Int(*req.Seed)
+	}
+	w.EndObject()
+	SortSpans(w.Spans)
+	return w.B, w.Spans, nil
+}
+
+// schemaOrEmpty returns s, or the empty object schema when s is empty.
+func schemaOrEmpty(s []byte) []byte {
+	if len(s) == 0 {
+		return []byte(`{"type":"object"}`)
+	}
+	return s
+}
+
+// SortSpans orders spans by start offset (encoders emit them in order
+// already; this keeps the rule explicit).
+func SortSpans(sp []llm.Span) {
+	for i := 1; i < len(sp); i++ {
+		for j := i; j > 0 && sp[j].Start < sp[j-1].Start; j-- {
+			sp[j], sp[j-1] = sp[j-1], sp[j]
+		}
+	}
+}

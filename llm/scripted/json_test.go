@@ -1,0 +1,139 @@
+package scripted
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+const sample = `[
+  {"content": "Let me look.",
+   "toolCalls": [{"name": "search", "args": {"q": "disk"}},
+                 {"id": "x1", "name": "fetch", "argsText": "{\"url\":"}],
+   "usage": {"input": 120, "output": 9},
+   "stopReason": "tool_use",
+   "delay": "150ms"},
+  {"error": {"kind": "rate-limit", "message": "slow down", "status": 429, "retryAfter": "2s"}},
+  {"error": "it broke"},
+  {"content": "Done.", "usage": {"input": 1, "output": 1, "reported": false}}
+]`
+
+func TestParseReplies(t *testing.T) {
+	got, err := ParseReplies([]byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Reply{
+		{Content: "Let me look.", ToolCalls: []llm.ToolCall{
+			{Name: "search", Args: json.RawMessage(`{"q": "disk"}`)},
+			{ID: "x1", Name: "fetch", Args: json.RawMessage(`{"url":`), ArgsError: "arguments are not valid JSON: unexpected end of JSON input"},
+		}, Usage: &llm.Usage{Input: 120, Output: 9, Reported: true}, StopReason: llm.StopToolUse, Delay: 150 * time.Millisecond},
+		{Err: &llm.Error{Provider: Name, Kind: llm.KindRateLimit, Status: 429, Retryable: true, Resumable: true, RetryAfter: 2 * time.Second, Message: "slow down"}},
+		{Err: &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: true, Message: "it broke"}},
+		{Content: "Done.", Usage: &llm.Usage{Input: 1, Output: 1}},
+	}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return cmp.Equal(a, b) })); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The JSON form round-trips.
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ParseReplies(b)
+	if err != nil {
+		t.Fatalf("reparse %s: %v", b, err)
+	}
+	compact := cmp.Transformer("compact", func(r json.RawMessage) string {
+		var b bytes.Buffer
+		if json.Compact(&b, r) != nil {
+			return string(r)
+		}
+		return b.String()
+	})
+	if diff := cmp.Diff(got, again, compact, cmp.Comparer(func(a, b error) bool { return cmp.Equal(a, b) })); diff != "" {
+		t.Errorf("round trip:\n%s", diff)
+	}
+}
+
+func TestParseRepliesRefusals(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{}`, "replies: want a JSON array"},
+		{`[{"contnet": "x"}]`, `replies[0]: reply: json: unknown field "contnet"`},
+		{`[{}, {"stopReason": "end"}]`, `replies[1]: reply: stopReason: "end" is not one of`},
+		{`[{"delay": "soon"}]`, `replies[0]: reply: delay: "soon" is not a non-negative Go duration`},
+		{`[{"toolCalls": [{"args": {}}]}]`, `replies[0]: reply: toolCalls[0].name: a tool call needs a name`},
+		{`[{"toolCalls": [{"name": "f", "arguments": {}}]}]`, `unknown key "arguments"`},
+		{`[{"error": {"kind": "oops", "message": "m"}}]`, `replies[0]: reply: error: kind: "oops" is not an llm error kind`},
+		{`[{"error": {"kind": "server"}}]`, `replies[0]: reply: error: message:`},
+		{`[{"usage": {"input": -1, "output": 0}}]`, `usage: token counts cannot be negative`},
+	}
+	for _, tt := range tests {
+		_, err := ParseReplies([]byte(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseReplies(%s) = %v; want it to contain %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "replies.json")
+	if err := os.WriteFile(path, []byte(`[{"content":"hi"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Complete(context.Background(), userReq("x"))
+	if err != nil || r.Content != "hi" {
+		t.Errorf("loaded provider = %+v, %v", r, err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		t.Error("missing file accepted")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	_ = os.WriteFile(bad, []byte(`[{"delay":"x"}]`), 0o644)
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), "bad.json: replies[0]") {
+		t.Errorf("bad file error = %v", err)
+	}
+}
+
+func FuzzParseReplies(f *testing.F) {
+	f.Add([]byte(sample))
+	f.Add([]byte(`[{"toolCalls":[{"name":"f","argsText":"[1"}]}]`))
+	f.Add([]byte(`[{"error":"x"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rs, err := ParseReplies(data)
+		if err != nil {
+			return
+		}
+		b, err := json.Marshal(rs)
+		if err != nil {
+			t.Fatalf("marshal parsed replies: %v", err)
+		}
+		again, err := ParseReplies(b)
+		if err != nil {
+			t.Fatalf("reparse %s: %v", b, err)
+		}
+		if len(again) != len(rs) {
+			t.Fatalf("round trip changed length")
+		}
+		for i := range rs {
+			if (rs[i].Err == nil) != (again[i].Err == nil) || rs[i].Content != again[i].Content || len(rs[i].ToolCalls) != len(again[i].ToolCalls) {
+				t.Fatalf("reply %d changed in round trip", i)
+			}
+		}
+		_ = errors.New
+	})
+}
