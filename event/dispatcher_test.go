@@ -1,0 +1,174 @@
+package event
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestOnMatchesPatterns(t *testing.T) {
+	tests := []struct {
+		pattern string
+		emit    Name
+		want    bool
+	}{
+		{"*", ToolsResult, true},
+		{"*", AgentTurnStart, true},
+		{"agentfootprint.tools.*", ToolsResult, true},
+		{"agentfootprint.tools.*", ToolsStart, true},
+		{"agentfootprint.tools.*", ValidationArgsInvalid, false},
+		{"agentfootprint.tools.*", AgentTurnEnd, false},
+		{"agentfootprint.agent.*", AgentTurnEnd, true},
+		{string(ToolsResult), ToolsResult, true},
+		{string(ToolsResult), ToolsResultRefused, false},
+		{"agentfootprint.tools.result_", ToolsResultRefused, false},
+		{"agentfootprint.*", PauseResume, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pattern+"→"+string(tt.emit), func(t *testing.T) {
+			var d Dispatcher
+			var got []Name
+			d.On(tt.pattern, func(e Event) { got = append(got, e.Type) })
+			if h := d.HasListeners(tt.emit); h != tt.want {
+				t.Errorf("HasListeners(%s) = %v, want %v", tt.emit, h, tt.want)
+			}
+			d.Emit(tt.emit, func() any { return 1 }, Meta{})
+			if (len(got) == 1) != tt.want {
+				t.Errorf("delivered %v, want delivered=%v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEmitBuildsPayloadOnlyWithListener(t *testing.T) {
+	var d Dispatcher
+	built := 0
+	build := func() any { built++; return TurnStart{TurnNumber: 1} }
+	d.Emit(AgentTurnStart, build, Meta{})
+	if built != 0 {
+		t.Fatalf("payload built %d times with no listener, want 0", built)
+	}
+	var got []Event
+	stop := d.On(string(AgentTurnStart), func(e Event) { got = append(got, e) })
+	d.On(string(AgentTurnStart), func(e Event) { got = append(got, e) })
+	d.Emit(AgentTurnStart, build, Meta{RunID: "r1"})
+	if built != 1 {
+		t.Fatalf("payload built %d times for two listeners, want 1", built)
+	}
+	want := []Event{
+		{Type: AgentTurnStart, Payload: TurnStart{TurnNumber: 1}, Meta: Meta{RunID: "r1"}},
+		{Type: AgentTurnStart, Payload: TurnStart{TurnNumber: 1}, Meta: Meta{RunID: "r1"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+	stop()
+	stop()
+	got = nil
+	d.Emit(AgentTurnStart, build, Meta{})
+	if len(got) != 1 {
+		t.Fatalf("after unsubscribe got %d deliveries, want 1", len(got))
+	}
+}
+
+func TestListenersRunInSubscriptionOrder(t *testing.T) {
+	var d Dispatcher
+	var order []string
+	d.On("agentfootprint.tools.*", func(Event) { order = append(order, "domain") })
+	d.On("*", func(Event) { order = append(order, "all") })
+	d.On(string(ToolsResult), func(Event) { order = append(order, "exact") })
+	d.Emit(ToolsResult, nil, Meta{})
+	if diff := cmp.Diff([]string{"domain", "all", "exact"}, order); diff != "" {
+		t.Fatalf("order (-want +got):\n%s", diff)
+	}
+}
+
+func TestPanicBecomesFatalForOthers(t *testing.T) {
+	var d Dispatcher
+	var fatals []Event
+	var after int
+	d.On("*", func(e Event) {
+		if e.Type == ErrorFatal {
+			panic("fatal listener also broken")
+		}
+	})
+	d.On(string(ToolsResult), func(Event) { panic("boom") })
+	d.On(string(ErrorFatal), func(e Event) { fatals = append(fatals, e) })
+	d.On(string(ToolsResult), func(Event) { after++ })
+	d.Emit(ToolsResult, nil, Meta{RunID: "r"})
+	want := []Event{{
+		Type:    ErrorFatal,
+		Payload: ErrorFatalPayload{Error: `listener "agentfootprint.tools.result" panicked on agentfootprint.tools.result: boom`, Stage: "observer", Scope: "agentfootprint.tools.result"},
+		Meta:    Meta{RunID: "r"},
+	}}
+	if diff := cmp.Diff(want, fatals); diff != "" {
+		t.Fatalf("fatal events (-want +got):\n%s", diff)
+	}
+	if after != 1 {
+		t.Fatalf("listener after the panicking one ran %d times, want 1", after)
+	}
+	if p := d.Panics(); p != 2 {
+		t.Fatalf("Panics() = %d, want 2 (the listener and the fatal listener)", p)
+	}
+}
+
+func TestSubscribeDuringDispatchDoesNotDeadlock(t *testing.T) {
+	var d Dispatcher
+	var inner int
+	var stopSelf func()
+	stopSelf = d.On("*", func(e Event) {
+		d.On("*", func(Event) { inner++ })
+		stopSelf()
+	})
+	d.Emit(LLMToken, nil, Meta{})
+	if inner != 0 {
+		t.Fatalf("listener subscribed during a delivery heard that delivery %d times, want 0", inner)
+	}
+	d.Emit(LLMToken, nil, Meta{})
+	if inner != 1 {
+		t.Fatalf("second emit reached the new listener %d times, want 1", inner)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	var d Dispatcher
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	count := 0
+	for i := 0; i < 8; i++ {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			stop := d.On("*", func(Event) { mu.Lock(); count++; mu.Unlock() })
+			d.Emit(AgentIterationEnd, nil, Meta{})
+			stop()
+		}()
+		go func() {
+			defer wg.Done()
+			d.Emit(AgentIterationStart, func() any { return IterationStart{IterIndex: 1} }, Meta{})
+			_ = d.HasListeners(ToolsStart)
+		}()
+	}
+	wg.Wait()
+	if count < 8 {
+		t.Fatalf("each subscriber heard its own emit: count %d, want >= 8", count)
+	}
+}
+
+func TestEventJSONShape(t *testing.T) {
+	e := Event{
+		Type:    ToolsStart,
+		Payload: ToolsStartPayload{ToolName: "search_logs", ToolCallID: "c1", Args: json.RawMessage(`{"service":"checkout"}`)},
+		Meta:    Meta{RunID: "run-1", RuntimeStageID: "tool-calls#4", WallClockMs: 1700000000000, RunOffsetMs: 12, IterIndex: Int(1), CompositionPath: []string{"agent"}},
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"agentfootprint.tools.start","payload":{"toolName":"search_logs","toolCallId":"c1","args":{"service":"checkout"}},"meta":{"runId":"run-1","runtimeStageId":"tool-calls#4","subflowPath":"","wallClockMs":1700000000000,"runOffsetMs":12,"iterIndex":1,"compositionPath":["agent"]}}`
+	if string(b) != want {
+		t.Fatalf("JSON\n got %s\nwant %s", b, want)
+	}
+}

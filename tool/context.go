@@ -1,0 +1,83 @@
+// This file holds the call context: what a running tool can learn about
+// the call it serves, and how the dispatcher attaches it.
+
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Call describes the call a tool is serving. The dispatcher attaches it to
+// the ctx passed to Execute with WithCall; the tool reads it with CallFrom.
+type Call struct {
+	// ID is the provider's tool call id.
+	ID string
+	// Name is the tool's name.
+	Name string
+	// Iteration is the agent iteration that dispatched the call (1-based).
+	Iteration int
+	// Turn is the conversation turn number (1-based).
+	Turn int
+	// Progress reports a progress payload while the tool runs; the
+	// dispatcher turns it into a tools.progress event. CallFrom never
+	// returns a nil Progress.
+	Progress func(payload any)
+	// Time is the turn's clock, present only when the agent's time layer
+	// is armed.
+	Time *CallTime
+}
+
+// CallTime is the clock handed to a tool under the time layer. Instants are
+// UTC; tools evaluate their own look-backs against DispatchedAt.
+type CallTime struct {
+	// Version is 1.
+	Version int
+	// Zone is the person's zone name, or a stand-in spelling when
+	// ZoneUnknown.
+	Zone string
+	// ZoneUnknown is true when nobody named a zone.
+	ZoneUnknown bool
+	// Now is the turn's frozen "now".
+	Now time.Time
+	// DispatchedAt is when this call was dispatched.
+	DispatchedAt time.Time
+}
+
+// MarshalJSON writes {version, zone, zoneUnknown?, now, dispatchedAt} with
+// the instants in UTC (RFC 3339, fraction only when non-zero).
+func (t CallTime) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Version      int    `json:"version"`
+		Zone         string `json:"zone"`
+		ZoneUnknown  bool   `json:"zoneUnknown,omitempty"`
+		Now          string `json:"now"`
+		DispatchedAt string `json:"dispatchedAt"`
+	}
+	return json.Marshal(wire{
+		Version:      t.Version,
+		Zone:         t.Zone,
+		ZoneUnknown:  t.ZoneUnknown,
+		Now:          t.Now.UTC().Format(time.RFC3339Nano),
+		DispatchedAt: t.DispatchedAt.UTC().Format(time.RFC3339Nano),
+	})
+}
+
+type callKey struct{}
+
+// WithCall returns a copy of ctx carrying c, for the dispatcher to pass to
+// Execute.
+func WithCall(ctx context.Context, c Call) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+// CallFrom returns the Call attached to ctx, or a zero Call (empty ID) when
+// none is. Its Progress is never nil: without a dispatcher it does nothing.
+func CallFrom(ctx context.Context) Call {
+	c, _ := ctx.Value(callKey{}).(Call)
+	if c.Progress == nil {
+		c.Progress = func(any) {}
+	}
+	return c
+}

@@ -1,0 +1,55 @@
+// This file holds the closed set of tool result statuses.
+
+package tool
+
+// Status says how a tool call went, in the words the record, the
+// tools.result event and the model share. The set is closed: the seven
+// constants below are the only legal values, and the empty Status means
+// "not stated" (which is legal too).
+type Status string
+
+// The seven statuses. Their strings are wire facts.
+const (
+	// StatusSuccess: the call did what was asked.
+	StatusSuccess Status = "success"
+	// StatusFailure: the call ran and did not achieve what was asked.
+	StatusFailure Status = "failure"
+	// StatusDenied: the tool itself declined the call (a policy, a
+	// permission). The framework never sets it.
+	StatusDenied Status = "denied"
+	// StatusInvalid: the call was not acceptable as made. The framework
+	// sets it on an argument rejection, a result-ceiling refusal or a
+	// declaration refusal.
+	StatusInvalid Status = "invalid"
+	// StatusPartial: some of what was asked was done or read.
+	StatusPartial Status = "partial"
+	// StatusPending: the work was accepted and is not finished.
+	StatusPending Status = "pending"
+	// StatusAbsent: the thing looked for was not there (see the
+	// coverage envelopes for how absence is declared).
+	StatusAbsent Status = "absent"
+)
+
+// Statuses lists the seven statuses in their documented order. The slice
+// is fresh on every call.
+func Statuses() []Status {
+	return []Status{StatusSuccess, StatusFailure, StatusDenied, StatusInvalid, StatusPartial, StatusPending, StatusAbsent}
+}
+
+// Valid reports whether s is one of the seven statuses. The empty status
+// is not Valid; callers treat it as "unset".
+func (s Status) Valid() bool {
+	switch s {
+	case StatusSuccess, StatusFailure, StatusDenied, StatusInvalid, StatusPartial, StatusPending, StatusAbsent:
+		return true
+	}
+	return false
+}
+
+// ParseStatus returns the Status spelled by word, or false when word is
+// not one of the seven (the empty word included). It never trims or
+// case-folds: a status is a wire fact, read as written.
+func ParseStatus(word string) (Status, bool) {
+	s := Status(word)
+	return s, s.Valid()
+}

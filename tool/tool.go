@@ -1,0 +1,210 @@
+// This file holds the Tool type and its constructors: typed tools from Go
+// funcs, raw tools from a JSON schema, and Must.
+
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Tool is a callable the model may ask for: a name, a description, an
+// input schema, a function, and any declarations. A Tool is immutable
+// after definition and safe for concurrent use.
+type Tool struct {
+	name    string
+	desc    string
+	schema  *compiledSchema
+	exec    func(context.Context, json.RawMessage) (any, error)
+	readOut func(any) (Output, error)
+	cfg     config
+}
+
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// New defines a tool from a typed Go func. The input schema is inferred
+// from In with github.com/google/jsonschema-go (a struct's exported fields
+// become properties; a field's whole `jsonschema:"…"` tag is its
+// description; fields without omitempty/omitzero are required). Arguments
+// are validated against that schema, then decoded into In, then fn runs.
+// Out is served as described on Result and Output.Text (a string passes
+// as is).
+//
+// New refuses, with a *DefinitionError naming the tool, the field and the
+// fix: a name not matching ^[a-zA-Z0-9_-]{1,64}$; a blank description; an
+// In whose schema cannot be inferred or whose root is not type "object"
+// (use a struct or a map, not a pointer); a nil fn; and every malformed
+// declaration (see WithAskOrAssume, WithPeriod, WithResultCeiling,
+// WithCheckIn, WithValidation).
+func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Out, error), opts ...Option) (*Tool, error) {
+	if err := checkHead(name, desc); err != nil {
+		return nil, err
+	}
+	if fn == nil {
+		return nil, refuse(name, "fn", "the tool function is nil", "pass the func that does the tool's work")
+	}
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, &DefinitionError{Tool: name, Path: "schema", Problem: "the input schema cannot be inferred from " + typeName[In](), Fix: "use a struct with JSON-encodable fields; a jsonschema tag is the whole description, never key=value", Err: err}
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, &DefinitionError{Tool: name, Path: "schema", Problem: "the inferred schema cannot be encoded", Fix: "simplify the input type", Err: err}
+	}
+	exec := func(ctx context.Context, args json.RawMessage) (any, error) {
+		var in In
+		if len(bytes.TrimSpace(args)) > 0 {
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, &DecodeError{Tool: name, Type: typeName[In](), Err: err}
+			}
+		}
+		return fn(ctx, in)
+	}
+	return build(name, desc, raw, exec, readTyped, opts)
+}
+
+// NewRaw defines a tool from a JSON schema given as is (an MCP tool's, for
+// example) and a func taking the raw arguments. The schema must be a JSON
+// object with "type": "object" at the root; it is copied, compiled once,
+// and served byte for byte. fn receives the validated arguments ({} when
+// the model sent none) and must not modify them. Its return value is read
+// as described on Result; a map[string]any or JSON object text whose keys
+// are a subset of content, effects and status, with content present, is a
+// result object.
+//
+// NewRaw refuses what New refuses, and a schema that is not valid JSON,
+// not an object, not rooted at type "object", or does not compile.
+func NewRaw(name, desc string, schema json.RawMessage, fn func(ctx context.Context, args json.RawMessage) (any, error), opts ...Option) (*Tool, error) {
+	if err := checkHead(name, desc); err != nil {
+		return nil, err
+	}
+	if fn == nil {
+		return nil, refuse(name, "fn", "the tool function is nil", "pass the func that does the tool's work")
+	}
+	exec := func(ctx context.Context, args json.RawMessage) (any, error) {
+		if len(bytes.TrimSpace(args)) == 0 {
+			args = json.RawMessage("{}")
+		}
+		return fn(ctx, args)
+	}
+	return build(name, desc, schema, exec, readRaw, opts)
+}
+
+// Must returns t, and panics with err when err is not nil. It is meant for
+// tools defined at package level from constant inputs:
+//
+//	var search = tool.Must(tool.New("search", "…", searchFn))
+func Must(t *Tool, err error) *Tool {
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func checkHead(name, desc string) error {
+	if !namePattern.MatchString(name) {
+		return refuse(name, "name", "the name must be 1 to 64 letters, digits, '_' or '-'", "rename the tool, for example \"search_logs\"")
+	}
+	if strings.TrimSpace(desc) == "" {
+		return refuse(name, "description", "the description is blank", "say in one sentence what the tool does and when to use it")
+	}
+	return nil
+}
+
+func build(name, desc string, raw []byte, exec func(context.Context, json.RawMessage) (any, error), readOut func(any) (Output, error), opts []Option) (*Tool, error) {
+	s, err := compileSchema(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	cfg := config{mode: ModeEnforce}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.problemPath != "" {
+		return nil, refuse(name, cfg.problemPath, cfg.problem, cfg.problemFix)
+	}
+	rules, err := assertDeclarations(name, s, cfg.rules, cfg.rulesSet, cfg.period)
+	if err != nil {
+		return nil, err
+	}
+	cfg.rules = rules
+	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg}, nil
+}
+
+func typeName[T any]() string {
+	t := reflect.TypeFor[T]()
+	if t == nil {
+		return "interface"
+	}
+	return t.String()
+}
+
+// Name returns the tool's name.
+func (t *Tool) Name() string { return t.name }
+
+// Description returns the tool's description.
+func (t *Tool) Description() string { return t.desc }
+
+// InputSchema returns a copy of the tool's input schema as registered (the
+// bytes validation compiled). Callers may modify the copy; the tool keeps
+// its own.
+func (t *Tool) InputSchema() json.RawMessage { return bytes.Clone(t.schema.raw) }
+
+// ValidationMode returns the tool's validation mode.
+func (t *Tool) ValidationMode() Mode { return t.cfg.mode }
+
+// Period returns the tool's declared period, and false when it declares
+// none. The returned value is a copy.
+func (t *Tool) Period() (Period, bool) {
+	if t.cfg.period == nil {
+		return Period{}, false
+	}
+	return t.cfg.period.clone(), true
+}
+
+// AskOrAssume returns a copy of the tool's argument rules, with each
+// declared value in its JSON form (string, bool or json.Number), or nil
+// when it declares none.
+func (t *Tool) AskOrAssume() map[string]Rule {
+	return cloneRules(t.cfg.rules)
+}
+
+// Ruled reports whether the tool declares any ask-or-assume rule or a
+// period, which arms the inputs layer.
+func (t *Tool) Ruled() bool { return len(t.cfg.rules) > 0 || t.cfg.period != nil }
+
+// ResultCeiling returns the tool's declared ceiling, and false when it
+// declares none.
+func (t *Tool) ResultCeiling() (Ceiling, bool) {
+	if t.cfg.ceiling == nil {
+		return Ceiling{}, false
+	}
+	return *t.cfg.ceiling, true
+}
+
+// HasCheckIn reports whether the tool declares a check-in.
+func (t *Tool) HasCheckIn() bool { return t.cfg.checkInSet }
+
+// NeedsCheckIn reports whether the call with these (filled) arguments must
+// wait for the person's consent. A panic in the predicate is returned as
+// an error, and the call should not run.
+func (t *Tool) NeedsCheckIn(args json.RawMessage) (need bool, err error) {
+	if !t.cfg.checkInSet {
+		return false, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			need, err = true, fmt.Errorf("tool %q: check-in predicate panicked: %v", t.name, r)
+		}
+	}()
+	return t.cfg.checkIn(bytes.Clone(args)), nil
+}

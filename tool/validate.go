@@ -1,0 +1,346 @@
+// This file holds argument validation: the modes, the issue shape, and
+// the flattening of validator errors into leaf issues.
+
+package tool
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// Mode says what argument validation does with the issues it finds.
+type Mode string
+
+// The three modes. The empty Mode means ModeEnforce.
+const (
+	// ModeEnforce: a call with issues is not run; the model reads the
+	// issues instead.
+	ModeEnforce Mode = "enforce"
+	// ModeWarn: the issues are reported and the call runs anyway.
+	ModeWarn Mode = "warn"
+	// ModeOff: arguments are not validated.
+	ModeOff Mode = "off"
+)
+
+func (m Mode) valid() bool {
+	return m == ModeEnforce || m == ModeWarn || m == ModeOff
+}
+
+// MaxIssues is how many issues a Rejection lists; the rest are counted.
+const MaxIssues = 20
+
+// Issue is one leaf violation of a tool's input schema. It never holds the
+// offending value: Got is only its JSON type.
+type Issue struct {
+	// Path is the JSON pointer of the offending value ("" is the whole
+	// arguments object, "/items/0/name" a nested member). For a missing
+	// member it points where the member should be.
+	Path string `json:"path"`
+	// Keyword is the schema keyword that failed ("type", "required",
+	// "enum", "additionalProperties", …), or "json" when the arguments
+	// could not be parsed at all.
+	Keyword string `json:"keyword"`
+	// Expected says what the schema wants there, from the schema alone.
+	Expected string `json:"expected"`
+	// Got is the JSON type of the value found ("string", "integer", …),
+	// "missing" for an absent member, or "unparsable" for text that is
+	// not JSON.
+	Got string `json:"got"`
+}
+
+// Rejection is the outcome of a validation that found issues: every leaf
+// issue sorted by path, keyword and expectation, the first MaxIssues of
+// them listed.
+type Rejection struct {
+	// Tool is the name of the tool whose arguments were checked.
+	Tool string `json:"tool"`
+	// Issues lists at most MaxIssues issues, sorted.
+	Issues []Issue `json:"issues"`
+	// Total counts every issue found, listed or not.
+	Total int `json:"total"`
+	// ParseError is the parse error the dispatcher passed as ArgsError,
+	// when the arguments were not JSON.
+	ParseError string `json:"parseError,omitempty"`
+}
+
+// Omitted is how many issues were found beyond those listed.
+func (r *Rejection) Omitted() int { return r.Total - len(r.Issues) }
+
+// Error renders the rejection on one line, so a Rejection can travel as an
+// error.
+func (r *Rejection) Error() string {
+	return fmt.Sprintf("tool %q: arguments rejected: %d issue(s)", r.Tool, r.Total)
+}
+
+// Text renders the rejection for the model: one sentence saying the tool
+// did not run, then one line per issue, then the count of issues left out.
+// The wording is the project's own; values are never shown.
+func (r *Rejection) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %s tool was not run: its arguments do not match its input schema (%d issue", r.Tool, r.Total)
+	if r.Total != 1 {
+		b.WriteByte('s')
+	}
+	b.WriteString("). Correct all of them and call it again.")
+	if r.ParseError != "" {
+		b.WriteString("\nThe arguments were not valid JSON: ")
+		b.WriteString(r.ParseError)
+	}
+	for _, is := range r.Issues {
+		path := is.Path
+		if path == "" {
+			path = "(the arguments object)"
+		}
+		fmt.Fprintf(&b, "\n- %s: %s expects %s, got %s", path, is.Keyword, is.Expected, is.Got)
+	}
+	if n := r.Omitted(); n > 0 {
+		fmt.Fprintf(&b, "\n- and %d more issue(s) not listed", n)
+	}
+	return b.String()
+}
+
+// validateArgs parses args and validates them against the compiled schema.
+// Empty or all-space args read as {} (some providers send nothing for a
+// call without arguments). argsErr, when not empty, is a parse error the
+// caller already met: it becomes the one issue at pointer "".
+func validateArgs(toolName string, s *compiledSchema, args json.RawMessage, argsErr string) *Rejection {
+	if argsErr != "" {
+		return unparsable(toolName, argsErr)
+	}
+	doc, err := decodeArgs(args)
+	if err != nil {
+		return unparsable(toolName, err.Error())
+	}
+	verr := s.validator.Validate(doc)
+	if verr == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(verr, &ve) {
+		return &Rejection{Tool: toolName, Issues: []Issue{{Path: "", Keyword: "schema", Expected: "arguments the validator can read", Got: jsonTypeOf(doc)}}, Total: 1}
+	}
+	var issues []Issue
+	collectLeaves(ve, doc, &issues)
+	return finish(toolName, issues)
+}
+
+func unparsable(toolName, why string) *Rejection {
+	return &Rejection{
+		Tool:       toolName,
+		Issues:     []Issue{{Path: "", Keyword: "json", Expected: "one JSON object", Got: "unparsable"}},
+		Total:      1,
+		ParseError: why,
+	}
+}
+
+// decodeArgs decodes call arguments, treating empty text as {}.
+func decodeArgs(args json.RawMessage) (any, error) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		return map[string]any{}, nil
+	}
+	return decodeJSON(args)
+}
+
+// finish sorts, deduplicates and caps issues.
+func finish(toolName string, issues []Issue) *Rejection {
+	slices.SortFunc(issues, func(a, b Issue) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Keyword, b.Keyword), cmp.Compare(a.Expected, b.Expected), cmp.Compare(a.Got, b.Got))
+	})
+	issues = slices.Compact(issues)
+	if len(issues) == 0 {
+		// The validator failed without a leaf we can name; say so at
+		// the root rather than pretending the call was valid.
+		issues = []Issue{{Path: "", Keyword: "schema", Expected: "arguments matching the input schema", Got: "object"}}
+	}
+	total := len(issues)
+	if len(issues) > MaxIssues {
+		issues = slices.Clip(issues[:MaxIssues])
+	}
+	return &Rejection{Tool: toolName, Issues: issues, Total: total}
+}
+
+// collectLeaves walks the validator's error tree and appends one Issue per
+// leaf cause.
+func collectLeaves(ve *jsonschema.ValidationError, doc any, out *[]Issue) {
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			collectLeaves(c, doc, out)
+		}
+		return
+	}
+	base := pointer(ve.InstanceLocation)
+	got := jsonTypeOf(valueAt(doc, ve.InstanceLocation))
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group:
+		return
+	case *kind.Required:
+		for _, m := range k.Missing {
+			*out = append(*out, Issue{Path: base + "/" + escapeToken(m), Keyword: "required", Expected: "a value", Got: "missing"})
+		}
+	case *kind.DependentRequired:
+		for _, m := range k.Missing {
+			*out = append(*out, Issue{Path: base + "/" + escapeToken(m), Keyword: "dependentRequired", Expected: "a value when " + strconv.Quote(k.Prop) + " is present", Got: "missing"})
+		}
+	case *kind.Dependency:
+		for _, m := range k.Missing {
+			*out = append(*out, Issue{Path: base + "/" + escapeToken(m), Keyword: "dependencies", Expected: "a value when " + strconv.Quote(k.Prop) + " is present", Got: "missing"})
+		}
+	case *kind.AdditionalProperties:
+		for _, p := range k.Properties {
+			loc := append(slices.Clip(ve.InstanceLocation), p)
+			*out = append(*out, Issue{Path: pointer(loc), Keyword: "additionalProperties", Expected: "no such property", Got: jsonTypeOf(valueAt(doc, loc))})
+		}
+	default:
+		*out = append(*out, Issue{Path: base, Keyword: keywordOf(ve.ErrorKind), Expected: expectation(ve.ErrorKind), Got: got})
+	}
+}
+
+func keywordOf(k jsonschema.ErrorKind) string {
+	if p := k.KeywordPath(); len(p) > 0 {
+		return p[0]
+	}
+	switch k.(type) {
+	case *kind.FalseSchema:
+		return "false"
+	case *kind.Not:
+		return "not"
+	}
+	return "schema"
+}
+
+// expectation describes what a failed keyword wants, from the schema side
+// only: it never quotes the instance.
+func expectation(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return strings.Join(k.Want, " or ")
+	case *kind.Enum:
+		return "one of " + compactJSON(k.Want)
+	case *kind.Const:
+		return "exactly " + compactJSON(k.Want)
+	case *kind.Format:
+		return "format " + strconv.Quote(k.Want)
+	case *kind.Pattern:
+		return "a string matching " + strconv.Quote(k.Want)
+	case *kind.MinLength:
+		return fmt.Sprintf("at least %d characters", k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("at most %d characters", k.Want)
+	case *kind.MinItems:
+		return fmt.Sprintf("at least %d items", k.Want)
+	case *kind.MaxItems:
+		return fmt.Sprintf("at most %d items", k.Want)
+	case *kind.MinProperties:
+		return fmt.Sprintf("at least %d properties", k.Want)
+	case *kind.MaxProperties:
+		return fmt.Sprintf("at most %d properties", k.Want)
+	case *kind.Minimum:
+		return ">= " + ratString(k.Want.FloatString(6))
+	case *kind.Maximum:
+		return "<= " + ratString(k.Want.FloatString(6))
+	case *kind.ExclusiveMinimum:
+		return "> " + ratString(k.Want.FloatString(6))
+	case *kind.ExclusiveMaximum:
+		return "< " + ratString(k.Want.FloatString(6))
+	case *kind.MultipleOf:
+		return "a multiple of " + ratString(k.Want.FloatString(6))
+	case *kind.UniqueItems:
+		return "items without repeats"
+	case *kind.Contains:
+		return "at least one item matching the item rule"
+	case *kind.MinContains:
+		return fmt.Sprintf("at least %d matching items", k.Want)
+	case *kind.MaxContains:
+		return fmt.Sprintf("at most %d matching items", k.Want)
+	case *kind.AdditionalItems:
+		return "no items beyond those listed"
+	case *kind.FalseSchema:
+		return "nothing (no value is allowed here)"
+	case *kind.Not:
+		return "a value the \"not\" rule does not match"
+	case *kind.OneOf:
+		return "exactly one of the alternatives"
+	case *kind.PropertyNames:
+		return "property names matching the name rule"
+	}
+	return "a value satisfying the schema"
+}
+
+// ratString trims the zeros FloatString pads a rational with.
+func ratString(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+	}
+	return s
+}
+
+// compactJSON renders a schema-side value, cut at 200 bytes.
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "the values the schema lists"
+	}
+	const limit = 200
+	if len(b) > limit {
+		return string(b[:limit]) + "…"
+	}
+	return string(b)
+}
+
+// pointer builds a JSON pointer (RFC 6901) from instance location tokens.
+func pointer(tokens []string) string {
+	if len(tokens) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(t))
+	}
+	return b.String()
+}
+
+func escapeToken(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+}
+
+// valueAt follows instance location tokens into a decoded document. It
+// returns the sentinel missing when a token does not resolve.
+func valueAt(doc any, tokens []string) any {
+	cur := doc
+	for _, t := range tokens {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[t]
+			if !ok {
+				return missing{}
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(c) {
+				return missing{}
+			}
+			cur = c[i]
+		default:
+			return missing{}
+		}
+	}
+	return cur
+}
+
+// missing marks a location with no value; jsonTypeOf names it "unknown".
+type missing struct{}
