@@ -8,7 +8,7 @@ import "time"
 // instant holds the fields of a strict instant once its text is checked.
 type instant struct {
 	year, month, day, hour, minute, second, nanos int
-	offsetSeconds                                int
+	offsetSeconds                                 int
 }
 
 func (in instant) time() time.Time {
