@@ -1,0 +1,397 @@
+// The chart: an immutable graph of stages built once with a Builder and run
+// many times.
+
+package flow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// StageFunc is the body of a linear stage. Its return value becomes the run
+// output when the stage is the last one executed (a leaf or a break).
+type StageFunc func(ctx context.Context, s *Scope) (any, error)
+
+// DeciderFunc is the body of a decider or selector: it may read and write s
+// like a stage, and returns the decision with its evidence, usually built by
+// [Decide] or [Select]. Its writes commit, with the evidence, before any
+// branch runs.
+type DeciderFunc func(ctx context.Context, s *Scope) (*Decision, error)
+
+// Pausable is a stage that may stop the run to wait for outside input.
+// Execute returning a non-nil [*Pause] commits the stage and ends the run with
+// a checkpoint; [Chart.Resume] later runs Resume as a new execution of the
+// same node with the input, and the walk continues after it. Resume cannot
+// pause again.
+type Pausable interface {
+	Execute(ctx context.Context, s *Scope) (*Pause, error)
+	Resume(ctx context.Context, s *Scope, input json.RawMessage) error
+}
+
+// Pause asks the run to stop after the stage commits. Data must encode to JSON;
+// it is carried in the checkpoint as pauseData.
+type Pause struct {
+	Data any
+}
+
+// PausableFuncs adapts two funcs to [Pausable].
+type PausableFuncs struct {
+	ExecuteFunc func(ctx context.Context, s *Scope) (*Pause, error)
+	ResumeFunc  func(ctx context.Context, s *Scope, input json.RawMessage) error
+}
+
+// Execute calls ExecuteFunc.
+func (p PausableFuncs) Execute(ctx context.Context, s *Scope) (*Pause, error) {
+	return p.ExecuteFunc(ctx, s)
+}
+
+// Resume calls ResumeFunc.
+func (p PausableFuncs) Resume(ctx context.Context, s *Scope, input json.RawMessage) error {
+	return p.ResumeFunc(ctx, s, input)
+}
+
+type nodeKind uint8
+
+const (
+	kindStage nodeKind = iota
+	kindDecider
+	kindSelector
+	kindFork
+	kindMount
+	kindPausable
+	kindLoop
+	kindJoin
+)
+
+func (k nodeKind) String() string {
+	return [...]string{"stage", "decider", "selector", "fork", "subflow", "pausable", "loop", "join"}[k]
+}
+
+// node is one compiled chart node. next is the index of the node that follows
+// when the walk falls through (-1: end of the chart).
+type node struct {
+	kind     nodeKind
+	id, name string
+	fn       StageFunc
+	decide   DeciderFunc
+	pause    Pausable
+	mount    *Mount
+	sub      *Chart
+	branches []branchRef // decider/selector
+	children []int       // fork and selector children (stage nodes)
+	next     int
+	target   int // loop: node index to jump to; join: decider node index
+	targetID string
+}
+
+type branchRef struct {
+	id    string
+	first int
+}
+
+// Chart is an immutable, validated graph of stages. It is safe to run from
+// many goroutines at once; each run owns its state and record.
+type Chart struct {
+	id      string
+	nodes   []node
+	byID    map[string]int
+	keys    map[string]keyKind
+	keyList []KeyDecl
+}
+
+// ID returns the chart id recorded in every record and checkpoint.
+func (c *Chart) ID() string { return c.id }
+
+// Keys returns the declared keys in declaration order.
+func (c *Chart) Keys() []KeyDecl { return append([]KeyDecl(nil), c.keyList...) }
+
+// StageOption adjusts one stage node.
+type StageOption func(*stageOpts)
+
+type stageOpts struct{ name string }
+
+// Name sets the display name recorded as a commit's stage (default: the id).
+func Name(name string) StageOption { return func(o *stageOpts) { o.name = name } }
+
+// Seq is an ordered list of nodes: the body of a chart or of one branch.
+// Build one for a branch with [Branch].
+type Seq struct {
+	branchID string
+	items    []spec
+}
+
+type spec struct {
+	kind     nodeKind
+	id, name string
+	fn       StageFunc
+	decide   DeciderFunc
+	pause    Pausable
+	mount    *Mount
+	sub      *Chart
+	branches []*Seq
+	children []spec
+}
+
+// Branch starts the node sequence of the branch with id, for a decider.
+// A branch ends by falling through to the node after its decider, by a
+// [Seq.LoopTo], or when one of its stages breaks.
+func Branch(id string) *Seq { return &Seq{branchID: id} }
+
+func applyOpts(id string, opts []StageOption) string {
+	o := stageOpts{name: id}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o.name
+}
+
+// Stage appends a linear stage.
+func (q *Seq) Stage(id string, fn StageFunc, opts ...StageOption) *Seq {
+	q.items = append(q.items, spec{kind: kindStage, id: id, name: applyOpts(id, opts), fn: fn})
+	return q
+}
+
+// Decider appends a decider: fn chooses exactly one of branches.
+func (q *Seq) Decider(id string, fn DeciderFunc, branches ...*Seq) *Seq {
+	q.items = append(q.items, spec{kind: kindDecider, id: id, name: id, decide: fn, branches: branches})
+	return q
+}
+
+// Pausable appends a stage that may pause the run (see [Pausable]).
+func (q *Seq) Pausable(id string, p Pausable, opts ...StageOption) *Seq {
+	q.items = append(q.items, spec{kind: kindPausable, id: id, name: applyOpts(id, opts), pause: p})
+	return q
+}
+
+// Mount appends a subflow mount running sub with its own state and log.
+func (q *Seq) Mount(id string, sub *Chart, m Mount, opts ...StageOption) *Seq {
+	mm := m
+	q.items = append(q.items, spec{kind: kindMount, id: id, name: applyOpts(id, opts), sub: sub, mount: &mm})
+	return q
+}
+
+// LoopTo ends the sequence with a back-edge to the node with id (the loop
+// head). State is not rewound; each pass counts one visit of the head.
+func (q *Seq) LoopTo(id string) *Seq {
+	q.items = append(q.items, spec{kind: kindLoop, id: id})
+	return q
+}
+
+// Builder assembles a [Chart]. Build validates the whole graph and reports
+// every problem it finds; nothing is checked before that.
+type Builder struct {
+	id   string
+	seq  Seq
+	keys []KeyDecl
+}
+
+// NewBuilder starts a chart with the given id.
+func NewBuilder(id string) *Builder { return &Builder{id: id} }
+
+// Keys declares state keys with their Go types (see [Key] and [List]).
+func (b *Builder) Keys(keys ...KeyDecl) *Builder {
+	b.keys = append(b.keys, keys...)
+	return b
+}
+
+// Stage appends a linear stage to the chart body.
+func (b *Builder) Stage(id string, fn StageFunc, opts ...StageOption) *Builder {
+	b.seq.Stage(id, fn, opts...)
+	return b
+}
+
+// Decider appends a decider to the chart body.
+func (b *Builder) Decider(id string, fn DeciderFunc, branches ...*Seq) *Builder {
+	b.seq.Decider(id, fn, branches...)
+	return b
+}
+
+// Pausable appends a pausable stage to the chart body.
+func (b *Builder) Pausable(id string, p Pausable, opts ...StageOption) *Builder {
+	b.seq.Pausable(id, p, opts...)
+	return b
+}
+
+// Mount appends a subflow mount to the chart body.
+func (b *Builder) Mount(id string, sub *Chart, m Mount, opts ...StageOption) *Builder {
+	b.seq.Mount(id, sub, m, opts...)
+	return b
+}
+
+// LoopTo ends the chart body with a back-edge to id.
+func (b *Builder) LoopTo(id string) *Builder {
+	b.seq.LoopTo(id)
+	return b
+}
+
+// Build validates and compiles the chart. It refuses an empty chart or id, a
+// duplicate or malformed node id, a missing stage func, a decider without
+// branches or with duplicate branch ids, a LoopTo to a node that does not
+// exist or followed by more nodes, a mount without a chart, and a duplicate
+// key declaration; the error names each offending thing.
+func (b *Builder) Build() (*Chart, error) {
+	c := &Chart{id: b.id, byID: map[string]int{}, keys: map[string]keyKind{}}
+	var errs []error
+	if b.id == "" {
+		errs = append(errs, errors.New("chart id is empty"))
+	}
+	for _, k := range b.keys {
+		if k == nil || k.KeyName() == "" {
+			errs = append(errs, errors.New("key declaration with an empty name"))
+			continue
+		}
+		if _, dup := c.keys[k.KeyName()]; dup {
+			errs = append(errs, fmt.Errorf("key %q declared twice", k.KeyName()))
+			continue
+		}
+		c.keys[k.KeyName()] = k.kind()
+		c.keyList = append(c.keyList, k)
+	}
+	if len(b.seq.items) == 0 {
+		errs = append(errs, errors.New("chart has no stages"))
+	}
+	comp := &compiler{c: c}
+	comp.seq(b.seq.items, -1, "chart "+b.id)
+	errs = append(errs, comp.errs...)
+	for i := range c.nodes {
+		n := &c.nodes[i]
+		if n.kind != kindLoop {
+			continue
+		}
+		t, ok := c.byID[n.targetID]
+		if !ok {
+			errs = append(errs, fmt.Errorf("LoopTo(%q): no node with that id", n.targetID))
+			continue
+		}
+		n.target = t
+	}
+	if len(errs) > 0 {
+		return nil, &ChartError{Chart: b.id, Errs: errs}
+	}
+	return c, nil
+}
+
+// MustBuild is Build for charts fixed at compile time; it panics on error.
+func (b *Builder) MustBuild() *Chart {
+	c, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+type compiler struct {
+	c    *Chart
+	errs []error
+}
+
+func (cp *compiler) errf(format string, a ...any) {
+	cp.errs = append(cp.errs, fmt.Errorf(format, a...))
+}
+
+func (cp *compiler) add(n node) int {
+	cp.c.nodes = append(cp.c.nodes, n)
+	return len(cp.c.nodes) - 1
+}
+
+func validID(id string) bool {
+	return id != "" && id != InputStageID && !strings.ContainsAny(id, "#/")
+}
+
+// seq compiles items so that the last falls through to after; it returns the
+// index of the first node (or after when items is empty).
+func (cp *compiler) seq(items []spec, after int, where string) int {
+	first := after
+	prev := -1
+	link := func(i int) {
+		if prev >= 0 {
+			cp.c.nodes[prev].next = i
+		} else {
+			first = i
+		}
+		prev = i
+	}
+	for k, it := range items {
+		if it.kind == kindLoop {
+			i := cp.add(node{kind: kindLoop, targetID: it.id, next: -1, id: "loop:" + it.id})
+			link(i)
+			if k != len(items)-1 {
+				cp.errf("%s: LoopTo(%q) must be the last node of its sequence", where, it.id)
+			}
+			return first
+		}
+		if !validID(it.id) {
+			cp.errf("%s: node id %q is empty, reserved or contains '#' or '/'", where, it.id)
+		} else if _, dup := cp.c.byID[it.id]; dup {
+			cp.errf("%s: duplicate node id %q", where, it.id)
+		}
+		n := node{kind: it.kind, id: it.id, name: it.name, fn: it.fn, decide: it.decide, pause: it.pause,
+			mount: it.mount, sub: it.sub, next: after}
+		switch it.kind {
+		case kindStage:
+			if it.fn == nil {
+				cp.errf("%s: stage %q has no func", where, it.id)
+			}
+		case kindDecider:
+			if it.decide == nil {
+				cp.errf("%s: decider %q has no func", where, it.id)
+			}
+			if len(it.branches) == 0 {
+				cp.errf("%s: decider %q has no branches", where, it.id)
+			}
+		case kindPausable:
+			if it.pause == nil {
+				cp.errf("%s: pausable stage %q has no implementation", where, it.id)
+			}
+		case kindMount:
+			if it.sub == nil {
+				cp.errf("%s: subflow mount %q has no chart", where, it.id)
+			}
+		}
+		i := cp.add(n)
+		if validID(it.id) {
+			if _, dup := cp.c.byID[it.id]; !dup {
+				cp.c.byID[it.id] = i
+			}
+		}
+		link(i)
+		if it.kind == kindDecider {
+			seen := map[string]bool{}
+			refs := make([]branchRef, 0, len(it.branches))
+			for _, br := range it.branches {
+				if br == nil || br.branchID == "" {
+					cp.errf("%s: decider %q has a branch with an empty id", where, it.id)
+					continue
+				}
+				if seen[br.branchID] {
+					cp.errf("%s: decider %q has duplicate branch %q", where, it.id, br.branchID)
+					continue
+				}
+				seen[br.branchID] = true
+				// The join node restores the governing decision when the
+				// branch falls through to the node after the decider.
+				join := cp.add(node{kind: kindJoin, id: "join:" + it.id, target: i, next: -1})
+				f := cp.seq(br.items, join, fmt.Sprintf("decider %q branch %q", it.id, br.branchID))
+				refs = append(refs, branchRef{id: br.branchID, first: f})
+			}
+			cp.c.nodes[i].branches = refs
+			// Joins fall through to whatever follows the decider; patched below.
+			defer cp.patchJoins(i)
+		}
+	}
+	return first
+}
+
+// patchJoins points the decider's join nodes at the decider's successor.
+func (cp *compiler) patchJoins(decider int) {
+	next := cp.c.nodes[decider].next
+	for i := range cp.c.nodes {
+		n := &cp.c.nodes[i]
+		if n.kind == kindJoin && n.target == decider {
+			n.next = next
+		}
+	}
+}

@@ -1,0 +1,355 @@
+// Deciders and selectors: rules evaluated on a tracking reader, and the
+// evidence of what each rule read and concluded.
+
+package flow
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// Reader reads state. [*Scope] implements it with tracked reads; rule
+// predicates get a Reader that also records which keys they read.
+type Reader interface {
+	Get(key string) (any, bool)
+	Has(key string) bool
+}
+
+// Condition is a declarative test of one key against a threshold. Op is one
+// of eq ne gt gte lt lte in notIn; for in and notIn the threshold is a list.
+type Condition struct {
+	Key       string
+	Op        string
+	Threshold any
+}
+
+// Rule routes to Branch when its predicate holds. A rule has either When
+// (a predicate over a tracking reader) or Conditions (ANDed), or both (both
+// must hold). Label is the wire word recorded as the reason.
+type Rule struct {
+	Label      string
+	Branch     string
+	When       func(Reader) bool
+	Conditions []Condition
+}
+
+// Decision is the outcome of a decider or selector together with its
+// evidence. A decider chooses exactly one branch; a selector zero or more.
+type Decision struct {
+	Chosen  []string
+	Default bool
+	Rules   []RuleEvidence
+	// Multi marks a selector decision (chosen is written as a JSON array).
+	Multi bool
+}
+
+// RuleEvidence is what one evaluated rule read and concluded.
+type RuleEvidence struct {
+	Index      int                 `json:"index"`
+	Branch     string              `json:"branch"`
+	Label      string              `json:"label"`
+	Matched    bool                `json:"matched"`
+	Reads      []string            `json:"reads"`
+	Conditions []ConditionEvidence `json:"conditions,omitempty"`
+	Error      string              `json:"error,omitempty"`
+}
+
+// ConditionEvidence is one condition's outcome; Actual and Threshold are
+// bounded JSON summaries (at most 80 characters).
+type ConditionEvidence struct {
+	Key       string `json:"key"`
+	Op        string `json:"op"`
+	Threshold string `json:"threshold"`
+	Actual    string `json:"actual"`
+	Pass      bool   `json:"pass"`
+}
+
+type decisionWire struct {
+	Chosen  json.RawMessage `json:"chosen"`
+	Default bool            `json:"default"`
+	Rules   []RuleEvidence  `json:"rules"`
+}
+
+// MarshalJSON writes chosen as a string for a decider and an array for a
+// selector.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	var chosen any = d.Chosen
+	if !d.Multi {
+		c := ""
+		if len(d.Chosen) > 0 {
+			c = d.Chosen[0]
+		}
+		chosen = c
+	} else if d.Chosen == nil {
+		chosen = []string{}
+	}
+	raw, err := json.Marshal(chosen)
+	if err != nil {
+		return nil, err
+	}
+	rules := d.Rules
+	if rules == nil {
+		rules = []RuleEvidence{}
+	}
+	return json.Marshal(decisionWire{Chosen: raw, Default: d.Default, Rules: rules})
+}
+
+// UnmarshalJSON accepts chosen as a string (decider) or array (selector).
+func (d *Decision) UnmarshalJSON(data []byte) error {
+	var w decisionWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*d = Decision{Default: w.Default, Rules: w.Rules}
+	var one string
+	if err := json.Unmarshal(w.Chosen, &one); err == nil {
+		d.Chosen = []string{one}
+		return nil
+	}
+	if err := json.Unmarshal(w.Chosen, &d.Chosen); err != nil {
+		return &CorruptLogError{Field: "decision.chosen", Reason: "neither a string nor a list of strings"}
+	}
+	if d.Chosen == nil {
+		d.Chosen = []string{}
+	}
+	d.Multi = true
+	return nil
+}
+
+// DefaultRule is the rule label recorded in [Control] when no rule matched
+// and the decider took its default branch.
+const DefaultRule = "default"
+
+// Decide evaluates rules in order on s and chooses the branch of the first
+// one that holds, or def when none does. Every key a rule reads is a tracked
+// read of the decider stage and is listed in that rule's evidence. A rule
+// whose predicate panics counts as not matched and records the panic.
+func Decide(s *Scope, rules []Rule, def string) *Decision {
+	d := &Decision{Rules: make([]RuleEvidence, 0, len(rules))}
+	for i := range rules {
+		ev := evalRule(s, i, &rules[i])
+		d.Rules = append(d.Rules, ev)
+		if ev.Matched {
+			d.Chosen = []string{rules[i].Branch}
+			return d
+		}
+	}
+	d.Chosen = []string{def}
+	d.Default = true
+	return d
+}
+
+// Select evaluates every rule on s and chooses the branches of all that hold,
+// in rule order, each branch once.
+func Select(s *Scope, rules []Rule) *Decision {
+	d := &Decision{Multi: true, Chosen: []string{}, Rules: make([]RuleEvidence, 0, len(rules))}
+	for i := range rules {
+		ev := evalRule(s, i, &rules[i])
+		d.Rules = append(d.Rules, ev)
+		if ev.Matched && !contains(d.Chosen, rules[i].Branch) {
+			d.Chosen = append(d.Chosen, rules[i].Branch)
+		}
+	}
+	return d
+}
+
+// trackingReader records the keys a predicate reads while passing each read
+// through the scope, so it is also a tracked read of the stage.
+type trackingReader struct {
+	s     *Scope
+	reads []string
+}
+
+func (t *trackingReader) note(key string) {
+	if !contains(t.reads, key) {
+		t.reads = append(t.reads, key)
+	}
+}
+
+func (t *trackingReader) Get(key string) (any, bool) {
+	t.note(key)
+	return t.s.Get(key)
+}
+
+func (t *trackingReader) Has(key string) bool {
+	t.note(key)
+	return t.s.Has(key)
+}
+
+func evalRule(s *Scope, i int, r *Rule) (ev RuleEvidence) {
+	ev = RuleEvidence{Index: i, Branch: r.Branch, Label: r.Label}
+	tr := &trackingReader{s: s}
+	defer func() {
+		ev.Reads = tr.reads
+		if ev.Reads == nil {
+			ev.Reads = []string{}
+		}
+		if p := recover(); p != nil {
+			ev.Matched = false
+			ev.Error = fmt.Sprintf("panic: %v", p)
+		}
+	}()
+	ok := true
+	for _, c := range r.Conditions {
+		ce := evalCondition(tr, c)
+		ev.Conditions = append(ev.Conditions, ce)
+		ok = ok && ce.Pass
+	}
+	if r.When != nil && ok {
+		ok = r.When(tr)
+	}
+	if r.When == nil && len(r.Conditions) == 0 {
+		ok = false
+		ev.Error = "rule has neither a predicate nor conditions"
+	}
+	ev.Matched = ok
+	return ev
+}
+
+func evalCondition(r Reader, c Condition) ConditionEvidence {
+	actual, present := r.Get(c.Key)
+	ce := ConditionEvidence{Key: c.Key, Op: c.Op, Threshold: summarize(c.Threshold), Actual: summarize(actual)}
+	if !present {
+		ce.Actual = "(absent)"
+	}
+	pass, err := compare(actual, present, c.Op, c.Threshold)
+	if err != nil {
+		ce.Actual = summarize(err.Error())
+		return ce
+	}
+	ce.Pass = pass
+	return ce
+}
+
+func compare(actual any, present bool, op string, threshold any) (bool, error) {
+	switch op {
+	case "eq":
+		return present && equalJSON(actual, threshold), nil
+	case "ne":
+		return !present || !equalJSON(actual, threshold), nil
+	case "in", "notIn":
+		rv := reflect.ValueOf(threshold)
+		if threshold == nil || (rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array) {
+			return false, fmt.Errorf("op %s wants a list threshold", op)
+		}
+		found := false
+		for i := 0; i < rv.Len() && present; i++ {
+			if equalJSON(actual, rv.Index(i).Interface()) {
+				found = true
+				break
+			}
+		}
+		return found == (op == "in"), nil
+	case "gt", "gte", "lt", "lte":
+		if !present {
+			return false, nil
+		}
+		c, err := order(actual, threshold)
+		if err != nil {
+			return false, err
+		}
+		switch op {
+		case "gt":
+			return c > 0, nil
+		case "gte":
+			return c >= 0, nil
+		case "lt":
+			return c < 0, nil
+		default:
+			return c <= 0, nil
+		}
+	}
+	return false, fmt.Errorf("unknown condition op %q", op)
+}
+
+func order(a, b any) (int, error) {
+	if x, ok := number(a); ok {
+		y, ok := number(b)
+		if !ok {
+			return 0, errors.New("threshold is not a number")
+		}
+		switch {
+		case x < y:
+			return -1, nil
+		case x > y:
+			return 1, nil
+		}
+		return 0, nil
+	}
+	if x, ok := a.(string); ok {
+		y, ok := b.(string)
+		if !ok {
+			return 0, errors.New("threshold is not a string")
+		}
+		return strings.Compare(x, y), nil
+	}
+	return 0, fmt.Errorf("cannot order a %T", a)
+}
+
+func number(v any) (float64, bool) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(rv.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		f := rv.Float()
+		return f, !math.IsNaN(f)
+	}
+	if n, ok := v.(json.Number); ok {
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func equalJSON(a, b any) bool {
+	if x, ok := number(a); ok {
+		y, ok := number(b)
+		return ok && x == y
+	}
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// summaryLimit bounds the length of evidence summaries, in characters.
+const summaryLimit = 80
+
+// summarize renders v as compact JSON cut to summaryLimit characters.
+func summarize(v any) string {
+	var s string
+	if str, ok := v.(string); ok {
+		s = str
+	} else {
+		b, err := json.Marshal(v)
+		if err != nil {
+			s = fmt.Sprintf("%T", v)
+		} else {
+			s = string(b)
+		}
+	}
+	if utf8.RuneCountInString(s) <= summaryLimit {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:summaryLimit-1]) + "…"
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

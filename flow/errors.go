@@ -1,0 +1,116 @@
+// Errors: the typed failures a caller may branch on, each naming the thing
+// that was wrong.
+
+package flow
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrPauseInSubflow is returned when a stage inside a subflow asks to pause:
+// only top-level stages may pause.
+var ErrPauseInSubflow = errors.New("flow: a stage inside a subflow cannot pause")
+
+// ErrRunInFlight is returned when one execution is entered twice at once.
+var ErrRunInFlight = errors.New("flow: run already in flight")
+
+// ChartError lists every problem Build found in a chart.
+type ChartError struct {
+	Chart string
+	Errs  []error
+}
+
+func (e *ChartError) Error() string {
+	parts := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		parts[i] = err.Error()
+	}
+	return fmt.Sprintf("flow: chart %q is invalid: %s", e.Chart, strings.Join(parts, "; "))
+}
+
+// Unwrap returns the individual problems.
+func (e *ChartError) Unwrap() []error { return e.Errs }
+
+// StageError is a failure of one executed stage; its commit is in the log.
+type StageError struct {
+	RuntimeStageID string
+	Err            error
+}
+
+func (e *StageError) Error() string {
+	return fmt.Sprintf("flow: stage %s: %v", e.RuntimeStageID, e.Err)
+}
+
+func (e *StageError) Unwrap() error { return e.Err }
+
+// PanicError is a stage panic recovered into an error.
+type PanicError struct {
+	Stage string
+	Value any
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("stage %q panicked: %v", e.Stage, e.Value)
+}
+
+// KeyError refuses a write or input for a key: undeclared, read-only, of the
+// wrong type, or used with a verb it does not support.
+type KeyError struct {
+	Key    string
+	Reason string
+}
+
+func (e *KeyError) Error() string { return fmt.Sprintf("key %q: %s", e.Key, e.Reason) }
+
+// LoopLimitError stops a run whose back-edge into Node exceeded Limit passes.
+type LoopLimitError struct {
+	Node  string
+	Limit int
+}
+
+func (e *LoopLimitError) Error() string {
+	return fmt.Sprintf("flow: loop into %q exceeded its visit limit of %d", e.Node, e.Limit)
+}
+
+// BranchError is a decision that chose a branch its decider does not have.
+type BranchError struct {
+	Decider string
+	Branch  string
+}
+
+func (e *BranchError) Error() string {
+	return fmt.Sprintf("decider %q chose unknown branch %q", e.Decider, e.Branch)
+}
+
+// CheckpointError refuses a checkpoint that cannot resume on this chart.
+type CheckpointError struct {
+	Field  string
+	Reason string
+}
+
+func (e *CheckpointError) Error() string {
+	return fmt.Sprintf("flow: checkpoint %s: %s", e.Field, e.Reason)
+}
+
+// CorruptLogError refuses a record or log that is not well formed; Field
+// names where (for example "commits[3].ops[0].verb").
+type CorruptLogError struct {
+	Field  string
+	Reason string
+}
+
+func (e *CorruptLogError) Error() string {
+	return fmt.Sprintf("flow: corrupt log at %s: %s", e.Field, e.Reason)
+}
+
+// ObserverPanicError reports a recovered observer panic to other observers.
+type ObserverPanicError struct {
+	Observer string
+	Value    string
+}
+
+func (e *ObserverPanicError) Error() string {
+	return fmt.Sprintf("flow: observer %q panicked: %s", e.Observer, e.Value)
+}

@@ -1,0 +1,198 @@
+// Observers: optional hook funcs on the scope, flow and emit channels, each
+// call isolated so a panicking observer never breaks a run.
+
+package flow
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// HookInfo identifies where a hook fired.
+type HookInfo struct {
+	RunID          string
+	RuntimeStageID string
+	SubflowPath    string
+	// LoopIteration is how many back-edges the run has taken so far.
+	LoopIteration int
+}
+
+// Event is a custom event emitted by a stage through [Scope.Emit]. Events are
+// a pass-through channel: they never enter state or the commit log.
+type Event struct {
+	Name           string
+	Payload        any
+	RunID          string
+	RuntimeStageID string
+	SubflowPath    string
+	At             time.Time
+}
+
+// Hooks is one observer: every field is optional and nil fields cost nothing.
+// Hooks run synchronously, in attach order, on the run's goroutine; a panic
+// in one is recovered, counted in [ObserverStats] and reported to the other
+// observers' Error hook (a panic inside Error is only counted).
+//
+// Order for one stage: StageStart, Read/Write (live), Emit (live), StageEnd,
+// Commit, then Decision/SubflowExit, StageExecuted, then Next or Loop. On a
+// stage error: StageEnd, Commit, Error.
+type Hooks struct {
+	// scope channel
+	StageStart func(HookInfo)
+	Read       func(info HookInfo, key string, value any)
+	Write      func(info HookInfo, op Op)
+	Commit     func(info HookInfo, c *Commit)
+	StageEnd   func(HookInfo)
+	Error      func(info HookInfo, err error)
+
+	// flow channel
+	StageExecuted func(info HookInfo, stageType string)
+	Next          func(info HookInfo, toStageID string)
+	Decision      func(info HookInfo, d *Decision)
+	SubflowEnter  func(info HookInfo, path string)
+	SubflowExit   func(info HookInfo, path string)
+	Loop          func(info HookInfo, toStageID string, visit int)
+	Break         func(info HookInfo, reason string)
+	Pause         func(info HookInfo, data any)
+	Resume        func(info HookInfo, resumedFrom string)
+	RunStart      func(HookInfo)
+	RunEnd        func(info HookInfo, output any)
+	RunFailed     func(info HookInfo, err error)
+
+	// emit channel
+	Emit func(Event)
+}
+
+// ObserverStats counts what observers cost a run.
+type ObserverStats struct {
+	// Panics is the number of hook calls that panicked and were recovered.
+	Panics int64
+}
+
+type observer struct {
+	id string
+	h  *Hooks
+}
+
+// observers is the attached hook set of one run, shared with its subflows.
+type observers struct {
+	list   []observer
+	panics atomic.Int64
+	// fast-path flags: whether any observer listens on a hook.
+	read, write, emit bool
+}
+
+func newObservers(list []observer) *observers {
+	o := &observers{list: list}
+	for _, ob := range list {
+		o.read = o.read || ob.h.Read != nil
+		o.write = o.write || ob.h.Write != nil
+		o.emit = o.emit || ob.h.Emit != nil
+	}
+	return o
+}
+
+func (o *observers) any() bool { return len(o.list) > 0 }
+
+// call runs f for each observer, isolating panics. f receives the hooks and
+// returns false when the observer has no such hook.
+func (o *observers) call(info HookInfo, isError bool, f func(*Hooks)) {
+	for i := range o.list {
+		o.one(info, isError, o.list[i].id, o.list[i].h, f)
+	}
+}
+
+func (o *observers) one(info HookInfo, isError bool, id string, h *Hooks, f func(*Hooks)) {
+	defer func() {
+		if p := recover(); p != nil {
+			o.panics.Add(1)
+			if isError {
+				return
+			}
+			err := &ObserverPanicError{Observer: id, Value: fmt.Sprint(p)}
+			for j := range o.list {
+				if o.list[j].id != id && o.list[j].h.Error != nil {
+					o.one(info, true, o.list[j].id, o.list[j].h, func(h *Hooks) { h.Error(info, err) })
+				}
+			}
+		}
+	}()
+	f(h)
+}
+
+func (o *observers) stageStart(info HookInfo) {
+	if !o.any() {
+		return
+	}
+	o.call(info, false, func(h *Hooks) {
+		if h.StageStart != nil {
+			h.StageStart(info)
+		}
+	})
+}
+
+func (o *observers) stageEnd(info HookInfo) {
+	if !o.any() {
+		return
+	}
+	o.call(info, false, func(h *Hooks) {
+		if h.StageEnd != nil {
+			h.StageEnd(info)
+		}
+	})
+}
+
+func (o *observers) commit(info HookInfo, c *Commit) {
+	if !o.any() {
+		return
+	}
+	o.call(info, false, func(h *Hooks) {
+		if h.Commit != nil {
+			h.Commit(info, c)
+		}
+	})
+}
+
+func (o *observers) error(info HookInfo, err error) {
+	if !o.any() {
+		return
+	}
+	o.call(info, true, func(h *Hooks) {
+		if h.Error != nil {
+			h.Error(info, err)
+		}
+	})
+}
+
+func (o *observers) readHook(info HookInfo, key string, v any) {
+	o.call(info, false, func(h *Hooks) {
+		if h.Read != nil {
+			h.Read(info, key, v)
+		}
+	})
+}
+
+func (o *observers) writeHook(info HookInfo, op Op) {
+	o.call(info, false, func(h *Hooks) {
+		if h.Write != nil {
+			h.Write(info, op)
+		}
+	})
+}
+
+func (o *observers) emitHook(ev Event) {
+	info := HookInfo{RunID: ev.RunID, RuntimeStageID: ev.RuntimeStageID, SubflowPath: ev.SubflowPath}
+	o.call(info, false, func(h *Hooks) {
+		if h.Emit != nil {
+			h.Emit(ev)
+		}
+	})
+}
+
+func (o *observers) flow(info HookInfo, f func(*Hooks)) {
+	if !o.any() {
+		return
+	}
+	o.call(info, false, f)
+}

@@ -1,0 +1,223 @@
+// Key declarations: the typed names a chart's state is made of, and how each
+// one is checked, appended to and decoded from JSON.
+
+package flow
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// KeyDecl is a state key declared on a chart with its Go type. Only declared
+// keys may be written, seeded as inputs or restored from a checkpoint; the
+// declaration is what lets a checkpoint decode back into typed Go values.
+// It is implemented by [ValueKey] and [ListKey] only.
+type KeyDecl interface {
+	// KeyName is the wire name of the key.
+	KeyName() string
+	kind() keyKind
+}
+
+// keyKind is the per-type behaviour a declaration contributes to the engine.
+type keyKind interface {
+	name() string
+	isList() bool
+	mergeable() bool
+	// check accepts a value for a set and returns it normalised (nil becomes
+	// the zero value of the declared type; lists come back capacity-clipped).
+	check(v any) (any, error)
+	// tail accepts a value for an append ([]E or []any) and returns it as []E.
+	tail(v any) (any, int, error)
+	// concat appends tail onto back (which may have spare capacity) and
+	// returns the new backing value and a clipped view of it.
+	concat(back, tail any) (newBack, view any)
+	// length reports the length of a list value.
+	length(v any) int
+	decodeValue(raw json.RawMessage) (any, error)
+	decodeTail(raw json.RawMessage) (any, error)
+}
+
+// ValueKey declares a key holding one value of type T. Create it with [Key].
+type ValueKey[T any] struct{ n string }
+
+// Key declares a key named name that holds a T. Declare it on the chart with
+// [Builder.Keys]; values of a declared key decode back into T on restore.
+func Key[T any](name string) ValueKey[T] { return ValueKey[T]{n: name} }
+
+// KeyName returns the key's wire name.
+func (k ValueKey[T]) KeyName() string { return k.n }
+
+func (k ValueKey[T]) kind() keyKind { return valueKind[T](k) }
+
+// Get reads the key through r (a tracked read when r is a [*Scope]). It
+// reports false when the key is absent or holds a value of another type.
+func (k ValueKey[T]) Get(r Reader) (T, bool) {
+	v, ok := r.Get(k.n)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	t, ok := v.(T)
+	return t, ok
+}
+
+// Set stages v as the key's new value in this stage.
+func (k ValueKey[T]) Set(s *Scope, v T) { s.Set(k.n, v) }
+
+// ListKey declares a key holding a list of E that grows with the append
+// verb, whose log entries store only the appended tail. Create it with [List].
+type ListKey[E any] struct{ n string }
+
+// List declares a list key named name with elements of type E.
+func List[E any](name string) ListKey[E] { return ListKey[E]{n: name} }
+
+// KeyName returns the key's wire name.
+func (k ListKey[E]) KeyName() string { return k.n }
+
+func (k ListKey[E]) kind() keyKind { return listKind[E](k) }
+
+// Get reads the list through r. The slice is shared and capacity-clipped:
+// do not modify its elements; appending to it copies.
+func (k ListKey[E]) Get(r Reader) []E {
+	v, ok := r.Get(k.n)
+	if !ok {
+		return nil
+	}
+	l, _ := v.([]E)
+	return l
+}
+
+// Set stages v as the whole list.
+func (k ListKey[E]) Set(s *Scope, v []E) { s.Set(k.n, v) }
+
+// Append stages items as a tail of the list; the commit records only them.
+func (k ListKey[E]) Append(s *Scope, items ...E) {
+	if len(items) == 0 {
+		return
+	}
+	s.appendTail(k.n, items[:len(items):len(items)], len(items))
+}
+
+// valueKind is the behaviour of a ValueKey.
+type valueKind[T any] ValueKey[T]
+
+func (k valueKind[T]) name() string { return k.n }
+func (k valueKind[T]) isList() bool { return false }
+
+func (k valueKind[T]) mergeable() bool {
+	var zero T
+	switch any(&zero).(type) {
+	case *map[string]any, *any:
+		return true
+	}
+	return false
+}
+
+func (k valueKind[T]) check(v any) (any, error) {
+	if v == nil {
+		var zero T
+		return zero, nil
+	}
+	if _, ok := v.(T); !ok {
+		var zero T
+		return nil, fmt.Errorf("key %q holds %T, got %T", k.n, zero, v)
+	}
+	return v, nil
+}
+
+func (k valueKind[T]) tail(any) (any, int, error) {
+	return nil, 0, fmt.Errorf("key %q is not a list: append needs a key declared with flow.List", k.n)
+}
+
+func (k valueKind[T]) concat(back, _ any) (any, any) { return back, back }
+func (k valueKind[T]) length(any) int                { return 0 }
+
+func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
+	var t T
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("key %q: %w", k.n, err)
+	}
+	return t, nil
+}
+
+func (k valueKind[T]) decodeTail(json.RawMessage) (any, error) {
+	return nil, fmt.Errorf("key %q is not a list but the log appends to it", k.n)
+}
+
+// listKind is the behaviour of a ListKey.
+type listKind[E any] ListKey[E]
+
+func (k listKind[E]) name() string    { return k.n }
+func (k listKind[E]) isList() bool    { return true }
+func (k listKind[E]) mergeable() bool { return false }
+
+func (k listKind[E]) check(v any) (any, error) {
+	if v == nil {
+		return []E(nil), nil
+	}
+	l, ok := v.([]E)
+	if !ok {
+		if anys, isAnys := v.([]any); isAnys {
+			return k.fromAnys(anys)
+		}
+		return nil, fmt.Errorf("key %q holds []%s, got %T", k.n, typeName[E](), v)
+	}
+	return l[:len(l):len(l)], nil
+}
+
+func (k listKind[E]) fromAnys(anys []any) ([]E, error) {
+	out := make([]E, len(anys))
+	for i, a := range anys {
+		e, ok := a.(E)
+		if !ok {
+			return nil, fmt.Errorf("key %q element %d: want %s, got %T", k.n, i, typeName[E](), a)
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+func (k listKind[E]) tail(v any) (any, int, error) {
+	switch t := v.(type) {
+	case []E:
+		return t[:len(t):len(t)], len(t), nil
+	case []any:
+		l, err := k.fromAnys(t)
+		return l, len(l), err
+	}
+	return nil, 0, fmt.Errorf("key %q: append wants []%s, got %T", k.n, typeName[E](), v)
+}
+
+func (k listKind[E]) concat(back, tail any) (any, any) {
+	b, _ := back.([]E)
+	t, _ := tail.([]E)
+	nb := append(b, t...)
+	return nb, nb[:len(nb):len(nb)]
+}
+
+func (k listKind[E]) length(v any) int {
+	l, _ := v.([]E)
+	return len(l)
+}
+
+func (k listKind[E]) decodeValue(raw json.RawMessage) (any, error) {
+	var l []E
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return nil, fmt.Errorf("key %q: %w", k.n, err)
+	}
+	return l[:len(l):len(l)], nil
+}
+
+func (k listKind[E]) decodeTail(raw json.RawMessage) (any, error) {
+	l, err := k.decodeValue(raw)
+	if err != nil {
+		return nil, err
+	}
+	if l.([]E) == nil {
+		return nil, fmt.Errorf("key %q: append tail is not a list", k.n)
+	}
+	return l, nil
+}
+
+func typeName[E any]() string { return reflect.TypeFor[E]().String() }

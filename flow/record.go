@@ -1,0 +1,206 @@
+// The commit log: one bundle per executed stage, its ops, and the record of a
+// run with the logs of its subflows.
+
+package flow
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// Verb names what a write op does to its key.
+type Verb string
+
+// The four write verbs of the commit log.
+const (
+	VerbSet    Verb = "set"    // the value is the key's full new value
+	VerbMerge  Verb = "merge"  // the value is a patch deep-merged into an object
+	VerbAppend Verb = "append" // the value is the list tail appended
+	VerbDelete Verb = "delete" // the key is removed; no value
+)
+
+func (v Verb) valid() bool {
+	switch v {
+	case VerbSet, VerbMerge, VerbAppend, VerbDelete:
+		return true
+	}
+	return false
+}
+
+// InputStageID is the runtime stage id (and stage id) of commit 0 of every run
+// and subflow run, which seeds the frozen inputs.
+const InputStageID = "input"
+
+// Op is one write in a commit. Value is the full value for set, the patch for
+// merge, the appended tail for append and absent for delete. ReadsBefore is
+// the number of the commit's reads that happened before this write.
+type Op struct {
+	Key         string `json:"key"`
+	Verb        Verb   `json:"verb"`
+	Value       any    `json:"value,omitempty"`
+	ReadsBefore int    `json:"readsBefore"`
+}
+
+// MarshalJSON writes value for every verb but delete, also when it is null.
+func (o Op) MarshalJSON() ([]byte, error) {
+	if o.Verb == VerbDelete {
+		return json.Marshal(struct {
+			Key         string `json:"key"`
+			Verb        Verb   `json:"verb"`
+			ReadsBefore int    `json:"readsBefore"`
+		}{o.Key, o.Verb, o.ReadsBefore})
+	}
+	return json.Marshal(struct {
+		Key         string `json:"key"`
+		Verb        Verb   `json:"verb"`
+		Value       any    `json:"value"`
+		ReadsBefore int    `json:"readsBefore"`
+	}{o.Key, o.Verb, o.Value, o.ReadsBefore})
+}
+
+// UnmarshalJSON keeps the value as raw JSON; a chart's key declarations turn
+// it back into a typed value (see [Chart.DecodeRecord]).
+func (o *Op) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Key         *string         `json:"key"`
+		Verb        Verb            `json:"verb"`
+		Value       json.RawMessage `json:"value"`
+		ReadsBefore int             `json:"readsBefore"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	if w.Key == nil {
+		return &CorruptLogError{Field: "ops.key", Reason: "missing"}
+	}
+	*o = Op{Key: *w.Key, Verb: w.Verb, ReadsBefore: w.ReadsBefore}
+	if w.Value != nil {
+		o.Value = w.Value
+	}
+	return nil
+}
+
+// SetOp builds a set op, for subflow output mappings.
+func SetOp(key string, value any) Op { return Op{Key: key, Verb: VerbSet, Value: value} }
+
+// AppendOp builds an append op whose value is the tail ([]E or []any).
+func AppendOp(key string, tail any) Op { return Op{Key: key, Verb: VerbAppend, Value: tail} }
+
+// MergeOp builds a merge op whose value is an object patch.
+func MergeOp(key string, patch map[string]any) Op {
+	return Op{Key: key, Verb: VerbMerge, Value: patch}
+}
+
+// DeleteOp builds a delete op.
+func DeleteOp(key string) Op { return Op{Key: key, Verb: VerbDelete} }
+
+// Control is the decision governing a commit: the decider's runtime stage id,
+// the branch taken and the rule (label and index; -1 for the default) that
+// chose it.
+type Control struct {
+	Decider   string `json:"decider"`
+	Branch    string `json:"branch"`
+	Rule      string `json:"rule"`
+	RuleIndex int    `json:"ruleIndex"`
+}
+
+// SubflowRef marks a mount commit: the subflow's path and the runtime stage id
+// of the mount, which keys the inner log in [Record.Subflows].
+type SubflowRef struct {
+	Path string `json:"path"`
+	Run  string `json:"run"`
+}
+
+// Commit is one bundle of the log: what one executed stage read and wrote.
+type Commit struct {
+	Idx            int         `json:"idx"`
+	Stage          string      `json:"stage"`
+	StageID        string      `json:"stageId"`
+	RuntimeStageID string      `json:"runtimeStageId"`
+	Reads          []string    `json:"reads"`
+	Ops            []Op        `json:"ops"`
+	Untracked      []string    `json:"untracked,omitempty"`
+	Control        *Control    `json:"control,omitempty"`
+	Decision       *Decision   `json:"decision,omitempty"`
+	Error          string      `json:"error,omitempty"`
+	Subflow        *SubflowRef `json:"subflow,omitempty"`
+	Redacted       []string    `json:"redacted,omitempty"`
+}
+
+// MarshalJSON writes empty reads and ops as [] rather than null.
+func (c Commit) MarshalJSON() ([]byte, error) {
+	type plain Commit
+	p := plain(c)
+	if p.Reads == nil {
+		p.Reads = []string{}
+	}
+	if p.Ops == nil {
+		p.Ops = []Op{}
+	}
+	return json.Marshal(p)
+}
+
+// Record is the evidence of one run: its commit log and, keyed by the mount's
+// runtime stage id, the record of every subflow execution.
+//
+// A Record returned by a run is complete and must be treated as read-only.
+// One decoded with encoding/json keeps values as raw JSON; decode it with
+// [Chart.DecodeRecord] (or [DecodeRecord] and key declarations) to get the
+// typed values back.
+type Record struct {
+	RunID       string             `json:"runId"`
+	ChartID     string             `json:"chartId"`
+	ResumedFrom string             `json:"resumedFrom,omitempty"`
+	Commits     []Commit           `json:"commits"`
+	Subflows    map[string]*Record `json:"subflows,omitempty"`
+
+	idx keyIndex
+}
+
+// keyIndex maps each key to the ascending indices of commits that write it,
+// built lazily for replay and slicing.
+type keyIndex struct {
+	mu      sync.Mutex
+	covered int
+	byKey   map[string][]int
+}
+
+func (r *Record) writers(key string) []int {
+	r.idx.mu.Lock()
+	defer r.idx.mu.Unlock()
+	if r.idx.byKey == nil {
+		r.idx.byKey = make(map[string][]int)
+	}
+	for ; r.idx.covered < len(r.Commits); r.idx.covered++ {
+		c := &r.Commits[r.idx.covered]
+		for j, op := range c.Ops {
+			if j > 0 && c.Ops[j-1].Key == op.Key {
+				continue
+			}
+			l := r.idx.byKey[op.Key]
+			if n := len(l); n > 0 && l[n-1] == r.idx.covered {
+				continue
+			}
+			r.idx.byKey[op.Key] = append(l, r.idx.covered)
+		}
+	}
+	return r.idx.byKey[key]
+}
+
+// Commit returns the commit at index i, or false when i is out of range.
+func (r *Record) Commit(i int) (*Commit, bool) {
+	if r == nil || i < 0 || i >= len(r.Commits) {
+		return nil, false
+	}
+	return &r.Commits[i], true
+}
+
+// Find returns the index of the commit with the given runtime stage id.
+func (r *Record) Find(runtimeStageID string) (int, bool) {
+	for i := len(r.Commits) - 1; i >= 0; i-- {
+		if r.Commits[i].RuntimeStageID == runtimeStageID {
+			return i, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,558 @@
+// Running a chart: the walk over nodes, one commit per executed stage, loops
+// as jumps (never recursion), and the result of a run.
+
+package flow
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// DefaultVisitLimit is the default number of back-edge passes allowed into
+// one loop head per run.
+const DefaultVisitLimit = 1000
+
+// MaxSubflowDepth caps subflow nesting.
+const MaxSubflowDepth = 500
+
+// RunOption configures one run or resume.
+type RunOption func(*runConfig)
+
+type runConfig struct {
+	runID      string
+	observers  []observer
+	visitLimit int
+	now        func() time.Time
+}
+
+// WithRunID sets the run id (default: a random one).
+func WithRunID(id string) RunOption { return func(c *runConfig) { c.runID = id } }
+
+// WithObserver attaches hooks under id. Attaching the same id again replaces
+// the earlier hooks in place, so attaching is idempotent.
+func WithObserver(id string, h *Hooks) RunOption {
+	return func(c *runConfig) {
+		if h == nil {
+			return
+		}
+		for i := range c.observers {
+			if c.observers[i].id == id {
+				c.observers[i].h = h
+				return
+			}
+		}
+		c.observers = append(c.observers, observer{id: id, h: h})
+	}
+}
+
+// WithHooks attaches anonymous hooks (each call adds one observer).
+func WithHooks(h *Hooks) RunOption {
+	return func(c *runConfig) {
+		if h != nil {
+			c.observers = append(c.observers, observer{id: "hooks-" + strconv.Itoa(len(c.observers)), h: h})
+		}
+	}
+}
+
+// WithVisitLimit sets the per-loop-head visit limit (default
+// [DefaultVisitLimit]); values below 1 keep the default.
+func WithVisitLimit(n int) RunOption {
+	return func(c *runConfig) {
+		if n > 0 {
+			c.visitLimit = n
+		}
+	}
+}
+
+// WithClock sets the clock used for event and pause times (default: UTC now).
+func WithClock(now func() time.Time) RunOption { return func(c *runConfig) { c.now = now } }
+
+// Result is what a run or resume returns. Record is always set, also with an
+// error: every stage that executed is in it.
+type Result struct {
+	// Output is the return value of the last stage executed (the leaf, or
+	// the stage that broke).
+	Output any
+	// Paused reports a run stopped by a pausable stage; Checkpoint resumes it.
+	Paused     bool
+	Checkpoint *Checkpoint
+	// PauseData is the paused stage's [Pause] data.
+	PauseData any
+	// Broke reports a run stopped by [Scope.Break], with its reason.
+	Broke       bool
+	BreakReason string
+	Record      *Record
+	Observers   ObserverStats
+}
+
+// run is the execution-wide part shared by the top chart and its subflows.
+type run struct {
+	id         string
+	obs        *observers
+	counter    int
+	visitLimit int
+	now        func() time.Time
+	loops      int
+	idbuf      []byte
+}
+
+func newRun(opts []RunOption) *run {
+	cfg := runConfig{visitLimit: DefaultVisitLimit, now: timeNow}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.runID == "" {
+		cfg.runID = newRunID()
+	}
+	return &run{id: cfg.runID, obs: newObservers(cfg.observers), visitLimit: cfg.visitLimit, now: cfg.now}
+}
+
+func newRunID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "run-" + hex.EncodeToString(b[:])
+}
+
+// nextID assigns the next runtime stage id: [path/]id#n.
+func (r *run) nextID(path, id string) string {
+	b := r.idbuf[:0]
+	if path != "" {
+		b = append(b, path...)
+		b = append(b, '/')
+	}
+	b = append(b, id...)
+	b = append(b, '#')
+	b = strconv.AppendInt(b, int64(r.counter), 10)
+	r.counter++
+	r.idbuf = b
+	return string(b)
+}
+
+// slot is one committed key: the value readers get, the backing value
+// appends extend in place, and the index of the commit that last wrote it.
+type slot struct {
+	val, back any
+	writer    int
+}
+
+// exec is one execution of one chart: the top-level run or one subflow run.
+type exec struct {
+	r           *run
+	chart       *Chart
+	path        string
+	depth       int
+	state       map[string]*slot
+	rec         *Record
+	inputs      map[string]bool
+	visits      map[string]int
+	lastDecider map[string]int
+	ctl         *Control
+	output      any
+	lastRID     string
+}
+
+func newExec(r *run, c *Chart, path string) *exec {
+	return &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
+		rec: &Record{RunID: r.id, ChartID: c.id}, inputs: map[string]bool{},
+		visits: map[string]int{}, lastDecider: map[string]int{}}
+}
+
+// outcome is how a walk stopped without error.
+type outcome struct {
+	broke  bool
+	reason string
+	paused *pausePoint
+}
+
+type pausePoint struct {
+	node *node
+	rid  string
+	data any
+}
+
+// Run executes the chart with inputs (each a declared key, seeded by the
+// input commit and read-only afterwards). On error the returned Result still
+// carries the record of everything that executed.
+func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOption) (*Result, error) {
+	r := newRun(opts)
+	e := newExec(r, c, "")
+	info := HookInfo{RunID: r.id}
+	r.obs.flow(info, func(h *Hooks) {
+		if h.RunStart != nil {
+			h.RunStart(info)
+		}
+	})
+	if err := e.seed(inputs); err != nil {
+		return r.finish(e, outcome{}, err)
+	}
+	out, err := e.walk(ctx, 0)
+	return r.finish(e, out, err)
+}
+
+// finish turns a walk's end into a Result and fires the run hooks.
+func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
+	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
+	info := HookInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
+	if err == nil && out.paused != nil {
+		cp, cerr := e.checkpoint(out.paused)
+		if cerr != nil {
+			err = cerr
+		} else {
+			res.Paused, res.Checkpoint, res.PauseData = true, cp, out.paused.data
+		}
+	}
+	if err != nil {
+		r.obs.flow(info, func(h *Hooks) {
+			if h.RunFailed != nil {
+				h.RunFailed(info, err)
+			}
+		})
+	} else {
+		r.obs.flow(info, func(h *Hooks) {
+			if h.RunEnd != nil {
+				h.RunEnd(info, res.Output)
+			}
+		})
+	}
+	res.Observers.Panics = r.obs.panics.Load()
+	return res, err
+}
+
+// seed writes the input commit (commit 0). Every input must be a declared
+// key with a value of its type.
+func (e *exec) seed(inputs map[string]any) error {
+	names := make([]string, 0, len(inputs))
+	for k := range inputs {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	ops := make([]Op, 0, len(names))
+	var errs []error
+	for _, name := range names {
+		k, ok := e.chart.keys[name]
+		if !ok {
+			errs = append(errs, &KeyError{Key: name, Reason: "input is not declared on chart " + e.chart.id})
+			continue
+		}
+		v, err := k.check(inputs[name])
+		if err != nil {
+			errs = append(errs, &KeyError{Key: name, Reason: "input: " + err.Error()})
+			continue
+		}
+		ops = append(ops, Op{Key: name, Verb: VerbSet, Value: v})
+		e.inputs[name] = true
+	}
+	c := Commit{Idx: 0, Stage: InputStageID, StageID: InputStageID, RuntimeStageID: InputStageID, Ops: ops}
+	err := errors.Join(errs...)
+	if err != nil {
+		c.Error = err.Error()
+	}
+	e.apply(ops, 0)
+	e.rec.Commits = append(e.rec.Commits, c)
+	if err != nil {
+		return fmt.Errorf("flow: inputs of chart %q: %w", e.chart.id, err)
+	}
+	return nil
+}
+
+// apply lands a commit's ops on the committed state.
+func (e *exec) apply(ops []Op, idx int) {
+	for _, op := range ops {
+		switch op.Verb {
+		case VerbDelete:
+			delete(e.state, op.Key)
+			continue
+		}
+		sl := e.state[op.Key]
+		if sl == nil {
+			sl = &slot{}
+			e.state[op.Key] = sl
+		}
+		sl.writer = idx
+		switch op.Verb {
+		case VerbSet:
+			sl.val, sl.back = op.Value, op.Value
+		case VerbMerge:
+			base, _ := sl.val.(map[string]any)
+			sl.val = deepMerge(base, op.Value.(map[string]any))
+			sl.back = sl.val
+		case VerbAppend:
+			sl.back, sl.val = e.chart.keys[op.Key].concat(sl.back, op.Value)
+		}
+	}
+}
+
+func (e *exec) begin(ctx context.Context, n *node) *Scope {
+	rid := e.r.nextID(e.path, n.id)
+	e.lastRID = rid
+	s := &Scope{ctx: ctx, e: e, n: n, info: HookInfo{RunID: e.r.id, RuntimeStageID: rid,
+		SubflowPath: e.path, LoopIteration: e.r.loops}}
+	e.r.obs.stageStart(s.info)
+	return s
+}
+
+// end commits the stage's bundle (also on error) and returns the error
+// wrapped with the runtime stage id.
+func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
+	e.r.obs.stageEnd(s.info)
+	if err == nil && s.werr != nil {
+		err = s.werr
+	}
+	idx := len(e.rec.Commits)
+	e.rec.Commits = append(e.rec.Commits, Commit{Idx: idx, Stage: s.n.name, StageID: s.n.id,
+		RuntimeStageID: s.info.RuntimeStageID, Reads: s.reads, Ops: s.ops, Control: e.ctl,
+		Decision: d, Subflow: sub})
+	c := &e.rec.Commits[idx]
+	if s.flags != 0 {
+		if s.flags&untrackedEnv != 0 {
+			c.Untracked = append(c.Untracked, "env")
+		}
+		if s.flags&untrackedSilent != 0 {
+			c.Untracked = append(c.Untracked, "silent")
+		}
+	}
+	if err != nil {
+		c.Error = err.Error()
+	}
+	e.apply(s.ops, idx)
+	e.r.obs.commit(s.info, c)
+	if err != nil {
+		err = &StageError{RuntimeStageID: s.info.RuntimeStageID, Err: err}
+		e.r.obs.error(s.info, err)
+	}
+	return err
+}
+
+func callStage(ctx context.Context, n *node, s *Scope) (out any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &PanicError{Stage: n.id, Value: p}
+		}
+	}()
+	return n.fn(ctx, s)
+}
+
+func callDecider(ctx context.Context, n *node, s *Scope) (d *Decision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &PanicError{Stage: n.id, Value: p}
+		}
+	}()
+	return n.decide(ctx, s)
+}
+
+func callExecute(ctx context.Context, n *node, s *Scope) (p *Pause, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Stage: n.id, Value: r}
+		}
+	}()
+	return n.pause.Execute(ctx, s)
+}
+
+func callResume(ctx context.Context, n *node, s *Scope, input json.RawMessage) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Stage: n.id, Value: r}
+		}
+	}()
+	return n.pause.Resume(ctx, s, input)
+}
+
+// executed fires StageExecuted and, when the walk goes on, Next.
+func (e *exec) executed(s *Scope, typ string, next int) {
+	if !e.r.obs.any() {
+		return
+	}
+	e.r.obs.flow(s.info, func(h *Hooks) {
+		if h.StageExecuted != nil {
+			h.StageExecuted(s.info, typ)
+		}
+	})
+	if next < 0 || s.brk {
+		return
+	}
+	to := e.chart.nodes[next].id
+	if n := &e.chart.nodes[next]; n.kind == kindLoop || n.kind == kindJoin {
+		return
+	}
+	e.r.obs.flow(s.info, func(h *Hooks) {
+		if h.Next != nil {
+			h.Next(s.info, to)
+		}
+	})
+}
+
+func (e *exec) broke(s *Scope) outcome {
+	e.r.obs.flow(s.info, func(h *Hooks) {
+		if h.Break != nil {
+			h.Break(s.info, s.why)
+		}
+	})
+	return outcome{broke: true, reason: s.why}
+}
+
+// walk runs nodes from start until the chart ends, a stage breaks or pauses,
+// or an error stops it. Loops are jumps, so the Go stack stays flat.
+func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
+	cur := start
+	for cur >= 0 {
+		if err := ctx.Err(); err != nil {
+			return outcome{}, fmt.Errorf("flow: run %s stopped before %q: %w", e.r.id, e.chart.nodes[cur].id, err)
+		}
+		n := &e.chart.nodes[cur]
+		switch n.kind {
+		case kindLoop:
+			head := e.chart.nodes[n.target].id
+			e.visits[head]++
+			v := e.visits[head]
+			if v > e.r.visitLimit {
+				return outcome{}, &LoopLimitError{Node: head, Limit: e.r.visitLimit}
+			}
+			e.r.loops++
+			if e.r.obs.any() {
+				info := HookInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path, LoopIteration: e.r.loops}
+				e.r.obs.flow(info, func(h *Hooks) {
+					if h.Loop != nil {
+						h.Loop(info, head, v)
+					}
+				})
+			}
+			cur = n.target
+		case kindJoin:
+			if i, ok := e.lastDecider[e.chart.nodes[n.target].id]; ok {
+				e.ctl = e.rec.Commits[i].Control
+			}
+			cur = n.next
+		case kindStage:
+			s := e.begin(ctx, n)
+			out, err := callStage(ctx, n, s)
+			if err := e.end(s, err, nil, nil); err != nil {
+				return outcome{}, err
+			}
+			e.output = out
+			e.executed(s, "stage", n.next)
+			if s.brk {
+				return e.broke(s), nil
+			}
+			cur = n.next
+		case kindDecider:
+			next, err := e.decider(ctx, n)
+			if err != nil {
+				return outcome{}, err
+			}
+			cur = next
+		case kindPausable:
+			s := e.begin(ctx, n)
+			p, err := callExecute(ctx, n, s)
+			if err == nil && p != nil {
+				err = checkPause(e, p)
+			}
+			if err := e.end(s, err, nil, nil); err != nil {
+				return outcome{}, err
+			}
+			e.output = nil
+			e.executed(s, "pausable", n.next)
+			if p != nil {
+				return e.pauseAt(s, n, p), nil
+			}
+			if s.brk {
+				return e.broke(s), nil
+			}
+			cur = n.next
+		case kindMount:
+			s, out, err := e.mountRun(ctx, n)
+			if err != nil {
+				return outcome{}, err
+			}
+			e.executed(s, "subflow", n.next)
+			if out.broke && n.mount.PropagateBreak {
+				s.why = out.reason
+				return e.broke(s), nil
+			}
+			cur = n.next
+		default:
+			return outcome{}, fmt.Errorf("flow: node %q has unsupported kind %s", n.id, n.kind)
+		}
+	}
+	return outcome{}, nil
+}
+
+// decider runs a decider node, commits its evidence and returns the first
+// node of the chosen branch.
+func (e *exec) decider(ctx context.Context, n *node) (int, error) {
+	s := e.begin(ctx, n)
+	d, err := callDecider(ctx, n, s)
+	next := -1
+	if err == nil {
+		switch {
+		case d == nil:
+			err = fmt.Errorf("decider %q returned no decision", n.id)
+		case len(d.Chosen) != 1:
+			err = fmt.Errorf("decider %q chose %d branches, want exactly 1", n.id, len(d.Chosen))
+		default:
+			next = -2
+			for _, b := range n.branches {
+				if b.id == d.Chosen[0] {
+					next = b.first
+				}
+			}
+			if next == -2 {
+				err = &BranchError{Decider: n.id, Branch: d.Chosen[0]}
+			}
+		}
+	}
+	if d != nil {
+		d.Multi = false
+	}
+	if err := e.end(s, err, d, nil); err != nil {
+		return -1, err
+	}
+	e.lastDecider[n.id] = len(e.rec.Commits) - 1
+	e.ctl = controlOf(s.info.RuntimeStageID, d)
+	if e.r.obs.any() {
+		e.r.obs.flow(s.info, func(h *Hooks) {
+			if h.Decision != nil {
+				h.Decision(s.info, d)
+			}
+		})
+	}
+	e.executed(s, "decider", next)
+	if s.brk {
+		return -1, nil
+	}
+	return next, nil
+}
+
+// controlOf derives the control edge a decision puts on the commits it governs.
+func controlOf(decider string, d *Decision) *Control {
+	c := &Control{Decider: decider, Branch: d.Chosen[0], Rule: DefaultRule, RuleIndex: -1}
+	if d.Default {
+		return c
+	}
+	c.Rule = ""
+	for _, r := range d.Rules {
+		if r.Matched && r.Branch == c.Branch {
+			c.Rule, c.RuleIndex = r.Label, r.Index
+			break
+		}
+	}
+	return c
+}
+
+func checkPause(e *exec, p *Pause) error {
+	if e.path != "" {
+		return ErrPauseInSubflow
+	}
+	if _, err := json.Marshal(p.Data); err != nil {
+		return fmt.Errorf("pause data does not encode to JSON: %w", err)
+	}
+	return nil
+}

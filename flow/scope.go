@@ -1,0 +1,320 @@
+// Scope: the tracked view of state one stage execution reads and writes
+// through, with per-key staged writes committed once when the stage ends.
+
+package flow
+
+import (
+	"context"
+	"time"
+)
+
+// Scope is the state seen by one stage execution. Every Get, Has and Input is
+// a tracked read; Set, Merge, Append and Delete stage writes that land as one
+// commit when the stage returns (also when it fails). A stage reads its own
+// staged writes; other stages see them only after the commit.
+//
+// A Scope is valid only during the stage call that received it and is not
+// safe for concurrent use. Values returned by Get are shared with the
+// committed state and must not be modified.
+//
+// A write that is refused (undeclared key, input key, wrong type, append to a
+// non-list, merge into a non-object) is not staged; the stage then fails with
+// that error after its func returns, and its other writes still commit.
+type Scope struct {
+	ctx   context.Context
+	e     *exec
+	n     *node
+	info  HookInfo
+	reads []string
+	ops   []Op
+	views []view
+	flags uint8
+	brk   bool
+	why   string
+	werr  error
+}
+
+const (
+	untrackedEnv uint8 = 1 << iota
+	untrackedSilent
+)
+
+// view caches the read-your-writes value of one key written in this stage.
+type view struct {
+	key     string
+	val     any
+	present bool
+	valid   bool
+}
+
+// RunID returns the id of the run (the current leg when resumed).
+func (s *Scope) RunID() string { return s.info.RunID }
+
+// RuntimeStageID returns this execution's id, such as "call-llm#3".
+func (s *Scope) RuntimeStageID() string { return s.info.RuntimeStageID }
+
+// StageID returns the stable id of the node being executed.
+func (s *Scope) StageID() string { return s.n.id }
+
+// SubflowPath returns the mount path of the subflow running this stage, or "".
+func (s *Scope) SubflowPath() string { return s.info.SubflowPath }
+
+func (s *Scope) track(key string) {
+	for _, k := range s.reads {
+		if k == key {
+			return
+		}
+	}
+	s.reads = append(s.reads, key)
+}
+
+// Get returns the key's value as this stage sees it and records the read.
+func (s *Scope) Get(key string) (any, bool) {
+	s.track(key)
+	v, ok := s.lookup(key)
+	if s.e.r.obs.read {
+		s.e.r.obs.readHook(s.info, key, v)
+	}
+	return v, ok
+}
+
+// Has reports whether the key is present and records the read.
+func (s *Scope) Has(key string) bool {
+	s.track(key)
+	_, ok := s.lookup(key)
+	return ok
+}
+
+// Peek reads a key without tracking it, for diagnostics. The commit is then
+// marked untracked "silent": a slice through it may be incomplete.
+func (s *Scope) Peek(key string) (any, bool) {
+	s.flags |= untrackedSilent
+	return s.lookup(key)
+}
+
+// Input returns a frozen run input (a key seeded by the input commit) and
+// records the read; it reports false for a key that is not an input.
+func (s *Scope) Input(name string) (any, bool) {
+	if !s.e.inputs[name] {
+		return nil, false
+	}
+	return s.Get(name)
+}
+
+// Env returns the infrastructure values attached to the run's context with
+// [WithEnv]. They are outside state, so the commit is marked untracked "env".
+func (s *Scope) Env() map[string]any {
+	s.flags |= untrackedEnv
+	m, _ := s.ctx.Value(envKey{}).(map[string]any)
+	return m
+}
+
+// WriterOf returns the runtime stage id and commit index of the last
+// committed write of key (commit 0 for an input); it is not a tracked read.
+func (s *Scope) WriterOf(key string) (runtimeStageID string, commit int, ok bool) {
+	sl := s.e.state[key]
+	if sl == nil {
+		return "", 0, false
+	}
+	return s.e.rec.Commits[sl.writer].RuntimeStageID, sl.writer, true
+}
+
+// Break stops the walk after this stage commits; the run output is this
+// stage's return value.
+func (s *Scope) Break(reason string) {
+	s.brk = true
+	s.why = reason
+}
+
+// Emit sends a custom event to emit observers. payload runs only when some
+// observer listens, so an emit nobody hears costs nothing. Events fire
+// immediately, before the stage's commit.
+func (s *Scope) Emit(name string, payload func() any) {
+	if !s.e.r.obs.emit {
+		return
+	}
+	var p any
+	if payload != nil {
+		p = payload()
+	}
+	s.e.r.obs.emitHook(Event{Name: name, Payload: p, RunID: s.info.RunID,
+		RuntimeStageID: s.info.RuntimeStageID, SubflowPath: s.info.SubflowPath, At: s.e.r.now()})
+}
+
+// lookup returns the staged value when this stage wrote key, else the
+// committed one.
+func (s *Scope) lookup(key string) (any, bool) {
+	for i := range s.views {
+		if s.views[i].key == key {
+			v := &s.views[i]
+			if !v.valid {
+				v.val, v.present = s.fold(key)
+				v.valid = true
+			}
+			return v.val, v.present
+		}
+	}
+	if sl := s.e.state[key]; sl != nil {
+		return sl.val, true
+	}
+	return nil, false
+}
+
+// fold materialises key from the committed value and this stage's ops.
+func (s *Scope) fold(key string) (any, bool) {
+	var val any
+	present := false
+	if sl := s.e.state[key]; sl != nil {
+		val, present = sl.val, true
+	}
+	k := s.e.chart.keys[key]
+	for _, op := range s.ops {
+		if op.Key != key {
+			continue
+		}
+		val, present = applyOp(k, val, present, op)
+	}
+	return val, present
+}
+
+// applyOp returns the value after op, never modifying val in place.
+func applyOp(k keyKind, val any, present bool, op Op) (any, bool) {
+	switch op.Verb {
+	case VerbSet:
+		return op.Value, true
+	case VerbDelete:
+		return nil, false
+	case VerbMerge:
+		base, _ := val.(map[string]any)
+		return deepMerge(base, op.Value.(map[string]any)), true
+	case VerbAppend:
+		if !present {
+			val = nil
+		}
+		_, v := k.concat(val, op.Value)
+		return v, true
+	}
+	return val, present
+}
+
+func (s *Scope) refuse(key, reason string) {
+	if s.werr == nil {
+		s.werr = &KeyError{Key: key, Reason: reason}
+	}
+}
+
+// declared returns the key's kind, refusing undeclared and input keys.
+func (s *Scope) declared(key string) (keyKind, bool) {
+	k, ok := s.e.chart.keys[key]
+	if !ok {
+		s.refuse(key, "not declared on chart "+s.e.chart.id)
+		return nil, false
+	}
+	if s.e.inputs[key] {
+		s.refuse(key, "is a frozen input and cannot be written")
+		return nil, false
+	}
+	return k, true
+}
+
+func (s *Scope) stage(op Op) {
+	op.ReadsBefore = len(s.reads)
+	s.ops = append(s.ops, op)
+	found := false
+	for i := range s.views {
+		if s.views[i].key == op.Key {
+			s.views[i].valid = false
+			found = true
+		}
+	}
+	if !found {
+		s.views = append(s.views, view{key: op.Key})
+	}
+	if s.e.r.obs.write {
+		s.e.r.obs.writeHook(s.info, op)
+	}
+}
+
+// Set stages v as the key's full new value. The key must be declared with a
+// matching type.
+func (s *Scope) Set(key string, v any) {
+	k, ok := s.declared(key)
+	if !ok {
+		return
+	}
+	nv, err := k.check(v)
+	if err != nil {
+		s.refuse(key, err.Error())
+		return
+	}
+	s.stage(Op{Key: key, Verb: VerbSet, Value: nv})
+}
+
+// Merge stages a deep-merge patch: objects merge recursively; arrays,
+// scalars and null replace. The key must hold a map[string]any (declared as
+// Key[map[string]any] or Key[any]). The patch is normalised through JSON so
+// the live value equals its replay.
+func (s *Scope) Merge(key string, patch any) {
+	k, ok := s.declared(key)
+	if !ok {
+		return
+	}
+	if !k.mergeable() {
+		s.refuse(key, "merge needs a key declared as Key[map[string]any] or Key[any]")
+		return
+	}
+	p, err := normalizePatch(patch)
+	if err != nil {
+		s.refuse(key, "merge patch: "+err.Error())
+		return
+	}
+	if cur, present := s.lookup(key); present && cur != nil {
+		if _, isMap := cur.(map[string]any); !isMap {
+			s.refuse(key, "merge into a value that is not an object")
+			return
+		}
+	}
+	s.stage(Op{Key: key, Verb: VerbMerge, Value: p})
+}
+
+// Append stages items as a tail of a list key (declared with [List]); the
+// commit records only the tail. Items must have the list's element type.
+func (s *Scope) Append(key string, items ...any) {
+	if len(items) == 0 {
+		return
+	}
+	s.appendTail(key, items, len(items))
+}
+
+func (s *Scope) appendTail(key string, tail any, n int) {
+	k, ok := s.declared(key)
+	if !ok {
+		return
+	}
+	t, _, err := k.tail(tail)
+	if err != nil {
+		s.refuse(key, err.Error())
+		return
+	}
+	_ = n
+	s.stage(Op{Key: key, Verb: VerbAppend, Value: t})
+}
+
+// Delete stages the removal of key.
+func (s *Scope) Delete(key string) {
+	if _, ok := s.declared(key); !ok {
+		return
+	}
+	s.stage(Op{Key: key, Verb: VerbDelete})
+}
+
+type envKey struct{}
+
+// WithEnv attaches infrastructure values (clients, clocks, limits) to ctx for
+// [Scope.Env]. They are not state and are not recorded.
+func WithEnv(ctx context.Context, env map[string]any) context.Context {
+	return context.WithValue(ctx, envKey{}, env)
+}
+
+// timeNow is the default clock.
+func timeNow() time.Time { return time.Now().UTC() }
