@@ -1,0 +1,147 @@
+// This file holds the Wrap door: a coverage ledger around a result, "this value covers this ground
+// and not that", with its in-progress list and period.
+
+package coverage
+
+// LedgerDecl is what a tool author declares around a result. A nil slice or pointer means left out.
+type LedgerDecl struct {
+	// Checked is the ground the result stands on.
+	Checked []Item
+	// CheckedDeclared leaves checked to the dispatch funnel (the tool's search declaration).
+	CheckedDeclared bool
+	// NotChecked is ground the answering call could have covered and did not.
+	NotChecked []Item
+	// CannotCover is ground no call to this tool reaches; each item needs a Why.
+	CannotCover []Item
+	// Period says what span of time the read behind the result covered.
+	Period *Period
+	// InProgress lists what the read saw still running. Present (even empty) needs Checked.
+	InProgress []InProgressItem
+}
+
+// Covered is a minted coverage ledger: the boundary, then the author's result untouched.
+type Covered struct {
+	Checked         []Item
+	CheckedDeclared bool
+	NotChecked      []Item
+	CannotCover     []Item
+	InProgress      []InProgressItem
+	Period          *Period
+	// Result is the author's value, untouched (nil included).
+	Result any
+}
+
+var ledgerFieldsCamel = []string{"checked", "notChecked", "cannotCover", "period", "inProgress"}
+
+// Wrap mints a coverage ledger around result, or returns a [*Refusal] naming the first fault. A
+// result with no boundary to declare is returned plain, without this door.
+func Wrap(result any, d LedgerDecl) (*Covered, error) {
+	return WrapData(result, d.data())
+}
+
+func (d LedgerDecl) data() Object {
+	o := Object{}
+	if d.CheckedDeclared {
+		o = append(o, Member{"checked", DeclaredChecked})
+	} else if d.Checked != nil {
+		o = append(o, Member{"checked", itemsData(d.Checked)})
+	}
+	if d.NotChecked != nil {
+		o = append(o, Member{"notChecked", itemsData(d.NotChecked)})
+	}
+	if d.CannotCover != nil {
+		o = append(o, Member{"cannotCover", itemsData(d.CannotCover)})
+	}
+	if d.Period != nil {
+		o = append(o, Member{"period", d.Period.object(Camel)})
+	}
+	if d.InProgress != nil {
+		o = append(o, Member{"inProgress", inProgressData(d.InProgress)})
+	}
+	return o
+}
+
+// WrapData mints a coverage ledger around result from a declaration given as data (a decoded JSON
+// object or JSON bytes, camelCase). It applies the same rules as [Wrap].
+func WrapData(result any, decl any) (*Covered, error) {
+	c, p := wrapFrom(result, decl)
+	if p != nil {
+		return nil, p.refusal()
+	}
+	return c, nil
+}
+
+func wrapFrom(result any, decl any) (*Covered, *Problem) {
+	o, p := declObject(decl, ledgerFieldsCamel)
+	if p != nil {
+		return nil, problemf("", "the declaration must be an object with the fields %s; a result with no boundary to declare is returned plain, without this door", backtickList(ledgerFieldsCamel))
+	}
+	if p := checkUnknown(o, "", ledgerFieldsCamel); p != nil {
+		return nil, p
+	}
+	c := &Covered{Result: result}
+	chk, _ := o.Get("checked")
+	if s, isStr := chk.(string); isStr && s == DeclaredChecked {
+		c.CheckedDeclared = true
+	} else if c.Checked, p = mintList(chk, sectionChecked, "checked"); p != nil {
+		return nil, p
+	}
+	nc, _ := o.Get("notChecked")
+	if c.NotChecked, p = mintList(nc, sectionNotChecked, "notChecked"); p != nil {
+		return nil, p
+	}
+	cc, _ := o.Get("cannotCover")
+	if c.CannotCover, p = mintList(cc, sectionCannotCover, "cannotCover"); p != nil {
+		return nil, p
+	}
+	ip, hasIP := o.Get("inProgress")
+	hasIP = hasIP && ip != nil
+	if hasIP && !c.CheckedDeclared && len(c.Checked) == 0 {
+		return nil, problemf("inProgress", "`inProgress` needs `checked` beside it: work seen in flight is ground the call read, so name that ground in `checked`")
+	}
+	if hasIP {
+		items, p := inProgressList(ip, "inProgress", true)
+		if p != nil {
+			return nil, p
+		}
+		if len(items) > 0 {
+			c.InProgress = items
+		}
+	}
+	if v, present := o.Get("period"); present && v != nil {
+		if c.Period, p = mintPeriod(v, "period"); p != nil {
+			return nil, p
+		}
+	}
+	if !c.CheckedDeclared && len(c.Checked) == 0 && len(c.NotChecked) == 0 && len(c.CannotCover) == 0 && c.Period == nil {
+		return nil, problemf("", "this ledger bounds nothing: all three lists are empty and no period is declared. Name some ground, or return the plain result")
+	}
+	return c, nil
+}
+
+// Wire returns the ledger in wire form: af_coverage first, then result.
+func (c *Covered) Wire() Object {
+	inner := Object{}
+	if c.CheckedDeclared {
+		inner = append(inner, Member{"checked", DeclaredChecked})
+	} else if len(c.Checked) > 0 {
+		inner = append(inner, Member{"checked", itemsWire(c.Checked)})
+	}
+	if len(c.NotChecked) > 0 {
+		inner = append(inner, Member{"not_checked", itemsWire(c.NotChecked)})
+	}
+	if len(c.CannotCover) > 0 {
+		inner = append(inner, Member{"cannot_cover", itemsWire(c.CannotCover)})
+	}
+	if len(c.InProgress) > 0 {
+		inner = append(inner, Member{InProgressKey, inProgressWire(c.InProgress)})
+	}
+	if c.Period != nil {
+		inner = append(inner, Member{PeriodKey, c.Period.Wire()})
+	}
+	inner = append(inner, Member{"note", CoverageNote})
+	return Object{{CoverageMarker, inner}, {"result", c.Result}}
+}
+
+// MarshalJSON encodes the wire form.
+func (c *Covered) MarshalJSON() ([]byte, error) { return c.Wire().MarshalJSON() }

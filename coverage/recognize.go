@@ -1,0 +1,297 @@
+// This file holds the strict recognizers and the one reading channel the dispatch boundary calls:
+// read as written, never repaired; a malformed foreign declaration is left off the record.
+
+package coverage
+
+// envelopeObject views v as an object: a plain object, or one of this package's envelopes in wire
+// form. JSON text (a string, []byte or json.RawMessage) is data and never parsed.
+func envelopeObject(v any) (Object, bool) {
+	switch t := v.(type) {
+	case *Absence:
+		if t == nil {
+			return nil, false
+		}
+		return t.Wire(), true
+	case Absence:
+		return t.Wire(), true
+	case *Covered:
+		if t == nil {
+			return nil, false
+		}
+		return t.Wire(), true
+	case Covered:
+		return t.Wire(), true
+	case *Semantics:
+		if t == nil {
+			return nil, false
+		}
+		return t.Wire(), true
+	case Semantics:
+		return t.Wire(), true
+	}
+	return plainObject(v)
+}
+
+// ReadAbsence recognizes an af_absent envelope: "af_absent" is the boolean true and "checked" is a
+// non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
+// an ordered object.
+func ReadAbsence(v any) (Object, bool) {
+	o, ok := envelopeObject(v)
+	if !ok {
+		return nil, false
+	}
+	if m, _ := o.Get(AbsenceMarker); m != true {
+		return nil, false
+	}
+	c, _ := o.Get("checked")
+	if arr, ok := asArray(c); !ok || len(arr) == 0 {
+		return nil, false
+	}
+	return o, true
+}
+
+// ReadCoverageLedger recognizes a coverage ledger: "af_coverage" is an object, a "result" key
+// exists (null included), and af_coverage.checked is not "declared".
+func ReadCoverageLedger(v any) (Object, bool) {
+	o, inner, ok := ledgerParts(v)
+	if !ok {
+		return nil, false
+	}
+	if c, _ := inner.Get("checked"); c == any(DeclaredChecked) {
+		return nil, false
+	}
+	return o, true
+}
+
+func ledgerParts(v any) (Object, Object, bool) {
+	o, ok := envelopeObject(v)
+	if !ok {
+		return nil, nil, false
+	}
+	ac, _ := o.Get(CoverageMarker)
+	inner, ok := plainObject(ac)
+	if !ok {
+		return nil, nil, false
+	}
+	if _, has := o.Get("result"); !has {
+		return nil, nil, false
+	}
+	return o, inner, true
+}
+
+// ReadSemantics recognizes an af_semantics envelope: the marker is true and the whole wire rule set
+// passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
+// value stays data, and a caller in dev mode warns.
+func ReadSemantics(v any) (Object, *Problem) {
+	o, ok := envelopeObject(v)
+	if !ok {
+		return nil, nil
+	}
+	if m, _ := o.Get(SemanticsMarker); m != true {
+		return nil, nil
+	}
+	if p := semanticsWireProblem(o); p != nil {
+		return nil, p
+	}
+	return o, nil
+}
+
+// ReadDeclaredAbsence recognizes an absence whose checked the dispatch funnel is to compose
+// (checked is "declared"). Every other reader sees such a value as data.
+func ReadDeclaredAbsence(v any) (Object, bool) {
+	o, ok := envelopeObject(v)
+	if !ok {
+		return nil, false
+	}
+	if m, _ := o.Get(AbsenceMarker); m != true {
+		return nil, false
+	}
+	if c, _ := o.Get("checked"); c != any(DeclaredChecked) {
+		return nil, false
+	}
+	return o, true
+}
+
+// ReadDeclaredLedger recognizes a ledger whose checked the dispatch funnel is to compose.
+func ReadDeclaredLedger(v any) (Object, bool) {
+	o, inner, ok := ledgerParts(v)
+	if !ok {
+		return nil, false
+	}
+	if c, _ := inner.Get("checked"); c != any(DeclaredChecked) {
+		return nil, false
+	}
+	return o, true
+}
+
+// Status is the status a result's envelope gives its call.
+type Status string
+
+// StatusAbsent is the status of a call whose result is (or wraps) an absence.
+const StatusAbsent Status = "absent"
+
+// FactsKind says which door a declaration came through.
+type FactsKind string
+
+// The declaration kinds on the record.
+const (
+	KindAbsence FactsKind = "absence"
+	KindLedger  FactsKind = "ledger"
+)
+
+// Facts is one declaration as the record keeps it, read off an envelope. Lists are never nil.
+type Facts struct {
+	Kind        FactsKind
+	Checked     []Item
+	NotChecked  []Item
+	CannotCover []Item
+	// LookedFor is set on an absence whose looked_for is text.
+	LookedFor string
+	// TryInstead and TryInsteadTool are an absence's suggestions; invalid ones are dropped.
+	TryInstead     string
+	TryInsteadTool *ToolSuggestion
+	// Provenance is an absence's well-formed provenance.
+	Provenance *Provenance
+	// Period is the well-formed declared period, camelCase.
+	Period *Period
+	// InProgress is a ledger's well-formed, non-empty in-progress list.
+	InProgress []InProgressItem
+}
+
+// CoverageResult is what the one reading channel found in a tool result.
+type CoverageResult struct {
+	// Status is StatusAbsent when the result is, or wraps, an absence.
+	Status Status
+	// Declared lists the declarations to record, in record order (a ledger before the absence it
+	// wraps).
+	Declared []Facts
+	// Problems lists each declaration left off the record, wire-spelled.
+	Problems []Problem
+}
+
+// Verdict returns the least held verdict over the declared periods, and false when none declared
+// a period.
+func (r CoverageResult) Verdict() (Verdict, bool) {
+	var vs []Verdict
+	for _, f := range r.Declared {
+		if f.Period != nil {
+			vs = append(vs, verdictOfChecked(*f.Period))
+		}
+	}
+	return LeastHeld(vs)
+}
+
+// ReadCoverageResult is the one reading channel for a tool result. It recognizes an absence, a
+// ledger (and an absence it wraps) or a described result with coverage or a period, and returns
+// what to record; false for anything else. A malformed period, provenance, item short or kind, or
+// in-progress list is left off the record and named in Problems, with one dev-mode warning per
+// tool and declaration; the envelope stays recognized and is served as written.
+func ReadCoverageResult(v any, tool string) (CoverageResult, bool) {
+	var r CoverageResult
+	if o, ok := ReadAbsence(v); ok {
+		r.Status = StatusAbsent
+		r.Declared = []Facts{readAbsenceFacts(o, tool, &r.Problems)}
+		return r, true
+	}
+	if o, ok := ReadCoverageLedger(v); ok {
+		ac, _ := o.Get(CoverageMarker)
+		inner, _ := plainObject(ac)
+		r.Declared = []Facts{readLedgerFacts(inner, tool, &r.Problems)}
+		res, _ := o.Get("result")
+		if ao, ok := ReadAbsence(res); ok {
+			r.Status = StatusAbsent
+			r.Declared = append(r.Declared, readAbsenceFacts(ao, tool, &r.Problems))
+		}
+		return r, true
+	}
+	if o, p := ReadSemantics(v); o != nil {
+		cov, hasCov := o.Get("coverage")
+		per, hasPer := o.Get(PeriodKey)
+		if !hasCov && !hasPer {
+			return CoverageResult{}, false
+		}
+		f := Facts{Kind: KindLedger, Checked: []Item{}, NotChecked: []Item{}, CannotCover: []Item{}}
+		if hasCov {
+			g, _ := groundRule(cov, "coverage", Wire)
+			f.Checked, f.NotChecked, f.CannotCover = g.Checked, g.NotChecked, g.CannotCover
+		}
+		if hasPer {
+			f.Period = readPeriodFor(per, tool, &r.Problems)
+		}
+		r.Declared = []Facts{f}
+		return r, true
+	} else if p != nil {
+		warnDropped(tool, SemanticsMarker, *p)
+	}
+	return CoverageResult{}, false
+}
+
+func readPeriodFor(wire any, tool string, probs *[]Problem) *Period {
+	rd := ReadPeriod(UnservedPeriod(wire))
+	if rd.Problem != nil {
+		*probs = append(*probs, *rd.Problem)
+		warnDropped(tool, PeriodKey, *rd.Problem)
+	}
+	return rd.Period
+}
+
+func readLists(o Object, f *Facts, tool string, probs *[]Problem) {
+	var dropped []Problem
+	for _, s := range []struct {
+		sec section
+		dst *[]Item
+	}{{sectionChecked, &f.Checked}, {sectionNotChecked, &f.NotChecked}, {sectionCannotCover, &f.CannotCover}} {
+		v, _ := o.Get(s.sec.name(Wire))
+		items, ps := readWireList(v, s.sec)
+		*s.dst = items
+		dropped = append(dropped, ps...)
+	}
+	if len(dropped) > 0 {
+		*probs = append(*probs, dropped...)
+		warnDropped(tool, "item", dropped[0])
+	}
+}
+
+func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
+	f := Facts{Kind: KindAbsence}
+	readLists(o, &f, tool, probs)
+	if lf, ok := o.Get("looked_for"); ok {
+		f.LookedFor, _ = lf.(string)
+	}
+	if ti, ok := o.Get("try_instead"); ok {
+		f.TryInstead, _ = tryInsteadRule(ti, "try_instead", false)
+	}
+	if tt, ok := o.Get("try_instead_tool"); ok && tt != nil {
+		f.TryInsteadTool, _ = toolSuggestionRule(tt, "try_instead_tool")
+	}
+	if pv, ok := o.Get("provenance"); ok && pv != nil {
+		pr, p := provenanceRule(pv, "provenance", Wire)
+		if p != nil {
+			*probs = append(*probs, *p)
+			warnDropped(tool, "provenance", *p)
+		}
+		f.Provenance = pr
+	}
+	if per, ok := o.Get(PeriodKey); ok {
+		f.Period = readPeriodFor(per, tool, probs)
+	}
+	return f
+}
+
+func readLedgerFacts(inner Object, tool string, probs *[]Problem) Facts {
+	f := Facts{Kind: KindLedger}
+	readLists(inner, &f, tool, probs)
+	if ip, ok := inner.Get(InProgressKey); ok && ip != nil {
+		items, p := inProgressList(ip, InProgressKey, false)
+		if p != nil {
+			*probs = append(*probs, *p)
+			warnDropped(tool, InProgressKey, *p)
+		} else if len(items) > 0 {
+			f.InProgress = items
+		}
+	}
+	if per, ok := inner.Get(PeriodKey); ok {
+		f.Period = readPeriodFor(per, tool, probs)
+	}
+	return f
+}

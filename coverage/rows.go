@@ -1,0 +1,137 @@
+// This file holds the two record rows this package owns the shape of: the coverageDeclared row the
+// dispatch boundary appends for each declaration, and the period row the results layer files.
+
+package coverage
+
+import "math"
+
+// DeclaredCoverage is one declaration as the run records it (the coverageDeclared row). It
+// encodes with the key order kind, toolName, toolCallId?, iteration, lookedFor?, checked,
+// notChecked, cannotCover, period?, inProgress?; the three lists are always present.
+type DeclaredCoverage struct {
+	Kind        FactsKind        `json:"kind"`
+	ToolName    string           `json:"toolName"`
+	ToolCallID  string           `json:"toolCallId,omitempty"`
+	Iteration   int              `json:"iteration"`
+	LookedFor   string           `json:"lookedFor,omitempty"`
+	Checked     []Item           `json:"checked"`
+	NotChecked  []Item           `json:"notChecked"`
+	CannotCover []Item           `json:"cannotCover"`
+	Period      *Period          `json:"period,omitempty"`
+	InProgress  []InProgressItem `json:"inProgress,omitempty"`
+}
+
+// MarshalJSON encodes the row, writing empty lists as [].
+func (d DeclaredCoverage) MarshalJSON() ([]byte, error) {
+	type plain DeclaredCoverage
+	p := plain(d)
+	for _, l := range []*[]Item{&p.Checked, &p.NotChecked, &p.CannotCover} {
+		if *l == nil {
+			*l = []Item{}
+		}
+	}
+	return encodeJSON(p)
+}
+
+// Row returns the coverageDeclared row for these facts, with fresh lists.
+func (f Facts) Row(toolName, toolCallID string, iteration int) DeclaredCoverage {
+	row := DeclaredCoverage{
+		Kind:        f.Kind,
+		ToolName:    toolName,
+		ToolCallID:  toolCallID,
+		Iteration:   iteration,
+		Checked:     append([]Item{}, f.Checked...),
+		NotChecked:  append([]Item{}, f.NotChecked...),
+		CannotCover: append([]Item{}, f.CannotCover...),
+	}
+	if f.Kind == KindAbsence {
+		row.LookedFor = f.LookedFor
+	}
+	if f.Period != nil {
+		p := CopyPeriod(*f.Period)
+		row.Period = &p
+	}
+	if f.Kind == KindLedger && len(f.InProgress) > 0 {
+		row.InProgress = append([]InProgressItem{}, f.InProgress...)
+	}
+	return row
+}
+
+// RowVerdict is the verdict a period row carries: a [Verdict], or undeclared when the tool declares
+// a period argument and its result said nothing about what its read covered.
+type RowVerdict string
+
+// VerdictUndeclared marks declared silence on a period row.
+const VerdictUndeclared RowVerdict = "undeclared"
+
+// PeriodRowVerdicts returns every verdict a period row may carry, in the fold's order.
+func PeriodRowVerdicts() []RowVerdict {
+	return []RowVerdict{RowVerdict(VerdictCovered), RowVerdict(VerdictPartlyHeld), RowVerdict(VerdictNotHeld), RowVerdict(VerdictUnknown), VerdictUndeclared}
+}
+
+// PeriodRowKind is the findings-ledger kind of a period row.
+const PeriodRowKind = "period"
+
+// PeriodRow is the results layer's verdict on one call's period, filed on the findings ledger. It
+// names the call and never copies an instant. The time layer's fields come later.
+type PeriodRow struct {
+	Kind       string     `json:"kind"`
+	Turn       int        `json:"turn"`
+	ToolCallID string     `json:"toolCallId"`
+	ToolName   string     `json:"toolName"`
+	Iteration  int        `json:"iteration"`
+	Verdict    RowVerdict `json:"verdict"`
+	// Argument is the argument the tool's period declaration names: the join key to the inputs
+	// layer's argument row for the same call.
+	Argument string `json:"argument,omitempty"`
+}
+
+// PeriodRowIsWellFormed is the checkpoint door's test for a period row decoded as JSON: kind
+// "period", numeric turn and iteration, text toolCallId and toolName, a known verdict, and an
+// argument that is absent or non-empty text. Later fields, when present, must be well formed.
+func PeriodRowIsWellFormed(row map[string]any) bool {
+	if row["kind"] != PeriodRowKind {
+		return false
+	}
+	for _, k := range []string{"turn", "iteration"} {
+		if _, ok := numberOf(row[k]); !ok {
+			return false
+		}
+	}
+	for _, k := range []string{"toolCallId", "toolName"} {
+		if _, ok := row[k].(string); !ok {
+			return false
+		}
+	}
+	v, _ := row["verdict"].(string)
+	known := false
+	for _, w := range PeriodRowVerdicts() {
+		if RowVerdict(v) == w {
+			known = true
+		}
+	}
+	if !known {
+		return false
+	}
+	if a, has := row["argument"]; has {
+		if s, ok := a.(string); !ok || s == "" {
+			return false
+		}
+	}
+	if s, has := row["shifted"]; has {
+		o, ok := s.(map[string]any)
+		if !ok {
+			return false
+		}
+		f, ok := numberOf(o["byMs"])
+		if !ok || f != math.Trunc(f) {
+			return false
+		}
+	}
+	for _, k := range []string{"beyondRetention", "partlyBeyondRetention"} {
+		if x, has := row[k]; has && x != true {
+			return false
+		}
+	}
+	return true
+}
