@@ -192,7 +192,7 @@ func (p Presentation) render(a, b time.Time, lv level) string {
 		return string(out)
 	case string(left) == string(right):
 		out = append(out, left...)
-	case lv >= lvHour && wa.Year() == wb.Year() && wa.YearDay() == wb.YearDay():
+	case lv >= lvHour && sameDate(wa, wb):
 		out = append(out, left...) // the date and the first clock
 		out = append(out, "–"...)
 		out = append(out, right[bytes.IndexByte(right, ' ')+1:]...)
@@ -223,28 +223,30 @@ func (p Presentation) appendTag(b []byte, off int) []byte {
 
 // appendEnd spells wall time w at level lv: the date, then the clock when lv has one.
 func appendEnd(b []byte, w time.Time, lv level) []byte {
-	b = appendYear(b, w.Year())
+	year, month, day := w.Date()
+	b = appendYear(b, year)
 	if lv >= lvMonth {
 		b = append(b, '-')
-		b = append2(b, int(w.Month()))
+		b = append2(b, int(month))
 	}
 	if lv >= lvDay {
 		b = append(b, '-')
-		b = append2(b, w.Day())
+		b = append2(b, day)
 	}
 	if lv < lvHour {
 		return b
 	}
+	hour, minute, second := w.Clock()
 	b = append(b, ' ')
-	b = append2(b, w.Hour())
+	b = append2(b, hour)
 	b = append(b, ':')
 	if lv == lvHour {
 		return append(b, "00"...)
 	}
-	b = append2(b, w.Minute())
+	b = append2(b, minute)
 	if lv >= lvSecond {
 		b = append(b, ':')
-		b = append2(b, w.Second())
+		b = append2(b, second)
 	}
 	if lv >= lvMilli {
 		ms := w.Nanosecond() / 1e6
@@ -281,3 +283,10 @@ func appendYear(b []byte, y int) []byte {
 
 // append2 writes 0–99 as two digits.
 func append2(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+
+// sameDate reports whether two wall times fall on the same calendar date.
+func sameDate(a, b time.Time) bool {
+	ya, ma, da := a.Date()
+	yb, mb, db := b.Date()
+	return ya == yb && ma == mb && da == db
+}

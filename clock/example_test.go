@@ -1,0 +1,163 @@
+package clock_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+)
+
+func ExampleParseZone() {
+	z, err := clock.ParseZone("America/Los_Angeles")
+	fmt.Println(z.Name(), err)
+
+	_, err = clock.ParseZone("EST")
+	var ze *clock.ZoneError
+	fmt.Println(errors.As(err, &ze) && ze.Kind == clock.ZoneAbbreviation)
+	fmt.Println(err)
+	// Output:
+	// America/Los_Angeles <nil>
+	// true
+	// clock: zone "EST" is an abbreviation, which names no place and no daylight-saving rule; use UTC or an IANA Area/Location such as America/New_York
+}
+
+func ExampleParseInstant() {
+	in, _ := clock.ParseInstant("2026-10-09T08:40:59-07:00", clock.Strict)
+	fmt.Println(clock.UTCString(in.Time), in.Precision, in.Precision.Step())
+
+	// A tool's declared period may use a lower-case z and a leap second.
+	leap, _ := clock.ParseInstant("2026-12-31T23:59:60z", clock.Lenient)
+	fmt.Println(clock.UTCString(leap.Time))
+
+	_, err := clock.ParseInstant("2026-12-31T23:59:60z", clock.Strict)
+	fmt.Println(err != nil)
+	// Output:
+	// 2026-10-09T15:40:59Z second 1s
+	// 2027-01-01T00:00:00Z
+	// true
+}
+
+func ExampleBind() {
+	z, _ := clock.ParseZone("America/Los_Angeles")
+	p := clock.Bind(z)
+
+	s, _ := p.Span("2026-10-09T15:00:00Z", "2026-10-09T15:40:00Z")
+	fmt.Println(s)
+	s, _ = p.Span("2026-11-01T08:00:00Z", "2026-11-01T09:30:00Z") // across the fall-back hour
+	fmt.Println(s)
+	s, _ = p.Instant("2026-10-09T15:40:03Z")
+	fmt.Println(s)
+	// Output:
+	// 2026-10-09 08:00–08:40 America/Los_Angeles (UTC-07:00)
+	// 2026-11-01 01:00 (UTC-07:00) – 2026-11-01 01:30 (UTC-08:00) America/Los_Angeles
+	// 2026-10-09 08:40:03 America/Los_Angeles (UTC-07:00)
+}
+
+func ExamplePresentation_Range() {
+	z, _ := clock.ParseZone("America/Los_Angeles")
+	day := clock.Range{
+		From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC),
+		To:   time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC),
+	}
+	s, _ := clock.Bind(z).Range(day, clock.GrainSecond) // the last instant inside is shown
+	fmt.Println(s)
+	s, _ = clock.Bind(z).Range(day, clock.GrainDay)
+	fmt.Println(s)
+	// Output:
+	// 2026-10-08 00:00:00–23:59:59 America/Los_Angeles (UTC-07:00)
+	// 2026-10-08 America/Los_Angeles (UTC-07:00)
+}
+
+func ExampleStart() {
+	builder, _ := clock.ParseZone("America/Los_Angeles")
+	wall := func() time.Time { return time.Date(2026, 10, 9, 15, 40, 0, 250_999_999, time.UTC) }
+
+	// No message time and no run zone: the turn's start and the builder's zone.
+	c, _ := clock.Start(builder, clock.Given{}, wall)
+	b, _ := json.Marshal(c)
+	fmt.Println(string(b))
+
+	// The stored clock resumes unchanged.
+	var resumed clock.Clock
+	_ = json.Unmarshal(b, &resumed)
+	fmt.Println(resumed.Now().Equal(c.Now()), resumed.Zone().Name())
+
+	// A resume passing another zone keeps the frozen clock and reports the difference.
+	if d, ok := resumed.Resumed(clock.Given{Zone: "Europe/Berlin"}); ok {
+		fmt.Println(d.Passed.Zone, "passed;", d.Kept.Zone, "kept")
+	}
+	// Output:
+	// {"now":"2026-10-09T15:40:00.25Z","nowSource":"default","zone":"America/Los_Angeles","zoneSource":"builder"}
+	// true America/Los_Angeles
+	// Europe/Berlin passed; America/Los_Angeles kept
+}
+
+func ExampleClock_ForTool() {
+	c, _ := clock.Start(clock.Zone{}, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	b, _ := json.Marshal(c.ForTool(time.Date(2026, 10, 9, 16, 10, 0, 0, time.UTC)))
+	fmt.Println(string(b))
+	// Output:
+	// {"version":1,"zone":"UTC","zoneUnknown":true,"now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T16:10:00Z"}
+}
+
+func ExampleDriftAtDispatch() {
+	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
+	// The model sent "60m"; a pause held the call for 30 minutes.
+	d, ok := clock.DriftAtDispatch(clock.Dispatch{Now: now, DispatchedAt: now.Add(30 * time.Minute)})
+	b, _ := json.Marshal(d)
+	fmt.Println(ok, string(b))
+
+	// The library filled the look-back and the tool also reads iso-ranges: it is redrawn.
+	d, _ = clock.DriftAtDispatch(clock.Dispatch{Now: now, DispatchedAt: now.Add(30 * time.Minute), LibraryFill: true, AcceptsISORange: true})
+	r, _ := clock.ISORange(clock.Lookback(now, time.Hour))
+	fmt.Println(d.Outcome, r)
+	// Output:
+	// true {"byMs":1800000,"outcome":"shifted"}
+	// redrawn 2026-10-09T14:40:00Z..2026-10-09T15:39:59Z
+}
+
+func ExamplePeriodLine() {
+	z, _ := clock.ParseZone("America/Los_Angeles")
+	line, _ := clock.PeriodLine("backup_runs", clock.DeclaredPeriod{
+		Queried: clock.SpanText{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
+		Held:    &clock.SpanText{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"},
+	}, clock.Bind(z))
+	fmt.Println(line)
+	// Output:
+	// backup_runs queried 2026-09-26 02:00–03:00 America/Los_Angeles (UTC-07:00); the store holds 2026-08-26 19:00–2026-09-25 19:00 America/Los_Angeles (UTC-07:00)
+}
+
+func ExampleHeldLine() {
+	z, _ := clock.ParseZone("UTC")
+	line, _ := clock.HeldLine("metrics", clock.HeldSpan{
+		Queried: clock.SpanText{From: "2026-09-30T06:00:00Z", To: "2026-09-30T12:00:00Z"},
+		Held:    clock.SpanText{From: "2026-09-30T10:00:00Z", To: "2026-10-01T10:00:00Z"},
+		Partly:  true,
+	}, clock.Bind(z))
+	fmt.Println(line)
+	// Output:
+	// metrics was asked about 2026-09-30 06:00–12:00 UTC; its source has data only for 2026-09-30 10:00–2026-10-01 10:00 UTC, only part of the asked time
+}
+
+func ExampleClockLines() {
+	sources := []clock.SourceClock{
+		{Tool: "billing", Zone: "America/New_York"},
+		{Tool: "shipping", Zone: "Europe/Berlin"},
+	}
+	for _, l := range clock.ClockLines(sources, clock.ForModel) {
+		fmt.Println(l)
+	}
+	// Output:
+	// the sources use different clocks (America/New_York, Europe/Berlin); the library compares instants, not wall times
+}
+
+func ExampleClockSentence() {
+	c, _ := clock.Start(clock.Zone{}, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	fmt.Println(clock.ClockSentence(c))
+	fmt.Println(clock.UnknownZoneLine)
+	// Output:
+	// Time of this turn: Friday 2026-10-09 15:40 UTC (the person's time zone is unknown).
+	// all times here are in UTC because the person's time zone is unknown
+}
