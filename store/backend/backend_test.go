@@ -1,0 +1,52 @@
+// This file checks that Open picks the backend the target names.
+
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/store/postgres"
+	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
+)
+
+func TestOpenPicksBackend(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+
+	s, name, err := Open(ctx, "")
+	if err != nil {
+		t.Fatalf("Open(\"\"): %v", err)
+	}
+	if _, ok := s.(*sqlite.Store); !ok || name != filepath.Join(dir, "agentfootprint", "runs.db") {
+		t.Errorf("Open(\"\") = %T %q, want the default SQLite file", s, name)
+	}
+	s.Close()
+
+	path := filepath.Join(dir, "explicit.db")
+	s, name, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open(path): %v", err)
+	}
+	if _, ok := s.(*sqlite.Store); !ok || name != path {
+		t.Errorf("Open(path) = %T %q", s, name)
+	}
+	s.Close()
+
+	dsn := os.Getenv("AGENTFOOTPRINT_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("AGENTFOOTPRINT_TEST_POSTGRES is not set: the PostgreSQL half is skipped")
+	}
+	s, name, err = Open(ctx, dsn)
+	if err != nil {
+		t.Fatalf("Open(postgres): %v", err)
+	}
+	defer s.Close()
+	if _, ok := s.(*postgres.Store); !ok || !strings.HasPrefix(name, "postgres ") || strings.Contains(name, "://") {
+		t.Errorf("Open(dsn) = %T %q", s, name)
+	}
+}

@@ -1,0 +1,161 @@
+// Package postgres is the store.Store for runs shared by several processes or hosts: the
+// same schema as the embedded store, in PostgreSQL through github.com/jackc/pgx/v5, created
+// on first use.
+//
+// This file holds opening (connection, schema creation under an advisory lock, the version
+// guard). The small connection pool is in pool.go; reads and writes are in runs.go.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/agentfootprint/agentfootprint-go/store"
+	"github.com/jackc/pgx/v5"
+)
+
+// maxConns bounds the connections one Store opens.
+const maxConns = 4
+
+// Store is a store.Store backed by PostgreSQL. Its tables are prefixed agentfootprint_ and
+// live in the first schema of the connection's search_path.
+type Store struct {
+	pool   *pool
+	where  string
+	closed atomic.Bool
+
+	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
+	// the first half of its blobs are sent.
+	midPut func()
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database named by dsn (a postgres:// URL or a keyword/value string,
+// as pgx accepts) and creates the schema on first use. It refuses an unreachable server and
+// a schema written by a newer version (*store.SchemaVersionError).
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the connection string: %w", err)
+	}
+	s := &Store{pool: newPool(cfg, maxConns)}
+	if err := s.initSchema(ctx); err != nil {
+		s.pool.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Where names the database and schema the store writes to, as "database/schema".
+func (s *Store) Where() string { return s.where }
+
+// Close closes every connection. It is safe to call more than once.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	s.pool.close()
+	return nil
+}
+
+func (s *Store) checkOpen() error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return nil
+}
+
+var schemaV1 = []string{
+	`CREATE TABLE agentfootprint_meta (
+		key   text PRIMARY KEY,
+		value text NOT NULL
+	)`,
+	`CREATE TABLE agentfootprint_runs (
+		id         text PRIMARY KEY,
+		session_id text NOT NULL,
+		agent_id   text NOT NULL,
+		started_at bigint NOT NULL,
+		ended_at   bigint NOT NULL,
+		status     text NOT NULL,
+		answer     text NOT NULL,
+		record     bytea NOT NULL,
+		events     bytea
+	)`,
+	`CREATE INDEX agentfootprint_runs_by_start ON agentfootprint_runs (started_at DESC, id DESC)`,
+	`CREATE INDEX agentfootprint_runs_by_session ON agentfootprint_runs (session_id, started_at DESC)`,
+	`CREATE TABLE agentfootprint_blobs (
+		sha256 text PRIMARY KEY,
+		size   bigint NOT NULL,
+		data   bytea NOT NULL
+	)`,
+	`CREATE TABLE agentfootprint_run_blobs (
+		run_id text NOT NULL REFERENCES agentfootprint_runs (id) ON DELETE CASCADE,
+		sha256 text NOT NULL REFERENCES agentfootprint_blobs (sha256),
+		PRIMARY KEY (run_id, sha256)
+	)`,
+	`CREATE TABLE agentfootprint_checkpoints (
+		session_id text PRIMARY KEY,
+		run_id     text NOT NULL,
+		data       bytea NOT NULL,
+		updated_at bigint NOT NULL
+	)`,
+}
+
+// initSchema creates the tables, or checks the recorded version, under a transaction-scoped
+// advisory lock so that processes starting together do not race.
+func (s *Store) initSchema(ctx context.Context) error {
+	conn, err := s.pool.acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: connecting: %w", err)
+	}
+	defer s.pool.release(conn)
+	var db, schema string
+	if err := conn.QueryRow(ctx, `SELECT current_database(), coalesce(current_schema(), '')`).Scan(&db, &schema); err != nil {
+		return fmt.Errorf("postgres: connecting: %w", err)
+	}
+	s.where = db + "/" + schema
+	if schema == "" {
+		return fmt.Errorf("postgres: database %s: the search_path names no existing schema to create the store in", db)
+	}
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.agentfootprint_store'))`); err != nil {
+			return fmt.Errorf("postgres: %s: locking the schema: %w", s.where, err)
+		}
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT to_regclass('agentfootprint_meta') IS NOT NULL`).Scan(&exists); err != nil {
+			return fmt.Errorf("postgres: %s: %w", s.where, err)
+		}
+		if exists {
+			var version string
+			err := tx.QueryRow(ctx, `SELECT value FROM agentfootprint_meta WHERE key = 'schema_version'`).Scan(&version)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("postgres: %s: agentfootprint_meta has no schema_version; not a store this library wrote", s.where)
+			}
+			if err != nil {
+				return fmt.Errorf("postgres: %s: reading the schema version: %w", s.where, err)
+			}
+			n, err := strconv.Atoi(version)
+			if err != nil {
+				return fmt.Errorf("postgres: %s: schema_version %q is not a number", s.where, version)
+			}
+			if n > store.SchemaVersion {
+				return &store.SchemaVersionError{Where: "postgres " + s.where, Found: n, Supported: store.SchemaVersion}
+			}
+			return nil
+		}
+		for _, stmt := range schemaV1 {
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("postgres: %s: creating the schema: %w", s.where, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES ('schema_version', $1)`,
+			strconv.Itoa(store.SchemaVersion)); err != nil {
+			return fmt.Errorf("postgres: %s: creating the schema: %w", s.where, err)
+		}
+		return nil
+	})
+}
