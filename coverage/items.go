@@ -185,12 +185,13 @@ func shortProblem(v any, what, at string) (string, *Problem) {
 	if !ok {
 		return "", problemf(at, "%s for %s must be non-empty text; leave it out and readers use `what` instead", rootName(at), clipQuote(what))
 	}
-	s = strings.TrimSpace(s)
+	// The line check reads the value as written, so a trailing newline is named, not trimmed away.
 	for _, r := range s {
 		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
 			return "", problemf(at, "%s for %s must be one visible line; it holds U+%04X", rootName(at), clipQuote(what), r)
 		}
 	}
+	s = strings.TrimSpace(s)
 	if n := len16(s); n > MaxShortChars {
 		return "", problemf(at, "%s for %s is %d characters long; the limit is %d", rootName(at), clipQuote(what), n, MaxShortChars)
 	}

@@ -256,7 +256,7 @@ func asArray(v any) ([]any, bool) {
 			return nil, false
 		}
 		return t, true
-	case []byte, json.RawMessage, string:
+	case []byte, json.RawMessage, string, Object:
 		return nil, false
 	}
 	rv := reflect.ValueOf(v)

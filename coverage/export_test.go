@@ -1,0 +1,4 @@
+package coverage
+
+// resetWarnings forgets every warning issued so far: the ledger is process-wide and warn-once.
+func resetWarnings() { warned.reset() }

@@ -1,0 +1,264 @@
+package coverage
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func same(a, b any) bool {
+	ia, okA := holderID(a)
+	ib, okB := holderID(b)
+	return okA && okB && ia == ib
+}
+
+const coveredP = `{"queried":` + qJSON + `,"held":{"from":"2026-09-26T00:00:00Z","to":"2026-09-26T12:00:00Z"}}`
+const seedP = `{"queried":` + qJSON + `,"held":` + hJSON + `}`
+
+func TestServedInProgress(t *testing.T) { // v38
+	c := ledger36(t, coveredP)
+	out, changed := Served(c)
+	if !changed {
+		t.Fatal("not changed")
+	}
+	ac, _ := out.(Object).Get(CoverageMarker)
+	ip, _ := ac.(Object).Get(InProgressKey)
+	if got := mustJSON(t, ip.([]any)[1]); got != `{"what":"sessions syncing","why":"since 08:10","count":96}` {
+		t.Errorf("item %s", got)
+	}
+	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause {
+		t.Errorf("note %v", note)
+	}
+	again, changed2 := Served(out)
+	if changed2 || !same(again, out) {
+		t.Error("serving twice changed the value")
+	}
+	golden(t, "served_in_progress.json", []byte(mustJSON(t, out)))
+	// The period clause comes after the in-progress clause.
+	out, _ = Served(ledger36(t, seedP))
+	ac, _ = out.(Object).Get(CoverageMarker)
+	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause+" "+ClauseNotHeld {
+		t.Errorf("note %v", note)
+	}
+	if again, ch := Served(out); ch || !same(again, out) {
+		t.Error("not idempotent with both clauses")
+	}
+}
+
+func TestServedAbsence(t *testing.T) { // v39
+	mk := func(p string) *Absence {
+		return must(AbsentData(j(t, `{"what":"failed backup runs","checked":["every job in the 02:00 export"],"period":`+p+`}`)))
+	}
+	out, ch := Served(mk(seedP))
+	note, _ := out.(Object).Get("note")
+	if !ch || note != AbsenceNoteHeldOnly+" "+ClauseNotHeld {
+		t.Errorf("not-held note %v", note)
+	}
+	if s := mustJSON(t, out); !strings.Contains(s, `"verdict":"not-held"}`) {
+		t.Errorf("period does not end with the verdict: %s", s)
+	}
+	golden(t, "served_absent_not_held.json", []byte(mustJSON(t, out)))
+	out, _ = Served(mk(`{"queried":` + qJSON + `,"held":"unknown"}`))
+	if note, _ := out.(Object).Get("note"); note != AbsenceNote+" "+ClauseUnknown {
+		t.Errorf("unknown note %v", note)
+	}
+	golden(t, "served_absent_unknown.json", []byte(mustJSON(t, out)))
+	a := mk(coveredP)
+	if out, ch := Served(a); ch || out != any(a) {
+		t.Error("covered absence changed")
+	}
+	out, _ = Served(mk(`{"queried":` + qJSON + `,"held":{"from":"2026-09-26T09:30:00Z","to":"2026-09-26T12:00:00Z"}}`))
+	golden(t, "served_absent_partly_held.json", []byte(mustJSON(t, out)))
+	// Record-only keys are stripped.
+	out, _ = Served(fullAbsence(t))
+	if s := mustJSON(t, out); strings.Contains(s, `"short"`) || strings.Contains(s, `"kind"`) {
+		t.Errorf("record-only keys served: %s", s)
+	}
+	golden(t, "served_absent_full.json", []byte(mustJSON(t, out)))
+}
+
+func TestServedNested(t *testing.T) { // v40
+	inner := must(AbsentData(j(t, `{"what":"x","checked":["y"],"period":`+seedP+`}`)))
+	outer := must(WrapData(inner, j(t, `{"checked":["z"],"period":{"queried":`+qJSON+`,"held":{"from":"2026-09-26T09:30:00Z","to":"2026-09-26T12:00:00Z"}}}`)))
+	out, _ := Served(outer)
+	ac, _ := out.(Object).Get(CoverageMarker)
+	op, _ := ac.(Object).Get(PeriodKey)
+	if v, _ := op.(Object).Get("verdict"); v != "partly-held" {
+		t.Errorf("outer %v", v)
+	}
+	if n, _ := ac.(Object).Get("note"); n != CoverageNote+" "+ClausePartlyHeld {
+		t.Errorf("outer note %v", n)
+	}
+	res, _ := out.(Object).Get("result")
+	ip, _ := res.(Object).Get(PeriodKey)
+	if v, _ := ip.(Object).Get("verdict"); v != "not-held" {
+		t.Errorf("inner %v", v)
+	}
+	golden(t, "served_nested.json", []byte(mustJSON(t, out)))
+
+	s := described40(t)
+	out, _ = Served(s)
+	if k := strings.Join(out.(Object).Keys(), ","); k != "facts,provenance,period,note" {
+		t.Errorf("served semantics keys %s", k)
+	}
+	if n, _ := out.(Object).Get("note"); n != SemanticsNote+" "+ClauseNotHeld {
+		t.Errorf("semantics note %v", n)
+	}
+	golden(t, "served_described.json", []byte(mustJSON(t, out)))
+	withCov := must(DescribedData(j(t, `{"facts":[1],"coverage":{"checked":["db-a"],"cannotCover":[{"what":"edge","why":"no agent"}]},"clarify":{"ask":"which host?"},"render":"table"}`)))
+	out, _ = Served(withCov)
+	golden(t, "served_described_coverage.json", []byte(mustJSON(t, out)))
+}
+
+func TestServedMapOrderAndCycles(t *testing.T) {
+	m := map[string]any{"zz": 1, "note": AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
+	out, ch := Served(m)
+	if !ch {
+		t.Fatal("unchanged")
+	}
+	if k := strings.Join(out.(Object).Keys(), ","); k != "af_absent,looked_for,checked,note,zz" {
+		t.Errorf("keys %s", k)
+	}
+	if _, has := m["checked"].([]any)[0].(map[string]any)["short"]; !has {
+		t.Error("input mutated")
+	}
+	// A ledger whose result is itself.
+	cyc := map[string]any{"af_coverage": map[string]any{"checked": []any{"a"}}}
+	cyc["result"] = cyc
+	if out, ch := Served(cyc); ch || !same(out, cyc) {
+		t.Error("cycle changed")
+	}
+	if _, ok := ReadCoverageResult(cyc, "t"); !ok {
+		t.Error("cyclic ledger not read")
+	}
+}
+
+func TestWithoutServed(t *testing.T) {
+	inputs := []any{
+		ledger36(t, seedP),
+		must(AbsentData(j(t, `{"what":"x","checked":["y"],"period":{"queried":`+qJSON+`,"held":"unknown"}}`))),
+		must(WrapData(must(AbsentData(j(t, `{"what":"x","checked":["y"],"period":`+seedP+`}`))), j(t, `{"checked":["z"],"period":{"queried":`+qJSON+`,"held":"unknown"}}`))),
+	}
+	for i, in := range inputs {
+		served, _ := Served(in)
+		back, ch := WithoutServed(served)
+		if !ch {
+			t.Errorf("%d: nothing undone", i)
+		}
+		again, _ := Served(back)
+		if d := cmp.Diff(mustJSON(t, served), mustJSON(t, again)); d != "" {
+			t.Errorf("%d: Served(WithoutServed(Served(x))) differs:\n%s", i, d)
+		}
+	}
+	// Without record-only keys and without the held-only swap, the inverse is exact.
+	in := inputs[1]
+	served, _ := Served(in)
+	back, _ := WithoutServed(served)
+	if mustJSON(t, back) != mustJSON(t, in) {
+		t.Errorf("inverse not exact:\n%s\n%s", mustJSON(t, back), mustJSON(t, in))
+	}
+}
+
+func TestReadCoverageResultVectors(t *testing.T) {
+	// v41
+	semFacts := `"af_semantics":true,"facts":[{"entity":"host-103"}],"note":"n"`
+	if _, ok := ReadCoverageResult(j(t, `{`+semFacts+`,"period":{"queried":`+qJSON+`,"held":"all of it"}}`), "t"); ok {
+		t.Error("bad held recognized")
+	}
+	if _, p := ReadSemantics(j(t, `{`+semFacts+`,"period":{"queried":`+qJSON+`,"held":"all of it"}}`)); p == nil || p.Field != "period.held" {
+		t.Errorf("problem %+v", p)
+	}
+	if _, p := ReadSemantics(j(t, `{`+semFacts+`,"period":null}`)); p == nil || p.Field != "period" {
+		t.Errorf("problem %+v", p)
+	}
+	r, ok := ReadCoverageResult(j(t, `{`+semFacts+`,"period":{"queried":`+qJSON+`,"held":"unknown","read_at":"2026-09-26T12:00:03+02:00"}}`), "t")
+	if !ok || r.Declared[0].Period == nil || r.Declared[0].Period.ReadAt != "2026-09-26T12:00:03+02:00" {
+		t.Errorf("valid semantics %+v %v", r, ok)
+	}
+	// v42
+	p1 := seedP
+	p2 := `{"queried":` + qJSON + `,"held":"unknown"}`
+	nested := must(WrapData(must(AbsentData(j(t, `{"what":"x","checked":["y"],"period":`+p1+`}`))), j(t, `{"checked":["z"],"period":`+p2+`}`)))
+	r, ok = ReadCoverageResult(nested, "t")
+	if !ok || r.Status != StatusAbsent || len(r.Declared) != 2 || r.Declared[0].Kind != KindLedger || r.Declared[1].Kind != KindAbsence {
+		t.Fatalf("nested %+v", r)
+	}
+	if !r.Declared[0].Period.Held.Unknown || r.Declared[1].Period.Held.Unknown {
+		t.Error("periods swapped")
+	}
+	if v, _ := r.Verdict(); v != VerdictNotHeld {
+		t.Errorf("least held %v", v)
+	}
+	r, ok = ReadCoverageResult(described40(t), "t")
+	want := []Facts{{Kind: KindLedger, Checked: []Item{}, NotChecked: []Item{}, CannotCover: []Item{}, Period: &Period{Queried: pQ, Held: Held{Span: pH}}}}
+	if !ok || !reflect.DeepEqual(r.Declared, want) {
+		t.Errorf("described %+v", r)
+	}
+	if _, ok := ReadCoverageResult(must(Described(DescribedDecl{Facts: []any{1}})), "t"); ok {
+		t.Error("semantics without coverage or period recognized")
+	}
+	// A served value reads back as what was declared.
+	served, _ := Served(nested)
+	r2, _ := ReadCoverageResult(served, "t")
+	if len(r2.Problems) != 0 || r2.Declared[1].Period == nil {
+		t.Errorf("served read: %+v", r2)
+	}
+}
+
+func TestWarnOnce(t *testing.T) { // v43
+	var buf bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(prev)
+	SetDevMode(true)
+	defer SetDevMode(false)
+	resetWarnings()
+	v := j(t, `{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`)
+	for range 2 {
+		r, ok := ReadCoverageResult(v, "backup_runs")
+		if !ok || r.Status != StatusAbsent || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried.from" {
+			t.Fatalf("%+v", r)
+		}
+	}
+	if n := strings.Count(buf.String(), "level=WARN"); n != 1 {
+		t.Fatalf("warnings = %d: %s", n, buf.String())
+	}
+	if !strings.Contains(buf.String(), "tool=backup_runs") || !strings.Contains(buf.String(), "declaration=period") || strings.Contains(buf.String(), "yesterday") {
+		t.Errorf("warning: %s", buf.String())
+	}
+	if out, ch := Served(v); ch || !same(out, v) {
+		t.Error("served changed a malformed period")
+	}
+}
+
+func TestNotEnvelopes(t *testing.T) { // v44
+	env := `{"af_absent":true,"outcome":"nothing_found","looked_for":"x","checked":[{"what":"y"}],"note":"n"}`
+	values := []any{
+		j(t, `{"af_absent":"true","looked_for":"x","checked":["y"]}`),
+		j(t, `{"af_absent":true,"checked":[]}`),
+		env,
+		[]byte(env),
+		json.RawMessage(env),
+		j(t, `{"data":`+env+`}`),
+		j(t, `{"af_coverage":{"checked":["a"]}}`),
+	}
+	for i, v := range values {
+		if _, ok := ReadCoverageResult(v, "t"); ok {
+			t.Errorf("%d recognized", i)
+		}
+		out, ch := Served(v)
+		if ch || mustJSON(t, out) != mustJSON(t, v) {
+			t.Errorf("%d changed by Served", i)
+		}
+	}
+	out, _ := Served(j(t, `{"af_absent":true,"checked":[{"what":"a","short":null,"kind":"scope"}]}`))
+	c, _ := out.(Object).Get("checked")
+	if got := mustJSON(t, c); got != `[{"what":"a","short":null}]` {
+		t.Errorf("item served as %s", got)
+	}
+}
