@@ -80,8 +80,9 @@ type node struct {
 	pause    Pausable
 	mount    *Mount
 	sub      *Chart
-	branches []branchRef // decider/selector
+	branches []branchRef // decider
 	children []int       // fork and selector children (stage nodes)
+	failFast bool
 	next     int
 	target   int // loop: node index to jump to; join: decider node index
 	targetID string
@@ -132,7 +133,26 @@ type spec struct {
 	mount    *Mount
 	sub      *Chart
 	branches []*Seq
-	children []spec
+	children []Child
+	failFast bool
+}
+
+// Child is one parallel child of a fork or selector: a single stage.
+type Child struct {
+	id, name string
+	fn       StageFunc
+}
+
+// NewChild declares a parallel child stage for [Seq.Fork] or [Seq.Selector].
+func NewChild(id string, fn StageFunc, opts ...StageOption) Child {
+	return Child{id: id, name: applyOpts(id, opts), fn: fn}
+}
+
+// ForkOptions configures a fork or selector. By default every child runs to
+// the end and their errors are joined; FailFast cancels the others' context
+// at the first error.
+type ForkOptions struct {
+	FailFast bool
 }
 
 // Branch starts the node sequence of the branch with id, for a decider.
@@ -157,6 +177,23 @@ func (q *Seq) Stage(id string, fn StageFunc, opts ...StageOption) *Seq {
 // Decider appends a decider: fn chooses exactly one of branches.
 func (q *Seq) Decider(id string, fn DeciderFunc, branches ...*Seq) *Seq {
 	q.items = append(q.items, spec{kind: kindDecider, id: id, name: id, decide: fn, branches: branches})
+	return q
+}
+
+// Fork appends a fork: the children run concurrently, each with its own
+// buffer, get runtime ids in declaration order and commit in declaration
+// order once all have settled. Two children writing one key is a
+// [*SiblingConflictError] unless every such write is an append.
+func (q *Seq) Fork(id string, opt ForkOptions, children ...Child) *Seq {
+	q.items = append(q.items, spec{kind: kindFork, id: id, name: id, children: children, failFast: opt.FailFast})
+	return q
+}
+
+// Selector appends a selector: fn (usually with [Select]) chooses zero or
+// more of the children, which then run like a fork's. The children are the
+// branches; their commits carry control edges to the selector's decision.
+func (q *Seq) Selector(id string, fn DeciderFunc, opt ForkOptions, children ...Child) *Seq {
+	q.items = append(q.items, spec{kind: kindSelector, id: id, name: id, decide: fn, children: children, failFast: opt.FailFast})
 	return q
 }
 
@@ -206,6 +243,18 @@ func (b *Builder) Stage(id string, fn StageFunc, opts ...StageOption) *Builder {
 // Decider appends a decider to the chart body.
 func (b *Builder) Decider(id string, fn DeciderFunc, branches ...*Seq) *Builder {
 	b.seq.Decider(id, fn, branches...)
+	return b
+}
+
+// Fork appends a fork to the chart body.
+func (b *Builder) Fork(id string, opt ForkOptions, children ...Child) *Builder {
+	b.seq.Fork(id, opt, children...)
+	return b
+}
+
+// Selector appends a selector to the chart body.
+func (b *Builder) Selector(id string, fn DeciderFunc, opt ForkOptions, children ...Child) *Builder {
+	b.seq.Selector(id, fn, opt, children...)
 	return b
 }
 
@@ -329,7 +378,7 @@ func (cp *compiler) seq(items []spec, after int, where string) int {
 			cp.errf("%s: duplicate node id %q", where, it.id)
 		}
 		n := node{kind: it.kind, id: it.id, name: it.name, fn: it.fn, decide: it.decide, pause: it.pause,
-			mount: it.mount, sub: it.sub, next: after}
+			mount: it.mount, sub: it.sub, next: after, failFast: it.failFast}
 		switch it.kind {
 		case kindStage:
 			if it.fn == nil {
@@ -341,6 +390,13 @@ func (cp *compiler) seq(items []spec, after int, where string) int {
 			}
 			if len(it.branches) == 0 {
 				cp.errf("%s: decider %q has no branches", where, it.id)
+			}
+		case kindFork, kindSelector:
+			if it.kind == kindSelector && it.decide == nil {
+				cp.errf("%s: selector %q has no func", where, it.id)
+			}
+			if len(it.children) == 0 {
+				cp.errf("%s: %s %q has no children", where, it.kind, it.id)
 			}
 		case kindPausable:
 			if it.pause == nil {
@@ -358,6 +414,26 @@ func (cp *compiler) seq(items []spec, after int, where string) int {
 			}
 		}
 		link(i)
+		if it.kind == kindFork || it.kind == kindSelector {
+			kids := make([]int, 0, len(it.children))
+			for _, ch := range it.children {
+				if !validID(ch.id) {
+					cp.errf("%s: %s %q child id %q is empty, reserved or contains '#' or '/'", where, it.kind, it.id, ch.id)
+					continue
+				}
+				if _, dup := cp.c.byID[ch.id]; dup {
+					cp.errf("%s: duplicate node id %q", where, ch.id)
+					continue
+				}
+				if ch.fn == nil {
+					cp.errf("%s: %s %q child %q has no func", where, it.kind, it.id, ch.id)
+				}
+				k := cp.add(node{kind: kindStage, id: ch.id, name: ch.name, fn: ch.fn, next: -1})
+				cp.c.byID[ch.id] = k
+				kids = append(kids, k)
+			}
+			cp.c.nodes[i].children = kids
+		}
 		if it.kind == kindDecider {
 			seen := map[string]bool{}
 			refs := make([]branchRef, 0, len(it.branches))

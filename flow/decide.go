@@ -46,6 +46,13 @@ type Decision struct {
 	Rules   []RuleEvidence
 	// Multi marks a selector decision (chosen is written as a JSON array).
 	Multi bool
+
+	one [1]string
+}
+
+func (d *Decision) choose(branch string) {
+	d.one[0] = branch
+	d.Chosen = d.one[:1:1]
 }
 
 // RuleEvidence is what one evaluated rule read and concluded.
@@ -135,11 +142,11 @@ func Decide(s *Scope, rules []Rule, def string) *Decision {
 		ev := evalRule(s, i, &rules[i])
 		d.Rules = append(d.Rules, ev)
 		if ev.Matched {
-			d.Chosen = []string{rules[i].Branch}
+			d.choose(rules[i].Branch)
 			return d
 		}
 	}
-	d.Chosen = []string{def}
+	d.choose(def)
 	d.Default = true
 	return d
 }
@@ -183,9 +190,10 @@ func (t *trackingReader) Has(key string) bool {
 
 func evalRule(s *Scope, i int, r *Rule) (ev RuleEvidence) {
 	ev = RuleEvidence{Index: i, Branch: r.Branch, Label: r.Label}
-	tr := &trackingReader{s: s}
+	tr := &s.tr
+	tr.reads = tr.reads[:0]
 	defer func() {
-		ev.Reads = tr.reads
+		ev.Reads = s.e.r.slab.strings(tr.reads)
 		if ev.Reads == nil {
 			ev.Reads = []string{}
 		}
@@ -219,7 +227,7 @@ func evalCondition(r Reader, c Condition) ConditionEvidence {
 	}
 	pass, err := compare(actual, present, c.Op, c.Threshold)
 	if err != nil {
-		ce.Actual = summarize(err.Error())
+		ce.Actual = clip("error: " + err.Error())
 		return ce
 	}
 	ce.Pass = pass
@@ -327,17 +335,15 @@ const summaryLimit = 80
 
 // summarize renders v as compact JSON cut to summaryLimit characters.
 func summarize(v any) string {
-	var s string
-	if str, ok := v.(string); ok {
-		s = str
-	} else {
-		b, err := json.Marshal(v)
-		if err != nil {
-			s = fmt.Sprintf("%T", v)
-		} else {
-			s = string(b)
-		}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return clip(fmt.Sprintf("(%T)", v))
 	}
+	return clip(string(b))
+}
+
+// clip cuts s to summaryLimit characters, marking the cut with an ellipsis.
+func clip(s string) string {
 	if utf8.RuneCountInString(s) <= summaryLimit {
 		return s
 	}

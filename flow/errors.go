@@ -13,9 +13,6 @@ import (
 // only top-level stages may pause.
 var ErrPauseInSubflow = errors.New("flow: a stage inside a subflow cannot pause")
 
-// ErrRunInFlight is returned when one execution is entered twice at once.
-var ErrRunInFlight = errors.New("flow: run already in flight")
-
 // ChartError lists every problem Build found in a chart.
 type ChartError struct {
 	Chart string
@@ -113,4 +110,16 @@ type ObserverPanicError struct {
 
 func (e *ObserverPanicError) Error() string {
 	return fmt.Sprintf("flow: observer %q panicked: %s", e.Observer, e.Value)
+}
+
+// SiblingConflictError is two or more parallel children writing one key with
+// a verb other than append.
+type SiblingConflictError struct {
+	Key      string
+	Children []string
+}
+
+func (e *SiblingConflictError) Error() string {
+	return fmt.Sprintf("flow: parallel children %s all write key %q (only appends may share a key)",
+		strings.Join(e.Children, ", "), e.Key)
 }

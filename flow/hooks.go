@@ -5,6 +5,7 @@ package flow
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -50,6 +51,8 @@ type Hooks struct {
 	StageExecuted func(info HookInfo, stageType string)
 	Next          func(info HookInfo, toStageID string)
 	Decision      func(info HookInfo, d *Decision)
+	Fork          func(info HookInfo, children []string)
+	Selected      func(info HookInfo, d *Decision)
 	SubflowEnter  func(info HookInfo, path string)
 	SubflowExit   func(info HookInfo, path string)
 	Loop          func(info HookInfo, toStageID string, visit int)
@@ -79,6 +82,9 @@ type observer struct {
 type observers struct {
 	list   []observer
 	panics atomic.Int64
+	// mu serialises hook calls while fork children run concurrently.
+	mu     sync.Mutex
+	locked bool
 	// fast-path flags: whether any observer listens on a hook.
 	read, write, emit bool
 }
@@ -93,11 +99,18 @@ func newObservers(list []observer) *observers {
 	return o
 }
 
+// parallel switches hook serialisation on while fork children run.
+func (o *observers) parallel(on bool) { o.locked = on }
+
 func (o *observers) any() bool { return len(o.list) > 0 }
 
 // call runs f for each observer, isolating panics. f receives the hooks and
 // returns false when the observer has no such hook.
 func (o *observers) call(info HookInfo, isError bool, f func(*Hooks)) {
+	if o.locked {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+	}
 	for i := range o.list {
 		o.one(info, isError, o.list[i].id, o.list[i].h, f)
 	}

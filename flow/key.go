@@ -120,8 +120,7 @@ func (k valueKind[T]) check(v any) (any, error) {
 		return zero, nil
 	}
 	if _, ok := v.(T); !ok {
-		var zero T
-		return nil, fmt.Errorf("key %q holds %T, got %T", k.n, zero, v)
+		return nil, fmt.Errorf("key %q holds %s, got %T", k.n, typeName[T](), v)
 	}
 	return v, nil
 }

@@ -101,6 +101,62 @@ type run struct {
 	now        func() time.Time
 	loops      int
 	idbuf      []byte
+	slab       slab
+}
+
+// slab hands out small exact-size slices carved from larger chunks, so a
+// commit's reads, ops and control edge cost no allocation of their own.
+// Only the run's goroutine uses it.
+type slab struct {
+	strs []string
+	opv  []Op
+	ctls []Control
+}
+
+const slabChunk = 256
+
+func (sb *slab) strings(src []string) []string {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	if n > slabChunk/4 {
+		return append([]string(nil), src...)
+	}
+	if len(sb.strs) < n {
+		sb.strs = make([]string, slabChunk)
+	}
+	out := sb.strs[:n:n]
+	sb.strs = sb.strs[n:]
+	copy(out, src)
+	return out
+}
+
+func (sb *slab) ops(src []Op) []Op {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	if n > slabChunk/8 {
+		return append([]Op(nil), src...)
+	}
+	if len(sb.opv) < n {
+		sb.opv = make([]Op, slabChunk/2)
+	}
+	out := sb.opv[:n:n]
+	sb.opv = sb.opv[n:]
+	copy(out, src)
+	return out
+}
+
+func (sb *slab) control(c Control) *Control {
+	if len(sb.ctls) == 0 {
+		sb.ctls = make([]Control, slabChunk/4)
+	}
+	p := &sb.ctls[0]
+	*p = c
+	sb.ctls = sb.ctls[1:]
+	return p
 }
 
 func newRun(opts []RunOption) *run {
@@ -156,6 +212,7 @@ type exec struct {
 	ctl         *Control
 	output      any
 	lastRID     string
+	sc          *Scope
 }
 
 func newExec(r *run, c *Chart, path string) *exec {
@@ -289,11 +346,22 @@ func (e *exec) apply(ops []Op, idx int) {
 	}
 }
 
+// begin assigns the runtime id and prepares the scope of one execution. The
+// exec's one scope is reused stage after stage (a Scope is valid only during
+// its call); fork children get fresh ones.
 func (e *exec) begin(ctx context.Context, n *node) *Scope {
+	if e.sc == nil {
+		e.sc = &Scope{}
+	}
+	return e.beginIn(ctx, n, e.sc)
+}
+
+func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	rid := e.r.nextID(e.path, n.id)
 	e.lastRID = rid
-	s := &Scope{ctx: ctx, e: e, n: n, info: HookInfo{RunID: e.r.id, RuntimeStageID: rid,
-		SubflowPath: e.path, LoopIteration: e.r.loops}}
+	*s = Scope{ctx: ctx, e: e, n: n, info: HookInfo{RunID: e.r.id, RuntimeStageID: rid,
+		SubflowPath: e.path, LoopIteration: e.r.loops},
+		reads: s.reads[:0], ops: s.ops[:0], views: s.views[:0], tr: trackingReader{s: s, reads: s.tr.reads[:0]}}
 	e.r.obs.stageStart(s.info)
 	return s
 }
@@ -306,8 +374,9 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 		err = s.werr
 	}
 	idx := len(e.rec.Commits)
+	ops := e.r.slab.ops(s.ops)
 	e.rec.Commits = append(e.rec.Commits, Commit{Idx: idx, Stage: s.n.name, StageID: s.n.id,
-		RuntimeStageID: s.info.RuntimeStageID, Reads: s.reads, Ops: s.ops, Control: e.ctl,
+		RuntimeStageID: s.info.RuntimeStageID, Reads: e.r.slab.strings(s.reads), Ops: ops, Control: e.ctl,
 		Decision: d, Subflow: sub})
 	c := &e.rec.Commits[idx]
 	if s.flags != 0 {
@@ -321,7 +390,7 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	if err != nil {
 		c.Error = err.Error()
 	}
-	e.apply(s.ops, idx)
+	e.apply(ops, idx)
 	e.r.obs.commit(s.info, c)
 	if err != nil {
 		err = &StageError{RuntimeStageID: s.info.RuntimeStageID, Err: err}
@@ -444,9 +513,12 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 			}
 			cur = n.next
 		case kindDecider:
-			next, err := e.decider(ctx, n)
+			next, s, err := e.decider(ctx, n)
 			if err != nil {
 				return outcome{}, err
+			}
+			if s.brk {
+				return e.broke(s), nil
 			}
 			cur = next
 		case kindPausable:
@@ -465,6 +537,16 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 			}
 			if s.brk {
 				return e.broke(s), nil
+			}
+			cur = n.next
+		case kindFork:
+			if err := e.parallel(ctx, n, n.children, nil); err != nil {
+				return outcome{}, err
+			}
+			cur = n.next
+		case kindSelector:
+			if err := e.selector(ctx, n); err != nil {
+				return outcome{}, err
 			}
 			cur = n.next
 		case kindMount:
@@ -487,7 +569,7 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 
 // decider runs a decider node, commits its evidence and returns the first
 // node of the chosen branch.
-func (e *exec) decider(ctx context.Context, n *node) (int, error) {
+func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 	s := e.begin(ctx, n)
 	d, err := callDecider(ctx, n, s)
 	next := -1
@@ -513,10 +595,10 @@ func (e *exec) decider(ctx context.Context, n *node) (int, error) {
 		d.Multi = false
 	}
 	if err := e.end(s, err, d, nil); err != nil {
-		return -1, err
+		return -1, s, err
 	}
 	e.lastDecider[n.id] = len(e.rec.Commits) - 1
-	e.ctl = controlOf(s.info.RuntimeStageID, d)
+	e.ctl = e.r.slab.control(controlOf(s.info.RuntimeStageID, d))
 	if e.r.obs.any() {
 		e.r.obs.flow(s.info, func(h *Hooks) {
 			if h.Decision != nil {
@@ -525,15 +607,12 @@ func (e *exec) decider(ctx context.Context, n *node) (int, error) {
 		})
 	}
 	e.executed(s, "decider", next)
-	if s.brk {
-		return -1, nil
-	}
-	return next, nil
+	return next, s, nil
 }
 
 // controlOf derives the control edge a decision puts on the commits it governs.
-func controlOf(decider string, d *Decision) *Control {
-	c := &Control{Decider: decider, Branch: d.Chosen[0], Rule: DefaultRule, RuleIndex: -1}
+func controlOf(decider string, d *Decision) Control {
+	c := Control{Decider: decider, Branch: d.Chosen[0], Rule: DefaultRule, RuleIndex: -1}
 	if d.Default {
 		return c
 	}

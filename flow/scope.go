@@ -28,6 +28,7 @@ type Scope struct {
 	reads []string
 	ops   []Op
 	views []view
+	tr    trackingReader
 	flags uint8
 	brk   bool
 	why   string
