@@ -26,7 +26,9 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(
-	// subcommands: one constructor per file
+		// subcommands: one constructor per file
+		newMintCmd(),
+		newCheckCmd(),
 	)
 	return root
 }

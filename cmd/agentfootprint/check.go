@@ -1,0 +1,174 @@
+// This file holds `agentfootprint check`: it reads one tool result as JSON and prints what the
+// framework makes of it — what it recognized, what it records, what it dropped and what the model
+// is served.
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/spf13/cobra"
+)
+
+func newCheckCmd() *cobra.Command {
+	var asJSON bool
+	var tool string
+	cmd := &cobra.Command{
+		Use:   "check [FILE|-]",
+		Short: "Show what the framework records and serves for one tool result",
+		Long: "check reads one tool result as JSON from FILE or standard input and prints what the\n" +
+			"framework makes of it: the envelope it recognized, the call's status, the declarations it\n" +
+			"records (with each period's verdict), the declarations it left off the record and why,\n" +
+			"and the JSON the model is served.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := readInput(cmd, args)
+			if err != nil {
+				return inputError(cmd, err)
+			}
+			v, err := coverage.DecodeJSON(data)
+			if err != nil {
+				return inputError(cmd, err)
+			}
+			report := checkReport(v, tool)
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), report)
+			}
+			return printCheckText(cmd.OutOrStdout(), report)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().StringVar(&tool, "tool", "tool", "the tool name the result is read for")
+	return cmd
+}
+
+// checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
+func checkReport(v any, tool string) coverage.Object {
+	recognized := "none"
+	var problems []coverage.Problem
+	switch {
+	case isAbsence(v):
+		recognized = "absence"
+	case isLedger(v):
+		recognized = "ledger"
+	default:
+		if o, p := coverage.ReadSemantics(v); o != nil {
+			recognized = "semantics"
+		} else if p != nil {
+			problems = append(problems, *p)
+		}
+	}
+	report := coverage.Object{{Key: "recognized", Value: recognized}}
+	res, _ := coverage.ReadCoverageResult(v, tool)
+	if res.Status != "" {
+		report = append(report, coverage.Member{Key: "status", Value: string(res.Status)})
+	}
+	declared := []any{}
+	for _, f := range res.Declared {
+		declared = append(declared, declaredRow(f, tool))
+	}
+	report = append(report, coverage.Member{Key: "declared", Value: declared})
+	if verdict, ok := res.Verdict(); ok {
+		report = append(report, coverage.Member{Key: "verdict", Value: string(verdict)})
+	}
+	problems = append(problems, res.Problems...)
+	if problems == nil {
+		problems = []coverage.Problem{}
+	}
+	served, _ := coverage.Served(v)
+	return append(report,
+		coverage.Member{Key: "problems", Value: problems},
+		coverage.Member{Key: "served", Value: served})
+}
+
+func isAbsence(v any) bool { _, ok := coverage.ReadAbsence(v); return ok }
+func isLedger(v any) bool  { _, ok := coverage.ReadCoverageLedger(v); return ok }
+
+// declaredRow is the record row for one declaration, with its period's verdict beside the period,
+// and an absence's suggestions and provenance as the tools.absent event carries them.
+func declaredRow(f coverage.Facts, tool string) coverage.Object {
+	row := f.Row(tool, "", 0)
+	o := coverage.Object{{Key: "kind", Value: string(row.Kind)}, {Key: "toolName", Value: row.ToolName}}
+	if row.LookedFor != "" {
+		o = append(o, coverage.Member{Key: "lookedFor", Value: row.LookedFor})
+	}
+	o = append(o,
+		coverage.Member{Key: "checked", Value: row.Checked},
+		coverage.Member{Key: "notChecked", Value: row.NotChecked},
+		coverage.Member{Key: "cannotCover", Value: row.CannotCover})
+	if row.Period != nil {
+		o = append(o, coverage.Member{Key: "period", Value: row.Period})
+		if v, err := coverage.VerdictOf(*row.Period); err == nil {
+			o = append(o, coverage.Member{Key: "verdict", Value: string(v)})
+		}
+	}
+	if len(row.InProgress) > 0 {
+		o = append(o, coverage.Member{Key: "inProgress", Value: row.InProgress})
+	}
+	if f.TryInstead != "" {
+		o = append(o, coverage.Member{Key: "tryInstead", Value: f.TryInstead})
+	}
+	if f.TryInsteadTool != nil {
+		o = append(o, coverage.Member{Key: "tryInsteadTool", Value: f.TryInsteadTool})
+	}
+	if f.Provenance != nil {
+		o = append(o, coverage.Member{Key: "provenance", Value: f.Provenance})
+	}
+	return o
+}
+
+// printCheckText prints the report for a person.
+func printCheckText(w io.Writer, report coverage.Object) error {
+	var b strings.Builder
+	get := func(k string) any { v, _ := report.Get(k); return v }
+	fmt.Fprintf(&b, "recognized: %s\n", get("recognized"))
+	if s, ok := report.Get("status"); ok {
+		fmt.Fprintf(&b, "status: %s\n", s)
+	}
+	if v, ok := report.Get("verdict"); ok {
+		fmt.Fprintf(&b, "verdict: %s\n", v)
+	}
+	declared, _ := get("declared").([]any)
+	for _, d := range declared {
+		row := d.(coverage.Object)
+		kind, _ := row.Get("kind")
+		fmt.Fprintf(&b, "declared %s:\n", kind)
+		for _, k := range []string{"lookedFor", "checked", "notChecked", "cannotCover", "inProgress", "verdict"} {
+			if v, ok := row.Get(k); ok {
+				fmt.Fprintf(&b, "  %s: %s\n", k, compact(v))
+			}
+		}
+		if p, ok := row.Get("period"); ok {
+			tool, _ := row.Get("toolName")
+			fmt.Fprintf(&b, "  Period: %s\n", coverage.PeriodLine(tool.(string), *p.(*coverage.Period)))
+		}
+	}
+	problems, _ := get("problems").([]coverage.Problem)
+	for _, p := range problems {
+		fmt.Fprintf(&b, "left off the record: %s: %s\n", p.Field, p.Message)
+	}
+	served, err := coverage.Marshal(get("served"))
+	if err != nil {
+		return err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, served, "", "  "); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "served:\n%s\n", pretty.Bytes())
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+func compact(v any) string {
+	b, err := coverage.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
