@@ -1,0 +1,228 @@
+// Package jcs writes JSON in the RFC 8785 JSON Canonicalization Scheme (JCS), the bytes the
+// audit chain hashes, and reads JSON strictly enough that two readers cannot disagree on
+// what a hashed document says.
+//
+// This file holds the writer: Append and Canonicalize. Number formatting is in number.go,
+// key ordering in order.go and the strict reader in parse.go.
+//
+// Canonical form: no whitespace; object members sorted by the UTF-16 code units of their
+// names; strings escaped only where JSON requires it (quote, backslash, U+0000–U+001F, with
+// \b \t \n \f \r and lowercase \u00xx for the rest); numbers as IEEE-754 doubles in the
+// shortest ECMAScript form. Unlike encoding/json, <, >, & and U+2028/U+2029 are written
+// as-is.
+package jcs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// ID names this canonicalization in audit headers. A change in the bytes produced for any
+// input needs a new id.
+const ID = "rfc8785"
+
+// maxSafeInt is 2^53, the largest magnitude below which every integer is a double.
+const maxSafeInt = 1 << 53
+
+// Error reports a value that has no canonical form, with the JSON pointer of where it was
+// found ("" for the root).
+type Error struct {
+	// Pointer is the RFC 6901 pointer to the offending value.
+	Pointer string
+	// Reason says why it cannot be written.
+	Reason string
+}
+
+func (e *Error) Error() string {
+	if e.Pointer == "" {
+		return "jcs: " + e.Reason
+	}
+	return fmt.Sprintf("jcs: at %s: %s", e.Pointer, e.Reason)
+}
+
+// Canonicalize reads one JSON document strictly (see Parse) and returns its canonical form.
+func Canonicalize(data []byte) ([]byte, error) {
+	v, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return Append(nil, v)
+}
+
+// Append appends the canonical form of v to dst. v may be built from nil, bool, string,
+// json.Number, float64, int, int64, map[string]any, map[string]string, []any and []string.
+// It refuses NaN and infinities, integers of type int/int64 beyond ±2^53 (they would not
+// survive a double; turn them into strings first), json.Number literals that overflow a
+// double, strings and keys that are not valid UTF-8, and any other type.
+func Append(dst []byte, v any) ([]byte, error) {
+	return appendValue(dst, v, nil)
+}
+
+// path is the reverse list of pointer segments, built only when an error is reported.
+type path struct {
+	parent *path
+	key    string
+}
+
+func (p *path) pointer() string {
+	if p == nil {
+		return ""
+	}
+	return p.parent.pointer() + "/" + escapePointer(p.key)
+}
+
+func escapePointer(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~':
+			out = append(out, '~', '0')
+		case '/':
+			out = append(out, '~', '1')
+		default:
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+func fail(p *path, format string, args ...any) error {
+	return &Error{Pointer: p.pointer(), Reason: fmt.Sprintf(format, args...)}
+}
+
+func appendValue(dst []byte, v any, p *path) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		if x {
+			return append(dst, "true"...), nil
+		}
+		return append(dst, "false"...), nil
+	case string:
+		if !utf8.ValidString(x) {
+			return nil, fail(p, "string is not valid UTF-8")
+		}
+		return appendString(dst, x), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, fail(p, "%q is not a JSON number", string(x))
+		}
+		if math.IsInf(f, 0) {
+			return nil, fail(p, "number %s overflows a double", string(x))
+		}
+		return AppendNumber(dst, f)
+	case float64:
+		out, err := AppendNumber(dst, x)
+		if err != nil {
+			return nil, fail(p, "%v", err.(*Error).Reason)
+		}
+		return out, nil
+	case int:
+		return appendInt(dst, int64(x), p)
+	case int64:
+		return appendInt(dst, x, p)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			if !utf8.ValidString(k) {
+				return nil, fail(p, "member name %q is not valid UTF-8", k)
+			}
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, CompareUTF16)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, k)
+			dst = append(dst, ':')
+			var err error
+			if dst, err = appendValue(dst, x[k], &path{p, k}); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return appendValue(dst, m, p)
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendValue(dst, e, &path{p, strconv.Itoa(i)}); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case []string:
+		dst = append(dst, '[')
+		for i, s := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if !utf8.ValidString(s) {
+				return nil, fail(&path{p, strconv.Itoa(i)}, "string is not valid UTF-8")
+			}
+			dst = appendString(dst, s)
+		}
+		return append(dst, ']'), nil
+	default:
+		return nil, fail(p, "unsupported type %T", v)
+	}
+}
+
+func appendInt(dst []byte, n int64, p *path) ([]byte, error) {
+	if n > maxSafeInt || n < -maxSafeInt {
+		return nil, fail(p, "integer %d is beyond ±2^53 and would change as a double", n)
+	}
+	return strconv.AppendInt(dst, n, 10), nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string, escaping only what RFC 8785 requires. s must be
+// valid UTF-8.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
