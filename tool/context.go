@@ -30,10 +30,10 @@ type Call struct {
 }
 
 // CallTime is the clock handed to a tool under the time layer. Instants are
-// UTC; tools evaluate their own look-backs against DispatchedAt.
+// UTC; tools evaluate their own look-backs against DispatchedAt. Its fields
+// match clock.ToolTime's one for one, so the dispatcher converts with
+// tool.CallTime(tt); the tool package does not import clock.
 type CallTime struct {
-	// Version is 1.
-	Version int
 	// Zone is the person's zone name, or a stand-in spelling when
 	// ZoneUnknown.
 	Zone string
@@ -45,7 +45,7 @@ type CallTime struct {
 	DispatchedAt time.Time
 }
 
-// MarshalJSON writes {version, zone, zoneUnknown?, now, dispatchedAt} with
+// MarshalJSON writes {version: 1, zone, zoneUnknown?, now, dispatchedAt} with
 // the instants in UTC (RFC 3339, fraction only when non-zero).
 func (t CallTime) MarshalJSON() ([]byte, error) {
 	type wire struct {
@@ -56,7 +56,7 @@ func (t CallTime) MarshalJSON() ([]byte, error) {
 		DispatchedAt string `json:"dispatchedAt"`
 	}
 	return json.Marshal(wire{
-		Version:      t.Version,
+		Version:      1,
 		Zone:         t.Zone,
 		ZoneUnknown:  t.ZoneUnknown,
 		Now:          t.Now.UTC().Format(time.RFC3339Nano),

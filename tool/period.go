@@ -191,7 +191,8 @@ func unitDuration(u byte) (time.Duration, bool) {
 var ErrPeriodSyntax = errors.New("period value does not follow its spelling")
 
 // ParsePeriod parses s under spelling sp. units are the lookback unit
-// letters allowed (empty means DefaultUnits) and are ignored for iso-range.
+// letters allowed (empty means DefaultUnits; letters outside "smhdw" never
+// count) and are ignored for iso-range.
 //
 // The grammar, one per spelling:
 //
@@ -244,7 +245,7 @@ func parseLookback(s, units string, sp PeriodSpelling) (PeriodValue, error) {
 		}
 	}
 	u := s[last]
-	if strings.IndexByte(units, u) < 0 {
+	if strings.IndexByte(units, u) < 0 || strings.IndexByte("smhdw", u) < 0 {
 		return PeriodValue{}, fmt.Errorf("%w: %s unit must be one of %q", ErrPeriodSyntax, sp, units)
 	}
 	return PeriodValue{Spelling: sp, Count: s[:last], Unit: u}, nil

@@ -61,7 +61,7 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 	exec := func(ctx context.Context, args json.RawMessage) (any, error) {
 		var in In
 		if len(bytes.TrimSpace(args)) > 0 {
-			if err := json.Unmarshal(args, &in); err != nil {
+			if err := decodeInto(args, &in); err != nil {
 				return nil, &DecodeError{Tool: name, Type: typeName[In](), Err: err}
 			}
 		}

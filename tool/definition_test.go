@@ -1,0 +1,261 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// searchSchema is inputs.md §13's base tool: service and window, both
+// required, window an enum of look-backs.
+const searchSchema = `{"type":"object","properties":{"service":{"type":"string"},"window":{"type":"string","enum":["1h","2h","24h","7d"]},"limit":{"type":"integer","minimum":1},"verbose":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"since":{"type":["string","null"]}},"required":["service","window"]}`
+
+func noop(context.Context, json.RawMessage) (any, error) { return "ok", nil }
+
+func newSearch(opts ...Option) (*Tool, error) {
+	return NewRaw("search_logs", "Search a service's logs.", json.RawMessage(searchSchema), noop, opts...)
+}
+
+func TestDefinitionRefusals(t *testing.T) {
+	many := map[string]Rule{}
+	props := map[string]any{}
+	for i := 0; i < 33; i++ {
+		name := "a" + strings.Repeat("x", i)
+		many[name] = Rule{Ask: "Which?"}
+		props[name] = map[string]any{"type": "string"}
+	}
+	manySchema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+	hundredOne := make([]Choice, 101)
+	for i := range hundredOne {
+		hundredOne[i] = Choice{Value: i}
+	}
+
+	tests := []struct {
+		name     string
+		toolName string
+		desc     string
+		schema   string
+		opts     []Option
+		wantPath string
+	}{
+		{"bad name chars", "search logs", "d", searchSchema, nil, "name"},
+		{"empty name", "", "d", searchSchema, nil, "name"},
+		{"name too long", strings.Repeat("a", 65), "d", searchSchema, nil, "name"},
+		{"blank description", "t", "  \n", searchSchema, nil, "description"},
+		{"schema not json", "t", "d", `{"type":`, nil, "schema"},
+		{"schema not object", "t", "d", `[1]`, nil, "schema"},
+		{"root not object type", "t", "d", `{"type":"string"}`, nil, "schema.type"},
+		{"root type union", "t", "d", `{"type":["object","null"]}`, nil, "schema.type"},
+		{"schema does not compile", "t", "d", `{"type":"object","properties":{"a":{"type":12}}}`, nil, "schema"},
+		{"remote ref", "t", "d", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, nil, "schema"},
+		{"ceiling zero", "t", "d", searchSchema, []Option{WithResultCeiling(0, "")}, "resultCeiling.maxChars"},
+		{"nil check-in", "t", "d", searchSchema, []Option{WithCheckIn(nil)}, "checkIn"},
+		{"unknown mode", "t", "d", searchSchema, []Option{WithValidation("strict")}, "validation"},
+		{"empty rules", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{})}, "askOrAssume"},
+		{"33 asks", "t", "d", string(manySchema), []Option{WithAskOrAssume(many)}, "askOrAssume"},
+		{"rule not a property", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"zone": {Assume: "UTC"}})}, "askOrAssume.zone"},
+		{"rule on array", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"tags": {Assume: "x"}})}, "askOrAssume.tags"},
+		{"rule on nullable union", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"since": {Assume: "x"}})}, "askOrAssume.since"},
+		{"ask and assume", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h", Ask: "How far?"}})}, "askOrAssume.window"},
+		{"neither", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {}})}, "askOrAssume.window"},
+		{"assume outside enum", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "9h"}})}, "askOrAssume.window.assume"},
+		{"assume wrong type", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"limit": {Assume: "ten"}})}, "askOrAssume.limit.assume"},
+		{"assume below minimum", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"limit": {Assume: 0}})}, "askOrAssume.limit.assume"},
+		{"assume non-scalar", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"service": {Assume: []string{"a"}}})}, "askOrAssume.service.assume"},
+		{"blank question", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"service": {Ask: " ", Choices: []Choice{{Value: "a"}}}})}, "askOrAssume.service.ask"},
+		{"question too long", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"service": {Ask: strings.Repeat("é", 4097)}})}, "askOrAssume.service.ask"},
+		{"empty choices", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"service": {Ask: "Which?", Choices: []Choice{}}})}, "askOrAssume.service.choices"},
+		{"101 choices", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"limit": {Ask: "How many?", Choices: hundredOne}})}, "askOrAssume.limit.choices"},
+		{"repeated choice", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"service": {Ask: "Which?", Choices: []Choice{{Value: "Check-out"}, {Value: "check out"}}}})}, "askOrAssume.service.choices[1]"},
+		{"choice outside enum", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h"}, {Value: "3h"}}}})}, "askOrAssume.window.choices[1]"},
+		{"blank said", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: []string{""}}}}})}, "askOrAssume.window.choices[0].said"},
+		{"said too long", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: []string{strings.Repeat("x", 121)}}}}})}, "askOrAssume.window.choices[0].said"},
+		{"said on two choices", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: []string{"an hour"}}, {Value: "2h", Said: []string{"An hour!"}}}}})}, "askOrAssume.window.choices[1].said"},
+		{"17 said", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: make([]string, 17)}}}})}, "askOrAssume.window.choices[0].said"},
+		{"period blank argument", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Spelling: SpellingLookback})}, "period.argument"},
+		{"period unruled argument", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "service", Spelling: SpellingLookback})}, "period.argument"},
+		{"period without rules", "t", "d", searchSchema, []Option{WithPeriod(Period{Argument: "window", Spelling: SpellingLookback})}, "period.argument"},
+		{"period on integer", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"limit": {Assume: 10}}), WithPeriod(Period{Argument: "limit", Spelling: SpellingLookback})}, "period.argument"},
+		{"period unknown argument", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "span", Spelling: SpellingLookback})}, "period.argument"},
+		{"period unknown spelling", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: "duration"})}, "period.spelling"},
+		{"period default does not parse", "t", "d", `{"type":"object","properties":{"window":{"type":"string"}}}`, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2 hours"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback})}, "period.spelling"},
+		{"period choice does not parse", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h"}, {Value: "2h"}}}}), WithPeriod(Period{Argument: "window", Spelling: SpellingSignedLookback})}, "period.spelling"},
+		{"period units repeat", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Units: "mm"})}, "period.units"},
+		{"period units unknown", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Units: "hy"})}, "period.units"},
+		{"period default outside units", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Units: "dw"})}, "period.spelling"},
+		{"period retention", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Retention: "30 days"})}, "period.retention"},
+		{"period granularity", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Granularity: "0s"})}, "period.granularity"},
+		{"period max range", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, MaxRange: "1y"})}, "period.maxRange"},
+		{"period direction", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Direction: "back"})}, "period.direction"},
+		{"period accepts unknown", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Accepts: []PeriodSpelling{"iso"}})}, "period.accepts[0]"},
+		{"period accepts repeat", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Accepts: []PeriodSpelling{SpellingISORange, SpellingLookback}})}, "period.accepts[1]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tl, err := NewRaw(tt.toolName, tt.desc, json.RawMessage(tt.schema), noop, tt.opts...)
+			if err == nil {
+				t.Fatalf("NewRaw accepted the definition (%v), want a refusal at %s", tl.Name(), tt.wantPath)
+			}
+			var de *DefinitionError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %T %v is not a *DefinitionError", err, err)
+			}
+			if de.Path != tt.wantPath {
+				t.Errorf("Path = %q, want %q (error: %v)", de.Path, tt.wantPath, err)
+			}
+			if de.Tool != tt.toolName {
+				t.Errorf("Tool = %q, want %q", de.Tool, tt.toolName)
+			}
+			if de.Fix == "" || !strings.Contains(err.Error(), "fix: ") {
+				t.Errorf("error names no fix: %v", err)
+			}
+		})
+	}
+}
+
+func TestDefinitionAccepts(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []Option
+	}{
+		{"plain", nil},
+		{"assume in enum", []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}})}},
+		{"assume integer", []Option{WithAskOrAssume(map[string]Rule{"limit": {Assume: 10}})}},
+		{"assume boolean", []Option{WithAskOrAssume(map[string]Rule{"verbose": {Assume: false}})}},
+		{"free ask", []Option{WithAskOrAssume(map[string]Rule{"service": {Ask: "Which service?"}})}},
+		{"ask with choices and said", []Option{WithAskOrAssume(map[string]Rule{"window": {Ask: "How far back?", Choices: []Choice{{Value: "1h", Said: []string{"an hour"}}, {Value: "24h", Said: []string{"a day", "since yesterday"}}}}})}},
+		{"question of 4096 units", []Option{WithAskOrAssume(map[string]Rule{"service": {Ask: strings.Repeat("q", 4096)}})}},
+		{"period lookback", []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback})}},
+		{"period full facts", []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Accepts: []PeriodSpelling{SpellingISORange}, Units: "smhdw", Retention: "30d", Granularity: "1s", MaxRange: "7d", Direction: DirectionPast})}},
+		{"period option first", []Option{WithPeriod(Period{Argument: "window", Spelling: SpellingLookback}), WithAskOrAssume(map[string]Rule{"window": {Assume: "24h"}})}},
+		{"ceiling", []Option{WithResultCeiling(1, "")}},
+		{"check-in", []Option{WithCheckIn(CheckInAlways)}},
+		{"warn", []Option{WithValidation(ModeWarn)}},
+		{"nil option", []Option{nil}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := newSearch(tt.opts...); err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+		})
+	}
+}
+
+func TestNewRefusesNonObjectInput(t *testing.T) {
+	tests := []struct {
+		name string
+		mk   func() (*Tool, error)
+		path string
+	}{
+		{"string input", func() (*Tool, error) {
+			return New("t", "d", func(context.Context, string) (string, error) { return "", nil })
+		}, "schema.type"},
+		{"pointer input", func() (*Tool, error) {
+			return New("t", "d", func(context.Context, *goldenSearch) (string, error) { return "", nil })
+		}, "schema.type"},
+		{"slice input", func() (*Tool, error) {
+			return New("t", "d", func(context.Context, []int) (string, error) { return "", nil })
+		}, "schema.type"},
+		{"key=value tag", func() (*Tool, error) {
+			type in struct {
+				A string `json:"a" jsonschema:"description=the a"`
+			}
+			return New("t", "d", func(context.Context, in) (string, error) { return "", nil })
+		}, "schema"},
+		{"chan field", func() (*Tool, error) {
+			type in struct {
+				C chan int `json:"c"`
+			}
+			return New("t", "d", func(context.Context, in) (string, error) { return "", nil })
+		}, "schema"},
+		{"nil fn", func() (*Tool, error) {
+			return New[goldenSearch, string]("t", "d", nil)
+		}, "fn"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.mk()
+			var de *DefinitionError
+			if !errors.As(err, &de) || de.Path != tt.path {
+				t.Fatalf("err = %v, want *DefinitionError at %q", err, tt.path)
+			}
+		})
+	}
+}
+
+func TestMust(t *testing.T) {
+	tl := Must(newSearch())
+	if tl.Name() != "search_logs" || tl.Description() != "Search a service's logs." {
+		t.Fatalf("Must returned %q %q", tl.Name(), tl.Description())
+	}
+	defer func() {
+		r := recover()
+		var de *DefinitionError
+		if err, ok := r.(error); !ok || !errors.As(err, &de) || de.Path != "name" {
+			t.Fatalf("Must panicked with %v, want the *DefinitionError for name", r)
+		}
+	}()
+	Must(NewRaw("bad name", "d", json.RawMessage(searchSchema), noop))
+}
+
+func TestNothingPassedIsMutatedOrShared(t *testing.T) {
+	schema := json.RawMessage(searchSchema)
+	rules := map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: []string{"an hour"}}, {Value: "24h"}}}}
+	accepts := []PeriodSpelling{SpellingISORange}
+	p := Period{Argument: "window", Spelling: SpellingLookback, Accepts: accepts}
+	tl, err := NewRaw("search_logs", "Search.", schema, noop, WithAskOrAssume(rules), WithPeriod(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(schema) != searchSchema {
+		t.Fatalf("schema argument was modified")
+	}
+	// Change everything the caller still holds.
+	schema[0] = '['
+	rules["window"].Choices[0].Said[0] = "changed"
+	rules["service"] = Rule{Assume: "x"}
+	accepts[0] = SpellingLookback
+	got := tl.InputSchema()
+	if string(got) != searchSchema {
+		t.Fatalf("tool schema changed with the caller's bytes: %s", got)
+	}
+	got[0] = '['
+	if string(tl.InputSchema()) != searchSchema {
+		t.Fatalf("InputSchema returned the tool's own bytes")
+	}
+	want := map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: []string{"an hour"}}, {Value: "24h"}}}}
+	if diff := cmp.Diff(want, tl.AskOrAssume()); diff != "" {
+		t.Fatalf("rules (-want +got):\n%s", diff)
+	}
+	gp, ok := tl.Period()
+	if !ok || gp.Accepts[0] != SpellingISORange {
+		t.Fatalf("period changed with the caller's slice: %+v", gp)
+	}
+	if !tl.Ruled() {
+		t.Fatalf("Ruled() = false for a tool with rules")
+	}
+}
+
+func TestAssertDeclarations(t *testing.T) {
+	schema := json.RawMessage(searchSchema)
+	if err := AssertDeclarations("search_logs", schema, nil, nil); err != nil {
+		t.Fatalf("nothing declared: %v", err)
+	}
+	err := AssertDeclarations("search_logs", schema, map[string]Rule{"window": {Assume: "9h"}}, nil)
+	var de *DefinitionError
+	if !errors.As(err, &de) || de.Path != "askOrAssume.window.assume" || de.Tool != "search_logs" {
+		t.Fatalf("err = %v, want refusal at askOrAssume.window.assume", err)
+	}
+	if err := AssertDeclarations("search_logs", schema, map[string]Rule{"window": {Assume: "2h"}}, &Period{Argument: "window", Spelling: SpellingLookback}); err != nil {
+		t.Fatalf("valid declarations refused: %v", err)
+	}
+	err = AssertDeclarations("search_logs", schema, nil, &Period{Argument: "window", Spelling: SpellingLookback})
+	if !errors.As(err, &de) || de.Path != "period.argument" {
+		t.Fatalf("period without rules: err = %v, want refusal at period.argument", err)
+	}
+}

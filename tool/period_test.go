@@ -1,0 +1,225 @@
+package tool
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPeriodGrammar(t *testing.T) {
+	tests := []struct {
+		value    string
+		spelling PeriodSpelling
+		units    string
+		ok       bool
+	}{
+		// inputs.md §3 yes/no examples.
+		{"30m", SpellingLookback, "", true},
+		{"24h", SpellingLookback, "", true},
+		{"2w", SpellingLookback, "", true},
+		{"7d", SpellingLookback, "", true},
+		{"0h", SpellingLookback, "", false},
+		{"02h", SpellingLookback, "", false},
+		{"01h", SpellingLookback, "", false},
+		{"2H", SpellingLookback, "", false},
+		{"30s", SpellingLookback, "", false},
+		{"30s", SpellingLookback, "smhdw", true},
+		{"2 h", SpellingLookback, "", false},
+		{"1.5h", SpellingLookback, "", false},
+		{" 2h", SpellingLookback, "", false},
+		{"2h ", SpellingLookback, "", false},
+		{"h", SpellingLookback, "", false},
+		{"", SpellingLookback, "", false},
+		{"-24h", SpellingLookback, "", false},
+		{"2d", SpellingLookback, "h", false},
+		{"123456789012345678901234567890m", SpellingLookback, "", true},
+		{"-24h", SpellingSignedLookback, "", true},
+		{"-40m", SpellingSignedLookback, "", true},
+		{"24h", SpellingSignedLookback, "", false},
+		{"--24h", SpellingSignedLookback, "", false},
+		{"-0h", SpellingSignedLookback, "", false},
+		{"-", SpellingSignedLookback, "", false},
+		{"2026-10-09T00:00:00Z..2026-10-10T00:00:00Z", SpellingISORange, "", true},
+		{"2026-10-09T08:00:00-07:00..2026-10-09T08:40:59-07:00", SpellingISORange, "", true},
+		{"2026-10-09T08:00Z..2026-10-09T08:40Z", SpellingISORange, "", true},
+		{"2026-10-09T08:00:00.123456789Z..2026-10-09T08:40:00.5+05:30", SpellingISORange, "", true},
+		{"2026-10-10T00:00:00Z..2026-10-09T00:00:00Z", SpellingISORange, "", true}, // order not checked
+		{"2024-02-29T00:00:00Z..2024-03-01T00:00:00Z", SpellingISORange, "", true},
+		{"2026-10-09T00:00:00z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09t00:00:00Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T24:00:00Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T23:59:60Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T23:60:00Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2025-02-29T00:00:00Z..2025-03-01T00:00:00Z", SpellingISORange, "", false},
+		{"2026-04-31T00:00:00Z..2026-05-01T00:00:00Z", SpellingISORange, "", false},
+		{"2026-13-01T00:00:00Z..2026-05-01T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09..2026-10-10", SpellingISORange, "", false},
+		{"2026-10-09 00:00:00Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00Z...2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00Z..2026-10-10T00:00:00Z..2026-10-11T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00.Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00.1234567890Z..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00+24:00..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2026-10-09T00:00:00+23:59..2026-10-10T00:00:00-00:00", SpellingISORange, "", true},
+		{"2026-10-09T00:00:00+0100..2026-10-10T00:00:00Z", SpellingISORange, "", false},
+		{"2h", "duration", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.spelling)+" "+tt.value, func(t *testing.T) {
+			v, err := ParsePeriod(tt.value, tt.spelling, tt.units)
+			if (err == nil) != tt.ok {
+				t.Fatalf("ParsePeriod(%q, %s, %q) err = %v, want ok=%v", tt.value, tt.spelling, tt.units, err, tt.ok)
+			}
+			if got := ParsesUnder(tt.value, tt.spelling, tt.units); got != tt.ok {
+				t.Fatalf("ParsesUnder = %v, want %v", got, tt.ok)
+			}
+			if !tt.ok {
+				if !errors.Is(err, ErrPeriodSyntax) {
+					t.Fatalf("error %v does not wrap ErrPeriodSyntax", err)
+				}
+				return
+			}
+			if s := v.String(); s != tt.value {
+				t.Fatalf("String() = %q, want the parsed text %q", s, tt.value)
+			}
+		})
+	}
+}
+
+func TestPeriodValueParts(t *testing.T) {
+	v, err := ParsePeriod("-40m", SpellingSignedLookback, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(PeriodValue{Spelling: SpellingSignedLookback, Count: "40", Unit: 'm'}, v); diff != "" {
+		t.Fatalf("value (-want +got):\n%s", diff)
+	}
+	durations := []struct {
+		value string
+		want  time.Duration
+		ok    bool
+	}{
+		{"30s", 30 * time.Second, true},
+		{"40m", 40 * time.Minute, true},
+		{"2h", 2 * time.Hour, true},
+		{"7d", 7 * 24 * time.Hour, true},
+		{"2w", 14 * 24 * time.Hour, true},
+		{"15250w", 15250 * 7 * 24 * time.Hour, true},
+		{"15251w", 0, false},
+		{"9223372036s", 9223372036 * time.Second, true},
+		{"9223372037s", 0, false},
+		{"123456789012345678901234567890m", 0, false},
+	}
+	for _, d := range durations {
+		v, err := ParsePeriod(d.value, SpellingLookback, "smhdw")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := v.Duration()
+		if got != d.want || ok != d.ok {
+			t.Errorf("Duration(%s) = %v, %v; want %v, %v", d.value, got, ok, d.want, d.ok)
+		}
+	}
+	r, err := ParsePeriod("2026-10-09T08:00:00-07:00..2026-10-09T08:40:59.5Z", SpellingISORange, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to, ok := r.Ends()
+	if !ok || !from.Equal(time.Date(2026, 10, 9, 15, 0, 0, 0, time.UTC)) || !to.Equal(time.Date(2026, 10, 9, 8, 40, 59, 5e8, time.UTC)) {
+		t.Fatalf("Ends() = %v, %v, %v", from, to, ok)
+	}
+	if _, ok := r.Duration(); ok {
+		t.Fatalf("an iso-range has no lookback duration")
+	}
+	if _, _, ok := v.Ends(); ok {
+		t.Fatalf("a lookback has no ends")
+	}
+}
+
+func TestConvertSpelling(t *testing.T) {
+	tests := []struct {
+		value    string
+		from, to PeriodSpelling
+		want     string
+		ok       bool
+	}{
+		{"24h", SpellingLookback, SpellingSignedLookback, "-24h", true},
+		{"-24h", SpellingSignedLookback, SpellingLookback, "24h", true},
+		{"30s", SpellingLookback, SpellingSignedLookback, "-30s", true},
+		{"24h", SpellingLookback, SpellingLookback, "24h", true},
+		{"24h", SpellingSignedLookback, SpellingLookback, "", false},
+		{"2h", SpellingLookback, SpellingISORange, "", false},
+		{"2026-10-09T00:00:00Z..2026-10-10T00:00:00Z", SpellingISORange, SpellingLookback, "", false},
+		{"2026-10-09T00:00:00Z..2026-10-10T00:00:00Z", SpellingISORange, SpellingISORange, "2026-10-09T00:00:00Z..2026-10-10T00:00:00Z", true},
+		{"2h", "hours", SpellingLookback, "", false},
+	}
+	for _, tt := range tests {
+		got, err := ConvertSpelling(tt.value, tt.from, tt.to)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ConvertSpelling(%q, %s, %s) = %q, %v; want %q ok=%v", tt.value, tt.from, tt.to, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func FuzzPeriodGrammar(f *testing.F) {
+	for _, s := range []string{"30m", "24h", "-24h", "0h", "02h", "2H", "30s", "2 h", "-", "",
+		"2026-10-09T00:00:00Z..2026-10-10T00:00:00Z", "2026-10-09T08:00-07:00..2026-10-09T08:40:59.123Z",
+		"2026-02-29T00:00:00Z..2026-10-10T00:00:00Z", "2026-10-09T24:00:00Z..x", "....", "9999999999999999999999w"} {
+		f.Add(s, "smhdw")
+		f.Add(s, "")
+	}
+	spellings := []PeriodSpelling{SpellingLookback, SpellingSignedLookback, SpellingISORange}
+	f.Fuzz(func(t *testing.T, s, units string) {
+		if len(units) > 5 {
+			units = units[:5]
+		}
+		for _, sp := range spellings {
+			v, err := ParsePeriod(s, sp, units)
+			if err != nil {
+				if ParsesUnder(s, sp, units) {
+					t.Fatalf("ParsesUnder disagrees with ParsePeriod on %q", s)
+				}
+				continue
+			}
+			// Format gives back exactly the parsed text, and it parses
+			// to the same value again.
+			if got := v.String(); got != s {
+				t.Fatalf("String() = %q after parsing %q as %s", got, s, sp)
+			}
+			again, err := ParsePeriod(v.String(), sp, units)
+			if err != nil || again != v {
+				t.Fatalf("round trip of %q as %s: %+v, %v", s, sp, again, err)
+			}
+			switch sp {
+			case SpellingLookback, SpellingSignedLookback:
+				if strings.ContainsAny(v.Count[:1], "0") || v.Count == "" {
+					t.Fatalf("count %q of %q", v.Count, s)
+				}
+				other := SpellingSignedLookback
+				if sp == SpellingSignedLookback {
+					other = SpellingLookback
+				}
+				conv, err := ConvertSpelling(s, sp, other)
+				if err != nil {
+					t.Fatalf("ConvertSpelling(%q): %v", s, err)
+				}
+				back, err := ConvertSpelling(conv, other, sp)
+				if err != nil || back != s {
+					t.Fatalf("conversion round trip of %q: %q, %v", s, back, err)
+				}
+				if d, ok := v.Duration(); ok && d <= 0 {
+					t.Fatalf("Duration(%q) = %v", s, d)
+				}
+			case SpellingISORange:
+				if _, _, ok := v.Ends(); !ok {
+					t.Fatalf("Ends() failed for accepted %q", s)
+				}
+			}
+		}
+	})
+}
