@@ -69,7 +69,9 @@ func TestTypedResults(t *testing.T) {
 	}{
 		{"struct marshalled", func(context.Context, struct{}) (any, error) { return out{Count: 2}, nil }, Output{Value: out{Count: 2}}, `{"count":2}`, ""},
 		{"result map is data for typed tools", func(context.Context, struct{}) (any, error) { return map[string]any{"content": "x"}, nil }, Output{Value: map[string]any{"content": "x"}}, `{"content":"x"}`, ""},
-		{"Result unwrapped", func(context.Context, struct{}) (any, error) { return Result{Content: out{Count: 1}, Status: StatusSuccess}, nil }, Output{Value: out{Count: 1}, Status: StatusSuccess, Wrapped: true}, `{"count":1}`, ""},
+		{"Result unwrapped", func(context.Context, struct{}) (any, error) {
+			return Result{Content: out{Count: 1}, Status: StatusSuccess}, nil
+		}, Output{Value: out{Count: 1}, Status: StatusSuccess, Wrapped: true}, `{"count":1}`, ""},
 		{"*Result unwrapped", func(context.Context, struct{}) (any, error) { return &Result{Content: "p", Status: StatusPending}, nil }, Output{Value: "p", Status: StatusPending, Wrapped: true}, "p", ""},
 		{"bad status refused", func(context.Context, struct{}) (any, error) { return Result{Content: "x", Status: "done"}, nil }, Output{}, "", `result status "done" is not one of`},
 		{"tool error passes through", func(context.Context, struct{}) (any, error) { return nil, errors.New("disk full") }, Output{}, "", "disk full"},
