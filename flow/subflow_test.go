@@ -130,8 +130,10 @@ func TestSubflowFailures(t *testing.T) {
 			Input: func(flow.Reader) (map[string]any, error) { return map[string]any{"nope": 1}, nil },
 		}, `key "nope": input is not declared on chart judge`},
 		{"output mapping to undeclared key", judgeChart(t, nil), flow.Mount{
-			Input:  judgeMount.Input,
-			Output: func(flow.SubflowResult, flow.Reader) ([]flow.Op, error) { return []flow.Op{flow.SetOp("ghost", 1)}, nil },
+			Input: judgeMount.Input,
+			Output: func(flow.SubflowResult, flow.Reader) ([]flow.Op, error) {
+				return []flow.Op{flow.SetOp("ghost", 1)}, nil
+			},
 		}, `key "ghost": not declared on chart host`},
 		{"mapping error", judgeChart(t, nil), flow.Mount{
 			Input: func(flow.Reader) (map[string]any, error) { return nil, errors.New("no batch") },
