@@ -22,15 +22,17 @@ type TurnStart struct {
 
 // TurnEnd is the payload of agent.turn_end.
 type TurnEnd struct {
-	TurnIndex         int             `json:"turnIndex"`
-	FinalContent      string          `json:"finalContent"`
-	TotalInputTokens  int             `json:"totalInputTokens"`
-	TotalOutputTokens int             `json:"totalOutputTokens"`
-	IterationCount    int             `json:"iterationCount"`
-	DurationMs        int64           `json:"durationMs"`
-	StoppedEarly      *StoppedEarly   `json:"stoppedEarly,omitempty"`
-	AnswerAssessment  json.RawMessage `json:"answerAssessment,omitempty"`
-	AnswerCoverage    json.RawMessage `json:"answerCoverage,omitempty"`
+	TurnIndex         int           `json:"turnIndex"`
+	FinalContent      string        `json:"finalContent"`
+	TotalInputTokens  int           `json:"totalInputTokens"`
+	TotalOutputTokens int           `json:"totalOutputTokens"`
+	IterationCount    int           `json:"iterationCount"`
+	DurationMs        int64         `json:"durationMs"`
+	StoppedEarly      *StoppedEarly `json:"stoppedEarly,omitempty"`
+	// AnswerAssessment and AnswerCoverage carry the honesty layers'
+	// typed answers when those layers are armed; nil is omitted.
+	AnswerAssessment any `json:"answerAssessment,omitempty"`
+	AnswerCoverage   any `json:"answerCoverage,omitempty"`
 }
 
 // StoppedEarly says why a turn ended before the model finished: the
@@ -84,16 +86,18 @@ type BudgetExhausted struct {
 
 // LLMRequestPayload is the payload of llm.request.
 type LLMRequestPayload struct {
-	Iteration         int        `json:"iteration"`
-	Provider          string     `json:"provider"`
-	Model             string     `json:"model"`
-	SystemPromptChars int        `json:"systemPromptChars"`
-	MessagesCount     int        `json:"messagesCount"`
-	ToolsCount        int        `json:"toolsCount"`
-	Tools             []ToolName `json:"tools"`
-	RequestSha256     string     `json:"requestSha256"`
-	RequestBytes      int        `json:"requestBytes"`
-	Temperature       *float64   `json:"temperature,omitempty"`
+	Iteration         int    `json:"iteration"`
+	Provider          string `json:"provider"`
+	Model             string `json:"model"`
+	SystemPromptChars int    `json:"systemPromptChars"`
+	MessagesCount     int    `json:"messagesCount"`
+	ToolsCount        int    `json:"toolsCount"`
+	// Tools lists the offered tools by name; send an empty slice, not
+	// nil, when none are offered, so the key reads [].
+	Tools         []ToolName `json:"tools"`
+	RequestSha256 string     `json:"requestSha256"`
+	RequestBytes  int        `json:"requestBytes"`
+	Temperature   *float64   `json:"temperature,omitempty"`
 }
 
 // ToolName is one entry of llm.request's tools list.

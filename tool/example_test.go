@@ -73,11 +73,11 @@ func ExampleTool_Validate() {
 	}
 	fmt.Println(rej.Text())
 	// Output:
-	// /service required expected=a value got=missing
+	// /service required expected=string got=missing
 	// /verbose additionalProperties expected=no such property got=boolean
 	// /window type expected=string got=integer
 	// The search_logs tool was not run: its arguments do not match its input schema (3 issues). Correct all of them and call it again.
-	// - /service: required expects a value, got missing
+	// - /service: required expects string, got missing
 	// - /verbose: additionalProperties expects no such property, got boolean
 	// - /window: type expects string, got integer
 }

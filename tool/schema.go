@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -19,6 +20,85 @@ type compiledSchema struct {
 	raw       json.RawMessage
 	doc       map[string]any
 	validator *jsonschema.Schema
+	// byLocation indexes every compiled subschema by its absolute
+	// location, the key validation errors name them by.
+	byLocation map[string]*jsonschema.Schema
+}
+
+// memberTypes names the JSON type(s) the object schema at location wants
+// for member name ("string", "integer or null"), or "a value" when the
+// schema does not say.
+func (s *compiledSchema) memberTypes(location, name string) string {
+	obj := s.byLocation[location]
+	if obj == nil {
+		return "a value"
+	}
+	member := obj.Properties[name]
+	for hops := 0; member != nil && member.Types == nil && member.Ref != nil && hops < 8; hops++ {
+		member = member.Ref
+	}
+	if member == nil || member.Types == nil {
+		return "a value"
+	}
+	return strings.Join(member.Types.ToStrings(), " or ")
+}
+
+// indexSchemas records root and every subschema reachable from it.
+func indexSchemas(root *jsonschema.Schema) map[string]*jsonschema.Schema {
+	idx := map[string]*jsonschema.Schema{}
+	var walk func(*jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		if _, seen := idx[s.Location]; seen {
+			return
+		}
+		idx[s.Location] = s
+		walk(s.Ref)
+		walk(s.RecursiveRef)
+		walk(s.Not)
+		walk(s.If)
+		walk(s.Then)
+		walk(s.Else)
+		walk(s.PropertyNames)
+		walk(s.UnevaluatedProperties)
+		walk(s.Contains)
+		walk(s.Items2020)
+		walk(s.UnevaluatedItems)
+		walk(s.ContentSchema)
+		for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+			for _, c := range list {
+				walk(c)
+			}
+		}
+		for _, c := range s.Properties {
+			walk(c)
+		}
+		for _, c := range s.PatternProperties {
+			walk(c)
+		}
+		for _, c := range s.DependentSchemas {
+			walk(c)
+		}
+		for _, c := range s.Dependencies {
+			if cs, ok := c.(*jsonschema.Schema); ok {
+				walk(cs)
+			}
+		}
+		for _, any := range []any{s.AdditionalProperties, s.AdditionalItems, s.Items} {
+			switch c := any.(type) {
+			case *jsonschema.Schema:
+				walk(c)
+			case []*jsonschema.Schema:
+				for _, e := range c {
+					walk(e)
+				}
+			}
+		}
+	}
+	walk(root)
+	return idx
 }
 
 // decodeJSON decodes one JSON value with numbers kept as json.Number, the
@@ -55,7 +135,7 @@ func compileSchema(toolName string, raw []byte) (*compiledSchema, error) {
 	if err != nil {
 		return nil, &DefinitionError{Tool: toolName, Path: "schema", Problem: "the input schema does not compile", Fix: "make it a valid JSON Schema (draft 4 to 2020-12) with no references outside itself", Err: err}
 	}
-	return &compiledSchema{raw: append(json.RawMessage(nil), raw...), doc: obj, validator: v}, nil
+	return &compiledSchema{raw: append(json.RawMessage(nil), raw...), doc: obj, validator: v, byLocation: indexSchemas(v)}, nil
 }
 
 // property returns the decoded subschema of the top-level property name

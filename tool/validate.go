@@ -129,7 +129,7 @@ func validateArgs(toolName string, s *compiledSchema, args json.RawMessage, args
 		return &Rejection{Tool: toolName, Issues: []Issue{{Path: "", Keyword: "schema", Expected: "arguments the validator can read", Got: jsonTypeOf(doc)}}, Total: 1}
 	}
 	var issues []Issue
-	collectLeaves(ve, doc, &issues)
+	collectLeaves(s, ve, doc, &issues)
 	return finish(toolName, issues)
 }
 
@@ -153,7 +153,7 @@ func decodeArgs(args json.RawMessage) (any, error) {
 // finish sorts, deduplicates and caps issues.
 func finish(toolName string, issues []Issue) *Rejection {
 	slices.SortFunc(issues, func(a, b Issue) int {
-		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Keyword, b.Keyword), cmp.Compare(a.Expected, b.Expected), cmp.Compare(a.Got, b.Got))
+		return cmp.Or(comparePointers(a.Path, b.Path), cmp.Compare(a.Keyword, b.Keyword), cmp.Compare(a.Expected, b.Expected), cmp.Compare(a.Got, b.Got))
 	})
 	issues = slices.Compact(issues)
 	if len(issues) == 0 {
@@ -168,12 +168,55 @@ func finish(toolName string, issues []Issue) *Rejection {
 	return &Rejection{Tool: toolName, Issues: issues, Total: total}
 }
 
+// comparePointers orders JSON pointers token by token, comparing two
+// all-digit tokens as numbers, so /items/2 comes before /items/10.
+func comparePointers(a, b string) int {
+	for a != "" && b != "" {
+		ta, ra := nextToken(a)
+		tb, rb := nextToken(b)
+		if c := compareTokens(ta, tb); c != 0 {
+			return c
+		}
+		a, b = ra, rb
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// nextToken splits "/tok/rest" into "tok" and "/rest".
+func nextToken(p string) (tok, rest string) {
+	p = p[1:]
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i:]
+	}
+	return p, ""
+}
+
+func compareTokens(a, b string) int {
+	if isDigits(a) && isDigits(b) {
+		a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+		return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b))
+	}
+	return cmp.Compare(a, b)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // collectLeaves walks the validator's error tree and appends one Issue per
 // leaf cause.
-func collectLeaves(ve *jsonschema.ValidationError, doc any, out *[]Issue) {
+func collectLeaves(s *compiledSchema, ve *jsonschema.ValidationError, doc any, out *[]Issue) {
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
-			collectLeaves(c, doc, out)
+			collectLeaves(s, c, doc, out)
 		}
 		return
 	}
@@ -184,7 +227,7 @@ func collectLeaves(ve *jsonschema.ValidationError, doc any, out *[]Issue) {
 		return
 	case *kind.Required:
 		for _, m := range k.Missing {
-			*out = append(*out, Issue{Path: base + "/" + escapeToken(m), Keyword: "required", Expected: "a value", Got: "missing"})
+			*out = append(*out, Issue{Path: base + "/" + escapeToken(m), Keyword: "required", Expected: s.memberTypes(ve.SchemaURL, m), Got: "missing"})
 		}
 	case *kind.DependentRequired:
 		for _, m := range k.Missing {

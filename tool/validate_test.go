@@ -48,11 +48,11 @@ func TestValidateIssues(t *testing.T) {
 		{"valid", `{"customer":{"id":"c1"},"lines":[{"sku":"a","quantity":2}]}`, "", nil},
 		{"valid with null lines", `{"customer":{"id":"c1"},"lines":null}`, "", nil},
 		{"empty args read as {}", ``, "", &Rejection{Tool: "place_order", Total: 2, Issues: []Issue{
-			{Path: "/customer", Keyword: "required", Expected: "a value", Got: "missing"},
-			{Path: "/lines", Keyword: "required", Expected: "a value", Got: "missing"},
+			{Path: "/customer", Keyword: "required", Expected: "object", Got: "missing"},
+			{Path: "/lines", Keyword: "required", Expected: "null or array", Got: "missing"},
 		}}},
 		{"missing nested required", `{"customer":{},"lines":[]}`, "", &Rejection{Tool: "place_order", Total: 1, Issues: []Issue{
-			{Path: "/customer/id", Keyword: "required", Expected: "a value", Got: "missing"},
+			{Path: "/customer/id", Keyword: "required", Expected: "string", Got: "missing"},
 		}}},
 		{"wrong types in array items", `{"customer":{"id":7},"lines":[{"sku":"a","quantity":"two"},{"sku":3,"quantity":1.5}]}`, "", &Rejection{Tool: "place_order", Total: 4, Issues: []Issue{
 			{Path: "/customer/id", Keyword: "type", Expected: "string", Got: "integer"},
@@ -118,8 +118,8 @@ func TestValidateCapsAtTwenty(t *testing.T) {
 	if got == nil || got.Total != 25 || len(got.Issues) != MaxIssues || got.Omitted() != 5 {
 		t.Fatalf("got total %d, listed %d; want 25 and %d", got.Total, len(got.Issues), MaxIssues)
 	}
-	// Sorted by pointer text: /lines/0, /lines/1, /lines/10, …
-	if got.Issues[0].Path != "/lines/0/sku" || got.Issues[2].Path != "/lines/10/sku" {
+	// Sorted by pointer, array indexes as numbers: /lines/0 … /lines/19.
+	if got.Issues[0].Path != "/lines/0/sku" || got.Issues[2].Path != "/lines/2/sku" || got.Issues[19].Path != "/lines/19/sku" {
 		t.Fatalf("issues not sorted by path: %v", got.Issues[:3])
 	}
 	if !strings.HasSuffix(got.Text(), "\n- and 5 more issue(s) not listed") {
@@ -148,6 +148,38 @@ func TestRejectionTextNeverShowsValues(t *testing.T) {
 	// value behind it must not appear anywhere but in that path.
 	if strings.Count(text, secret) != 1 {
 		t.Errorf("text shows the value:\n%s", text)
+	}
+}
+
+func TestRequiredNamesTheMemberType(t *testing.T) {
+	schema := `{"type":"object","$defs":{"id":{"type":"string","minLength":1}},"properties":{"id":{"$ref":"#/$defs/id"},"n":{"type":["integer","null"]},"any":{}},"required":["id","n","any"]}`
+	tl := Must(NewRaw("refs", "Refs.", json.RawMessage(schema), noop))
+	got := tl.Validate(json.RawMessage(`{}`), "")
+	want := &Rejection{Tool: "refs", Total: 3, Issues: []Issue{
+		{Path: "/any", Keyword: "required", Expected: "a value", Got: "missing"},
+		{Path: "/id", Keyword: "required", Expected: "string", Got: "missing"},
+		{Path: "/n", Keyword: "required", Expected: "null or integer", Got: "missing"},
+	}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Validate (-want +got):\n%s", diff)
+	}
+}
+
+func TestComparePointers(t *testing.T) {
+	ordered := []string{"", "/a", "/a/2", "/a/10", "/a/10/x", "/a/b", "/b", "/b~1c"}
+	for i := range ordered {
+		for j := range ordered {
+			got := comparePointers(ordered[i], ordered[j])
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got != want {
+				t.Errorf("comparePointers(%q, %q) = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
 	}
 }
 
@@ -251,7 +283,7 @@ func FuzzValidateArgs(f *testing.F) {
 			if is.Path != "" && is.Path[0] != '/' {
 				t.Fatalf("issue %d path %q is not a JSON pointer", i, is.Path)
 			}
-			if i > 0 && rej.Issues[i-1].Path > is.Path {
+			if i > 0 && comparePointers(rej.Issues[i-1].Path, is.Path) > 0 {
 				t.Fatalf("issues not sorted: %q before %q", rej.Issues[i-1].Path, is.Path)
 			}
 		}
