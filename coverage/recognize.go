@@ -295,3 +295,27 @@ func readLedgerFacts(inner Object, tool string, probs *[]Problem) Facts {
 	}
 	return f
 }
+
+// MalformedSemanticsCode is the finding code for an af_semantics envelope the wire rule set
+// refuses.
+const MalformedSemanticsCode = "malformed-semantics"
+
+// Finding is one thing an explain reader lists about a tool result.
+type Finding struct {
+	Code    string `json:"code"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// MalformedSemantics reports why a value carrying the af_semantics marker was not recognized, for
+// explain readers; false when v is not such a value or is well formed.
+func MalformedSemantics(v any) (Finding, bool) {
+	if _, p := ReadSemantics(v); p != nil {
+		return Finding{Code: MalformedSemanticsCode, Field: p.Field, Message: p.Message}, true
+	}
+	return Finding{}, false
+}
+
+// SameItem reports whether two items state the same ground, for merging lists across calls: equal
+// What and equal Why (an empty Why stands for none).
+func SameItem(a, b Item) bool { return a.What == b.What && a.Why == b.Why }

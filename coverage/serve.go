@@ -27,11 +27,21 @@ func WithoutServed(v any) (out any, changed bool) {
 }
 
 type walker struct {
-	seen map[uintptr]bool
+	seen  map[uintptr]bool
+	depth int
 }
 
-// enter reports whether v may be walked: false for a holder already met (a cycle).
+// maxServeDepth bounds how many ledgers deep the walk goes; a value nested deeper is returned as
+// found, like a cycle.
+const maxServeDepth = 10000
+
+// enter reports whether v may be walked: false for a holder already met (a cycle) or past the
+// depth bound.
 func (w *walker) enter(v any) bool {
+	w.depth++
+	if w.depth > maxServeDepth {
+		return false
+	}
 	id, ok := holderID(v)
 	if !ok {
 		return true

@@ -262,3 +262,70 @@ func TestNotEnvelopes(t *testing.T) { // v44
 		t.Errorf("item served as %s", got)
 	}
 }
+
+func TestMalformedSemanticsAndRows(t *testing.T) {
+	f, ok := MalformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"period":null,"note":"n"}`))
+	if !ok || f.Code != "malformed-semantics" || f.Field != "period" {
+		t.Errorf("%+v %v", f, ok)
+	}
+	if _, ok := MalformedSemantics(described40(t)); ok {
+		t.Error("well formed reported")
+	}
+	if !SameItem(Item{What: "a"}, Item{What: "a", Short: "x"}) || SameItem(Item{What: "a"}, Item{What: "a", Why: "b"}) {
+		t.Error("SameItem")
+	}
+	// A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.
+	r, _ := ReadCoverageResult(ledger36(t, seedP), "backup_runs")
+	row := r.Declared[0].Row("backup_runs", "call-1", 2)
+	b := mustJSON(t, row)
+	golden(t, "row_ledger.json", []byte(b))
+	var back DeclaredCoverage
+	if err := json.Unmarshal([]byte(b), &back); err != nil || !reflect.DeepEqual(back, row) {
+		t.Errorf("round trip: %v\n%+v\n%+v", err, back, row)
+	}
+	empty := mustJSON(t, Facts{Kind: KindLedger}.Row("t", "", 1))
+	if empty != `{"kind":"ledger","toolName":"t","iteration":1,"checked":[],"notChecked":[],"cannotCover":[]}` {
+		t.Errorf("empty row %s", empty)
+	}
+}
+
+func TestPeriodRow(t *testing.T) {
+	rows := []PeriodRow{
+		{Kind: PeriodRowKind, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: RowVerdict(VerdictNotHeld)},
+		{Kind: PeriodRowKind, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: VerdictUndeclared, Argument: "window"},
+	}
+	want := []string{
+		`{"kind":"period","turn":2,"toolCallId":"a","toolName":"backup_runs","iteration":3,"verdict":"not-held"}`,
+		`{"kind":"period","turn":2,"toolCallId":"b","toolName":"search_logs","iteration":3,"verdict":"undeclared","argument":"window"}`,
+	}
+	for i, r := range rows {
+		got := mustJSON(t, r)
+		if got != want[i] {
+			t.Errorf("got %s", got)
+		}
+		var m map[string]any
+		_ = json.Unmarshal([]byte(got), &m)
+		if !PeriodRowIsWellFormed(m) {
+			t.Errorf("%s not well formed", got)
+		}
+	}
+	var valid map[string]any
+	_ = json.Unmarshal([]byte(want[1]), &valid)
+	for _, mut := range []func(map[string]any){
+		func(m map[string]any) { m["verdict"] = "stale" },
+		func(m map[string]any) { m["argument"] = "" },
+		func(m map[string]any) { m["turn"] = "1" },
+		func(m map[string]any) { delete(m, "toolName") },
+		func(m map[string]any) { m["shifted"] = map[string]any{"byMs": 1.5} },
+		func(m map[string]any) { m["kind"] = "argument" },
+	} {
+		m := map[string]any{}
+		for k, v := range valid {
+			m[k] = v
+		}
+		mut(m)
+		if PeriodRowIsWellFormed(m) {
+			t.Errorf("accepted %v", m)
+		}
+	}
+}
