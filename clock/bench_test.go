@@ -78,3 +78,36 @@ func BenchmarkParseInstant(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkCheckLineShiftedModel(b *testing.B) {
+	p := Bind(mustZone(b, la))
+	u := func(h, m int) time.Time { return time.Date(2026, 10, 9, h, m, 0, 0, time.UTC) }
+	c := CheckedPeriod{
+		Tool: "search_logs", Against: AgainstAsked, Shifted: true,
+		Compared: Range{From: u(14, 40), To: u(15, 40)},
+		Reads:    []Range{{From: u(15, 10), To: u(16, 10)}},
+		Missing:  []Range{{From: u(14, 40), To: u(15, 10)}},
+		Extra:    []Range{{From: u(15, 40), To: u(16, 10)}},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := CheckLine(c, p, ForModel); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkServedTimeLineClockOnly(b *testing.B) {
+	c, err := Start(mustZone(b, la), Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var s string
+	b.ReportAllocs()
+	for b.Loop() {
+		if s, err = ServedTimeLine(TimeLine{Clock: c}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((len(s)+3)/4), "tokens(chars/4)")
+}

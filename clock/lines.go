@@ -160,7 +160,7 @@ const UnknownZoneLine = "all times here are in UTC because the person's time zon
 // (UTC-07:00)."
 func ClockSentence(c Clock) string {
 	now := c.Now()
-	w := now.In(c.Zone().Location())
+	w, off := wallOf(now, c.Zone().Location())
 	b := make([]byte, 0, 96)
 	b = append(b, "Time of this turn: "...)
 	b = append(b, w.Weekday().String()...)
@@ -171,7 +171,6 @@ func ClockSentence(c Clock) string {
 		b = append(b, "UTC (the person's time zone is unknown)."...)
 		return string(b)
 	}
-	_, off := w.Zone()
 	b = c.Presentation().appendTag(b, off)
 	return string(append(b, '.'))
 }

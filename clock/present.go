@@ -57,6 +57,13 @@ func levelOf(g Grain) (level, bool) {
 	return 0, false
 }
 
+// wallOf returns t's wall time in loc as a UTC time with the same fields (so reading them
+// needs no further zone lookups), and loc's offset at t in seconds.
+func wallOf(t time.Time, loc *time.Location) (time.Time, int) {
+	_, off := t.In(loc).Zone()
+	return t.UTC().Add(time.Duration(off) * time.Second), off
+}
+
 // natural is the precision a wall time needs: minutes, or seconds when the second is not
 // zero, or milliseconds when the millisecond is not zero. Sub-millisecond digits never show.
 func natural(w time.Time) level {
@@ -94,7 +101,7 @@ func (p Presentation) Instant(s string) (string, error) {
 
 // At renders the instant t at its natural precision.
 func (p Presentation) At(t time.Time) string {
-	w := t.In(p.zone.Location())
+	w, _ := wallOf(t, p.zone.Location())
 	return p.render(t, t, natural(w))
 }
 
@@ -118,7 +125,9 @@ func (p Presentation) SpanOf(from, to time.Time) (string, error) {
 		return "", fmt.Errorf("clock: span from %s is after its end %s", UTCString(from), UTCString(to))
 	}
 	loc := p.zone.Location()
-	lv := max(natural(from.In(loc)), natural(to.In(loc)))
+	wa, _ := wallOf(from, loc)
+	wb, _ := wallOf(to, loc)
+	lv := max(natural(wa), natural(wb))
 	return p.render(from, to, lv), nil
 }
 
@@ -170,9 +179,8 @@ func lastInside(to time.Time) time.Time {
 //  5. date-only ends: "<a> – <b> <tag>"
 func (p Presentation) render(a, b time.Time, lv level) string {
 	loc := p.zone.Location()
-	wa, wb := a.In(loc), b.In(loc)
-	_, offA := wa.Zone()
-	_, offB := wb.Zone()
+	wa, offA := wallOf(a, loc)
+	wb, offB := wallOf(b, loc)
 	var la, lb [40]byte
 	left := appendEnd(la[:0], wa, lv)
 	right := appendEnd(lb[:0], wb, lv)

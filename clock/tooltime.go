@@ -77,6 +77,9 @@ func (t *ToolTime) UnmarshalJSON(b []byte) error {
 	if w.ZoneUnknown != nil && !*w.ZoneUnknown {
 		return fmt.Errorf("clock: tool time zoneUnknown is written only as true")
 	}
+	if w.ZoneUnknown != nil && w.Zone != "UTC" {
+		return fmt.Errorf("clock: tool time zone %q with zoneUnknown: an unknown zone is spelled UTC", clip(w.Zone))
+	}
 	if _, err := ParseZone(w.Zone); err != nil {
 		return fmt.Errorf("clock: tool time zone: %w", err)
 	}

@@ -46,6 +46,7 @@ func TestToolTimeRefuses(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"version", `{"version":2,"zone":"UTC","now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T15:40:00Z"}`, "version 2"},
 		{"false flag", `{"version":1,"zone":"UTC","zoneUnknown":false,"now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T15:40:00Z"}`, "only as true"},
+		{"unknown zone not UTC", `{"version":1,"zone":"Europe/Paris","zoneUnknown":true,"now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T15:40:00Z"}`, "spelled UTC"},
 		{"zone", `{"version":1,"zone":"PST","now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T15:40:00Z"}`, "tool time zone"},
 		{"now", `{"version":1,"zone":"UTC","now":"2026-10-09T15:40:00","dispatchedAt":"2026-10-09T15:40:00Z"}`, "tool time now"},
 		{"dispatchedAt", `{"version":1,"zone":"UTC","now":"2026-10-09T15:40:00Z","dispatchedAt":""}`, "tool time dispatchedAt"},
