@@ -1,0 +1,72 @@
+// This file holds the bounded line reader both stream readers use.
+
+package wire
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxLine is the longest line (or SSE data payload) a stream reader
+// accepts. A longer one is an error rather than unbounded memory.
+const MaxLine = 16 << 20
+
+// ErrLineTooLong reports a line longer than MaxLine.
+var ErrLineTooLong = fmt.Errorf("a stream line is longer than %d bytes", MaxLine)
+
+// lineReader reads lines ending in \n, \r\n or a lone \r, keeping the raw
+// bytes (terminator included) for the record.
+type lineReader struct {
+	br      *bufio.Reader
+	pendCR  bool // the previous line ended in \r: drop a \n that follows
+	scratch []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns one line without its terminator, and the raw bytes read for
+// it. At the end of input it returns a last unterminated line, if any,
+// then io.EOF.
+func (l *lineReader) next() (line, raw []byte, err error) {
+	l.scratch = l.scratch[:0]
+	if l.pendCR {
+		l.pendCR = false
+		b, err := l.br.ReadByte()
+		if err == nil {
+			if b == '\n' {
+				raw = append(raw, b)
+			} else {
+				_ = l.br.UnreadByte()
+			}
+		}
+	}
+	for {
+		b, err := l.br.ReadByte()
+		if err != nil {
+			if errors.Is(err, io.EOF) && len(l.scratch) > 0 {
+				raw = append(raw, l.scratch...)
+				return l.scratch, raw, nil
+			}
+			return nil, raw, err
+		}
+		switch b {
+		case '\n':
+			raw = append(raw, l.scratch...)
+			raw = append(raw, '\n')
+			return l.scratch, raw, nil
+		case '\r':
+			raw = append(raw, l.scratch...)
+			raw = append(raw, '\r')
+			l.pendCR = true
+			return l.scratch, raw, nil
+		}
+		if len(l.scratch) >= MaxLine {
+			return nil, raw, ErrLineTooLong
+		}
+		l.scratch = append(l.scratch, b)
+	}
+}

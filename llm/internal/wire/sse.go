@@ -1,0 +1,101 @@
+// This file holds the one Server-Sent Events reader the clients share.
+
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// SSEEvent is one dispatched server-sent event. Name is the event: field
+// (empty when none came); Data is the data: lines joined with \n; Raw is
+// every byte consumed since the previous event, as received (comments and
+// blank lines included), for the record.
+type SSEEvent struct {
+	Name string
+	Data []byte
+	Raw  []byte
+}
+
+// SSEReader reads server-sent events. It accepts \n, \r\n and \r line
+// ends, comment lines, event:/id:/retry: fields, multi-line data and a last
+// event not followed by a blank line. It never panics; a line longer than
+// MaxLine is an error.
+type SSEReader struct {
+	lr   *lineReader
+	raw  []byte
+	done bool
+}
+
+// NewSSEReader reads events from r.
+func NewSSEReader(r io.Reader) *SSEReader { return &SSEReader{lr: newLineReader(r)} }
+
+// Next returns the next event that carries data, or io.EOF at the end.
+// Events with no data: line are skipped (their bytes go into the next Raw).
+// Any other error is the underlying reader's (a cut connection) or
+// ErrLineTooLong.
+func (s *SSEReader) Next() (SSEEvent, error) {
+	if s.done {
+		return SSEEvent{}, io.EOF
+	}
+	var (
+		name    string
+		data    []byte
+		hasData bool
+	)
+	for {
+		line, raw, err := s.lr.next()
+		s.raw = append(s.raw, raw...)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				s.done = true
+				if hasData {
+					return s.emit(name, data), nil
+				}
+				return SSEEvent{}, io.EOF
+			}
+			return SSEEvent{}, err
+		}
+		if len(line) == 0 {
+			if hasData {
+				return s.emit(name, data), nil
+			}
+			name = ""
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(field) {
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			if len(data)+len(value) > MaxLine {
+				return SSEEvent{}, ErrLineTooLong
+			}
+			data = append(data, value...)
+			hasData = true
+		case "event":
+			name = string(value)
+		}
+	}
+}
+
+func (s *SSEReader) emit(name string, data []byte) SSEEvent {
+	ev := SSEEvent{Name: name, Data: data, Raw: s.raw}
+	s.raw = nil
+	return ev
+}
+
+// Rest returns bytes consumed after the last event (trailing comments or
+// blank lines), for the record.
+func (s *SSEReader) Rest() []byte { return s.raw }

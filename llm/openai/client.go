@@ -1,0 +1,425 @@
+// This file holds the client: options, Complete, Stream.
+
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
+)
+
+// Environment variables read by New when the options leave a field empty.
+const (
+	KeyEnv     = "OPENAI_API_KEY"
+	BaseURLEnv = "OPENAI_BASE_URL"
+)
+
+// DefaultBaseURL is the official endpoint.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// DefaultTimeout bounds one whole call (all attempts, the whole stream)
+// when Options.Timeout is zero.
+const DefaultTimeout = 5 * time.Minute
+
+// maxBody bounds a non-streamed reply.
+const maxBody = 64 << 20
+
+// Options configure a Client. Every field is optional.
+type Options struct {
+	// BaseURL is the API root that "/chat/completions" is appended to;
+	// empty means $OPENAI_BASE_URL, else DefaultBaseURL.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer"; empty means
+	// $OPENAI_API_KEY. With no key at all no header is sent (local servers).
+	APIKey string
+	// Model is used when a Request leaves Model empty.
+	Model string
+	// Name is what Name() returns and errors are prefixed with; empty means
+	// "openai". Set it for a compatible server ("vllm", "lmstudio").
+	Name string
+	// HTTPClient sends the requests; nil means a client with no timeout of
+	// its own (Timeout and ctx bound every call).
+	HTTPClient *http.Client
+	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	Timeout time.Duration
+	// Retry bounds retries of failures that can pass.
+	Retry llm.RetryPolicy
+	// Header adds headers to every request (e.g. OpenAI-Organization).
+	Header http.Header
+	// DeveloperRole sends system text with role "developer" (newer OpenAI
+	// reasoning models) instead of "system".
+	DeveloperRole bool
+	// MaxCompletionTokens sends Request.MaxTokens as
+	// "max_completion_tokens" (required by OpenAI's reasoning models)
+	// instead of "max_tokens" (understood by every compatible server).
+	MaxCompletionTokens bool
+	// OmitStreamUsage leaves out stream_options.include_usage for servers
+	// that refuse it; streamed usage is then usually not reported.
+	OmitStreamUsage bool
+}
+
+// Client speaks Chat Completions. It is safe for concurrent use.
+type Client struct {
+	opts   Options
+	base   string
+	key    string
+	name   string
+	sender *wire.Sender
+	ids    atomic.Int64
+}
+
+var (
+	_ llm.Provider     = (*Client)(nil)
+	_ llm.Streamer     = (*Client)(nil)
+	_ llm.Capabilities = (*Client)(nil)
+	_ llm.Diagnoser    = (*Client)(nil)
+)
+
+// New returns a client. It never fails: a missing key or an unreachable
+// server is reported by the first call (or by Diagnose) with the fix.
+func New(opts Options) *Client {
+	c := &Client{opts: opts, base: opts.BaseURL, key: opts.APIKey, name: opts.Name}
+	if c.base == "" {
+		c.base = os.Getenv(BaseURLEnv)
+	}
+	if c.base == "" {
+		c.base = DefaultBaseURL
+	}
+	if c.key == "" {
+		c.key = os.Getenv(KeyEnv)
+	}
+	if c.name == "" {
+		c.name = "openai"
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	c.sender = &wire.Sender{
+		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
+			KeyOption: "openai.Options.APIKey", Key: c.key},
+		HTTP:         hc,
+		Retry:        opts.Retry,
+		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (openai.Options.Timeout)",
+	}
+	return c
+}
+
+// Name returns the provider name ("openai" unless Options.Name is set).
+func (c *Client) Name() string { return c.name }
+
+// BaseURL returns the API root the client sends to.
+func (c *Client) BaseURL() string { return c.base }
+
+// Capabilities: Chat Completions honours seed and forced tool choice.
+func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: true} }
+
+func (c *Client) model(req *llm.Request) string {
+	if req.Model != "" {
+		return req.Model
+	}
+	return c.opts.Model
+}
+
+func (c *Client) systemRole() string {
+	if c.opts.DeveloperRole {
+		return "developer"
+	}
+	return "system"
+}
+
+func (c *Client) maxTokensField() string {
+	if c.opts.MaxCompletionTokens {
+		return "max_completion_tokens"
+	}
+	return "max_tokens"
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.opts.Timeout == 0 {
+		return DefaultTimeout
+	}
+	return c.opts.Timeout
+}
+
+func (c *Client) header(stream bool) http.Header {
+	h := http.Header{}
+	for k, v := range c.opts.Header {
+		h[k] = append([]string(nil), v...)
+	}
+	h.Set("Content-Type", "application/json")
+	if stream {
+		h.Set("Accept", "text/event-stream")
+	} else {
+		h.Set("Accept", "application/json")
+	}
+	if c.key != "" {
+		h.Set("Authorization", "Bearer "+c.key)
+	}
+	return h
+}
+
+func (c *Client) nextID() string { return c.name + "-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
+
+// profile returns the error profile for one request's model.
+func (c *Client) profile(req *llm.Request) wire.Profile {
+	p := c.sender.Profile
+	p.Model = c.model(req)
+	return p
+}
+
+// prepare checks the request, encodes it and opens the call's context.
+func (c *Client) prepare(ctx context.Context, req *llm.Request, stream bool) ([]byte, []llm.Span, context.Context, context.CancelFunc, error) {
+	if req == nil {
+		return nil, nil, nil, nil, &llm.Error{Provider: c.name, Kind: llm.KindBadRequest, Message: "the request is nil"}
+	}
+	if c.model(req) == "" {
+		return nil, nil, nil, nil, &llm.Error{Provider: c.name, Kind: llm.KindBadRequest,
+			Message: "no model was named; set Request.Model or openai.Options.Model"}
+	}
+	body, spans, err := c.encode(req, stream)
+	if err != nil {
+		return nil, nil, nil, nil, &llm.Error{Provider: c.name, Kind: llm.KindBadRequest, Cause: err,
+			Message: "the request could not be encoded: " + err.Error()}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, nil, wire.CtxError(c.name, err, "")
+	}
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if t := c.timeout(); t > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, t)
+	}
+	return body, spans, callCtx, cancel, nil
+}
+
+// sender for one request: the profile carries the request's model.
+func (c *Client) senderFor(req *llm.Request) *wire.Sender {
+	s := *c.sender
+	s.Profile = c.profile(req)
+	return &s
+}
+
+// Complete sends one non-streaming request.
+func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	body, spans, callCtx, cancel, err := c.prepare(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	s := c.senderFor(req)
+	ex := llm.Exchange{Spans: spans}
+	resp, err := s.Post(ctx, callCtx, wire.JoinURL(c.base, "chat/completions"), c.header(false), body, &ex)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+	}
+	ex.ResponseBody = raw
+	out, derr := decodeResponse(raw, s.Profile, resp.Header, c.nextID)
+	if derr != nil {
+		return nil, derr
+	}
+	out.Exchange = ex
+	return out, nil
+}
+
+// completion is the non-streamed reply body.
+type completion struct {
+	ID      string `json:"id"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Message struct {
+			Content   json.RawMessage `json:"content"`
+			Refusal   *string         `json:"refusal"`
+			ToolCalls []toolCallDelta `json:"tool_calls"`
+		} `json:"message"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *usage          `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// decodeResponse reads a non-streamed reply. A 200 whose body is an error,
+// or that is not a chat completion, is an *llm.Error.
+func decodeResponse(raw []byte, p wire.Profile, h http.Header, ids func() string) (*llm.Response, error) {
+	var cm completion
+	if err := json.Unmarshal(raw, &cm); err != nil {
+		return nil, notAReply(p, h, raw, err)
+	}
+	if len(cm.Error) > 0 && string(cm.Error) != "null" {
+		return nil, wire.Classify(p, 0, h, raw)
+	}
+	if len(cm.Choices) == 0 {
+		return nil, notAReply(p, h, raw, errors.New("no choices"))
+	}
+	ch := cm.Choices[0]
+	a := &accumulator{id: cm.ID, model: cm.Model}
+	a.content.WriteString(contentText(ch.Message.Content))
+	if ch.Message.Refusal != nil && *ch.Message.Refusal != "" {
+		a.refusal.WriteString(*ch.Message.Refusal)
+		if a.content.Len() == 0 {
+			a.content.WriteString(*ch.Message.Refusal)
+		}
+	}
+	for i, d := range ch.Message.ToolCalls {
+		if d.Index == nil {
+			idx := i
+			d.Index = &idx
+		}
+		a.addCall(d)
+	}
+	if ch.FinishReason != nil {
+		a.finish = *ch.FinishReason
+	}
+	if cm.Usage != nil {
+		u := cm.Usage.toLLM()
+		a.usage = &u
+	}
+	return a.result(ids), nil
+}
+
+// contentText reads message.content: a string, null, or an array of parts
+// whose text parts are joined.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var b bytes.Buffer
+		for _, p := range parts {
+			if p.Type == "text" || p.Type == "output_text" {
+				b.WriteString(p.Text)
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// notAReply reports a 2xx body that is not a chat completion.
+func notAReply(p wire.Profile, h http.Header, raw []byte, cause error) *llm.Error {
+	pt := wire.ReadProviderText(raw, p)
+	what := "a body that is not a chat completion"
+	if pt.HTML {
+		what = "an HTML page"
+	}
+	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
+		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
+			"; check the base URL points at an OpenAI-compatible API (it usually ends in /v1)"}
+}
+
+// Stream sends one streaming request and yields text deltas as they
+// arrive, then each whole tool call, the usage when reported, and done.
+func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
+	return func(yield func(llm.StreamEvent, error) bool) {
+		body, spans, callCtx, cancel, err := c.prepare(ctx, req, true)
+		if err != nil {
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		defer cancel()
+		s := c.senderFor(req)
+		ex := llm.Exchange{Spans: spans}
+		resp, err := s.Post(ctx, callCtx, wire.JoinURL(c.base, "chat/completions"), c.header(true), body, &ex)
+		if err != nil {
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		defer resp.Body.Close()
+		if ct := resp.Header.Get("Content-Type"); strings.Contains(ct, "json") || strings.Contains(ct, "html") {
+			// The server answered a stream request with a plain body: an
+			// error, a proxy page, or a whole completion (stream ignored).
+			raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+			if rerr != nil {
+				yield(llm.StreamEvent{}, wire.TransportError(s.Profile, rerr, ctx, callCtx, s.TimeoutLabel))
+				return
+			}
+			ex.ResponseBody = raw
+			out, derr := decodeResponse(raw, s.Profile, resp.Header, c.nextID)
+			if derr != nil {
+				yield(llm.StreamEvent{}, derr)
+				return
+			}
+			out.Exchange = ex
+			if out.Content != "" && !yield(llm.StreamEvent{Kind: llm.EventText, Text: out.Content}, nil) {
+				return
+			}
+			wire.EmitTail(out, yield)
+			return
+		}
+		out, err := c.readStream(resp, &ex, s.Profile, func(text string) bool {
+			return yield(llm.StreamEvent{Kind: llm.EventText, Text: text}, nil)
+		})
+		if err != nil {
+			if le := (*llm.Error)(nil); !errors.As(err, &le) {
+				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+			}
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		if out == nil { // the consumer stopped early
+			return
+		}
+		out.Exchange = ex
+		wire.EmitTail(out, yield)
+	}
+}
+
+// readStream decodes an SSE body into a response, calling onText for each
+// text delta; it returns (nil, nil) when onText asks to stop. Reader
+// errors are returned raw for the caller to classify; a frame that is not
+// JSON or that carries an error is an *llm.Error.
+func (c *Client) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+	r := wire.NewSSEReader(resp.Body)
+	a := &accumulator{}
+	for !a.done {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		ex.Frames = append(ex.Frames, ev.Raw)
+		text, err := a.feed(ev.Data)
+		if errors.Is(err, errStreamError) {
+			return nil, wire.Classify(p, 0, resp.Header, a.errBody)
+		}
+		if err != nil {
+			return nil, notAReply(p, resp.Header, ev.Data, err)
+		}
+		if text != "" && !onText(text) {
+			return nil, nil
+		}
+	}
+	if rest := r.Rest(); len(rest) > 0 {
+		ex.Frames = append(ex.Frames, rest)
+	}
+	if !a.done && a.finish == "" {
+		return nil, &llm.Error{Provider: p.Provider, Kind: llm.KindServer, Status: resp.StatusCode, Retryable: true, Resumable: true,
+			Cause:   io.ErrUnexpectedEOF,
+			Message: "the stream from " + p.BaseURL + " ended before the model finished (no finish_reason and no [DONE]); a later attempt may work"}
+	}
+	return a.result(c.nextID), nil
+}
