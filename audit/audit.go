@@ -1,0 +1,119 @@
+// Package audit exports a run as a hash-chained list of records that anyone can verify
+// offline, and verifies such exports.
+//
+// Every event dispatched during a run becomes one record {seq, timestamp, eventType,
+// payload, meta, prevHash, hash}; each run first gets an "audit.genesis" record. hash is the
+// lowercase hex SHA-256 of the RFC 8785 canonical JSON (package audit/jcs) of the record
+// without its hash member, and prevHash links each record to the one before, so an edited,
+// dropped, inserted or reordered record breaks the chain at that record. Records are cut
+// into segments {header, records, finalHash} that chain through header.chainHead; a segment
+// may carry an Ed25519 signature over its header and final hash, which stops a holder of
+// the file from recomputing a consistent suffix.
+//
+// This file holds the shared vocabulary: formats, the input events, options. Bounding is in
+// bound.go, export in export.go, the file form in segment.go, signatures in sign.go and the
+// verifier in verify.go.
+package audit
+
+import (
+	"crypto/ed25519"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+)
+
+// The identifiers written in every segment header and checked by the verifier.
+const (
+	// Format is the segment format id.
+	Format = "agentfootprint.audit/1"
+	// HashAlgorithm is the record hash.
+	HashAlgorithm = "sha-256"
+	// Canonicalization is the canonical JSON scheme records are hashed in.
+	Canonicalization = jcs.ID
+	// GenesisType is the eventType of the record that opens each run.
+	GenesisType = "audit.genesis"
+	// BoundingVersion names the bounding rules of bound.go; a change in what they keep
+	// needs a new id.
+	BoundingVersion = "agentfootprint-go.bounding/1"
+	// LibraryName is the library named in headers and genesis records.
+	LibraryName = "agentfootprint-go"
+	// modulePath finds this library's version in the build information.
+	modulePath = "github.com/agentfootprint/agentfootprint-go"
+)
+
+// ZeroHash is the prevHash of the first record and the chainHead of the first segment.
+var ZeroHash = strings.Repeat("0", 64)
+
+// PayloadMode chooses how much of each event payload the export keeps.
+type PayloadMode string
+
+// The payload modes.
+const (
+	// Bounded (the default) keeps structure, names, enums, counts and hashes, and replaces
+	// content (prompts, model text, tool arguments and results, history) with its shape:
+	// "[N chars]", "[keys: a, b]", "[type: object]", "[N messages]".
+	Bounded PayloadMode = "bounded"
+	// Verbatim keeps payloads as dispatched, bounded only for numbers and UTF-8.
+	Verbatim PayloadMode = "verbatim"
+)
+
+// Event is one dispatched event as the exporter reads it: the {type, payload, meta}
+// envelope. Payload and Meta hold JSON-like values (as decoded by DecodeEvents, or any
+// value encoding/json can marshal).
+type Event struct {
+	Type    string         `json:"type"`
+	Payload any            `json:"payload"`
+	Meta    map[string]any `json:"meta"`
+}
+
+// Run is the input to export: the run's identity and its events in dispatch order.
+type Run struct {
+	// ID is the run id; events whose meta.runId is empty belong to it.
+	ID string
+	// AgentID is the id of the agent that ran, named in the genesis record.
+	AgentID string
+	// StartedAt stamps the genesis record; when zero, the first event's wallClockMs does.
+	StartedAt time.Time
+	// RecordFormat is the run record's format id, listed in the genesis versions when set.
+	RecordFormat string
+	// Events are the dispatched events, in order.
+	Events []Event
+}
+
+// Library names the software that wrote a segment.
+type Library struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Options configure an Exporter.
+type Options struct {
+	// PayloadMode is Bounded when empty.
+	PayloadMode PayloadMode
+	// LibraryVersion is written in headers and genesis records; when empty it is read
+	// from the build information ("(devel)" for an untagged build).
+	LibraryVersion string
+	// SigningKey, when set, signs every drained segment (Ed25519).
+	SigningKey ed25519.PrivateKey
+	// Now stamps header.exportedAt; time.Now when nil.
+	Now func() time.Time
+}
+
+// libraryVersion returns this module's version from the build information.
+func libraryVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	if bi.Main.Path == modulePath && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	for _, d := range bi.Deps {
+		if d.Path == modulePath && d.Version != "" {
+			return d.Version
+		}
+	}
+	return "(devel)"
+}

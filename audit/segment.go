@@ -1,0 +1,221 @@
+// This file holds the segment: its Go form, its file form (one record per line) and the
+// decoder that reads a file back for verification.
+
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+)
+
+// Segment is a drained piece of the chain: {header, records, finalHash}.
+type Segment struct {
+	Header    Header
+	Records   []Record
+	FinalHash string
+}
+
+// Header describes a segment and links it to the previous one.
+type Header struct {
+	Format           string     `json:"format"`
+	HashAlgorithm    string     `json:"hashAlgorithm"`
+	Canonicalization string     `json:"canonicalization"`
+	ChainHead        string     `json:"chainHead"`
+	FirstSeq         int64      `json:"firstSeq"`
+	RecordCount      int64      `json:"recordCount"`
+	ExportedAt       string     `json:"exportedAt"`
+	Library          Library    `json:"library"`
+	Signature        *Signature `json:"signature,omitempty"`
+}
+
+// Record is one chained record as a JSON object: seq, timestamp, eventType, payload, meta,
+// prevHash and hash. It is a map so that the verifier hashes exactly what a file holds,
+// extra members included.
+type Record map[string]any
+
+// Seq returns the record's seq when it is an integer.
+func (r Record) Seq() (int64, bool) {
+	switch v := r["seq"].(type) {
+	case int64:
+		return v, true
+	case json.Number:
+		n, err := v.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// EventType returns the record's eventType ("" when missing or not a string).
+func (r Record) EventType() string { s, _ := r["eventType"].(string); return s }
+
+// Hash returns the record's stored hash ("" when missing or not a string).
+func (r Record) Hash() string { s, _ := r["hash"].(string); return s }
+
+// PrevHash returns the record's stored prevHash ("" when missing or not a string).
+func (r Record) PrevHash() string { s, _ := r["prevHash"].(string); return s }
+
+// MarshalJSON writes the segment with the header first and one canonical record per line,
+// so files diff and grep well. Whitespace outside records is not hashed.
+func (s *Segment) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	if _, err := s.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// WriteTo writes the segment's file form (see MarshalJSON) followed by a newline.
+func (s *Segment) WriteTo(w io.Writer) (int64, error) {
+	header, err := json.Marshal(s.Header)
+	if err != nil {
+		return 0, err
+	}
+	out := make([]byte, 0, 256*len(s.Records)+512)
+	out = append(out, `{"header":`...)
+	out = append(out, header...)
+	out = append(out, ",\n\"records\":["...)
+	for i, r := range s.Records {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '\n')
+		if out, err = jcs.Append(out, map[string]any(r)); err != nil {
+			return 0, fmt.Errorf("audit: record %d: %w", i, err)
+		}
+	}
+	out = append(out, "\n],\n\"finalHash\":"...)
+	out, _ = jcs.Append(out, s.FinalHash)
+	out = append(out, "}\n"...)
+	n, err := w.Write(out)
+	return int64(n), err
+}
+
+// DecodeError says why a segment file could not be read.
+type DecodeError struct {
+	// Field is where the problem is, e.g. "header.firstSeq" or "records[3]".
+	Field string
+	// Err is the cause.
+	Err error
+}
+
+func (e *DecodeError) Error() string {
+	if e.Field == "" {
+		return "audit: reading segment: " + e.Err.Error()
+	}
+	return fmt.Sprintf("audit: reading segment: %s: %v", e.Field, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// ReadSegment decodes a segment file. It reads strictly (duplicate member names, invalid
+// UTF-8 and trailing data are refused) and checks only the shape: header fields of the
+// right types, records that are objects. Whether the chain holds is Verify's question, so a
+// record with a tampered seq or hash decodes and is then reported by Verify.
+func ReadSegment(data []byte) (*Segment, error) {
+	v, err := jcs.Parse(data)
+	if err != nil {
+		return nil, &DecodeError{Err: err}
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, &DecodeError{Err: errors.New("not a JSON object")}
+	}
+	hm, ok := top["header"].(map[string]any)
+	if !ok {
+		return nil, &DecodeError{Field: "header", Err: errors.New("missing or not an object")}
+	}
+	seg := &Segment{}
+	h := &seg.Header
+	fields := []struct {
+		name string
+		dst  *string
+	}{
+		{"format", &h.Format}, {"hashAlgorithm", &h.HashAlgorithm}, {"canonicalization", &h.Canonicalization},
+		{"chainHead", &h.ChainHead}, {"exportedAt", &h.ExportedAt},
+	}
+	for _, f := range fields {
+		if *f.dst, err = getString(hm, f.name, true); err != nil {
+			return nil, &DecodeError{Field: "header." + f.name, Err: err}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"firstSeq", &h.FirstSeq}, {"recordCount", &h.RecordCount}} {
+		if *f.dst, err = getInt(hm, f.name); err != nil {
+			return nil, &DecodeError{Field: "header." + f.name, Err: err}
+		}
+	}
+	if lib, ok := hm["library"].(map[string]any); ok {
+		h.Library.Name, _ = lib["name"].(string)
+		h.Library.Version, _ = lib["version"].(string)
+	}
+	if sv, present := hm["signature"]; present {
+		sm, ok := sv.(map[string]any)
+		if !ok {
+			return nil, &DecodeError{Field: "header.signature", Err: errors.New("not an object")}
+		}
+		sig := &Signature{}
+		for _, f := range []struct {
+			name string
+			dst  *string
+		}{{"alg", &sig.Alg}, {"keyId", &sig.KeyID}, {"value", &sig.Value}} {
+			if *f.dst, err = getString(sm, f.name, true); err != nil {
+				return nil, &DecodeError{Field: "header.signature." + f.name, Err: err}
+			}
+		}
+		h.Signature = sig
+	}
+	list, ok := top["records"].([]any)
+	if !ok {
+		return nil, &DecodeError{Field: "records", Err: errors.New("missing or not an array")}
+	}
+	seg.Records = make([]Record, len(list))
+	for i, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, &DecodeError{Field: fmt.Sprintf("records[%d]", i), Err: errors.New("not an object")}
+		}
+		seg.Records[i] = m
+	}
+	if seg.FinalHash, err = getString(top, "finalHash", true); err != nil {
+		return nil, &DecodeError{Field: "finalHash", Err: err}
+	}
+	return seg, nil
+}
+
+func getString(m map[string]any, name string, required bool) (string, error) {
+	v, present := m[name]
+	if !present {
+		if required {
+			return "", errors.New("missing")
+		}
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", errors.New("not a string")
+	}
+	return s, nil
+}
+
+func getInt(m map[string]any, name string) (int64, error) {
+	v, present := m[name]
+	if !present {
+		return 0, errors.New("missing")
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, errors.New("not a number")
+	}
+	i, err := n.Int64()
+	if err != nil || i < 0 {
+		return 0, fmt.Errorf("%s is not a non-negative integer", n)
+	}
+	return i, nil
+}
