@@ -160,3 +160,7 @@ func mustJSON(t testing.TB, v any) []byte {
 	}
 	return append(b, '\n')
 }
+
+type ctxT = context.Context
+
+func bg() context.Context { return context.Background() }
