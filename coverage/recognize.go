@@ -32,10 +32,38 @@ func envelopeObject(v any) (Object, bool) {
 	return plainObject(v)
 }
 
+// markerValue looks up a marker key without building a view of v, so a plain result that declares
+// nothing costs the boundary almost nothing.
+func markerValue(v any, key string) (any, bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		x, ok := t[key]
+		return x, ok
+	case Object:
+		return t.Get(key)
+	case *Absence, Absence:
+		if key == AbsenceMarker {
+			return true, true
+		}
+	case *Covered, Covered:
+		if key == CoverageMarker {
+			return Object{}, true
+		}
+	case *Semantics, Semantics:
+		if key == SemanticsMarker {
+			return true, true
+		}
+	}
+	return nil, false
+}
+
 // ReadAbsence recognizes an af_absent envelope: "af_absent" is the boolean true and "checked" is a
 // non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
 // an ordered object.
 func ReadAbsence(v any) (Object, bool) {
+	if m, _ := markerValue(v, AbsenceMarker); m != true {
+		return nil, false
+	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, false
@@ -64,6 +92,9 @@ func ReadCoverageLedger(v any) (Object, bool) {
 }
 
 func ledgerParts(v any) (Object, Object, bool) {
+	if _, has := markerValue(v, CoverageMarker); !has {
+		return nil, nil, false
+	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil, false
@@ -83,6 +114,9 @@ func ledgerParts(v any) (Object, Object, bool) {
 // passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
 // value stays data, and a caller in dev mode warns.
 func ReadSemantics(v any) (Object, *Problem) {
+	if m, _ := markerValue(v, SemanticsMarker); m != true {
+		return nil, nil
+	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil
@@ -99,6 +133,9 @@ func ReadSemantics(v any) (Object, *Problem) {
 // ReadDeclaredAbsence recognizes an absence whose checked the dispatch funnel is to compose
 // (checked is "declared"). Every other reader sees such a value as data.
 func ReadDeclaredAbsence(v any) (Object, bool) {
+	if m, _ := markerValue(v, AbsenceMarker); m != true {
+		return nil, false
+	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, false

@@ -12,6 +12,9 @@ import "strings"
 // v itself and false; it never mutates v, and rebuilds only the changed paths. Served(Served(x))
 // equals Served(x).
 func Served(v any) (out any, changed bool) {
+	if !mayBeEnvelope(v) {
+		return v, false
+	}
 	s := walker{seen: map[uintptr]bool{}}
 	return s.serve(v)
 }
@@ -22,8 +25,21 @@ func Served(v any) (out any, changed bool) {
 // absence note is kept, removed record-only keys cannot come back, and a projected described
 // result no longer carries its marker, so it is returned as found. Served text is never evidence.
 func WithoutServed(v any) (out any, changed bool) {
+	if !mayBeEnvelope(v) {
+		return v, false
+	}
 	s := walker{seen: map[uintptr]bool{}}
 	return s.unserve(v)
+}
+
+// mayBeEnvelope reports whether v carries any marker, without building a view of it.
+func mayBeEnvelope(v any) bool {
+	for _, k := range []string{AbsenceMarker, CoverageMarker, SemanticsMarker} {
+		if _, has := markerValue(v, k); has {
+			return true
+		}
+	}
+	return false
 }
 
 type walker struct {
