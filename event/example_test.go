@@ -36,10 +36,10 @@ func ExampleDispatcher_Emit() {
 		b, _ := json.Marshal(e)
 		fmt.Println(string(b))
 	})
-	d.Emit(event.AgentIterationEnd, build, event.Meta{RunID: "run-1", RuntimeStageID: "tool-calls#5", IterIndex: event.Int(1)})
+	d.Emit(event.AgentIterationEnd, build, event.Meta{RunID: "run-1", RuntimeStageID: "tool-calls#5", IterIndex: event.Int(1), CompositionPath: []string{"triage"}})
 	// Output:
 	// building payload
-	// {"type":"agentfootprint.agent.iteration_end","payload":{"iterIndex":1,"toolCallCount":2},"meta":{"runId":"run-1","runtimeStageId":"tool-calls#5","subflowPath":"","wallClockMs":0,"runOffsetMs":0,"iterIndex":1,"compositionPath":null}}
+	// {"type":"agentfootprint.agent.iteration_end","payload":{"iterIndex":1,"toolCallCount":2},"meta":{"runId":"run-1","runtimeStageId":"tool-calls#5","subflowPath":"","wallClockMs":0,"runOffsetMs":0,"iterIndex":1,"compositionPath":["triage"]}}
 }
 
 // A panicking listener never breaks the run: the others hear of it as
