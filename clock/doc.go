@@ -10,8 +10,9 @@
 //     JSON so a paused run resumes on the same clock. ToolTime is the part of it a tool sees.
 //   - Bind returns a Presentation that renders instants, inclusive spans and half-open ranges in
 //     the person's zone, following one fixed set of rules (date, 24-hour time, zone name, offset).
-//   - DriftAtDispatch decides what happens to a look-back that runs later than the turn's now;
-//     ISORange spells a range for a tool that reads iso-ranges.
+//   - Meaning says which range a period value (look-back or iso-range) covers at an instant;
+//     Union and Difference give the pieces a read missed or added; DriftAtDispatch decides what
+//     happens to a look-back that runs later than the turn's now; ISORange spells a range back.
 //   - The lines (PeriodLine, CheckLine, ShiftedConclusion, HeldLine, ClockLines, ClockSentence,
 //     ServedTimeLine) render the time limits from plain data and a Presentation.
 //
