@@ -1,0 +1,55 @@
+// This file holds the ledger's two halves, the pure merge and the emit, and the state key.
+
+package ledger
+
+import (
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+)
+
+// StateKey returns the declaration of the agent's findingsLedger key, a list of Row. A chart that
+// mounts a layer declares this key, so the layer's one append op type-checks and a record decodes
+// the rows back.
+func StateKey() flow.ListKey[Row] { return flow.List[Row](StateKeyName) }
+
+// AppendRows is the ledger's merge half: prev followed by rows, in a fresh slice. prev is never
+// modified. With no rows it returns prev itself, so an empty write can be skipped.
+func AppendRows(prev, rows []Row) []Row {
+	if len(rows) == 0 {
+		return prev
+	}
+	out := make([]Row, 0, len(prev)+len(rows))
+	out = append(out, prev...)
+	return append(out, rows...)
+}
+
+// PeriodRowsOf wraps period rows as ledger rows, in order.
+func PeriodRowsOf(rows []coverage.PeriodRow) []Row {
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = FromPeriod(r)
+	}
+	return out
+}
+
+// PeriodPayload returns the findings.period payload for a row: names, the verdict and numbers,
+// never an instant or an argument name.
+func PeriodPayload(r coverage.PeriodRow) event.FindingsPeriodPayload {
+	return event.FindingsPeriodPayload{
+		ToolCallID: r.ToolCallID,
+		ToolName:   r.ToolName,
+		Iteration:  r.Iteration,
+		Turn:       r.Turn,
+		Verdict:    string(r.Verdict),
+	}
+}
+
+// EmitPeriodRows is the ledger's emit half for period rows: one agentfootprint.findings.period
+// event per row, in order, through the stage's scope. The payload is built only when someone
+// listens.
+func EmitPeriodRows(s *flow.Scope, rows []coverage.PeriodRow) {
+	for _, r := range rows {
+		s.Emit(string(event.FindingsPeriod), func() any { return PeriodPayload(r) })
+	}
+}

@@ -1,0 +1,92 @@
+// This file holds the sf-results chart: its keys, its four stages and the deps they are handed.
+
+package results
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+)
+
+// Wire facts of the subflow: its mount id and its stage ids.
+const (
+	SubflowID    = "sf-results"
+	StageDeclare = "declare"
+	StageVerify  = "verify"
+	StageRecord  = "record"
+	StageResolve = "resolve"
+)
+
+// The subflow's own keys: inputs frozen by the mount, then one key per stage.
+var (
+	keyCalls          = flow.Key[[]RanCall]("calls")
+	keyPeriods        = flow.Key[[]CallPeriod]("periods")
+	keyBatchIteration = flow.Key[int]("batchIteration")
+	keyTurnNumber     = flow.Key[int]("turnNumber")
+	keyPeriodPlan     = flow.Key[[]PlannedPeriod]("periodPlan")
+	keyPeriodChecks   = flow.Key[[]CheckedPeriod]("periodChecks")
+	keyPeriodRows     = flow.Key[[]coverage.PeriodRow]("periodRows")
+)
+
+// Deps is what the stages are handed from outside the subflow: closures, never state.
+type Deps struct {
+	// ArgumentOf names a tool's period argument. nil means no tool declares one.
+	ArgumentOf ArgumentOf
+	// EmitRows fires the ledger's events for the rows the Record stage files, inside the
+	// subflow. nil means ledger.EmitPeriodRows (one agentfootprint.findings.period per row).
+	EmitRows func(s *flow.Scope, rows []coverage.PeriodRow)
+}
+
+// Chart builds the sf-results subflow. Every stage does nothing when the mount handed no batch.
+func Chart(deps Deps) (*flow.Chart, error) {
+	emit := deps.EmitRows
+	if emit == nil {
+		emit = ledger.EmitPeriodRows
+	}
+	c, err := flow.NewBuilder(SubflowID).
+		Keys(keyCalls, keyPeriods, keyBatchIteration, keyTurnNumber, keyPeriodPlan, keyPeriodChecks, keyPeriodRows).
+		Stage(StageDeclare, func(_ context.Context, s *flow.Scope) (any, error) {
+			calls, _ := keyCalls.Get(s)
+			if len(calls) == 0 {
+				return nil, nil
+			}
+			periods, _ := keyPeriods.Get(s)
+			if plan := PlanPeriods(calls, periods, deps.ArgumentOf); len(plan) > 0 {
+				keyPeriodPlan.Set(s, plan)
+			}
+			return nil, nil
+		}).
+		Stage(StageVerify, func(_ context.Context, s *flow.Scope) (any, error) {
+			plan, _ := keyPeriodPlan.Get(s)
+			if len(plan) == 0 {
+				return nil, nil
+			}
+			keyPeriodChecks.Set(s, CheckPeriods(plan))
+			return nil, nil
+		}).
+		Stage(StageRecord, func(_ context.Context, s *flow.Scope) (any, error) {
+			checks, _ := keyPeriodChecks.Get(s)
+			if len(checks) == 0 {
+				return nil, nil
+			}
+			it, _ := keyBatchIteration.Get(s)
+			turn, _ := keyTurnNumber.Get(s)
+			rows := PeriodRowsOf(checks, Stamp{Turn: turn, Iteration: it})
+			keyPeriodRows.Set(s, rows)
+			emit(s, rows)
+			return nil, nil
+		}).
+		Stage(StageResolve, func(context.Context, *flow.Scope) (any, error) {
+			// A call that already ran can only be flagged, and the rows are the flags. Later
+			// outcome checks that can still ask or refuse will decide here.
+			return nil, nil
+		}).
+		Build()
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return c, nil
+}

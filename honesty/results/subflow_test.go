@@ -1,0 +1,277 @@
+// Tests for sf-results mounted in a parent chart: one write per batch, no write without rows,
+// events fired inside the subflow, and batches told apart by iteration.
+
+package results
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+)
+
+// toolResult stands in for the agent's own toolResults element type.
+type toolResult struct {
+	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
+	Iteration  int    `json:"iteration"`
+	Status     string `json:"status,omitempty"`
+}
+
+var (
+	pIteration   = flow.Key[int]("iteration")
+	pStamp       = flow.Key[int]("toolResultsIteration")
+	pTurn        = flow.Key[int]("turnNumber")
+	pToolResults = flow.Key[[]toolResult]("toolResults")
+	pDeclared    = flow.List[coverage.DeclaredCoverage]("coverageDeclared")
+	pLedger      = ledger.StateKey()
+)
+
+// parentState is what the parent's seed stage writes before the loop head.
+type parentState struct {
+	iteration int
+	stamp     *int
+	turn      int
+	results   []toolResult
+	declared  []coverage.DeclaredCoverage
+	ledger    []ledger.Row
+}
+
+func intp(i int) *int { return &i }
+
+// parentChart builds seed -> sf-results -> done, with the layer built from deps.
+func parentChart(t testing.TB, st parentState, deps Deps) *flow.Chart {
+	t.Helper()
+	l, err := New(deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := flow.NewBuilder("agent-test").
+		Keys(pIteration, pStamp, pTurn, pToolResults, pDeclared, pLedger).
+		Stage("seed", func(_ context.Context, s *flow.Scope) (any, error) {
+			pIteration.Set(s, st.iteration)
+			if st.stamp != nil {
+				pStamp.Set(s, *st.stamp)
+			}
+			pTurn.Set(s, st.turn)
+			pToolResults.Set(s, st.results)
+			if len(st.declared) > 0 {
+				pDeclared.Set(s, st.declared)
+			}
+			if len(st.ledger) > 0 {
+				pLedger.Set(s, st.ledger)
+			}
+			return nil, nil
+		}).
+		Mount(l.ID, l.Chart, l.Mount).
+		Stage("done", func(_ context.Context, s *flow.Scope) (any, error) { return pLedger.Get(s), nil }).
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func absenceRow(id string, it int, p coverage.Period) coverage.DeclaredCoverage {
+	return coverage.DeclaredCoverage{Kind: coverage.KindAbsence, ToolName: "backup_runs", ToolCallID: id, Iteration: it,
+		LookedFor: "failed backup runs for host-103", Checked: []coverage.Item{{What: "every job in the 02:00 export"}}, Period: &p}
+}
+
+func TestSubflowJudgesBatchOnce(t *testing.T) {
+	tests := []struct {
+		name   string
+		st     parentState
+		want   []string // the rows appended, as JSON
+		events int
+	}{
+		{
+			name: "S1 stale absence right after the batch",
+			st: parentState{iteration: 2, stamp: intp(1), turn: 1,
+				results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Status: "absent"}},
+				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}},
+			want:   []string{`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`},
+			events: 1,
+		},
+		{
+			name: "S10 re-entry after wrap-up judges nothing",
+			st: parentState{iteration: 3, stamp: intp(1), turn: 1,
+				results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1}},
+				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}},
+		},
+		{
+			name: "first iteration has no batch",
+			st:   parentState{iteration: 1, turn: 1},
+		},
+		{
+			name: "S14 batch of three in order; a call without period or argument files nothing",
+			st: parentState{iteration: 2, stamp: intp(1), turn: 1,
+				results: []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "lookup"}, {ToolCallID: "c3", ToolName: "backup_runs"}},
+				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale),
+					{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: "c3", Iteration: 1, Period: &unk}}},
+			want: []string{
+				`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`,
+				`{"kind":"period","turn":1,"toolCallId":"c3","toolName":"backup_runs","iteration":1,"verdict":"unknown"}`,
+			},
+			events: 2,
+		},
+		{
+			name: "S11 a reused id is judged on this batch's periods only",
+			st: parentState{iteration: 3, stamp: intp(2), turn: 1,
+				results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
+				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, fresh), absenceRow("c1", 2, stale)},
+				ledger:   []ledger.Row{ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"})}},
+			want: []string{
+				`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"covered"}`,
+				`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":2,"verdict":"not-held"}`,
+			},
+			events: 1,
+		},
+		{
+			name: "period tool that declared nothing is undeclared, naming its argument",
+			st: parentState{iteration: 2, stamp: intp(1), turn: 4,
+				results: []toolResult{{ToolCallID: "s1", ToolName: "search_logs"}, {ToolCallID: "", ToolName: "search_logs"}}},
+			want: []string{
+				`{"kind":"period","turn":4,"toolCallId":"s1","toolName":"search_logs","iteration":1,"verdict":"undeclared","argument":"window"}`,
+				`{"kind":"period","turn":4,"toolCallId":"","toolName":"search_logs","iteration":1,"verdict":"undeclared","argument":"window"}`,
+			},
+			events: 2,
+		},
+	}
+	instant := regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}`)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var events []flow.Event
+			c := parentChart(t, tt.st, Deps{ArgumentOf: argWindow})
+			res, err := c.Run(context.Background(), nil, flow.WithHooks(&flow.Hooks{Emit: func(e flow.Event) { events = append(events, e) }}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, _ := res.Output.([]ledger.Row)
+			got := make([]string, 0, len(rows))
+			for _, r := range rows {
+				b, err := json.Marshal(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, string(b))
+			}
+			want := tt.want
+			if want == nil {
+				want = []string{}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ledger (-want +got):\n%s", diff)
+			}
+
+			// The mount commit: at most one op, an append to findingsLedger.
+			idx, ok := res.Record.Find(SubflowID + "#1")
+			if !ok {
+				t.Fatalf("no mount commit in %+v", res.Record.Commits)
+			}
+			ops := res.Record.Commits[idx].Ops
+			if tt.events == 0 && len(ops) != 0 {
+				t.Errorf("mount wrote %v with nothing to file", ops)
+			}
+			if tt.events > 0 && (len(ops) != 1 || ops[0].Key != "findingsLedger" || ops[0].Verb != flow.VerbAppend) {
+				t.Errorf("mount ops = %+v, want one append to findingsLedger", ops)
+			}
+
+			// Inner stages: the four stage ids, in order.
+			inner := res.Record.Subflows[SubflowID+"#1"]
+			var stages []string
+			for _, cm := range inner.Commits[1:] {
+				stages = append(stages, cm.StageID)
+			}
+			if diff := cmp.Diff([]string{"declare", "verify", "record", "resolve"}, stages); diff != "" {
+				t.Errorf("inner stages (-want +got):\n%s", diff)
+			}
+
+			// Events: fired inside the subflow, exact keys, no instant (S19).
+			if len(events) != tt.events {
+				t.Fatalf("got %d events, want %d", len(events), tt.events)
+			}
+			for _, e := range events {
+				if e.Name != string(event.FindingsPeriod) || e.SubflowPath != SubflowID {
+					t.Errorf("event %q from %q, want %q from %q", e.Name, e.SubflowPath, event.FindingsPeriod, SubflowID)
+				}
+				b, _ := json.Marshal(e.Payload)
+				var m map[string]any
+				_ = json.Unmarshal(b, &m)
+				keys := []string{}
+				for k := range m {
+					keys = append(keys, k)
+				}
+				if len(keys) != 5 || m["toolCallId"] == nil || m["toolName"] == nil || m["iteration"] == nil || m["turn"] == nil || m["verdict"] == nil {
+					t.Errorf("payload keys %v, want exactly toolCallId, toolName, iteration, turn, verdict", keys)
+				}
+				if instant.Match(b) {
+					t.Errorf("payload carries an instant: %s", b)
+				}
+			}
+		})
+	}
+}
+
+func TestSubflowRecordRoundTrip(t *testing.T) {
+	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
+		results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
+		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}}
+	c := parentChart(t, st, Deps{})
+	res, err := c.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(res.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := c.DecodeRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok, err := flow.ValueAt(rec, len(rec.Commits)-1, "findingsLedger")
+	if err != nil || !ok {
+		t.Fatalf("ValueAt: %v %v", ok, err)
+	}
+	rows, _ := v.([]ledger.Row)
+	got := ledger.PeriodRows(rows)
+	want := []coverage.PeriodRow{{Kind: "period", Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decoded ledger (-want +got):\n%s", diff)
+	}
+}
+
+func TestInputReadsLooseShapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		state mapReader
+		want  map[string]any
+	}{
+		{"no batch: calls only", mapReader{"iteration": 1}, map[string]any{"calls": []RanCall{}}},
+		{"maps with a non-text id skipped", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": 3,
+			"toolResults": []any{map[string]any{"toolCallId": "a", "toolName": "t"}, map[string]any{"toolCallId": 7, "toolName": "t"}}},
+			map[string]any{"calls": []RanCall{{"a", "t"}}, "batchIteration": 1, "turnNumber": 3}},
+		{"coverage rows as decoded JSON", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": 1,
+			"toolResults":      []map[string]any{{"toolCallId": "a", "toolName": "t"}},
+			"coverageDeclared": json.RawMessage(`[{"kind":"ledger","toolName":"t","toolCallId":"a","iteration":1,"checked":[],"notChecked":[],"cannotCover":[],"period":{"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}]`)},
+			map[string]any{"calls": []RanCall{{"a", "t"}}, "batchIteration": 1, "turnNumber": 1, "periods": []CallPeriod{{"a", unk}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Input(tt.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Input (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
