@@ -1,0 +1,222 @@
+// The Agent: construction, options and event subscription.
+
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// DefaultMaxIterations is the step budget of an agent built without
+// WithMaxIterations.
+const DefaultMaxIterations = 10
+
+// Capture is the policy for keeping the exact request bytes of each model
+// call (explain.md §4.1). The hash and the spans are always kept.
+type Capture string
+
+// The capture policies implemented here.
+const (
+	// CaptureFull keeps the exact bytes as a blob of the record (default).
+	CaptureFull Capture = "full"
+	// CaptureHashOnly keeps the hashes and spans only.
+	CaptureHashOnly Capture = "hash-only"
+)
+
+// Agent runs the agent chart: a model, its tools and its context units.
+// It is safe for concurrent use: each Run owns its own execution, state and
+// record. The agent also remembers the conversation of the last turn that
+// ended (see FollowUp and Checkpoint); that conversation takes one turn at a
+// time.
+type Agent struct {
+	provider llm.Provider
+	cfg      config
+	tools    map[string]*tool.Tool
+	order    []string
+	chart    *flow.Chart
+	loopHead string
+	d        event.Dispatcher
+
+	mu       sync.Mutex
+	conv     *Conversation
+	pending  *PauseCheckpoint
+	inFlight bool
+}
+
+type config struct {
+	id           string
+	model        string
+	tools        []*tool.Tool
+	units        []*inject.Unit
+	maxIter      int
+	wrapUp       bool
+	capture      Capture
+	temperature  *float64
+	maxTokens    int
+	recordEvents bool
+	now          func() time.Time
+	errs         []error
+
+	// Seams for the honesty layers (issues 5 and later). A mount listed in
+	// headMounts is placed at the loop head, before context, so every
+	// back-edge lands on the first of them; preRoute mounts run between
+	// call-llm and sf-route. Both are empty unless a layer is armed, so an
+	// unarmed agent has no extra node, key, event or byte.
+	headMounts     []layerMount
+	preRouteMounts []layerMount
+}
+
+// layerMount is one honesty-layer subflow mounted on the agent chart.
+type layerMount struct {
+	id    string
+	chart *flow.Chart
+	mount flow.Mount
+}
+
+// Option configures an Agent at construction.
+type Option func(*config)
+
+// WithID names the agent in the record's manifest and in event meta.
+func WithID(id string) Option { return func(c *config) { c.id = id } }
+
+// WithModel sets the model name sent with every request (empty lets the
+// provider choose its default).
+func WithModel(model string) Option { return func(c *config) { c.model = model } }
+
+// WithTools offers tools to the model. Names must be unique across calls.
+func WithTools(tools ...*tool.Tool) Option {
+	return func(c *config) { c.tools = append(c.tools, tools...) }
+}
+
+// WithUnits adds context units (facts, steering, instructions, skills).
+// Ids must be unique per agent.
+func WithUnits(units ...*inject.Unit) Option {
+	return func(c *config) { c.units = append(c.units, units...) }
+}
+
+// WithSystemPrompt adds text to the system prompt as a steering unit with id
+// "system-prompt", recorded like any other unit.
+func WithSystemPrompt(text string) Option {
+	u := inject.Steering("system-prompt", text, inject.CallerSkip(1))
+	return func(c *config) { c.units = append(c.units, u) }
+}
+
+// WithMaxIterations sets the step budget (default 10, minimum 1): at most n
+// model calls may ask for tools before the wrap-up call.
+func WithMaxIterations(n int) Option {
+	return func(c *config) {
+		c.maxIter = n
+		if n < 1 {
+			c.errs = append(c.errs, fmt.Errorf("agent: maxIterations %d: must be at least 1", n))
+		}
+	}
+}
+
+// WithWrapUp turns the wrap-up call on (the default) or off. Off, a turn
+// whose budget is spent with calls pending ends with the last reply's content
+// and stoppedEarly records the cut.
+func WithWrapUp(on bool) Option { return func(c *config) { c.wrapUp = on } }
+
+// WithCapture sets the request-bytes capture policy (CaptureFull by default).
+func WithCapture(p Capture) Option {
+	return func(c *config) {
+		c.capture = p
+		if p != CaptureFull && p != CaptureHashOnly {
+			c.errs = append(c.errs, fmt.Errorf("agent: capture %q: want %q or %q", p, CaptureFull, CaptureHashOnly))
+		}
+	}
+}
+
+// WithTemperature sets the sampling temperature sent with every request.
+func WithTemperature(t float64) Option { return func(c *config) { c.temperature = &t } }
+
+// WithMaxTokens sets the reply length limit sent with every request.
+func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = n } }
+
+// WithEventLog keeps (the default) or drops the events in the run record.
+// Kept events are built even with no listener; dropping them restores the
+// no-listener fast path.
+func WithEventLog(on bool) Option { return func(c *config) { c.recordEvents = on } }
+
+// WithClock sets the clock used for event times, durations and checkpoint
+// stamps (default time.Now).
+func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+
+// New builds an agent on provider. It refuses a nil provider, a nil or
+// duplicate tool, a malformed or duplicate unit and bad option values, naming
+// each; every problem is reported at once.
+func New(provider llm.Provider, opts ...Option) (*Agent, error) {
+	cfg := config{id: "agent", maxIter: DefaultMaxIterations, wrapUp: true, capture: CaptureFull, recordEvents: true, now: time.Now}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	errs := append([]error(nil), cfg.errs...)
+	if provider == nil {
+		errs = append(errs, errors.New("agent: provider is nil"))
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	a := &Agent{provider: provider, cfg: cfg, tools: map[string]*tool.Tool{}}
+	for i, t := range cfg.tools {
+		if t == nil {
+			errs = append(errs, fmt.Errorf("agent: tools[%d] is nil", i))
+			continue
+		}
+		if _, dup := a.tools[t.Name()]; dup {
+			errs = append(errs, fmt.Errorf("agent: tools[%d]: a tool named %q is already registered", i, t.Name()))
+			continue
+		}
+		a.tools[t.Name()] = t
+		a.order = append(a.order, t.Name())
+	}
+	seen := map[string]bool{}
+	var units []*inject.Unit
+	for i, u := range cfg.units {
+		switch {
+		case u == nil:
+			errs = append(errs, fmt.Errorf("agent: units[%d] is nil", i))
+		case u.Err() != nil:
+			errs = append(errs, fmt.Errorf("agent: units[%d]: %w", i, u.Err()))
+		case seen[u.ID()]:
+			errs = append(errs, fmt.Errorf("agent: units[%d]: the id %q is already used by another unit", i, u.ID()))
+		default:
+			seen[u.ID()] = true
+			units = append(units, u)
+		}
+	}
+	a.cfg.units = units
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	chart, head, err := buildChart(a)
+	if err != nil {
+		return nil, fmt.Errorf("agent: building the chart: %w", err)
+	}
+	a.chart, a.loopHead = chart, head
+	return a, nil
+}
+
+// On subscribes fn to the events matching pattern ("*", a domain wildcard
+// such as "agentfootprint.tools.*", or an exact name) and returns the func
+// that unsubscribes it. Subscribe before Run: an event nobody hears is not
+// built.
+func (a *Agent) On(pattern string, fn event.Listener) (unsubscribe func()) {
+	return a.d.On(pattern, fn)
+}
+
+// Tools returns the names of the tools offered, in registration order.
+func (a *Agent) Tools() []string { return append([]string(nil), a.order...) }
+
+// ID returns the agent's id.
+func (a *Agent) ID() string { return a.cfg.id }

@@ -1,0 +1,62 @@
+// Request capture: the llmRequest value call-llm commits — the hashes of the
+// exact bytes sent and received, their blobs per the capture policy, and the
+// byte span of every unit (explain.md §4).
+
+package agent
+
+import (
+	"bytes"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// LLMRequest is the value of llmRequest for one model call.
+type LLMRequest struct {
+	Iteration int          `json:"iteration"`
+	Provider  string       `json:"provider"`
+	Model     string       `json:"model"`
+	Endpoint  string       `json:"endpoint"`
+	Request   CapturedBody `json:"request"`
+	Response  CapturedBody `json:"response"`
+	Spans     []llm.Span   `json:"spans"`
+}
+
+// CapturedBody is one side of an exchange: the SHA-256 (hex) and length of
+// the exact bytes, how they were kept (Stored, request side only) and the
+// blob that holds them ("sha256:<hex>") when kept. A provider that reported
+// no bytes leaves Sha256 empty: nothing is guessed.
+type CapturedBody struct {
+	Sha256 string `json:"sha256"`
+	Bytes  int    `json:"bytes"`
+	Stored string `json:"stored,omitempty"`
+	Blob   string `json:"blob,omitempty"`
+}
+
+// capture builds the llmRequest value for a finished call and stores blobs
+// as the policy says.
+func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest {
+	out := LLMRequest{
+		Iteration: iter, Provider: rs.a.provider.Name(), Model: model, Endpoint: ex.Endpoint,
+		Spans: append([]llm.Span{}, ex.Spans...),
+	}
+	full := rs.a.cfg.capture == CaptureFull
+	if ex.RequestBody != nil {
+		out.Request = CapturedBody{Sha256: hashHex(ex.RequestBody), Bytes: len(ex.RequestBody), Stored: string(rs.a.cfg.capture)}
+		if full {
+			out.Request.Blob = "sha256:" + rs.blob(ex.RequestBody)
+		}
+	} else {
+		out.Request = CapturedBody{Stored: "unavailable"}
+	}
+	resp := ex.ResponseBody
+	if resp == nil && len(ex.Frames) > 0 {
+		resp = bytes.Join(ex.Frames, []byte("\n"))
+	}
+	if resp != nil {
+		out.Response = CapturedBody{Sha256: hashHex(resp), Bytes: len(resp)}
+		if full {
+			out.Response.Blob = "sha256:" + rs.blob(resp)
+		}
+	}
+	return out
+}

@@ -1,0 +1,199 @@
+// Checkpoints: the conversation checkpoint (JSON v1, runtime.md §2.10) that
+// carries a conversation across turns and processes, and the pause
+// checkpoint that resumes one paused turn.
+
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// ConversationVersion is the conversation checkpoint format this package
+// writes and reads.
+const ConversationVersion = 1
+
+// PauseCheckpointVersion is the pause checkpoint format this package writes
+// and reads.
+const PauseCheckpointVersion = 1
+
+// Conversation is a conversation checkpoint: the history so far and where
+// it stands. Encode it with encoding/json; decode one from elsewhere with
+// DecodeConversation, which validates it.
+type Conversation struct {
+	Version                int             `json:"version"`
+	RunID                  string          `json:"runId"`
+	History                []llm.Message   `json:"history"`
+	LastCompletedIteration int             `json:"lastCompletedIteration"`
+	OriginalInput          OriginalInput   `json:"originalInput"`
+	CheckpointedAt         string          `json:"checkpointedAt"`
+	Identity               json.RawMessage `json:"identity,omitempty"`
+	Agent                  *AgentRef       `json:"agent,omitempty"`
+	FailurePoint           *FailurePoint   `json:"failurePoint,omitempty"`
+	FindingsLedger         json.RawMessage `json:"findingsLedger,omitempty"`
+}
+
+// OriginalInput is the input of the turn that produced a checkpoint.
+type OriginalInput struct {
+	Message string `json:"message"`
+}
+
+// AgentRef names the agent a checkpoint came from.
+type AgentRef struct {
+	ID string `json:"id"`
+}
+
+// FailurePoint says where a failed run stopped: the iteration, the phase
+// (iteration, tool, llm or unknown) and the stage ("call-llm" or a tool name,
+// never a URL or a secret).
+type FailurePoint struct {
+	Iteration int    `json:"iteration"`
+	Phase     string `json:"phase"`
+	Stage     string `json:"stage,omitempty"`
+}
+
+// CheckpointError refuses a checkpoint, naming the field at fault.
+type CheckpointError struct {
+	Field  string
+	Reason string
+}
+
+func (e *CheckpointError) Error() string {
+	return fmt.Sprintf("agent: checkpoint field %q: %s", e.Field, e.Reason)
+}
+
+func (a *Agent) conversation(runID string, hist []llm.Message, lastIter int, message string) *Conversation {
+	if lastIter < 0 {
+		lastIter = 0
+	}
+	return &Conversation{
+		Version: ConversationVersion, RunID: runID, History: cloneMessages(hist),
+		LastCompletedIteration: lastIter, OriginalInput: OriginalInput{Message: message},
+		CheckpointedAt: a.cfg.now().UTC().Format(time.RFC3339Nano), Agent: &AgentRef{ID: a.cfg.id},
+	}
+}
+
+func (c *Conversation) clone() *Conversation {
+	cp := *c
+	cp.History = cloneMessages(c.History)
+	if c.Agent != nil {
+		ag := *c.Agent
+		cp.Agent = &ag
+	}
+	if c.FailurePoint != nil {
+		fp := *c.FailurePoint
+		cp.FailurePoint = &fp
+	}
+	return &cp
+}
+
+// DecodeConversation decodes and validates a conversation checkpoint. Unknown
+// top-level fields are refused by name.
+func DecodeConversation(data []byte) (*Conversation, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, &CheckpointError{Field: "", Reason: "not a JSON object: " + err.Error()}
+	}
+	known := map[string]bool{"version": true, "runId": true, "history": true, "lastCompletedIteration": true,
+		"originalInput": true, "checkpointedAt": true, "identity": true, "agent": true, "failurePoint": true, "findingsLedger": true}
+	for k := range raw {
+		if !known[k] {
+			return nil, &CheckpointError{Field: k, Reason: "unknown field"}
+		}
+	}
+	for _, k := range []string{"version", "runId", "history", "lastCompletedIteration", "originalInput", "checkpointedAt"} {
+		if _, ok := raw[k]; !ok {
+			return nil, &CheckpointError{Field: k, Reason: "missing"}
+		}
+	}
+	var c Conversation
+	for k, v := range raw {
+		var err error
+		switch k {
+		case "version":
+			err = json.Unmarshal(v, &c.Version)
+		case "runId":
+			err = json.Unmarshal(v, &c.RunID)
+		case "history":
+			err = json.Unmarshal(v, &c.History)
+		case "lastCompletedIteration":
+			err = json.Unmarshal(v, &c.LastCompletedIteration)
+		case "originalInput":
+			err = json.Unmarshal(v, &c.OriginalInput)
+		case "checkpointedAt":
+			err = json.Unmarshal(v, &c.CheckpointedAt)
+		case "identity":
+			c.Identity = append(json.RawMessage(nil), v...)
+		case "agent":
+			err = json.Unmarshal(v, &c.Agent)
+		case "failurePoint":
+			err = json.Unmarshal(v, &c.FailurePoint)
+		case "findingsLedger":
+			c.FindingsLedger = append(json.RawMessage(nil), v...)
+		}
+		if err != nil {
+			return nil, &CheckpointError{Field: k, Reason: err.Error()}
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Validate checks a conversation checkpoint and names the first bad field.
+func (c *Conversation) Validate() error {
+	if c.Version != ConversationVersion {
+		return &CheckpointError{Field: "version", Reason: fmt.Sprintf("got %d, want %d", c.Version, ConversationVersion)}
+	}
+	if c.RunID == "" {
+		return &CheckpointError{Field: "runId", Reason: "empty"}
+	}
+	if c.LastCompletedIteration < 0 {
+		return &CheckpointError{Field: "lastCompletedIteration", Reason: "negative"}
+	}
+	if _, err := time.Parse(time.RFC3339Nano, c.CheckpointedAt); err != nil {
+		return &CheckpointError{Field: "checkpointedAt", Reason: "not an RFC 3339 time"}
+	}
+	for i, m := range c.History {
+		switch m.Role {
+		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant:
+		case llm.RoleTool:
+			if m.ToolCallID == "" {
+				return &CheckpointError{Field: fmt.Sprintf("history[%d].toolCallId", i), Reason: "a tool message must name the call it answers"}
+			}
+		default:
+			return &CheckpointError{Field: fmt.Sprintf("history[%d].role", i), Reason: fmt.Sprintf("unknown role %q", m.Role)}
+		}
+	}
+	if fp := c.FailurePoint; fp != nil {
+		switch fp.Phase {
+		case "iteration", "tool", "llm", "unknown":
+		default:
+			return &CheckpointError{Field: "failurePoint.phase", Reason: fmt.Sprintf("unknown phase %q", fp.Phase)}
+		}
+	}
+	if len(c.FindingsLedger) > 0 && string(c.FindingsLedger) != "null" && string(c.FindingsLedger) != "[]" {
+		return &CheckpointError{Field: "findingsLedger", Reason: "this agent arms no honesty layer that files findings"}
+	}
+	return nil
+}
+
+// PauseCheckpoint resumes one paused turn with Agent.Resume. It carries the
+// engine checkpoint (state and the whole log), the turn's input, and the
+// blobs and events collected before the pause so the resumed turn's record
+// is complete. It encodes with encoding/json.
+type PauseCheckpoint struct {
+	Version       int               `json:"version"`
+	Flow          *flow.Checkpoint  `json:"flow"`
+	Message       string            `json:"message"`
+	Turn          int               `json:"turn"`
+	Blobs         map[string][]byte `json:"blobs,omitempty"`
+	Events        []event.Event     `json:"events,omitempty"`
+	DroppedEvents int               `json:"droppedEvents,omitempty"`
+}

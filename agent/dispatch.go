@@ -1,0 +1,341 @@
+// Tool dispatch: the tool-calls stage runs one batch sequentially in the
+// model's order, reads every result through the coverage channel, serves the
+// model what it may read, and pauses when a tool asks a person
+// (runtime.md §2.5, §2.9; results-layer.md §2).
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// PauseInfo is the pause data of a run paused by a tool: which call asked,
+// and what it asked (the tool's tool.Pause data).
+type PauseInfo struct {
+	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
+	Data       any    `json:"data"`
+}
+
+// batch is one dispatch in progress.
+type batch struct {
+	a       *Agent
+	rs      *runState
+	s       *flow.Scope
+	iter    int
+	turn    int
+	calls   []llm.ToolCall
+	msgs    []llm.Message
+	results []ToolResult
+	rows    []coverage.DeclaredCoverage
+}
+
+// outcome is what dispatching one call produced.
+type outcome struct {
+	served string
+	status tool.Status
+	isErr  bool
+	raw    []byte
+	pause  *tool.PauseRequest
+}
+
+func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
+	b := &batch{a: a, rs: runOf(ctx), s: s}
+	b.iter, _ = kIteration.Get(s)
+	b.turn, _ = kTurnNumber.Get(s)
+	calls, _ := kLatestToolCalls.Get(s)
+	// Copy the calls as plain data: what the tools see cannot reach state.
+	b.calls = make([]llm.ToolCall, len(calls))
+	for i, c := range calls {
+		c.Args = append(json.RawMessage(nil), c.Args...)
+		b.calls[i] = c
+	}
+	return b
+}
+
+func (a *Agent) toolCallsExecute(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
+	b := a.newBatch(ctx, s)
+	return b.run(ctx, 0, false)
+}
+
+func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
+	b := a.newBatch(ctx, s)
+	id, _ := kPausedID.Get(s)
+	name, _ := kPausedName.Get(s)
+	startMs, _ := kPausedStartMs.Get(s)
+	prev, _ := kToolResults.Get(s)
+	b.results = append([]ToolResult{}, prev...)
+	idx := -1
+	for i, c := range b.calls {
+		if c.ID == id && c.Name == name && i >= len(b.results) {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return fmt.Errorf("agent: resume: the paused call %q (%s) is not in the pending batch", id, name)
+	}
+	b.rs.emit(s, event.PauseResume, b.iter, func() any {
+		return event.PauseResumePayload{PausedDurationMs: a.cfg.now().UnixMilli() - startMs}
+	})
+	// The person's answer becomes the paused call's result.
+	var v any = input
+	var str string
+	if json.Unmarshal(input, &str) == nil {
+		v = str
+	}
+	text, err := tool.Text(v)
+	if err != nil {
+		return fmt.Errorf("agent: resume input: %w", err)
+	}
+	b.finish(b.calls[idx], outcome{served: text, raw: []byte(text)})
+	s.Delete(kPausedID.KeyName())
+	s.Delete(kPausedName.KeyName())
+	s.Delete(kPausedArgs.KeyName())
+	s.Delete(kPausedStartMs.KeyName())
+	_, err = b.run(ctx, idx+1, true)
+	return err
+}
+
+// run dispatches calls[from:] in order. resumed forbids a second pause: a call
+// that asks again is refused by name and the model may propose it again.
+func (b *batch) run(ctx context.Context, from int, resumed bool) (*flow.Pause, error) {
+	for i := from; i < len(b.calls); i++ {
+		if err := ctx.Err(); err != nil {
+			b.commit(false)
+			return nil, err
+		}
+		c := b.calls[i]
+		o := b.dispatch(ctx, c)
+		if o.pause != nil {
+			if resumed {
+				o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
+				b.finish(c, o)
+				continue
+			}
+			return b.pauseAt(c, o.pause), nil
+		}
+		b.finish(c, o)
+	}
+	b.commit(true)
+	return nil, nil
+}
+
+// pauseAt commits the calls finished so far and the paused* keys.
+func (b *batch) pauseAt(c llm.ToolCall, p *tool.PauseRequest) *flow.Pause {
+	b.commit(false)
+	kPausedID.Set(b.s, c.ID)
+	kPausedName.Set(b.s, c.Name)
+	kPausedArgs.Set(b.s, c)
+	kPausedStartMs.Set(b.s, b.a.cfg.now().UnixMilli())
+	b.rs.emit(b.s, event.PauseRequest, b.iter, func() any {
+		return event.PauseRequestPayload{Reason: "tool", ToolCallID: c.ID, ToolName: c.Name}
+	})
+	return &flow.Pause{Data: PauseInfo{ToolCallID: c.ID, ToolName: c.Name, Data: p.Data}}
+}
+
+// commit writes what the batch produced; done also closes the iteration.
+func (b *batch) commit(done bool) {
+	if len(b.msgs) > 0 {
+		kHistory.Append(b.s, b.msgs...)
+		b.msgs = nil
+	}
+	kToolResults.Set(b.s, append([]ToolResult{}, b.results...))
+	if n := len(b.results); n > 0 {
+		kLastToolResult.Set(b.s, b.results[n-1])
+	}
+	if len(b.rows) > 0 {
+		kCoverage.Append(b.s, b.rows...)
+		b.rows = nil
+	}
+	if done {
+		// Seam: the results layer stamps toolResultsIteration here when armed.
+		b.rs.emit(b.s, event.AgentIterationEnd, b.iter, func() any {
+			return event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)}
+		})
+		kIteration.Set(b.s, b.iter+1)
+	}
+}
+
+// finish records one call's result: the tool message, the toolResults entry,
+// the raw output blob and the tools.result event.
+func (b *batch) finish(c llm.ToolCall, o outcome) {
+	b.msgs = append(b.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: o.served, IsError: o.isErr})
+	r := ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: tool.UTF16Len(o.served)}
+	if o.raw != nil {
+		r.OutputRef = "sha256:" + b.rs.blob(o.raw)
+	}
+	b.results = append(b.results, r)
+}
+
+// dispatch runs the per-call steps of runtime.md §2.5 for one call.
+func (b *batch) dispatch(ctx context.Context, c llm.ToolCall) (o outcome) {
+	a, s := b.a, b.s
+	start := a.cfg.now()
+	b.rs.emit(s, event.ToolsStart, b.iter, func() any {
+		p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: append(json.RawMessage(nil), c.Args...)}
+		if len(b.calls) > 1 {
+			p.ParallelCount = len(b.calls)
+		}
+		return p
+	})
+	defer func() {
+		if o.pause != nil {
+			return
+		}
+		b.rs.emit(s, event.ToolsResult, b.iter, func() any {
+			return event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
+		})
+	}()
+
+	// Step 1: resolve the tool by name.
+	t, ok := a.tools[c.Name]
+	if !ok {
+		return outcome{served: a.unknownTool(c.Name), isErr: true}
+	}
+	args := c.Args
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	// Step 2 (seam): the inputs layer fills missing arguments here, on a
+	// fresh args object, when armed.
+
+	// Step 3: argument validation.
+	if rej := t.Validate(args, c.ArgsError); rej != nil {
+		enforced := t.ValidationMode() == tool.ModeEnforce || t.ValidationMode() == ""
+		b.rs.emit(s, event.ValidationArgsInvalid, b.iter, func() any {
+			p := event.ArgsInvalid{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Issues: []event.IssueBrief{}, Enforced: enforced}
+			for _, is := range rej.Issues {
+				p.Issues = append(p.Issues, event.IssueBrief{Path: is.Path, Keyword: is.Keyword})
+			}
+			return p
+		})
+		if enforced {
+			return outcome{served: rej.Text(), status: tool.StatusInvalid, isErr: true}
+		}
+	}
+	// Step 4 (seam): a declared check-in pauses here before execute.
+	// Step 5 (seam): under .Time(), the call row (dispatchedAt, drift).
+
+	// Step 6: execute.
+	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Progress: func(payload any) {
+		b.rs.emit(s, event.ToolsProgress, b.iter, func() any {
+			return event.ToolsProgressPayload{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Payload: payload}
+		})
+	}}
+	out, err := t.Execute(tool.WithCall(ctx, call), args)
+	if err != nil {
+		var pr *tool.PauseRequest
+		if errors.As(err, &pr) {
+			return outcome{pause: pr}
+		}
+		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
+		return outcome{served: text, isErr: true, raw: []byte(err.Error())}
+	}
+	return b.boundary(c, t, out)
+}
+
+// boundary is steps 7–9: the one reading channel, the ceiling, the serve door.
+func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome {
+	s := b.s
+	o := outcome{status: out.Status}
+	rawText, err := tool.Text(out.Value)
+	if err != nil {
+		return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true}
+	}
+	o.raw = []byte(rawText)
+
+	// Step 7: recognise envelopes; status, semantics, rows and events.
+	if cr, ok := coverage.ReadCoverageResult(out.Value, c.Name); ok {
+		if cr.Status == coverage.StatusAbsent && o.status == "" {
+			o.status = tool.StatusAbsent
+		}
+		if sem, _ := coverage.ReadSemantics(out.Value); sem != nil {
+			b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
+				return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: sem}
+			})
+		}
+		for _, f := range cr.Declared {
+			row := f.Row(c.Name, c.ID, b.iter)
+			b.rows = append(b.rows, row)
+			if f.Kind == coverage.KindAbsence {
+				b.rs.emit(s, event.ToolsAbsent, b.iter, func() any { return absentPayload(row, f) })
+			} else {
+				b.rs.emit(s, event.ToolsCoverageDeclared, b.iter, func() any { return row })
+			}
+		}
+	} else if sem, _ := coverage.ReadSemantics(out.Value); sem != nil {
+		b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
+			return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: sem}
+		})
+	}
+
+	// Step 9 (serve door) before step 8, because the ceiling measures what
+	// the model would read.
+	served := rawText
+	if sv, changed := coverage.Served(out.Value); changed {
+		if served, err = tool.Text(sv); err != nil {
+			return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true, raw: o.raw}
+		}
+	}
+	// Step 8: the tool's own ceiling.
+	if ceil, ok := t.ResultCeiling(); ok {
+		if refusal, size, over := ceil.Check(c.Name, served); over {
+			declared := o.status
+			b.rs.emit(s, event.ToolsResultRefused, b.iter, func() any {
+				return event.ResultRefused{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, SizeChars: size, MaxChars: ceil.MaxChars, NarrowBy: ceil.NarrowBy, DeclaredStatus: string(declared)}
+			})
+			o.served, o.status = refusal, tool.StatusInvalid
+			return o
+		}
+	}
+	o.served = served
+	return o
+}
+
+// absentPayload is the absence row's fields plus the suggestions and
+// provenance only the event carries.
+func absentPayload(row coverage.DeclaredCoverage, f coverage.Facts) json.RawMessage {
+	base, err := json.Marshal(row)
+	if err != nil {
+		return nil
+	}
+	var extra []string
+	add := func(key string, v any) {
+		if b, err := json.Marshal(v); err == nil {
+			kb, _ := json.Marshal(key)
+			extra = append(extra, string(kb)+":"+string(b))
+		}
+	}
+	if f.TryInstead != "" {
+		add("tryInstead", f.TryInstead)
+	}
+	if f.TryInsteadTool != nil {
+		add("tryInsteadTool", f.TryInsteadTool)
+	}
+	if f.Provenance != nil {
+		add("provenance", f.Provenance)
+	}
+	if len(extra) == 0 {
+		return base
+	}
+	return json.RawMessage(string(base[:len(base)-1]) + "," + strings.Join(extra, ",") + "}")
+}
+
+// unknownTool is the result served for a call to a tool that is not offered.
+func (a *Agent) unknownTool(name string) string {
+	if len(a.order) == 0 {
+		return fmt.Sprintf("There is no tool named %q: no tools are offered in this conversation.", name)
+	}
+	return fmt.Sprintf("There is no tool named %q. The tools offered are: %s.", name, strings.Join(a.order, ", "))
+}

@@ -1,0 +1,148 @@
+// Test helpers: tools, scripted calls and record readers shared by the tests.
+
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+type statusIn struct {
+	Service string `json:"service" jsonschema:"the service to check"`
+}
+
+// statusTool reports a canned status per service and counts its calls.
+type counter struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *counter) add(s string) {
+	c.mu.Lock()
+	c.calls = append(c.calls, s)
+	c.mu.Unlock()
+}
+
+func (c *counter) list() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
+
+func statusTool(t testing.TB, c *counter) *tool.Tool {
+	t.Helper()
+	tl, err := tool.New("service_status", "Report a service's health.",
+		func(ctx context.Context, in statusIn) (string, error) {
+			if c != nil {
+				c.add("status:" + in.Service)
+			}
+			switch in.Service {
+			case "boom":
+				panic("status backend exploded")
+			case "fail":
+				return "", errors.New("backend unreachable")
+			}
+			return in.Service + " is degraded: error rate 12%", nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+type approveIn struct {
+	Action string `json:"action" jsonschema:"the action needing approval"`
+}
+
+func approvalTool(t testing.TB, c *counter) *tool.Tool {
+	t.Helper()
+	tl, err := tool.New("ask_approval", "Ask the operator to approve an action.",
+		func(ctx context.Context, in approveIn) (string, error) {
+			if c != nil {
+				c.add("approve:" + in.Action)
+			}
+			return "", tool.Pause(map[string]any{"question": "Approve " + in.Action + "?"})
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+func call(id, name, args string) llm.ToolCall {
+	a, aerr := llm.ParseArgs([]byte(args))
+	return llm.ToolCall{ID: id, Name: name, Args: a, ArgsError: aerr}
+}
+
+func stageIDs(r *agent.Record) []string {
+	var out []string
+	for _, c := range r.Log.Commits {
+		out = append(out, c.RuntimeStageID)
+	}
+	return out
+}
+
+// eventLog records event types (and selected payload facts) in order.
+type eventLog struct {
+	mu  sync.Mutex
+	evs []event.Event
+}
+
+func (l *eventLog) on(a *agent.Agent) {
+	a.On("*", func(e event.Event) {
+		l.mu.Lock()
+		l.evs = append(l.evs, e)
+		l.mu.Unlock()
+	})
+}
+
+func (l *eventLog) types() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, e := range l.evs {
+		out = append(out, strings.TrimPrefix(string(e.Type), event.Prefix))
+	}
+	return out
+}
+
+func (l *eventLog) of(n event.Name) []event.Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []event.Event
+	for _, e := range l.evs {
+		if e.Type == n {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func toolMessages(h []llm.Message) []string {
+	var out []string
+	for _, m := range h {
+		if m.Role == llm.RoleTool {
+			out = append(out, fmt.Sprintf("%s:%s", m.ToolCallID, m.Content))
+		}
+	}
+	return out
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,190 @@
+// The run record: one value holding everything a turn left behind, with one
+// JSON encoding, format "agentfootprint-go.record/1" (explain.md §2).
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+)
+
+// RecordFormat is the format id of the record's JSON encoding.
+const RecordFormat = "agentfootprint-go.record/1"
+
+// LibraryVersion is the version stamped on records.
+const LibraryVersion = "0.1.0"
+
+// Record is the evidence of one run: the manifest, the chart's structure,
+// the commit log with every subflow's log, the content-addressed blobs
+// (request and response bodies, raw tool outputs) and the events. It is
+// read-only once returned.
+type Record struct {
+	Manifest  Manifest
+	Structure json.RawMessage
+	// Log holds the commits and the subflow logs.
+	Log *flow.Record
+	// Blobs maps a SHA-256 (hex) to the bytes it hashes.
+	Blobs         map[string][]byte
+	Events        []event.Event
+	DroppedEvents int
+}
+
+// Manifest describes a run: its id, its legs, who ran it with what, when, and
+// whether Run returned normally (Complete is never guessed).
+type Manifest struct {
+	RunID      string   `json:"runId"`
+	Legs       []Leg    `json:"legs"`
+	AgentID    string   `json:"agentId"`
+	Provider   string   `json:"provider"`
+	Model      string   `json:"model"`
+	Library    string   `json:"library"`
+	Options    Settings `json:"options"`
+	StartedAt  string   `json:"startedAt"`
+	EndedAt    string   `json:"endedAt"`
+	Complete   bool     `json:"complete"`
+	TurnNumber int      `json:"turnNumber"`
+	ToolNames  []string `json:"tools"`
+	UnitIDs    []string `json:"units"`
+}
+
+// Leg is one run leg; a resumed run adds a leg naming the one it resumed.
+type Leg struct {
+	RunID       string `json:"runId"`
+	ResumedFrom string `json:"resumedFrom,omitempty"`
+}
+
+// Settings are the agent options that shape a run.
+type Settings struct {
+	MaxIterations int      `json:"maxIterations"`
+	WrapUp        bool     `json:"wrapUp"`
+	Capture       Capture  `json:"capture"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	MaxTokens     int      `json:"maxTokens,omitempty"`
+}
+
+type recordJSON struct {
+	Format        string                  `json:"format"`
+	Manifest      Manifest                `json:"manifest"`
+	Structure     json.RawMessage         `json:"structure"`
+	ChartID       string                  `json:"chartId"`
+	ResumedFrom   string                  `json:"resumedFrom,omitempty"`
+	Commits       []flow.Commit           `json:"commits"`
+	Subflows      map[string]*flow.Record `json:"subflows,omitempty"`
+	Blobs         map[string][]byte       `json:"blobs"`
+	Events        []event.Event           `json:"events"`
+	DroppedEvents int                     `json:"droppedEvents"`
+}
+
+// MarshalJSON writes the record in format agentfootprint-go.record/1. Blobs
+// are base64 strings keyed by their SHA-256.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	j := recordJSON{Format: RecordFormat, Manifest: r.Manifest, Structure: r.Structure,
+		Blobs: r.Blobs, Events: r.Events, DroppedEvents: r.DroppedEvents}
+	if j.Blobs == nil {
+		j.Blobs = map[string][]byte{}
+	}
+	if j.Events == nil {
+		j.Events = []event.Event{}
+	}
+	if r.Log != nil {
+		j.ChartID, j.ResumedFrom, j.Commits, j.Subflows = r.Log.ChartID, r.Log.ResumedFrom, r.Log.Commits, r.Log.Subflows
+	}
+	if j.Commits == nil {
+		j.Commits = []flow.Commit{}
+	}
+	return json.Marshal(j)
+}
+
+// DecodeRecord reads a record written by MarshalJSON and turns the values of
+// the agent's state keys back into their Go types (keys it does not know
+// stay raw JSON). It refuses another format or a malformed log, naming the
+// field.
+func DecodeRecord(data []byte) (*Record, error) {
+	var j struct {
+		Format        string            `json:"format"`
+		Manifest      Manifest          `json:"manifest"`
+		Structure     json.RawMessage   `json:"structure"`
+		Blobs         map[string][]byte `json:"blobs"`
+		Events        []event.Event     `json:"events"`
+		DroppedEvents int               `json:"droppedEvents"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, fmt.Errorf("agent: record: %w", err)
+	}
+	if j.Format != RecordFormat {
+		return nil, fmt.Errorf("agent: record: format %q is not %q", j.Format, RecordFormat)
+	}
+	var logPart struct {
+		RunID       string                     `json:"runId"`
+		ChartID     string                     `json:"chartId"`
+		ResumedFrom string                     `json:"resumedFrom,omitempty"`
+		Commits     json.RawMessage            `json:"commits"`
+		Subflows    map[string]json.RawMessage `json:"subflows,omitempty"`
+	}
+	if err := json.Unmarshal(data, &logPart); err != nil {
+		return nil, fmt.Errorf("agent: record: %w", err)
+	}
+	logJSON, err := json.Marshal(struct {
+		RunID       string                     `json:"runId"`
+		ChartID     string                     `json:"chartId"`
+		ResumedFrom string                     `json:"resumedFrom,omitempty"`
+		Commits     json.RawMessage            `json:"commits"`
+		Subflows    map[string]json.RawMessage `json:"subflows,omitempty"`
+	}{j.Manifest.RunID, logPart.ChartID, logPart.ResumedFrom, logPart.Commits, logPart.Subflows})
+	if err != nil {
+		return nil, err
+	}
+	log, err := decodeChart().DecodeRecord(logJSON)
+	if err != nil {
+		return nil, fmt.Errorf("agent: record: %w", err)
+	}
+	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Events: j.Events, DroppedEvents: j.DroppedEvents}, nil
+}
+
+// decodeChart is a chart with the agent's keys, used only to decode records.
+func decodeChart() *flow.Chart {
+	c, err := flow.NewBuilder(chartID).Keys(allKeys()...).
+		Stage(stageSeed, func(ctx context.Context, s *flow.Scope) (any, error) { return nil, nil }).Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Blob returns the bytes stored under ref ("sha256:<hex>" or the bare hex).
+func (r *Record) Blob(ref string) ([]byte, bool) {
+	if len(ref) > 7 && ref[:7] == "sha256:" {
+		ref = ref[7:]
+	}
+	b, ok := r.Blobs[ref]
+	return b, ok
+}
+
+func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, complete bool) *Record {
+	m := Manifest{
+		RunID: log.RunID, AgentID: a.cfg.id, Provider: a.provider.Name(), Model: a.cfg.model,
+		Library: "agentfootprint-go " + LibraryVersion,
+		Options: Settings{MaxIterations: a.cfg.maxIter, WrapUp: a.cfg.wrapUp, Capture: a.cfg.capture,
+			Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens},
+		StartedAt: rs.start.UTC().Format(time.RFC3339Nano), EndedAt: a.cfg.now().UTC().Format(time.RFC3339Nano),
+		Complete: complete, TurnNumber: rs.turn, ToolNames: a.Tools(), UnitIDs: []string{},
+	}
+	for _, u := range a.cfg.units {
+		m.UnitIDs = append(m.UnitIDs, u.ID())
+	}
+	if m.ToolNames == nil {
+		m.ToolNames = []string{}
+	}
+	if from != nil && from.Flow != nil {
+		m.Legs = append(m.Legs, Leg{RunID: from.Flow.RunID})
+		m.Legs = append(m.Legs, Leg{RunID: log.RunID, ResumedFrom: from.Flow.RunID})
+	} else {
+		m.Legs = []Leg{{RunID: log.RunID}}
+	}
+	return &Record{Manifest: m, Structure: a.structure(), Log: log, Blobs: rs.blobs, Events: rs.events, DroppedEvents: rs.dropped}
+}

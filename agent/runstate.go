@@ -1,0 +1,104 @@
+// Per-run state outside the chart's keys: what one Run hands its stages
+// (the person's message, earlier history) and what it collects beside the
+// commit log (blobs, events).
+
+package agent
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// MaxRecordedEvents caps the events a record keeps; later ones are counted
+// in droppedEvents.
+const MaxRecordedEvents = 10000
+
+type runState struct {
+	a       *Agent
+	start   time.Time
+	message string
+	prior   []llm.Message
+	turn    int
+
+	blobs   map[string][]byte
+	events  []event.Event
+	dropped int
+
+	// filled by the stages for the Result
+	finalHistory []llm.Message
+	lastIter     int
+	failure      *FailurePoint
+	failHistory  []llm.Message
+}
+
+type runKey struct{}
+
+func withRun(ctx context.Context, rs *runState) context.Context {
+	return context.WithValue(ctx, runKey{}, rs)
+}
+
+func runOf(ctx context.Context) *runState {
+	rs, _ := ctx.Value(runKey{}).(*runState)
+	return rs
+}
+
+// blob stores b under its SHA-256 and returns the hex digest.
+func (rs *runState) blob(b []byte) string {
+	sum := sha256.Sum256(b)
+	h := hex.EncodeToString(sum[:])
+	if rs.blobs == nil {
+		rs.blobs = map[string][]byte{}
+	}
+	if _, ok := rs.blobs[h]; !ok {
+		rs.blobs[h] = append([]byte(nil), b...)
+	}
+	return h
+}
+
+func hashHex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// wants reports whether an event named n must be built: someone listens, or
+// the record keeps events.
+func (rs *runState) wants(n event.Name) bool {
+	return rs.a.cfg.recordEvents || rs.a.d.HasListeners(n)
+}
+
+// emit builds the event once (only when wanted), keeps it in the record and
+// delivers it. iter, when positive, is stamped as meta.iterIndex.
+func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any) {
+	if !rs.wants(n) {
+		return
+	}
+	now := rs.a.cfg.now()
+	meta := event.Meta{
+		RunID:           s.RunID(),
+		RuntimeStageID:  s.RuntimeStageID(),
+		SubflowPath:     s.SubflowPath(),
+		WallClockMs:     now.UnixMilli(),
+		RunOffsetMs:     now.Sub(rs.start).Milliseconds(),
+		CompositionPath: []string{rs.a.cfg.id},
+	}
+	if iter > 0 {
+		meta.IterIndex = event.Int(iter)
+	}
+	ev := event.Event{Type: n, Payload: build(), Meta: meta}
+	if rs.a.cfg.recordEvents {
+		if len(rs.events) < MaxRecordedEvents {
+			rs.events = append(rs.events, ev)
+		} else {
+			rs.dropped++
+		}
+	}
+	if rs.a.d.HasListeners(n) {
+		rs.a.d.Dispatch(ev)
+	}
+}

@@ -1,0 +1,342 @@
+// The stages of the agent chart other than tool dispatch: seed, context,
+// call-llm, sf-route, wrap-up, prepare-final and break-final.
+
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// Texts the framework writes into the conversation at wrap-up.
+const (
+	wrapUpToolText = "This call was not run: the step budget for this turn is spent."
+	wrapUpUserText = "No tool can run any more in this turn. Answer now from what has been gathered so far, and say plainly what is still missing."
+)
+
+func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
+	rs := runOf(ctx)
+	user := llm.Message{Role: llm.RoleUser, Content: rs.message}
+	hist := make([]llm.Message, 0, len(rs.prior)+1)
+	hist = append(hist, rs.prior...)
+	hist = append(hist, user)
+	kUserMessage.Set(s, rs.message)
+	kTurnNumber.Set(s, rs.turn)
+	kMaxIterations.Set(s, a.cfg.maxIter)
+	kHistory.Set(s, hist)
+	kIteration.Set(s, 1)
+	kCatalog.Set(s, a.catalog())
+	kCoverage.Set(s, []coverage.DeclaredCoverage{})
+	kFinalContent.Set(s, "")
+	rs.emit(s, event.AgentTurnStart, 0, func() any {
+		return event.TurnStart{TurnNumber: rs.turn, MessageChars: tool.UTF16Len(rs.message)}
+	})
+	return nil, nil
+}
+
+// catalog is the BORN record: every unit, then every tool.
+func (a *Agent) catalog() []inject.CatalogEntry {
+	out := make([]inject.CatalogEntry, 0, len(a.cfg.units)+len(a.order))
+	for _, u := range a.cfg.units {
+		out = append(out, u.Entry())
+	}
+	for _, name := range a.order {
+		out = append(out, inject.CatalogEntry{
+			ID: "tool/" + name, Kind: "tool",
+			SchemaHash: "sha256:" + hashHex(a.tools[name].InputSchema()),
+		})
+	}
+	return out
+}
+
+func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
+	rs := runOf(ctx)
+	iter, _ := kIteration.Get(s)
+	hist := kHistory.Get(s)
+	env := inject.Env{Iteration: iter}
+	if a.needsReturns() {
+		results, _ := kToolResults.Get(s)
+		for _, r := range results {
+			if r.Iteration == iter-1 {
+				env.Returns = append(env.Returns, inject.ToolReturn{ToolCallID: r.ToolCallID, ToolName: r.ToolName, Iteration: r.Iteration})
+			}
+		}
+	}
+	entries := inject.Evaluate(a.cfg.units, s, env)
+	sent := make([]int, len(hist))
+	for i := range sent {
+		sent[i] = i
+	}
+	cu := ContextUnits{Iteration: iter, Units: entries, History: HistoryWindow{Sent: sent, Evicted: []Evicted{}}}
+	if cu.Units == nil {
+		cu.Units = []inject.Entry{}
+	}
+	kContextUnits.Set(s, cu)
+	rs.emit(s, event.ContextEvaluated, iter, func() any {
+		p := event.ContextEvaluatedPayload{Iteration: iter, Active: []event.ActiveUnit{}, Dropped: []event.DroppedUnit{}}
+		for _, e := range entries {
+			if e.Active {
+				p.Active = append(p.Active, event.ActiveUnit{ID: e.ID, Trigger: string(e.Trigger.Kind)})
+			} else {
+				p.InactiveCount++
+			}
+			if e.Dropped != nil {
+				p.Dropped = append(p.Dropped, event.DroppedUnit{ID: e.ID, Reason: e.Dropped.Reason})
+			}
+		}
+		return p
+	})
+	return nil, nil
+}
+
+func (a *Agent) needsReturns() bool {
+	for _, u := range a.cfg.units {
+		if u.Trigger() == inject.TriggerOnToolReturn {
+			return true
+		}
+	}
+	return false
+}
+
+// providerFailure carries a provider error out of call-llm with what a
+// conversation checkpoint needs.
+type providerFailure struct {
+	err error
+}
+
+func (p *providerFailure) Error() string { return "the model call failed: " + p.err.Error() }
+func (p *providerFailure) Unwrap() error { return p.err }
+
+func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
+	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
+	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
+		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Text()})
+	}
+	req.Messages = make([]llm.Message, 0, len(hist)+1)
+	for _, i := range cu.History.Sent {
+		if i < 0 || i >= len(hist) {
+			continue
+		}
+		m := hist[i]
+		m.Unit = "history/" + strconv.Itoa(i)
+		req.Messages = append(req.Messages, m)
+	}
+	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
+		req.Messages = append(req.Messages, llm.Message{Role: u.Role(), Content: u.Text(), Unit: u.ID()})
+	}
+	if !wrapped {
+		for _, name := range a.order {
+			t := a.tools[name]
+			req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
+		}
+	}
+	return req
+}
+
+func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
+	rs := runOf(ctx)
+	iter, _ := kIteration.Get(s)
+	cu, _ := kContextUnits.Get(s)
+	hist := kHistory.Get(s)
+	wrapped, _ := kWrapUpAsked.Get(s)
+	rs.emit(s, event.AgentIterationStart, iter, func() any { return event.IterationStart{IterIndex: iter} })
+	req := a.buildRequest(s, cu, hist, wrapped)
+
+	started := a.cfg.now()
+	resp, err := a.complete(ctx, s, rs, iter, req)
+	if err != nil {
+		rs.failure = &FailurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
+		rs.failHistory = hist
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
+		return nil, &providerFailure{err: err}
+	}
+	dur := a.cfg.now().Sub(started)
+	capt := rs.capture(iter, req.Model, &resp.Exchange)
+	rs.emit(s, event.LLMRequest, iter, func() any {
+		p := event.LLMRequestPayload{
+			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
+			SystemPromptChars: tool.UTF16Len(llm.SystemText(req.System)),
+			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: []event.ToolName{},
+			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
+		}
+		for _, t := range req.Tools {
+			p.Tools = append(p.Tools, event.ToolName{Name: t.Name})
+		}
+		return p
+	})
+
+	calls := append([]llm.ToolCall{}, resp.ToolCalls...)
+	kHistory.Append(s, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
+	kLatestContent.Set(s, resp.Content)
+	kLatestToolCalls.Set(s, calls)
+	kLLMRequest.Set(s, capt)
+	in, _ := kTotalIn.Get(s)
+	out, _ := kTotalOut.Get(s)
+	kTotalIn.Set(s, in+resp.Usage.Input)
+	kTotalOut.Set(s, out+resp.Usage.Output)
+	if !resp.Usage.Reported {
+		n, _ := kUsageUnreported.Get(s)
+		kUsageUnreported.Set(s, n+1)
+	}
+	rs.emit(s, event.LLMResponse, iter, func() any {
+		u := event.Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Reported: resp.Usage.Reported}
+		if resp.Usage.CacheRead > 0 {
+			u.CacheRead = event.Int(resp.Usage.CacheRead)
+		}
+		if resp.Usage.CacheWrite > 0 {
+			u.CacheWrite = event.Int(resp.Usage.CacheWrite)
+		}
+		return event.LLMResponsePayload{
+			Iteration: iter, Content: resp.Content, ToolCallCount: len(calls), Usage: u,
+			StopReason: string(resp.StopReason), DurationMs: dur.Milliseconds(), ResponseSha256: capt.Response.Sha256,
+		}
+	})
+	return nil, nil
+}
+
+// complete calls the provider, streaming when it can and someone listens for
+// tokens.
+func (a *Agent) complete(ctx context.Context, s *flow.Scope, rs *runState, iter int, req *llm.Request) (*llm.Response, error) {
+	st, ok := a.provider.(llm.Streamer)
+	if !ok || !a.d.HasListeners(event.LLMToken) {
+		return a.provider.Complete(ctx, req)
+	}
+	for ev, err := range st.Stream(ctx, req) {
+		if err != nil {
+			return nil, err
+		}
+		switch ev.Kind {
+		case llm.EventText:
+			text := ev.Text
+			rs.emit(s, event.LLMToken, iter, func() any { return event.LLMTokenPayload{Iteration: iter, Content: text} })
+		case llm.EventDone:
+			if ev.Response == nil {
+				return nil, fmt.Errorf("%s: the stream's done event carried no response", a.provider.Name())
+			}
+			return ev.Response, nil
+		}
+	}
+	return nil, llm.ErrNoDone
+}
+
+func (a *Agent) routeStage(ctx context.Context, s *flow.Scope) (*flow.Decision, error) {
+	rs := runOf(ctx)
+	hasCalls := func(r flow.Reader) bool { c, _ := kLatestToolCalls.Get(r); return len(c) > 0 }
+	rules := []flow.Rule{{
+		Label: labelToolCalls, Branch: branchToolCalls,
+		When: func(r flow.Reader) bool {
+			if !hasCalls(r) {
+				return false
+			}
+			it, _ := kIteration.Get(r)
+			max, _ := kMaxIterations.Get(r)
+			return it < max
+		},
+	}, {
+		Label: labelWrapUp, Branch: branchWrapUp,
+		When: func(r flow.Reader) bool {
+			if !hasCalls(r) {
+				return false
+			}
+			asked, _ := kWrapUpAsked.Get(r)
+			return !asked && a.cfg.wrapUp
+		},
+	}}
+	d := flow.Decide(s, rules, branchFinal)
+	chosen := branchFinal
+	if len(d.Chosen) > 0 {
+		chosen = d.Chosen[0]
+	}
+	label := ""
+	for _, r := range d.Rules {
+		if r.Matched {
+			label = r.Label
+			break
+		}
+	}
+	iter, _ := kIteration.Get(s)
+	calls, _ := kLatestToolCalls.Get(s)
+	asked, _ := kWrapUpAsked.Get(s)
+	rs.emit(s, event.AgentRouteDecided, iter, func() any { return event.RouteDecided{Chosen: chosen, Label: label} })
+	if len(calls) > 0 && !asked && (chosen == branchWrapUp || chosen == branchFinal) {
+		max, _ := kMaxIterations.Get(s)
+		wrapped := chosen == branchWrapUp
+		action := event.ActionCutShort
+		if wrapped {
+			action = event.ActionWrappedUp
+		}
+		kStoppedEarly.Set(s, event.StoppedEarly{Reason: "max-iterations", Iteration: iter, PendingToolCalls: len(calls), WrappedUp: &wrapped})
+		rs.emit(s, event.AgentBudgetExhausted, iter, func() any {
+			return event.BudgetExhausted{Reason: "max-iterations", Iteration: iter, Limit: max, PendingToolCalls: len(calls), Action: action}
+		})
+	}
+	return d, nil
+}
+
+func (a *Agent) wrapUpStage(ctx context.Context, s *flow.Scope) (any, error) {
+	rs := runOf(ctx)
+	iter, _ := kIteration.Get(s)
+	calls, _ := kLatestToolCalls.Get(s)
+	msgs := make([]llm.Message, 0, len(calls)+1)
+	for _, c := range calls {
+		msgs = append(msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: wrapUpToolText, IsError: true})
+	}
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: wrapUpUserText})
+	kHistory.Append(s, msgs...)
+	kWrapUpAsked.Set(s, true)
+	rs.emit(s, event.AgentIterationEnd, iter, func() any { return event.IterationEnd{IterIndex: iter, ToolCallCount: len(calls)} })
+	kIteration.Set(s, iter+1)
+	return nil, nil
+}
+
+func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, error) {
+	rs := runOf(ctx)
+	content, _ := kLatestContent.Get(s)
+	iter, _ := kIteration.Get(s)
+	user, _ := kUserMessage.Get(s)
+	hist := kHistory.Get(s)
+	in, _ := kTotalIn.Get(s)
+	out, _ := kTotalOut.Get(s)
+	se, stopped := kStoppedEarly.Get(s)
+	kFinalContent.Set(s, content)
+	final := llm.Message{Role: llm.RoleAssistant, Content: content}
+	if n := len(hist); n > 0 && hist[n-1].Role == llm.RoleAssistant {
+		final = hist[n-1]
+	}
+	kNewMessages.Set(s, []llm.Message{{Role: llm.RoleUser, Content: user}, final})
+	rs.finalHistory = hist
+	rs.lastIter = iter
+	rs.emit(s, event.AgentIterationEnd, iter, func() any { return event.IterationEnd{IterIndex: iter} })
+	rs.emit(s, event.AgentTurnEnd, iter, func() any {
+		p := event.TurnEnd{
+			FinalContent: content, TotalInputTokens: in, TotalOutputTokens: out,
+			IterationCount: iter, DurationMs: a.cfg.now().Sub(rs.start).Milliseconds(),
+		}
+		if stopped {
+			p.StoppedEarly = &se
+		}
+		return p
+	})
+	return content, nil
+}
+
+func (a *Agent) breakFinalStage(ctx context.Context, s *flow.Scope) (any, error) {
+	content, _ := kFinalContent.Get(s)
+	s.Break("final")
+	return content, nil
+}
+
+// elapsedMs is the time since t in milliseconds on the agent's clock.
+func (a *Agent) elapsedMs(t time.Time) int64 { return a.cfg.now().Sub(t).Milliseconds() }

@@ -1,0 +1,258 @@
+// Units: the born-tracked context pieces, their constructors and options.
+
+package inject
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"runtime"
+	"unicode/utf16"
+
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// Kind says what a unit is for. Its strings are wire facts.
+type Kind string
+
+// The unit kinds. The words rag, memory and custom are reserved.
+const (
+	KindFact        Kind = "fact"
+	KindSteering    Kind = "steering"
+	KindInstruction Kind = "instruction"
+	KindSkill       Kind = "skill"
+)
+
+// Slot says where a unit lands in the request.
+type Slot string
+
+// The two slots a unit can land in.
+const (
+	SlotSystem   Slot = "system"
+	SlotMessages Slot = "messages"
+)
+
+// TriggerKind names how a unit decides to fire. Its strings are wire facts.
+type TriggerKind string
+
+// The trigger kinds.
+const (
+	TriggerAlways       TriggerKind = "always"
+	TriggerRule         TriggerKind = "rule"
+	TriggerOnToolReturn TriggerKind = "on-tool-return"
+	TriggerLLMActivated TriggerKind = "llm-activated"
+)
+
+// Rule is a predicate over state with the label the record shows for it.
+// When receives a reader that records every key it reads.
+type Rule struct {
+	Label string
+	When  func(flow.Reader) bool
+}
+
+// Site is where a unit was defined: the caller of its constructor.
+type Site struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+}
+
+// Unit is one context piece. It is immutable once built and safe to share
+// between agents and goroutines. Build one with Fact, Steering, Instruction or
+// Skill; a malformed definition is kept and reported by Err (and by the agent
+// that is given the unit), so constructors can be used in expressions.
+type Unit struct {
+	id       string
+	kind     Kind
+	text     string
+	slot     Slot
+	role     llm.Role
+	trig     TriggerKind
+	rule     Rule
+	tools    []string
+	toolRe   *regexp.Regexp
+	priority int
+	version  string
+	skillTo  []string
+	site     Site
+	hash     string
+	chars    int
+	err      error
+}
+
+// Option adjusts a unit at construction.
+type Option func(*Unit)
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// Fact states something the model should take as true. It lands in the
+// system slot and fires always, unless a When or OnToolReturn option says
+// otherwise.
+func Fact(id, text string, opts ...Option) *Unit {
+	return build(KindFact, id, text, TriggerAlways, Rule{}, opts)
+}
+
+// Steering shapes how the model behaves. It lands in the system slot and
+// fires always unless an option says otherwise.
+func Steering(id, text string, opts ...Option) *Unit {
+	return build(KindSteering, id, text, TriggerAlways, Rule{}, opts)
+}
+
+// Instruction applies text only while rule holds. A rule without a predicate
+// is refused (see Unit.Err).
+func Instruction(id, text string, rule Rule, opts ...Option) *Unit {
+	u := build(KindInstruction, id, text, TriggerRule, rule, opts)
+	if u.err == nil && u.trig == TriggerRule && u.rule.When == nil {
+		u.err = fmt.Errorf("inject: unit %q: rule: the predicate When is nil; give a func(flow.Reader) bool", id)
+	}
+	return u
+}
+
+// Skill is a body of guidance the model loads on demand by calling the
+// read_skill tool with the skill's id; tools names the tools the skill is
+// about. Until loaded it is recorded as inactive.
+func Skill(id, body string, tools ...string) *Unit {
+	u := build(KindSkill, id, body, TriggerLLMActivated, Rule{}, nil)
+	u.skillTo = append([]string(nil), tools...)
+	return u
+}
+
+// When makes the unit fire only while fn returns true on the state, and
+// records label with the evidence.
+func When(label string, fn func(flow.Reader) bool) Option {
+	return func(u *Unit) {
+		u.trig = TriggerRule
+		u.rule = Rule{Label: label, When: fn}
+		if fn == nil {
+			u.fail("when: the predicate is nil; give a func(flow.Reader) bool")
+		}
+	}
+}
+
+// OnToolReturn makes the unit fire in the iteration right after a call to
+// one of the named tools returned.
+func OnToolReturn(names ...string) Option {
+	return func(u *Unit) {
+		u.trig = TriggerOnToolReturn
+		u.tools = append([]string(nil), names...)
+		if len(names) == 0 {
+			u.fail("onToolReturn: no tool names given")
+		}
+	}
+}
+
+// OnToolReturnMatching is OnToolReturn for the tools whose names match re.
+func OnToolReturnMatching(re *regexp.Regexp) Option {
+	return func(u *Unit) {
+		u.trig = TriggerOnToolReturn
+		u.toolRe = re
+		if re == nil {
+			u.fail("onToolReturn: the pattern is nil")
+		}
+	}
+}
+
+// InMessages places the unit as a message of the given role (user or
+// system) after the conversation instead of in the system prompt.
+func InMessages(role llm.Role) Option {
+	return func(u *Unit) {
+		u.slot = SlotMessages
+		u.role = role
+		if role != llm.RoleUser && role != llm.RoleSystem {
+			u.fail(fmt.Sprintf("inMessages: role %q is not user or system", role))
+		}
+	}
+}
+
+// Priority orders units within a slot: higher first, ties in definition
+// order. The default is 0.
+func Priority(n int) Option { return func(u *Unit) { u.priority = n } }
+
+// Version labels the unit's wording, for the record.
+func Version(s string) Option { return func(u *Unit) { u.version = s } }
+
+// CallerSkip moves the recorded definition site n frames further up the
+// stack, for helpers that build units on their callers' behalf.
+func CallerSkip(n int) Option {
+	return func(u *Unit) {
+		if n > 0 {
+			u.site = callerSite(3 + n)
+		}
+	}
+}
+
+func build(kind Kind, id, text string, trig TriggerKind, rule Rule, opts []Option) *Unit {
+	u := &Unit{id: id, kind: kind, text: text, slot: SlotSystem, trig: trig, rule: rule}
+	u.site = callerSite(3)
+	for _, o := range opts {
+		if o != nil {
+			o(u)
+		}
+	}
+	sum := sha256.Sum256([]byte(text))
+	u.hash = "sha256:" + hex.EncodeToString(sum[:])
+	u.chars = len(utf16.Encode([]rune(text)))
+	if !idPattern.MatchString(id) {
+		u.err = fmt.Errorf("inject: unit id %q: must match %s (lower-case letters, digits, '.', '_' or '-', at most 64)", id, idPattern)
+	} else if text == "" && u.err == nil {
+		u.err = fmt.Errorf("inject: unit %q: text is empty", id)
+	}
+	return u
+}
+
+func (u *Unit) fail(msg string) {
+	if u.err == nil {
+		u.err = fmt.Errorf("inject: unit %q: %s", u.id, msg)
+	}
+}
+
+// callerSite returns the site skip frames above it (as runtime.Caller counts).
+func callerSite(skip int) Site {
+	pc, file, line, ok := runtime.Caller(skip)
+	if !ok {
+		return Site{}
+	}
+	s := Site{File: file, Line: line}
+	if fn := runtime.FuncForPC(pc); fn != nil {
+		s.Function = fn.Name()
+	}
+	return s
+}
+
+// ID returns the unit's id.
+func (u *Unit) ID() string { return u.id }
+
+// Kind returns the unit's kind.
+func (u *Unit) Kind() Kind { return u.kind }
+
+// Text returns the unit's text exactly as it is sent.
+func (u *Unit) Text() string { return u.text }
+
+// Slot returns where the unit lands.
+func (u *Unit) Slot() Slot { return u.slot }
+
+// Role returns the message role of a unit in the messages slot.
+func (u *Unit) Role() llm.Role { return u.role }
+
+// Trigger returns how the unit decides to fire.
+func (u *Unit) Trigger() TriggerKind { return u.trig }
+
+// Priority returns the unit's priority within its slot.
+func (u *Unit) Priority() int { return u.priority }
+
+// DefinedAt returns where the unit's constructor was called.
+func (u *Unit) DefinedAt() Site { return u.site }
+
+// ContentHash returns "sha256:" and the hex SHA-256 of the text's UTF-8 bytes.
+func (u *Unit) ContentHash() string { return u.hash }
+
+// Chars returns the text's length in UTF-16 code units.
+func (u *Unit) Chars() int { return u.chars }
+
+// SkillTools returns the tool names a skill is about.
+func (u *Unit) SkillTools() []string { return append([]string(nil), u.skillTo...) }
+
+// Err returns the definition error, or nil for a well-formed unit.
+func (u *Unit) Err() error { return u.err }
