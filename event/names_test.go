@@ -100,7 +100,7 @@ func TestPayloadKeysGolden(t *testing.T) {
 	full := []any{
 		TurnStart{TurnIndex: 0, TurnNumber: 2, MessageChars: 31},
 		TurnEnd{FinalContent: "No errors.", TotalInputTokens: 120, TotalOutputTokens: 14, IterationCount: 2, DurationMs: 840,
-			StoppedEarly: &StoppedEarly{Reason: "max-iterations", Iteration: 3, PendingToolCalls: 1, WrappedUp: &yes},
+			StoppedEarly:     &StoppedEarly{Reason: "max-iterations", Iteration: 3, PendingToolCalls: 1, WrappedUp: &yes},
 			AnswerAssessment: map[string]any{"standing": "not-sure"}, AnswerCoverage: map[string]any{"assumed": []any{}}},
 		IterationStart{IterIndex: 1},
 		IterationEnd{IterIndex: 1, ToolCallCount: 2},
@@ -159,6 +159,5 @@ func TestPayloadKeysGolden(t *testing.T) {
 		t.Fatalf("payload JSON (-want +got):\n%s", diff)
 	}
 }
-
 
 func typeName(v any) string { return fmt.Sprintf("%T", v) }
