@@ -3,8 +3,8 @@
 package ledger_test
 
 import (
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
