@@ -61,6 +61,9 @@ var absenceFieldsCamel = []string{"what", "checked", "notChecked", "cannotCover"
 // Absent mints an af_absent envelope from a typed declaration, or returns a [*Refusal] naming the
 // first fault.
 func Absent(d AbsenceDecl) (*Absence, error) {
+	if d.CheckedDeclared && len(d.Checked) > 0 {
+		return nil, bothCheckedProblem().refusal()
+	}
 	return AbsentData(d.data())
 }
 
@@ -192,6 +195,10 @@ func absentFrom(decl any) (*Absence, *Problem) {
 		a.Provenance = &Provenance{MeasuredAt: a.Among.MeasuredAt, Source: a.Among.Source}
 	}
 	return a, nil
+}
+
+func bothCheckedProblem() *Problem {
+	return problemf("checked", "`checked` is both listed and left to the tool's search declaration; choose one")
 }
 
 // declObject reads a data-door declaration as an ordered object, decoding JSON bytes first.

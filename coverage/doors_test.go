@@ -268,3 +268,43 @@ func TestDescribed(t *testing.T) {
 		t.Errorf("null period: %v", err)
 	}
 }
+
+func TestCheckedDeclared(t *testing.T) {
+	a, err := Absent(AbsenceDecl{What: "host-103", CheckedDeclared: true, NotChecked: []Item{{What: "archived jobs"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "absent_declared.json", []byte(mustJSON(t, a)))
+	c, err := WrapData([]any{1}, j(t, `{"checked":"declared","inProgress":["vm-42 backup"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "wrap_declared.json", []byte(mustJSON(t, c)))
+	for _, v := range []any{a, c, j(t, mustJSON(t, a)), j(t, mustJSON(t, c))} {
+		if _, ok := ReadCoverageResult(v, "t"); ok {
+			t.Errorf("a declared envelope was read by the one channel: %s", mustJSON(t, v))
+		}
+		if out, ch := Served(v); ch || mustJSON(t, out) != mustJSON(t, v) {
+			t.Error("a declared envelope was served differently")
+		}
+	}
+	if _, ok := ReadDeclaredAbsence(a); !ok {
+		t.Error("ReadDeclaredAbsence")
+	}
+	if _, ok := ReadDeclaredLedger(c); !ok {
+		t.Error("ReadDeclaredLedger")
+	}
+	if _, ok := ReadDeclaredAbsence(c); ok {
+		t.Error("a ledger read as a declared absence")
+	}
+	// Any other string for checked is refused as a list fault.
+	_, err = AbsentData(j(t, `{"what":"x","checked":"all"}`))
+	refusedAt(t, err, "checked")
+}
+
+func TestCheckedDeclaredAndListed(t *testing.T) {
+	_, err := Absent(AbsenceDecl{What: "x", CheckedDeclared: true, Checked: []Item{{What: "y"}}})
+	refusedAt(t, err, "checked")
+	_, err = Wrap(1, LedgerDecl{CheckedDeclared: true, Checked: []Item{{What: "y"}}})
+	refusedAt(t, err, "checked")
+}

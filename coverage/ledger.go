@@ -36,6 +36,9 @@ var ledgerFieldsCamel = []string{"checked", "notChecked", "cannotCover", "period
 // Wrap mints a coverage ledger around result, or returns a [*Refusal] naming the first fault. A
 // result with no boundary to declare is returned plain, without this door.
 func Wrap(result any, d LedgerDecl) (*Covered, error) {
+	if d.CheckedDeclared && len(d.Checked) > 0 {
+		return nil, bothCheckedProblem().refusal()
+	}
 	return WrapData(result, d.data())
 }
 

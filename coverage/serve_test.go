@@ -329,3 +329,21 @@ func TestPeriodRow(t *testing.T) {
 		}
 	}
 }
+
+func TestServedLedgerUnknownAndData(t *testing.T) {
+	c := must(Wrap(map[string]any{"rows": []any{}}, LedgerDecl{
+		Checked:    []Item{{What: "db-a", Short: "a"}},
+		NotChecked: []Item{{What: "db-b", Kind: KindScope}},
+		Period:     &Period{Queried: pQ, Held: HeldUnknownSpan(), ReadAt: "2026-09-26T10:00:03Z"},
+	}))
+	out, ch := Served(c)
+	if !ch {
+		t.Fatal("unchanged")
+	}
+	golden(t, "served_ledger_unknown.json", []byte(mustJSON(t, out)))
+	// A ledger with nothing to strip and a covered period is served as the same value.
+	plain := must(Wrap(1, LedgerDecl{Checked: []Item{{What: "a"}}, Period: &Period{Queried: pQ, Held: Held{Span: pQ}}}))
+	if out, ch := Served(plain); ch || out != any(plain) {
+		t.Error("covered ledger changed")
+	}
+}
