@@ -35,8 +35,9 @@ type DeclaredPeriod struct {
 }
 
 // HeldUnknownWords is what the Period: line says in place of the held span when the tool
-// stated it does not know what its store holds.
-const HeldUnknownWords = "what the store holds is not known to the tool"
+// stated it does not know what its store holds. The zoned line uses the same words as the raw
+// line of package coverage (which this package does not import), so the two must stay equal.
+const HeldUnknownWords = "the store did not state what time it holds"
 
 // PeriodLine renders one declaring call's Period: line in the presentation's zone:
 // "<tool> queried <span>; the store holds <span>", then "; read at <instant>" when the read
