@@ -161,3 +161,58 @@ func ExampleClockSentence() {
 	// Time of this turn: Friday 2026-10-09 15:40 UTC (the person's time zone is unknown).
 	// all times here are in UTC because the person's time zone is unknown
 }
+
+func ExampleMeaning() {
+	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
+	asked, _ := clock.Meaning(clock.SpellingLookback, "60m", now)
+	// The call ran 30 minutes late, so the tool read the hour before its own clock.
+	read := asked.Shifted(30 * time.Minute)
+	missing := clock.Difference([]clock.Range{asked}, []clock.Range{read})
+	extra := clock.Difference([]clock.Range{read}, []clock.Range{asked})
+	fmt.Println(clock.UTCString(missing[0].From), clock.UTCString(missing[0].To))
+	fmt.Println(clock.UTCString(extra[0].From), clock.UTCString(extra[0].To))
+
+	// An iso-range's end is inclusive to the unit of its last written digit.
+	r, _ := clock.Meaning(clock.SpellingISORange, "2026-10-09T08:00:00-07:00..2026-10-09T08:40:59-07:00", now)
+	fmt.Println(clock.UTCString(r.From), clock.UTCString(r.To))
+	// Output:
+	// 2026-10-09T14:40:00Z 2026-10-09T15:10:00Z
+	// 2026-10-09T15:40:00Z 2026-10-09T16:10:00Z
+	// 2026-10-09T15:00:00Z 2026-10-09T15:41:00Z
+}
+
+func ExampleZone_Wall() {
+	z, _ := clock.ParseZone("America/Los_Angeles")
+	t, _ := z.Wall(2026, time.October, 9, 8, 40, 0, 0)
+	fmt.Println(clock.UTCString(t))
+	_, err := z.Wall(2026, time.March, 8, 2, 30, 0, 0) // the clocks skip 02:00–03:00
+	fmt.Println(err)
+	// Output:
+	// 2026-10-09T15:40:00Z
+	// clock: 2026-03-08 02:30:00 does not exist in America/Los_Angeles (the clocks skip it); give the instant with its offset
+}
+
+func ExampleCheckLine() {
+	z, _ := clock.ParseZone("America/Los_Angeles")
+	u := func(h, m int) time.Time { return time.Date(2026, 10, 9, h, m, 0, 0, time.UTC) }
+	c := clock.CheckedPeriod{
+		Tool: "search_logs", Against: clock.AgainstAsked, Shifted: true,
+		Compared: clock.Range{From: u(14, 40), To: u(15, 40)},
+		Reads:    []clock.Range{{From: u(15, 10), To: u(16, 10)}},
+		Missing:  []clock.Range{{From: u(14, 40), To: u(15, 10)}},
+		Extra:    []clock.Range{{From: u(15, 40), To: u(16, 10)}},
+	}
+	line, _, _ := clock.CheckLine(c, clock.Bind(z), clock.ForPerson)
+	fmt.Println(line)
+	// Output:
+	// search_logs read a later window — asked: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:09:59 America/Los_Angeles (UTC-07:00)
+}
+
+func ExampleServedTimeLine() {
+	z, _ := clock.ParseZone("America/Los_Angeles")
+	c, _ := clock.Start(z, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	line, _ := clock.ServedTimeLine(clock.TimeLine{Clock: c})
+	fmt.Println(line)
+	// Output:
+	// [Automated note from the tool runtime. The person did not write it and it corrects nothing; reply to the person based on the tool results.] Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00).
+}

@@ -21,7 +21,7 @@ const (
 
 // ErrUnmeasurable marks a well-formed duration too long for time.Duration: it names a window
 // the library cannot measure, so nothing is compared.
-var ErrUnmeasurable = errors.New("too long to measure")
+var ErrUnmeasurable = errors.New("clock: too long to measure")
 
 // ValueError refuses a period value the library cannot give a meaning to. A call whose value
 // is refused is unread: nothing is compared.

@@ -19,6 +19,17 @@ const (
 	WallAmbiguous
 )
 
+// String names the problem: "dst-gap" or "dst-fold".
+func (p WallProblem) String() string {
+	switch p {
+	case WallGap:
+		return "dst-gap"
+	case WallAmbiguous:
+		return "dst-fold"
+	}
+	return fmt.Sprintf("WallProblem(%d)", int(p))
+}
+
 // WallError refuses a wall time that falls in a DST gap or fold of its zone. The library
 // never guesses which instant the person meant.
 type WallError struct {

@@ -2,6 +2,8 @@ package clock
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,6 +45,10 @@ func TestWall(t *testing.T) {
 			}
 			if we.Zone != tt.zone {
 				t.Errorf("error names zone %q", we.Zone)
+			}
+			wall := fmt.Sprintf("2026-%02d-%02d %02d:%02d:%02d", w[0], w[1], w[2], w[3], w[4])
+			if !strings.Contains(err.Error(), wall) || !strings.Contains(err.Error(), tt.zone) {
+				t.Errorf("message %q does not name %s in %s", err, wall, tt.zone)
 			}
 		})
 	}

@@ -158,6 +158,27 @@ const (
 	ZoneNotLoadable                          // listed, but the database would not load it
 )
 
+// String names the rule.
+func (k ZoneRefusal) String() string {
+	switch k {
+	case ZoneEmpty:
+		return "empty"
+	case ZoneLocal:
+		return "local"
+	case ZoneTooLong:
+		return "too-long"
+	case ZoneAbbreviation:
+		return "abbreviation"
+	case ZoneOffset:
+		return "offset"
+	case ZoneNotInDatabase:
+		return "not-in-database"
+	case ZoneNotLoadable:
+		return "not-loadable"
+	}
+	return fmt.Sprintf("ZoneRefusal(%d)", int(k))
+}
+
 // ZoneError is the refusal of a zone name. Input holds the name as given, clipped to a
 // readable length; Kind says which rule refused it.
 type ZoneError struct {

@@ -75,7 +75,7 @@ func TestParseZoneRefuses(t *testing.T) {
 				t.Fatalf("error %T is not a *ZoneError: %v", err, err)
 			}
 			if ze.Kind != tt.kind {
-				t.Errorf("Kind = %d, want %d (%v)", ze.Kind, tt.kind, err)
+				t.Errorf("Kind = %v, want %v (%v)", ze.Kind, tt.kind, err)
 			}
 			msg := err.Error()
 			if tt.in != "" && !strings.Contains(msg, tt.in) {
@@ -153,5 +153,15 @@ func TestEveryListedNameLoads(t *testing.T) {
 	}
 	if n < 400 {
 		t.Errorf("only %d Area/Location names listed; the generated list looks truncated", n)
+	}
+}
+
+func TestZoneRefusalString(t *testing.T) {
+	got := []string{ZoneEmpty.String(), ZoneOffset.String(), ZoneRefusal(99).String()}
+	want := []string{"empty", "offset", "ZoneRefusal(99)"}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("String() = %q, want %q", got[i], want[i])
+		}
 	}
 }
