@@ -1,0 +1,140 @@
+// This file renders the coverage block and attaches blocks to an answer.
+
+package limits
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+)
+
+// Heading is the coverage block's first line. It starts with coverage.CoverageBlockHeading and
+// says that what follows is the ground the answer covers, stated by its tools and not by the model.
+const Heading = coverage.CoverageBlockHeading + ", as stated by the tools the answer used (not by the model):"
+
+// Separator sits between the answer's text and its blocks.
+const Separator = "\n\n---\n\n"
+
+// MaxLines is the most lines a section prints before its overflow line.
+const MaxLines = 12
+
+// Section labels, in block order.
+const (
+	LabelChecked     = "Checked"
+	LabelNotChecked  = "Not checked"
+	LabelCannotCover = "Cannot cover"
+	LabelPeriod      = "Period"
+	LabelInProgress  = "In progress (still running when read; the outcome is not known yet)"
+)
+
+// Attach appends blocks to an answer. Empty blocks are ignored; with none left the answer comes
+// back unchanged, byte for byte. Otherwise the answer's trailing white space is trimmed and the
+// blocks follow the separator, or stand alone when the answer is empty.
+func Attach(answer string, blocks ...string) string {
+	kept := make([]string, 0, len(blocks))
+	for _, b := range blocks {
+		if b != "" {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) == 0 {
+		return answer
+	}
+	body := strings.TrimRight(answer, " \t\r\n\v\f")
+	joined := strings.Join(kept, "\n\n")
+	if body == "" {
+		return joined
+	}
+	return body + Separator + joined
+}
+
+// CoverageBlock renders the coverage block for a run's coverageDeclared rows, or "" when no
+// section has a line.
+func CoverageBlock(rows []coverage.DeclaredCoverage) string {
+	m := merge(rows)
+	var sections []string
+	add := func(label string, lines []string) {
+		if s := section(label, lines); s != "" {
+			sections = append(sections, s)
+		}
+	}
+	add(LabelChecked, itemLines(m.checked))
+	add(LabelNotChecked, itemLines(m.notChecked))
+	add(LabelCannotCover, itemLines(m.cannotCover))
+	periods := make([]string, len(m.periods))
+	for i, p := range m.periods {
+		periods[i] = oneLine(coverage.PeriodLine(p.ToolName, p.period()))
+	}
+	add(LabelPeriod, periods)
+	var progress []string
+	for _, e := range m.inProgress {
+		for _, it := range e.Items {
+			progress = append(progress, inProgressLine(e.ToolName, it))
+		}
+	}
+	add(LabelInProgress, progress)
+	if len(sections) == 0 {
+		return ""
+	}
+	return Heading + "\n\n" + strings.Join(sections, "\n\n")
+}
+
+// section renders "<label>:" and one bullet per line, capped at MaxLines plus an overflow bullet.
+func section(label string, lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(label)
+	b.WriteString(":")
+	for i, l := range lines {
+		if i == MaxLines {
+			b.WriteString("\n- … ")
+			b.WriteString(strconv.Itoa(len(lines) - MaxLines))
+			b.WriteString(" more not shown here; the run record lists them all")
+			break
+		}
+		b.WriteString("\n- ")
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func itemLines(items []coverage.Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		if it.Why == "" {
+			out[i] = oneLine(it.What)
+		} else {
+			out[i] = oneLine(it.What + " — " + it.Why)
+		}
+	}
+	return out
+}
+
+func inProgressLine(tool string, it coverage.InProgressItem) string {
+	var b strings.Builder
+	b.WriteString(tool)
+	b.WriteString(": ")
+	b.WriteString(it.What)
+	if it.Count != 0 {
+		b.WriteString(" (")
+		b.WriteString(strconv.FormatInt(it.Count, 10))
+		b.WriteString(")")
+	}
+	if it.Why != "" {
+		b.WriteString(" — ")
+		b.WriteString(it.Why)
+	}
+	return oneLine(b.String())
+}
+
+// oneLine keeps a tool's text on its bullet: a line break inside it becomes a space, so no
+// declaration can start a line, or a section, of its own.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n\u2028\u2029") {
+		return s
+	}
+	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ", "\u2028", " ", "\u2029", " ").Replace(s)
+}

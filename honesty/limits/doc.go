@@ -1,0 +1,9 @@
+// Package limits prints what an answer's tools declared they covered, where the model cannot drop
+// it: the limits block appended to a prose answer under LimitsTravelWithTheAnswer, and
+// answerCoverage, the same fold as data beside a typed (JSON) answer.
+//
+// Both read only the run's coverageDeclared rows, merged over every declaring call. The block has
+// five sections in a fixed order, Checked, Not checked, Cannot cover, Period and In progress; each
+// prints at most 12 lines and then one line saying how many more the run record holds. Neither
+// changes the answer's standing: the lists are labels, not verdicts.
+package limits
