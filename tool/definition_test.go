@@ -92,6 +92,10 @@ func TestDefinitionRefusals(t *testing.T) {
 		{"period max range", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, MaxRange: "1y"})}, "period.maxRange"},
 		{"period direction", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Direction: "back"})}, "period.direction"},
 		{"period accepts unknown", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Accepts: []PeriodSpelling{"iso"}})}, "period.accepts[0]"},
+		{"hidden unknown", "t", "d", searchSchema, []Option{WithHiddenArguments("token")}, "hiddenArguments[0]"},
+		{"hidden blank", "t", "d", searchSchema, []Option{WithHiddenArguments("service", " ")}, "hiddenArguments[1]"},
+		{"hidden twice in one option", "t", "d", searchSchema, []Option{WithHiddenArguments("service", "service")}, "hiddenArguments[1]"},
+		{"hidden twice across options", "t", "d", searchSchema, []Option{WithHiddenArguments("service"), WithHiddenArguments("window", "service")}, "hiddenArguments[2]"},
 		{"period accepts repeat", "t", "d", searchSchema, []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Accepts: []PeriodSpelling{SpellingISORange, SpellingLookback}})}, "period.accepts[1]"},
 	}
 	for _, tt := range tests {
@@ -136,6 +140,7 @@ func TestDefinitionAccepts(t *testing.T) {
 		{"check-in", []Option{WithCheckIn(CheckInAlways)}},
 		{"warn", []Option{WithValidation(ModeWarn)}},
 		{"nil option", []Option{nil}},
+		{"hidden", []Option{WithHiddenArguments("service", "window")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,6 +243,16 @@ func TestNothingPassedIsMutatedOrShared(t *testing.T) {
 	}
 	if !tl.Ruled() {
 		t.Fatalf("Ruled() = false for a tool with rules")
+	}
+	hidden := []string{"service"}
+	h := Must(NewRaw("search_logs", "Search.", json.RawMessage(searchSchema), noop, WithHiddenArguments(hidden...)))
+	hidden[0] = "window"
+	if !h.Hidden("service") || h.Hidden("window") {
+		t.Fatalf("hidden arguments changed with the caller's slice: %v", h.HiddenArguments())
+	}
+	h.HiddenArguments()[0] = "window"
+	if diff := cmp.Diff([]string{"service"}, h.HiddenArguments()); diff != "" {
+		t.Fatalf("HiddenArguments returned the tool's own slice (-want +got):\n%s", diff)
 	}
 }
 

@@ -5,7 +5,9 @@ package tool
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
+	"strings"
 )
 
 // Option configures a tool at definition. Options are applied in order;
@@ -20,6 +22,7 @@ type config struct {
 	ceiling     *Ceiling
 	checkIn     CheckIn
 	checkInSet  bool
+	hidden      []string
 	problemPath string
 	problem     string
 	problemFix  string
@@ -97,5 +100,22 @@ func WithCheckIn(pred CheckIn) Option {
 		}
 		c.checkIn = pred
 		c.checkInSet = true
+	}
+}
+
+// WithHiddenArguments names top-level arguments whose values the record and
+// the answer never print: argument rows and typed answers show "REDACTED"
+// in their place. Each name must be a property of the input schema and be
+// listed once; a blank, unknown or repeated name is refused at definition.
+func WithHiddenArguments(names ...string) Option {
+	cp := append([]string(nil), names...)
+	return func(c *config) {
+		for i, n := range cp {
+			if strings.TrimSpace(n) == "" {
+				c.fail(fmt.Sprintf("hiddenArguments[%d]", len(c.hidden)+i), "the argument name is blank", "name a top-level argument of the input schema")
+				return
+			}
+		}
+		c.hidden = append(c.hidden, cp...)
 	}
 }

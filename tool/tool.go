@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -136,6 +137,14 @@ func build(name, desc string, raw []byte, exec func(context.Context, json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	for i, h := range cfg.hidden {
+		if _, ok := s.property(h); !ok {
+			return nil, refuse(name, fmt.Sprintf("hiddenArguments[%d]", i), fmt.Sprintf("%q is not a property of the input schema", h), "name a top-level argument listed under \"properties\"")
+		}
+		if slices.Contains(cfg.hidden[:i], h) {
+			return nil, refuse(name, fmt.Sprintf("hiddenArguments[%d]", i), fmt.Sprintf("%q is listed twice", h), "list each hidden argument once")
+		}
+	}
 	cfg.rules = rules
 	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg}, nil
 }
@@ -190,6 +199,13 @@ func (t *Tool) ResultCeiling() (Ceiling, bool) {
 	}
 	return *t.cfg.ceiling, true
 }
+
+// HiddenArguments returns the names of the arguments whose values are never
+// printed (see WithHiddenArguments), or nil. The slice is a copy.
+func (t *Tool) HiddenArguments() []string { return slices.Clone(t.cfg.hidden) }
+
+// Hidden reports whether the argument's value is never printed.
+func (t *Tool) Hidden(argument string) bool { return slices.Contains(t.cfg.hidden, argument) }
 
 // HasCheckIn reports whether the tool declares a check-in.
 func (t *Tool) HasCheckIn() bool { return t.cfg.checkInSet }
