@@ -210,8 +210,6 @@ func declObject(decl any, fields []string) (Object, *Problem) {
 			return nil, problemf("", "the declaration is not readable JSON (%v)", err)
 		}
 		decl = v
-	case string:
-		// A Go string is text, never an object.
 	}
 	o, ok := plainObject(decl)
 	if !ok {

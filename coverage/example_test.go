@@ -130,3 +130,20 @@ func ExampleReadCoverageResult() {
 	fmt.Println(ok, r.Status, v, row.Kind, row.LookedFor)
 	// Output: true absent not-held absence failed backup runs
 }
+
+// A dispatcher reads, records and serves a result in one call.
+func ExampleAtBoundary() {
+	c, _ := coverage.Wrap([]string{"job-1 ok"}, coverage.LedgerDecl{
+		Checked: []coverage.Item{{What: "the 02:00 export"}},
+		Period:  &coverage.Period{Queried: asked, Held: coverage.HeldUnknownSpan()},
+	})
+	b := coverage.AtBoundary(c, "backup_runs")
+	for _, f := range b.Result.Declared {
+		row := f.Row("backup_runs", "call-1", 1)
+		fmt.Println(row.Kind, len(row.Checked))
+	}
+	fmt.Println(b.Recognized, b.Record, b.Changed)
+	// Output:
+	// ledger 1
+	// ledger true true
+}

@@ -62,26 +62,19 @@ func (it InProgressItem) object() Object {
 	return o
 }
 
+// itemsData is the typed door's list as data: nil stays nil (left out).
 func itemsData(items []Item) any {
 	if items == nil {
 		return nil
 	}
-	out := make([]any, len(items))
-	for i, it := range items {
-		out[i] = it.object()
-	}
-	return out
+	return itemsWire(items)
 }
 
 func inProgressData(items []InProgressItem) any {
 	if items == nil {
 		return nil
 	}
-	out := make([]any, len(items))
-	for i, it := range items {
-		out[i] = it.object()
-	}
-	return out
+	return inProgressWire(items)
 }
 
 func itemsWire(items []Item) []any {

@@ -77,7 +77,8 @@ func WrapData(result any, decl any) (*Covered, error) {
 func wrapFrom(result any, decl any) (*Covered, *Problem) {
 	o, p := declObject(decl, ledgerFieldsCamel)
 	if p != nil {
-		return nil, problemf("", "the declaration must be an object with the fields %s; a result with no boundary to declare is returned plain, without this door", backtickList(ledgerFieldsCamel))
+		p.Message += "; a result with no boundary to declare is returned plain, without this door"
+		return nil, p
 	}
 	if p := checkUnknown(o, "", ledgerFieldsCamel); p != nil {
 		return nil, p

@@ -6,7 +6,6 @@ package coverage
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -214,9 +213,6 @@ func typeWord(v any) string {
 	if _, ok := asArray(v); ok {
 		return "an array"
 	}
-	if _, ok := v.(json.Number); ok {
-		return "a number"
-	}
 	return fmt.Sprintf("a Go %T", v)
 }
 
@@ -308,10 +304,4 @@ func nonBlankString(v any) (string, bool) {
 		return "", false
 	}
 	return s, true
-}
-
-func sortedCopy(keys []string) []string {
-	out := append([]string(nil), keys...)
-	sort.Strings(out)
-	return out
 }

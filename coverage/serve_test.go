@@ -347,3 +347,25 @@ func TestServedLedgerUnknownAndData(t *testing.T) {
 		t.Error("covered ledger changed")
 	}
 }
+
+func TestAtBoundary(t *testing.T) {
+	cases := []struct {
+		in       any
+		want     Recognized
+		record   bool
+		problems int
+		changed  bool
+	}{
+		{map[string]any{"rows": 1}, RecognizedNone, false, 0, false},
+		{must(Described(DescribedDecl{Facts: []any{1}})), RecognizedSemantics, false, 0, true},
+		{j(t, `{"af_semantics":true,"facts":[1],"period":null,"note":"n"}`), RecognizedNone, false, 1, false},
+		{ledger36(t, seedP), RecognizedLedger, true, 0, true},
+		{j(t, `{"af_absent":true,"checked":["y"],"provenance":"x"}`), RecognizedAbsence, true, 1, false},
+	}
+	for i, c := range cases {
+		b := AtBoundary(c.in, "t")
+		if b.Recognized != c.want || b.Record != c.record || len(b.Problems) != c.problems || b.Changed != c.changed {
+			t.Errorf("%d: %+v", i, b)
+		}
+	}
+}

@@ -161,10 +161,3 @@ func (s Spelling) cannotCover() string {
 	}
 	return "cannotCover"
 }
-
-func (s Spelling) inProgress() string {
-	if s == Wire {
-		return InProgressKey
-	}
-	return "inProgress"
-}

@@ -49,45 +49,27 @@ func newCheckCmd() *cobra.Command {
 
 // checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
 func checkReport(v any, tool string) coverage.Object {
-	recognized := "none"
-	var problems []coverage.Problem
-	switch {
-	case isAbsence(v):
-		recognized = "absence"
-	case isLedger(v):
-		recognized = "ledger"
-	default:
-		if o, p := coverage.ReadSemantics(v); o != nil {
-			recognized = "semantics"
-		} else if p != nil {
-			problems = append(problems, *p)
-		}
-	}
-	report := coverage.Object{{Key: "recognized", Value: recognized}}
-	res, _ := coverage.ReadCoverageResult(v, tool)
-	if res.Status != "" {
-		report = append(report, coverage.Member{Key: "status", Value: string(res.Status)})
+	b := coverage.AtBoundary(v, tool)
+	report := coverage.Object{{Key: "recognized", Value: string(b.Recognized)}}
+	if b.Result.Status != "" {
+		report = append(report, coverage.Member{Key: "status", Value: string(b.Result.Status)})
 	}
 	declared := []any{}
-	for _, f := range res.Declared {
+	for _, f := range b.Result.Declared {
 		declared = append(declared, declaredRow(f, tool))
 	}
 	report = append(report, coverage.Member{Key: "declared", Value: declared})
-	if verdict, ok := res.Verdict(); ok {
+	if verdict, ok := b.Result.Verdict(); ok {
 		report = append(report, coverage.Member{Key: "verdict", Value: string(verdict)})
 	}
-	problems = append(problems, res.Problems...)
+	problems := b.Problems
 	if problems == nil {
 		problems = []coverage.Problem{}
 	}
-	served, _ := coverage.Served(v)
 	return append(report,
 		coverage.Member{Key: "problems", Value: problems},
-		coverage.Member{Key: "served", Value: served})
+		coverage.Member{Key: "served", Value: b.Served})
 }
-
-func isAbsence(v any) bool { _, ok := coverage.ReadAbsence(v); return ok }
-func isLedger(v any) bool  { _, ok := coverage.ReadCoverageLedger(v); return ok }
 
 // declaredRow is the record row for one declaration, with its period's verdict beside the period,
 // and an absence's suggestions and provenance as the tools.absent event carries them.
