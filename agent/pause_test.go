@@ -1,0 +1,228 @@
+// End-to-end tests of pause and resume, conversations, cancellation and
+// provider failures.
+
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPauseAndResume(t *testing.T) {
+	var c counter
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{
+			call("c1", "service_status", `{"service":"checkout"}`),
+			call("c2", "ask_approval", `{"action":"restart checkout"}`),
+			call("c3", "service_status", `{"service":"payments"}`),
+		}},
+		scripted.Reply{Content: "Restart approved; checkout and payments checked."},
+	)
+	a, err := agent.New(p, agent.WithTools(statusTool(t, &c), approvalTool(t, &c)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log eventLog
+	log.on(a)
+	res, err := a.Run(context.Background(), agent.Input{Message: "fix checkout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Paused || res.Checkpoint == nil || res.PauseData == nil {
+		t.Fatalf("not paused: %+v", res)
+	}
+	if res.PauseData.ToolCallID != "c2" || res.PauseData.ToolName != "ask_approval" {
+		t.Errorf("pause data = %+v", res.PauseData)
+	}
+	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout"}, c.list()); diff != "" {
+		t.Errorf("calls before the pause (-want +got):\n%s", diff)
+	}
+	// A new turn is refused while the question is pending.
+	if _, err := a.Run(context.Background(), agent.Input{Message: "other"}); !errors.Is(err, agent.ErrPendingQuestion) {
+		t.Errorf("Run while paused: %v, want ErrPendingQuestion", err)
+	}
+	// The checkpoint survives JSON.
+	b, err := json.Marshal(res.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cp agent.PauseCheckpoint
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
+	res2, err := a.Resume(context.Background(), &cp, json.RawMessage(`"approved by the operator"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Paused || res2.Answer != "Restart approved; checkout and payments checked." {
+		t.Fatalf("after resume: paused=%v answer=%q", res2.Paused, res2.Answer)
+	}
+	// Earlier calls were not re-run; the later call ran once.
+	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout", "status:payments"}, c.list()); diff != "" {
+		t.Errorf("calls after resume (-want +got):\n%s", diff)
+	}
+	want := []string{"c1:checkout is degraded: error rate 12%", "c2:approved by the operator", "c3:payments is degraded: error rate 12%"}
+	if diff := cmp.Diff(want, toolMessages(p.Requests()[1].Messages)); diff != "" {
+		t.Errorf("tool messages (-want +got):\n%s", diff)
+	}
+	if res2.Iterations != 2 {
+		t.Errorf("iterations = %d, want 2", res2.Iterations)
+	}
+	if n, m := len(log.of(event.PauseRequest)), len(log.of(event.PauseResume)); n != 1 || m != 1 {
+		t.Errorf("pause.request %d, pause.resume %d", n, m)
+	}
+	ids := stageIDs(res2.Record())
+	wantIDs := []string{"input", "seed#0", "context#1", "call-llm#2", "sf-route#3", "tool-calls#4", "tool-calls#5",
+		"context#6", "call-llm#7", "sf-route#8", "prepare-final#9", "break-final#10"}
+	if diff := cmp.Diff(wantIDs, ids); diff != "" {
+		t.Errorf("resumed log (-want +got):\n%s", diff)
+	}
+	if legs := res2.Record().Manifest.Legs; len(legs) != 2 || legs[1].ResumedFrom != legs[0].RunID {
+		t.Errorf("legs = %+v", legs)
+	}
+	// The pending question is cleared: a follow-up turn is allowed again (it
+	// reaches the model, whose script is spent).
+	_, err = a.FollowUp(context.Background(), "thanks")
+	var se *scripted.ScriptExhaustedError
+	if !errors.As(err, &se) || se.Call != 3 {
+		t.Errorf("FollowUp after resume: %v, want the third model call", err)
+	}
+}
+
+func TestFollowUpTurn(t *testing.T) {
+	p := scripted.New(
+		scripted.Reply{Content: "Checkout is degraded."},
+		scripted.Reply{Content: "I said checkout."},
+	)
+	a, err := agent.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.FollowUp(context.Background(), "hi"); !errors.Is(err, agent.ErrNoConversation) {
+		t.Fatalf("FollowUp first: %v", err)
+	}
+	var log eventLog
+	log.on(a)
+	if _, err := a.Run(context.Background(), agent.Input{Message: "What is broken?"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.FollowUp(context.Background(), "Which one again?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "I said checkout." {
+		t.Errorf("answer = %q", res.Answer)
+	}
+	msgs := p.Requests()[1].Messages
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, string(m.Role)+":"+m.Content)
+	}
+	want := []string{"user:What is broken?", "assistant:Checkout is degraded.", "user:Which one again?"}
+	if diff := cmp.Diff(want, roles); diff != "" {
+		t.Errorf("second request (-want +got):\n%s", diff)
+	}
+	starts := log.of(event.AgentTurnStart)
+	if len(starts) != 2 || starts[1].Payload.(event.TurnStart).TurnNumber != 2 {
+		t.Errorf("turn_start = %+v", starts)
+	}
+	cv := res.Conversation()
+	if cv == nil || len(cv.History) != 4 || cv.OriginalInput.Message != "Which one again?" {
+		t.Fatalf("conversation = %+v", cv)
+	}
+	// ContinueFrom a checkpoint that went through JSON continues the same way.
+	b, _ := json.Marshal(a.Checkpoint())
+	back, err := agent.DecodeConversation(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2 := scripted.New(scripted.Reply{Content: "Third."})
+	a2, _ := agent.New(p2)
+	res3, err := a2.Run(context.Background(), agent.Input{Message: "And now?", ContinueFrom: back})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p2.Requests()[0].Messages); n != 5 || res3.Answer != "Third." {
+		t.Errorf("continued request has %d messages, answer %q", n, res3.Answer)
+	}
+	if len(back.History) != 4 {
+		t.Error("ContinueFrom modified the caller's checkpoint")
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	p := scripted.New(scripted.Reply{Content: "slow", Delay: 5 * time.Second})
+	a, _ := agent.New(p)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	res, err := a.Run(ctx, agent.Input{Message: "hi"})
+	if err == nil {
+		t.Fatal("no error after cancellation")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) && llm.KindOf(err) != llm.KindCanceled && llm.KindOf(err) != llm.KindTimeout {
+		t.Errorf("error %v does not say the context ended", err)
+	}
+	if res == nil || res.Record() == nil || res.Record().Manifest.Complete {
+		t.Fatal("a cancelled run must still return its (incomplete) record")
+	}
+	ids := stageIDs(res.Record())
+	if ids[len(ids)-1] != "call-llm#2" {
+		t.Errorf("last commit = %s, want the cancelled call-llm#2", ids[len(ids)-1])
+	}
+}
+
+func TestProviderErrorCheckpoint(t *testing.T) {
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"checkout"}`)}},
+		scripted.Reply{Err: &llm.Error{Provider: "scripted", Kind: llm.KindServer, Resumable: true, Message: "the provider failed on its side"}},
+	)
+	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
+	_, err := a.Run(context.Background(), agent.Input{Message: "check"})
+	var rce *agent.RunCheckpointError
+	if !errors.As(err, &rce) {
+		t.Fatalf("error %T %v, want *agent.RunCheckpointError", err, err)
+	}
+	if !rce.Resumable() || llm.KindOf(err) != llm.KindServer {
+		t.Errorf("resumable=%v kind=%s", rce.Resumable(), llm.KindOf(err))
+	}
+	cv := rce.Checkpoint
+	if cv.LastCompletedIteration != 1 || len(cv.History) != 3 || cv.FailurePoint == nil || cv.FailurePoint.Phase != "llm" || cv.FailurePoint.Stage != "call-llm" {
+		t.Errorf("checkpoint = %s", mustJSON(t, cv))
+	}
+	if !strings.Contains(err.Error(), "resuming from the checkpoint later may succeed") {
+		t.Errorf("message %q does not say resuming can help", err)
+	}
+}
+
+func TestConversationRefusals(t *testing.T) {
+	good := `{"version":1,"runId":"r","history":[{"role":"user","content":"hi"}],"lastCompletedIteration":1,"originalInput":{"message":"hi"},"checkpointedAt":"2026-11-29T10:00:00Z"}`
+	if _, err := agent.DecodeConversation([]byte(good)); err != nil {
+		t.Fatalf("good checkpoint refused: %v", err)
+	}
+	for _, tc := range []struct{ name, json, field string }{
+		{"version", strings.Replace(good, `"version":1`, `"version":2`, 1), "version"},
+		{"missing runId", strings.Replace(good, `"runId":"r",`, ``, 1), "runId"},
+		{"role", strings.Replace(good, `"role":"user"`, `"role":"robot"`, 1), "history[0].role"},
+		{"time", strings.Replace(good, `2026-11-29T10:00:00Z`, `yesterday`, 1), "checkpointedAt"},
+		{"unknown", strings.Replace(good, `"runId"`, `"extra":1,"runId"`, 1), "extra"},
+		{"phase", strings.Replace(good, `"runId"`, `"failurePoint":{"iteration":1,"phase":"later"},"runId"`, 1), "failurePoint.phase"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := agent.DecodeConversation([]byte(tc.json))
+			var ce *agent.CheckpointError
+			if !errors.As(err, &ce) || ce.Field != tc.field {
+				t.Errorf("error %v, want field %q", err, tc.field)
+			}
+		})
+	}
+}
