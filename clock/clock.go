@@ -41,6 +41,24 @@ type Given struct {
 	Window *Range
 }
 
+// Check validates what the app passed without reading any clock: a zone, when given, must
+// pass ParseZone, and a window, when given, must pass Range.Check. The refusal names the field
+// (time.zone, time.window). A run, or a resume, with a refused Given is refused before its
+// turn.
+func (g Given) Check() error {
+	if g.Zone != "" {
+		if _, err := ParseZone(g.Zone); err != nil {
+			return fmt.Errorf("clock: time.zone: %w", err)
+		}
+	}
+	if g.Window != nil {
+		if err := g.Window.Check(); err != nil {
+			return fmt.Errorf("clock: time.window: %w", err)
+		}
+	}
+	return nil
+}
+
 // Clock is one turn's time: now, the person's zone and the app's window, each with its source.
 // It is decided once, at the start of a turn, and the same value serves every iteration of
 // the turn, pauses included. Its JSON form lets a paused run store it and resume on it.
@@ -58,21 +76,18 @@ type Clock struct {
 // that ParseZone refuses and a window that fails Range.Check; it reads the wall clock only
 // when given.Now is zero.
 func Start(builder Zone, given Given, wall func() time.Time) (Clock, error) {
+	if err := given.Check(); err != nil {
+		return Clock{}, err
+	}
 	c := Clock{zone: builder, zoneSource: ZoneFromBuilder}
 	switch {
 	case given.Zone != "":
-		z, err := ParseZone(given.Zone)
-		if err != nil {
-			return Clock{}, fmt.Errorf("clock: time.zone: %w", err)
-		}
-		c.zone, c.zoneSource = z, ZoneFromRun
+		c.zone, _ = ParseZone(given.Zone) // checked above
+		c.zoneSource = ZoneFromRun
 	case builder.IsZero():
 		c.zone, c.zoneSource = UTC(), ZoneUnknown
 	}
 	if given.Window != nil {
-		if err := given.Window.Check(); err != nil {
-			return Clock{}, fmt.Errorf("clock: time.window: %w", err)
-		}
 		w := given.Window.UTC()
 		c.window = &w
 	}
@@ -131,7 +146,8 @@ type OnResume struct {
 
 // Resumed compares what a resume passed with the frozen clock. It reports false when the
 // resume passed nothing different (a zero field passes nothing). When it reports true, the
-// clock is still kept: the paused turn's values were read against it.
+// clock is still kept: the paused turn's values were read against it. It compares only;
+// refuse a malformed Given with Given.Check first.
 func (c Clock) Resumed(given Given) (OnResume, bool) {
 	kept := Reading{Now: c.now, Zone: c.zone.String()}
 	var passed Reading

@@ -123,6 +123,14 @@ func TestStartRefuses(t *testing.T) {
 			}
 		})
 	}
+	for _, tt := range tests {
+		if err := tt.given.Check(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Check() = %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+	if err := (Given{Zone: la, Now: wallNow}).Check(); err != nil {
+		t.Errorf("a valid Given was refused: %v", err)
+	}
 	_, err := Start(Zone{}, Given{Zone: "EST"}, nil)
 	var ze *ZoneError
 	if !errors.As(err, &ze) || ze.Kind != ZoneAbbreviation {
