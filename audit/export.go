@@ -166,7 +166,8 @@ func (e *Exporter) append(eventType string, ts, payload any, meta map[string]any
 		"meta":      meta,
 		"prevHash":  e.prevHash,
 	}
-	h, err := r.computeHash(e.buf[:0])
+	h, buf, err := r.computeHash(e.buf)
+	e.buf = buf
 	if err != nil {
 		return err
 	}
@@ -207,20 +208,14 @@ func (e *Exporter) Drain() (*Segment, error) {
 }
 
 // computeHash returns the lowercase hex SHA-256 of the canonical JSON of r without its hash
-// member; buf is scratch space.
-func (r Record) computeHash(buf []byte) (string, error) {
-	body := make(map[string]any, len(r))
-	for k, v := range r {
-		if k != "hash" {
-			body[k] = v
-		}
-	}
-	out, err := jcs.Append(buf, body)
+// member, and buf (scratch space) grown as needed.
+func (r Record) computeHash(buf []byte) (string, []byte, error) {
+	out, err := jcs.AppendObjectWithout(buf[:0], r, "hash")
 	if err != nil {
-		return "", err
+		return "", buf, err
 	}
 	sum := sha256.Sum256(out)
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(sum[:]), out, nil
 }
 
 // FromStore reads a stored run as export input: its header, its record's format id and its

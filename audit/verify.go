@@ -168,7 +168,8 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 			if r.PrevHash() != prev {
 				return fail(i, PrevHashMismatch, at(want), "prevHash does not link to the record before")
 			}
-			got, err := r.computeHash(buf[:0])
+			got, grown, err := r.computeHash(buf)
+			buf = grown
 			if err != nil {
 				return fail(i, HashMismatch, at(want), "record cannot be canonicalized: %v", err)
 			}

@@ -108,7 +108,7 @@ func TestVerifyTampering(t *testing.T) {
 		{"record rehashed after edit", false, VerifyOptions{}, func(s *Segment) {
 			r := s.Records[k]
 			r["payload"] = map[string]any{}
-			h, _ := r.computeHash(nil)
+			h, _, _ := r.computeHash(nil)
 			r["hash"] = h
 		}, verdict{reason: PrevHashMismatch, brokenAt: ptr(k + 1)}},
 		{"prevHash edited", false, VerifyOptions{}, func(s *Segment) {
@@ -164,7 +164,7 @@ func TestVerifyTampering(t *testing.T) {
 		}, verdict{reason: SignatureInvalid, signature: SignatureStateInvalid}},
 		{"suffix recomputed, signed", true, VerifyOptions{PublicKey: pub}, func(s *Segment) {
 			s.Records[n-1]["payload"] = map[string]any{"finalContent": "DENIED"}
-			h, _ := s.Records[n-1].computeHash(nil)
+			h, _, _ := s.Records[n-1].computeHash(nil)
 			s.Records[n-1]["hash"] = h
 			s.FinalHash = h
 		}, verdict{reason: SignatureInvalid, signature: SignatureStateInvalid}},

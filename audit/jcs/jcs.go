@@ -60,20 +60,14 @@ func Canonicalize(data []byte) ([]byte, error) {
 // survive a double; turn them into strings first), json.Number literals that overflow a
 // double, strings and keys that are not valid UTF-8, and any other type.
 func Append(dst []byte, v any) ([]byte, error) {
-	return appendValue(dst, v, nil)
+	return appendValue(dst, v)
 }
 
-// path is the reverse list of pointer segments, built only when an error is reported.
-type path struct {
-	parent *path
-	key    string
-}
-
-func (p *path) pointer() string {
-	if p == nil {
-		return ""
-	}
-	return p.parent.pointer() + "/" + escapePointer(p.key)
+// AppendObjectWithout appends the canonical form of the object m without its member
+// named skip: what a hash chain hashes when the hash is itself a member. It refuses what
+// Append refuses.
+func AppendObjectWithout(dst []byte, m map[string]any, skip string) ([]byte, error) {
+	return appendObject(dst, m, skip)
 }
 
 func escapePointer(s string) string {
@@ -91,11 +85,20 @@ func escapePointer(s string) string {
 	return string(out)
 }
 
-func fail(p *path, format string, args ...any) error {
-	return &Error{Pointer: p.pointer(), Reason: fmt.Sprintf(format, args...)}
+func fail(format string, args ...any) error {
+	return &Error{Reason: fmt.Sprintf(format, args...)}
 }
 
-func appendValue(dst []byte, v any, p *path) ([]byte, error) {
+// under prefixes the pointer of a child's error with the child's name as the error unwinds,
+// so that no path is built unless something fails.
+func under(err error, name string) error {
+	if e, ok := err.(*Error); ok {
+		e.Pointer = "/" + escapePointer(name) + e.Pointer
+	}
+	return err
+}
+
+func appendValue(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -106,56 +109,36 @@ func appendValue(dst []byte, v any, p *path) ([]byte, error) {
 		return append(dst, "false"...), nil
 	case string:
 		if !utf8.ValidString(x) {
-			return nil, fail(p, "string is not valid UTF-8")
+			return nil, fail("string is not valid UTF-8")
 		}
 		return appendString(dst, x), nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, fail(p, "%q is not a JSON number", string(x))
+			return nil, fail("%q is not a JSON number", string(x))
 		}
 		if math.IsInf(f, 0) {
-			return nil, fail(p, "number %s overflows a double", string(x))
+			return nil, fail("number %s overflows a double", string(x))
 		}
 		return AppendNumber(dst, f)
 	case float64:
 		out, err := AppendNumber(dst, x)
 		if err != nil {
-			return nil, fail(p, "%v", err.(*Error).Reason)
+			return nil, fail("%v", err.(*Error).Reason)
 		}
 		return out, nil
 	case int:
-		return appendInt(dst, int64(x), p)
+		return appendInt(dst, int64(x))
 	case int64:
-		return appendInt(dst, x, p)
+		return appendInt(dst, x)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			if !utf8.ValidString(k) {
-				return nil, fail(p, "member name %q is not valid UTF-8", k)
-			}
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, CompareUTF16)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = appendValue(dst, x[k], &path{p, k}); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendObject(dst, x, "")
 	case map[string]string:
 		m := make(map[string]any, len(x))
 		for k, s := range x {
 			m[k] = s
 		}
-		return appendValue(dst, m, p)
+		return appendValue(dst, m)
 	case []any:
 		dst = append(dst, '[')
 		for i, e := range x {
@@ -163,8 +146,8 @@ func appendValue(dst []byte, v any, p *path) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendValue(dst, e, &path{p, strconv.Itoa(i)}); err != nil {
-				return nil, err
+			if dst, err = appendValue(dst, e); err != nil {
+				return nil, under(err, strconv.Itoa(i))
 			}
 		}
 		return append(dst, ']'), nil
@@ -175,19 +158,48 @@ func appendValue(dst []byte, v any, p *path) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			if !utf8.ValidString(s) {
-				return nil, fail(&path{p, strconv.Itoa(i)}, "string is not valid UTF-8")
+				return nil, under(fail("string is not valid UTF-8"), strconv.Itoa(i))
 			}
 			dst = appendString(dst, s)
 		}
 		return append(dst, ']'), nil
 	default:
-		return nil, fail(p, "unsupported type %T", v)
+		return nil, fail("unsupported type %T", v)
 	}
 }
 
-func appendInt(dst []byte, n int64, p *path) ([]byte, error) {
+// appendObject writes m with its members in UTF-16 order, leaving out skip when non-empty.
+func appendObject(dst []byte, m map[string]any, skip string) ([]byte, error) {
+	var small [16]string
+	keys := small[:0]
+	for k := range m {
+		if k == skip && skip != "" {
+			continue
+		}
+		if !utf8.ValidString(k) {
+			return nil, fail("member name %q is not valid UTF-8", k)
+		}
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, CompareUTF16)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendValue(dst, m[k]); err != nil {
+			return nil, under(err, k)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func appendInt(dst []byte, n int64) ([]byte, error) {
 	if n > maxSafeInt || n < -maxSafeInt {
-		return nil, fail(p, "integer %d is beyond ±2^53 and would change as a double", n)
+		return nil, fail("integer %d is beyond ±2^53 and would change as a double", n)
 	}
 	return strconv.AppendInt(dst, n, 10), nil
 }

@@ -1,0 +1,64 @@
+// This file checks the key file formats round-trip and bad key files are refused.
+
+package audit
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"testing"
+)
+
+func TestKeyFiles(t *testing.T) {
+	pub, priv := testKey(7)
+	pubPEM, err := MarshalPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	privPEM, err := MarshalPrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string][]byte{
+		"pem":    pubPEM,
+		"hex":    []byte(hex.EncodeToString(pub) + "\n"),
+		"base64": []byte(base64.StdEncoding.EncodeToString(pub)),
+	} {
+		got, err := ParsePublicKey(in)
+		if err != nil || !got.Equal(pub) {
+			t.Errorf("ParsePublicKey(%s) = %x, %v", name, got, err)
+		}
+	}
+	for name, in := range map[string][]byte{
+		"pem":  privPEM,
+		"seed": []byte(hex.EncodeToString(priv.Seed())),
+	} {
+		got, err := ParsePrivateKey(in)
+		if err != nil || !got.Equal(priv) {
+			t.Errorf("ParsePrivateKey(%s) failed: %v", name, err)
+		}
+	}
+	for name, in := range map[string][]byte{
+		"empty":       nil,
+		"short hex":   []byte("abcd"),
+		"private pem": privPEM,
+		"garbage pem": []byte("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"),
+	} {
+		if _, err := ParsePublicKey(in); err == nil {
+			t.Errorf("ParsePublicKey(%s) accepted it", name)
+		}
+	}
+	if _, err := ParsePrivateKey(pubPEM); err == nil {
+		t.Error("ParsePrivateKey(public PEM) accepted it")
+	}
+	if KeyID(pub) != hex.EncodeToString(sha256First16(pub)) || len(KeyID(pub)) != 32 {
+		t.Errorf("KeyID = %s", KeyID(pub))
+	}
+	var _ ed25519.PublicKey = pub
+}
+
+func sha256First16(b []byte) []byte {
+	sum := sha256.Sum256(b)
+	return sum[:16]
+}
