@@ -6,9 +6,9 @@ package event
 // {"type": …, "payload": …, "meta": …}. Payloads are immutable once
 // emitted: listeners must not modify them.
 type Event struct {
-	Type    Name `json:"type"`
-	Payload any  `json:"payload"`
-	Meta    Meta `json:"meta"`
+	Type    Name `json:"type"`    // the event's name
+	Payload any  `json:"payload"` // one of this package's payload types, or another JSON value
+	Meta    Meta `json:"meta"`    // where and when it happened
 }
 
 // Meta joins an event to the run record and to its caller. RunID,
@@ -36,12 +36,12 @@ type Meta struct {
 	CompositionPath []string `json:"compositionPath"`
 	// TraceID and SpanID link to a tracing backend, when one is in use.
 	TraceID string `json:"traceId,omitempty"`
-	SpanID  string `json:"spanId,omitempty"`
+	SpanID  string `json:"spanId,omitempty"` // see TraceID
 	// SessionID, Principal and Tenant are caller identity, only as the
 	// caller stated it.
 	SessionID string `json:"sessionId,omitempty"`
-	Principal string `json:"principal,omitempty"`
-	Tenant    string `json:"tenant,omitempty"`
+	Principal string `json:"principal,omitempty"` // see SessionID
+	Tenant    string `json:"tenant,omitempty"`    // see SessionID
 }
 
 // Int returns a pointer to v, for the optional integer Meta fields.

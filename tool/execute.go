@@ -17,27 +17,30 @@ import (
 // appears in ModeWarn or ModeOff, or when the schema is looser than the
 // type.
 type DecodeError struct {
-	Tool string
-	Type string
-	Err  error
+	Tool string // the tool's name
+	Type string // the Go input type
+	Err  error  // the encoding/json error
 }
 
+// Error names the tool, the type and the decoding failure.
 func (e *DecodeError) Error() string {
 	return fmt.Sprintf("tool %q: the arguments do not decode into %s: %v", e.Tool, e.Type, e.Err)
 }
 
+// Unwrap returns the encoding/json error.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // PanicError is returned by Execute when the tool's func panicked. The run
 // goes on: the dispatcher serves Error() to the model as the result.
 type PanicError struct {
-	Tool  string
-	Value any
+	Tool  string // the tool's name
+	Value any    // what the func panicked with
 	// Stack is the goroutine stack at the panic, for logs; it is not
 	// meant to be served.
 	Stack []byte
 }
 
+// Error names the tool and the panic value; it is what the model reads.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("tool %q panicked: %v", e.Tool, e.Value)
 }
