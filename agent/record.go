@@ -110,7 +110,7 @@ func DecodeRecord(data []byte) (*Record, error) {
 		Manifest      Manifest          `json:"manifest"`
 		Structure     json.RawMessage   `json:"structure"`
 		Blobs         map[string][]byte `json:"blobs"`
-		Events        []event.Event     `json:"events"`
+		Events        []rawEvent        `json:"events"`
 		DroppedEvents int               `json:"droppedEvents"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
@@ -143,7 +143,19 @@ func DecodeRecord(data []byte) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
-	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Events: j.Events, DroppedEvents: j.DroppedEvents}, nil
+	evs := make([]event.Event, len(j.Events))
+	for i, e := range j.Events {
+		evs[i] = event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta}
+	}
+	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Events: evs, DroppedEvents: j.DroppedEvents}, nil
+}
+
+// rawEvent decodes an event keeping its payload as the JSON it was written
+// as, so a decoded record encodes back byte for byte.
+type rawEvent struct {
+	Type    event.Name      `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+	Meta    event.Meta      `json:"meta"`
 }
 
 // decodeChart is a chart with the agent's keys, used only to decode records.
