@@ -128,7 +128,7 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 		anyData = true
 	}
 	if !anyData {
-		return nil, problemf("", "a described result needs at least one of `series`, `facts` or `edges`; a read that found no rows is an absence (use Absent)")
+		return nil, problemf("", "a described result needs at least one of `series`, `facts` or `edges`; a read that found no rows is an absence: return one instead")
 	}
 	for _, f := range []struct {
 		key string
@@ -172,7 +172,7 @@ func dataList(v any, at string) ([]any, *Problem) {
 		return nil, problemf(at, "%s must be a list; it is %s", rootName(at), typeWord(v))
 	}
 	if len(arr) == 0 {
-		return nil, problemf(at, "%s is empty; a read that found no rows is an absence (use Absent), not an empty described result", rootName(at))
+		return nil, problemf(at, "%s is empty; a read that found no rows is an absence, not an empty described result: return an absence instead", rootName(at))
 	}
 	fresh, err := freshJSON(arr)
 	if err != nil {
