@@ -112,7 +112,11 @@ func TestSliceWriteLevelProvenance(t *testing.T) {
 			other.Set(s, y)
 			return nil, nil
 		}).
-		Stage("r", func(ctx ctxT, s *flow.Scope) (any, error) { _, _ = out.Get(s); _, _ = s.Get("missing"); return nil, nil }).
+		Stage("r", func(ctx ctxT, s *flow.Scope) (any, error) {
+			_, _ = out.Get(s)
+			_, _ = s.Get("missing")
+			return nil, nil
+		}).
 		MustBuild()
 	res, err := c.Run(bg(), map[string]any{"a": 1, "b": 2})
 	if err != nil {
