@@ -157,3 +157,9 @@ func BenchmarkPutRun(b *testing.B) {
 	defer s.Close()
 	storetest.BenchmarkPutRun(b, s)
 }
+
+func BenchmarkPutRunParallel(b *testing.B) {
+	s := openFresh(b)
+	defer s.Close()
+	storetest.BenchmarkPutRunParallel(b, s)
+}

@@ -37,6 +37,8 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 	if err := run.Validate(); err != nil {
 		return err
 	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
@@ -196,6 +198,8 @@ func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
 	if data == nil {
 		data = []byte{}
 	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
 		d, len(data), data); err != nil {
 		return "", fmt.Errorf("sqlite: storing blob %s: %w", d, err)
@@ -235,6 +239,8 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
 		return err
 	}
 	now := time.Now().UTC()
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (session_id, run_id, data, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (session_id) DO UPDATE SET run_id = excluded.run_id, data = excluded.data, updated_at = excluded.updated_at`,
 		cp.SessionID, cp.RunID, []byte(cp.Data), now.UnixNano()); err != nil {

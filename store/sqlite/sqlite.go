@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
@@ -26,6 +27,10 @@ type Store struct {
 	db     *sql.DB
 	path   string
 	closed atomic.Bool
+	// writeMu serialises this process's writers: SQLite admits one writer at a time, and
+	// waiting here is cheaper than SQLite's sleep-and-retry busy handler. Other processes
+	// are still waited for through busy_timeout.
+	writeMu sync.Mutex
 
 	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
 	// the first half of its blobs are written: the place a crash does the most harm.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
@@ -49,6 +50,27 @@ func BenchmarkPutRun(b *testing.B, s store.Store) {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+}
+
+// BenchmarkPutRunParallel measures PutRun from several goroutines at once (GOMAXPROCS × 2
+// writers, as several agents sharing one store would) and reports runs/s.
+func BenchmarkPutRunParallel(b *testing.B, s store.Store) {
+	ctx := context.Background()
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(2)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := int(next.Add(1))
+			if err := s.PutRun(ctx, BenchRun(fmt.Sprintf("par-%d", i), i)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 }
