@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,6 +151,26 @@ func TestDefinitionAccepts(t *testing.T) {
 				t.Fatalf("refused: %v", err)
 			}
 		})
+	}
+}
+
+func TestExternalReferencesAreNeverLoaded(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(path, []byte(`{"type":"string"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"file://" + filepath.ToSlash(path), path, "s.json"} {
+		schema := `{"type":"object","properties":{"a":{"$ref":` + strconv.Quote(ref) + `}}}`
+		_, err := NewRaw("t", "d", json.RawMessage(schema), noop)
+		var de *DefinitionError
+		if !errors.As(err, &de) || de.Path != "schema" || !strings.Contains(err.Error(), "not loaded") {
+			t.Errorf("$ref %q: err = %v, want a schema refusal saying the reference is not loaded", ref, err)
+		}
+	}
+	// References inside the document still work.
+	if _, err := NewRaw("t", "d", json.RawMessage(`{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"}}}`), noop); err != nil {
+		t.Errorf("internal $ref refused: %v", err)
 	}
 }
 

@@ -127,7 +127,8 @@ func compileSchema(toolName string, raw []byte) (*compiledSchema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	loc := "urn:agentfootprint:tool:" + url.PathEscape(toolName)
+	c.UseLoader(noLoader{})
+	loc := "https://tool.agentfootprint.invalid/" + url.PathEscape(toolName) + ".json"
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, &DefinitionError{Tool: toolName, Path: "schema", Problem: "the input schema could not be registered", Fix: "check the schema's $id and $schema", Err: err}
 	}
@@ -136,6 +137,16 @@ func compileSchema(toolName string, raw []byte) (*compiledSchema, error) {
 		return nil, &DefinitionError{Tool: toolName, Path: "schema", Problem: "the input schema does not compile", Fix: "make it a valid JSON Schema (draft 4 to 2020-12) with no references outside itself", Err: err}
 	}
 	return &compiledSchema{raw: append(json.RawMessage(nil), raw...), doc: obj, validator: v, byLocation: indexSchemas(v)}, nil
+}
+
+// noLoader refuses every external reference. The validator's default
+// loader reads file: URLs, and a schema from a foreign server must never
+// make the host read its own files.
+type noLoader struct{}
+
+// Load refuses url.
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external reference %q is not loaded: a tool schema must be self-contained", url)
 }
 
 // property returns the decoded subschema of the top-level property name
