@@ -15,7 +15,9 @@
 //	search, err := tool.New("search_logs", "Search a service's error logs.",
 //		func(ctx context.Context, in SearchIn) ([]string, error) { … })
 //
-// NewRaw builds one from a JSON schema given as is (an MCP tool's), and
+// NewRaw builds one from a JSON schema given as is (an MCP tool's; any
+// draft from 4 to 2020-12, self-contained: external references are never
+// loaded), and
 // Must panics on a definition error for package-level tools. Every
 // definition error is a *DefinitionError naming the tool, the refused field
 // and the fix.
@@ -55,6 +57,10 @@
 //   - WithResultCeiling: a result over the ceiling is refused whole, never
 //     cut (Ceiling.Check, CeilingRefusal).
 //   - WithCheckIn / CheckInAlways: the person consents before execute.
+//   - WithHiddenArguments: values the record and the answer never print.
+//
+// WithValidation chooses what argument issues do: stop the call (enforce,
+// the default), only report them (warn), or skip validation (off).
 //
 // Each is checked against the input schema when the tool is defined;
 // AssertDeclarations runs the same check for tools defined elsewhere.
