@@ -148,7 +148,7 @@ func TestWrap(t *testing.T) {
 	if got, want := mustJSON(t, c), `{"af_coverage":{"checked":[{"what":"y"}],"note":`+string(note)+`},"result":1}`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	c, err = Wrap("ok", LedgerDecl{Period: &Period{Queried: pQ, Held: UnknownHeld()}})
+	c, err = Wrap("ok", LedgerDecl{Period: &Period{Queried: pQ, Held: HeldUnknownSpan()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func ExampleVerdictOf() {
 
 // MintPeriod checks an author's period and returns its wire form.
 func ExampleMintPeriod() {
-	w, err := coverage.MintPeriod(coverage.Period{Queried: asked, Held: coverage.UnknownHeld(), ReadAt: "2026-09-26T10:00:03Z"})
+	w, err := coverage.MintPeriod(coverage.Period{Queried: asked, Held: coverage.HeldUnknownSpan(), ReadAt: "2026-09-26T10:00:03Z"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -135,7 +135,7 @@ func ExampleReadCoverageResult() {
 func ExampleAtBoundary() {
 	c, _ := coverage.Wrap([]string{"job-1 ok"}, coverage.LedgerDecl{
 		Checked: []coverage.Item{{What: "the 02:00 export"}},
-		Period:  &coverage.Period{Queried: asked, Held: coverage.UnknownHeld()},
+		Period:  &coverage.Period{Queried: asked, Held: coverage.HeldUnknownSpan()},
 	})
 	b := coverage.AtBoundary(c, "backup_runs")
 	for _, f := range b.Result.Declared {

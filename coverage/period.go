@@ -25,8 +25,8 @@ type Held struct {
 // HeldSpan returns a Held holding the span from..to.
 func HeldSpan(from, to string) Held { return Held{Span: Span{From: from, To: to}} }
 
-// UnknownHeld returns the Held that says the store cannot tell what it holds.
-func UnknownHeld() Held { return Held{Unknown: true} }
+// HeldUnknownSpan returns the Held that says the store cannot tell what it holds.
+func HeldUnknownSpan() Held { return Held{Unknown: true} }
 
 // MarshalJSON encodes "unknown" or {"from","to"}.
 func (h Held) MarshalJSON() ([]byte, error) {

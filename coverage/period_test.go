@@ -143,7 +143,7 @@ func TestVerdictVectors(t *testing.T) {
 		{"v17 b", pQ, span(at("00:00"), at("09:30")), VerdictPartlyHeld},
 		{"v17 c", pQ, span(at("09:15"), at("09:45")), VerdictPartlyHeld},
 		{"v17 touching", pQ, span(at("00:00"), at("09:00")), VerdictPartlyHeld},
-		{"v18", pQ, UnknownHeld(), VerdictUnknown},
+		{"v18", pQ, HeldUnknownSpan(), VerdictUnknown},
 		{"v19 offset", pQ, span("2026-09-26T11:00:00+02:00", "2026-09-26T12:00:00+02:00"), VerdictCovered},
 		{"v19 offset late", pQ, span("2026-09-26T11:00:01+02:00", "2026-09-26T12:00:00+02:00"), VerdictPartlyHeld},
 		{"v20 a", Span{"2026-09-26T09:00:00.000000001Z", "2026-09-26T09:00:00.000000002Z"}, span("2026-09-26T09:00:00.000000001Z", "2026-09-26T09:00:00.000000002Z"), VerdictCovered},
@@ -189,7 +189,7 @@ func TestPeriodLine(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	got = PeriodLine("search_logs", Period{Queried: pQ, Held: UnknownHeld(), ReadAt: "2026-09-26T10:00:03Z"}) // v25
+	got = PeriodLine("search_logs", Period{Queried: pQ, Held: HeldUnknownSpan(), ReadAt: "2026-09-26T10:00:03Z"}) // v25
 	prefix := "search_logs queried 2026-09-26T09:00:00Z to 2026-09-26T10:00:00Z; "
 	if !strings.HasPrefix(got, prefix) {
 		t.Fatalf("got %q", got)

@@ -56,7 +56,7 @@ func genPeriod(r *rand.Rand) Period {
 	if at.After(bt) {
 		a, b = b, a
 	}
-	p := Period{Queried: Span{a, b}, Held: UnknownHeld()}
+	p := Period{Queried: Span{a, b}, Held: HeldUnknownSpan()}
 	if r.IntN(4) > 0 {
 		c, ct := genInstant(r)
 		d, dt := genInstant(r)

@@ -334,7 +334,7 @@ func TestServedLedgerUnknownAndData(t *testing.T) {
 	c := must(Wrap(map[string]any{"rows": []any{}}, LedgerDecl{
 		Checked:    []Item{{What: "db-a", Short: "a"}},
 		NotChecked: []Item{{What: "db-b", Kind: KindScope}},
-		Period:     &Period{Queried: pQ, Held: UnknownHeld(), ReadAt: "2026-09-26T10:00:03Z"},
+		Period:     &Period{Queried: pQ, Held: HeldUnknownSpan(), ReadAt: "2026-09-26T10:00:03Z"},
 	}))
 	out, ch := Served(c)
 	if !ch {
