@@ -28,9 +28,27 @@ type chunkChoice struct {
 }
 
 type chunkDelta struct {
-	Content   *string         `json:"content"`
-	Refusal   *string         `json:"refusal"`
-	ToolCalls []toolCallDelta `json:"tool_calls"`
+	Content      *string         `json:"content"`
+	Refusal      *string         `json:"refusal"`
+	ToolCalls    []toolCallDelta `json:"tool_calls"`
+	FunctionCall *functionDelta  `json:"function_call"`
+}
+
+// functionDelta is the deprecated single function_call some servers and
+// older models still send; it becomes an ordinary tool call.
+type functionDelta struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// legacyIndex keys the deprecated function_call among the tool calls.
+var legacyIndex = -1
+
+func (f *functionDelta) asToolCall() toolCallDelta {
+	d := toolCallDelta{Index: &legacyIndex}
+	d.Function.Name = f.Name
+	d.Function.Arguments = f.Arguments
+	return d
 }
 
 type toolCallDelta struct {
@@ -126,6 +144,9 @@ func (a *accumulator) feed(data []byte) (string, error) {
 		}
 		for _, d := range ch.Delta.ToolCalls {
 			a.addCall(d)
+		}
+		if ch.Delta.FunctionCall != nil {
+			a.addCall(ch.Delta.FunctionCall.asToolCall())
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			a.finish = *ch.FinishReason

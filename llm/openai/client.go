@@ -244,9 +244,10 @@ type completion struct {
 	Model   string `json:"model"`
 	Choices []struct {
 		Message struct {
-			Content   json.RawMessage `json:"content"`
-			Refusal   *string         `json:"refusal"`
-			ToolCalls []toolCallDelta `json:"tool_calls"`
+			Content      json.RawMessage `json:"content"`
+			Refusal      *string         `json:"refusal"`
+			ToolCalls    []toolCallDelta `json:"tool_calls"`
+			FunctionCall *functionDelta  `json:"function_call"`
 		} `json:"message"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -282,6 +283,9 @@ func decodeResponse(raw []byte, p wire.Profile, h http.Header, ids func() string
 			d.Index = &idx
 		}
 		a.addCall(d)
+	}
+	if ch.Message.FunctionCall != nil {
+		a.addCall(ch.Message.FunctionCall.asToolCall())
 	}
 	if ch.FinishReason != nil {
 		a.finish = *ch.FinishReason

@@ -157,7 +157,7 @@ func Classify(p Profile, status int, header http.Header, body []byte) *llm.Error
 	case status == 403 || containsAny(said, "permission_error", "permission denied"):
 		e.Kind = llm.KindAuth
 		e.Message = "the API key lacks permission for this request" + statusText + detail + "; check the key's project, organisation and model access, or " + p.keyFix()
-	case status == 429 || containsAny(said, "rate_limit", "insufficient_quota", "quota", "too many requests"):
+	case status == 429 || containsAny(said, "rate_limit", "insufficient_quota", "quota", "too many requests", "credit balance"):
 		e.Kind = llm.KindRateLimit
 		e.RetryAfter = RetryAfter(header)
 		if containsAny(said, "insufficient_quota", "quota", "billing", "credit balance") {

@@ -4,6 +4,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -45,28 +46,34 @@ func (l *lineReader) next() (line, raw []byte, err error) {
 		}
 	}
 	for {
-		b, err := l.br.ReadByte()
-		if err != nil {
+		if _, err := l.br.Peek(1); err != nil {
 			if errors.Is(err, io.EOF) && len(l.scratch) > 0 {
 				raw = append(raw, l.scratch...)
 				return l.scratch, raw, nil
 			}
 			return nil, raw, err
 		}
-		switch b {
-		case '\n':
-			raw = append(raw, l.scratch...)
-			raw = append(raw, '\n')
-			return l.scratch, raw, nil
-		case '\r':
-			raw = append(raw, l.scratch...)
-			raw = append(raw, '\r')
-			l.pendCR = true
-			return l.scratch, raw, nil
+		buf, _ := l.br.Peek(l.br.Buffered())
+		k := bytes.IndexAny(buf, "\r\n")
+		if k < 0 {
+			if len(l.scratch)+len(buf) > MaxLine {
+				return nil, raw, ErrLineTooLong
+			}
+			l.scratch = append(l.scratch, buf...)
+			_, _ = l.br.Discard(len(buf))
+			continue
 		}
-		if len(l.scratch) >= MaxLine {
+		if len(l.scratch)+k > MaxLine {
 			return nil, raw, ErrLineTooLong
 		}
-		l.scratch = append(l.scratch, b)
+		l.scratch = append(l.scratch, buf[:k]...)
+		term := buf[k]
+		_, _ = l.br.Discard(k + 1)
+		raw = append(raw, l.scratch...)
+		raw = append(raw, term)
+		if term == '\r' {
+			l.pendCR = true
+		}
+		return l.scratch, raw, nil
 	}
 }

@@ -1,0 +1,342 @@
+// This file holds the client: options, Complete, Stream.
+
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
+)
+
+// Environment variables read by New when the options leave a field empty.
+const (
+	KeyEnv     = "ANTHROPIC_API_KEY"
+	BaseURLEnv = "ANTHROPIC_BASE_URL"
+)
+
+// DefaultBaseURL is the official endpoint root ("/v1/messages" is appended).
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// APIVersion is the anthropic-version header sent with every request.
+const APIVersion = "2023-06-01"
+
+// DefaultMaxTokens is sent when neither the request nor the options set
+// one: the API requires max_tokens.
+const DefaultMaxTokens = 4096
+
+// DefaultTimeout bounds one whole call when Options.Timeout is zero.
+const DefaultTimeout = 5 * time.Minute
+
+const maxBody = 64 << 20
+
+// Options configure a Client. Every field is optional.
+type Options struct {
+	// BaseURL is the root that "/v1/messages" is appended to; empty means
+	// $ANTHROPIC_BASE_URL, else DefaultBaseURL.
+	BaseURL string
+	// APIKey is sent as x-api-key; empty means $ANTHROPIC_API_KEY.
+	APIKey string
+	// Model is used when a Request leaves Model empty.
+	Model string
+	// MaxTokens is sent when a Request leaves MaxTokens at 0; 0 means DefaultMaxTokens.
+	MaxTokens int
+	// HTTPClient sends the requests; nil means a plain client.
+	HTTPClient *http.Client
+	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	Timeout time.Duration
+	// Retry bounds retries of failures that can pass.
+	Retry llm.RetryPolicy
+	// Header adds headers to every request (e.g. anthropic-beta).
+	Header http.Header
+}
+
+// Client speaks the Messages API. It is safe for concurrent use.
+type Client struct {
+	opts   Options
+	base   string
+	key    string
+	sender *wire.Sender
+	ids    atomic.Int64
+}
+
+var (
+	_ llm.Provider     = (*Client)(nil)
+	_ llm.Streamer     = (*Client)(nil)
+	_ llm.Capabilities = (*Client)(nil)
+	_ llm.Diagnoser    = (*Client)(nil)
+)
+
+// New returns a client. It never fails: a missing key is reported by the
+// first call (or by Diagnose) with the variable to set.
+func New(opts Options) *Client {
+	c := &Client{opts: opts, base: opts.BaseURL, key: opts.APIKey}
+	if c.base == "" {
+		c.base = os.Getenv(BaseURLEnv)
+	}
+	if c.base == "" {
+		c.base = DefaultBaseURL
+	}
+	c.base = strings.TrimSuffix(strings.TrimRight(c.base, "/"), "/v1")
+	if c.key == "" {
+		c.key = os.Getenv(KeyEnv)
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	c.sender = &wire.Sender{
+		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
+			KeyOption: "anthropic.Options.APIKey", Key: c.key},
+		HTTP:         hc,
+		Retry:        opts.Retry,
+		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (anthropic.Options.Timeout)",
+	}
+	return c
+}
+
+// Name returns "anthropic".
+func (c *Client) Name() string { return "anthropic" }
+
+// BaseURL returns the root the client sends to.
+func (c *Client) BaseURL() string { return c.base }
+
+// Capabilities: the Messages API has no seed; forced tool choice works.
+func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: false, ForcedToolChoice: true} }
+
+func (c *Client) model(req *llm.Request) string {
+	if req.Model != "" {
+		return req.Model
+	}
+	return c.opts.Model
+}
+
+func (c *Client) maxTokens(req *llm.Request) int {
+	switch {
+	case req.MaxTokens > 0:
+		return req.MaxTokens
+	case c.opts.MaxTokens > 0:
+		return c.opts.MaxTokens
+	}
+	return DefaultMaxTokens
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.opts.Timeout == 0 {
+		return DefaultTimeout
+	}
+	return c.opts.Timeout
+}
+
+func (c *Client) header(stream bool) http.Header {
+	h := http.Header{}
+	for k, v := range c.opts.Header {
+		h[k] = append([]string(nil), v...)
+	}
+	h.Set("Content-Type", "application/json")
+	if stream {
+		h.Set("Accept", "text/event-stream")
+	} else {
+		h.Set("Accept", "application/json")
+	}
+	h.Set("anthropic-version", APIVersion)
+	if c.key != "" {
+		h.Set("x-api-key", c.key)
+	}
+	return h
+}
+
+func (c *Client) nextID() string { return "anthropic-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
+
+func (c *Client) endpoint() string { return c.base + "/v1/messages" }
+
+func (c *Client) senderFor(req *llm.Request) *wire.Sender {
+	s := *c.sender
+	s.Profile.Model = c.model(req)
+	return &s
+}
+
+// prepare checks the request, encodes it and opens the call's context.
+func (c *Client) prepare(ctx context.Context, req *llm.Request, stream bool) ([]byte, []llm.Span, context.Context, context.CancelFunc, error) {
+	if req == nil {
+		return nil, nil, nil, nil, &llm.Error{Provider: "anthropic", Kind: llm.KindBadRequest, Message: "the request is nil"}
+	}
+	if c.model(req) == "" {
+		return nil, nil, nil, nil, &llm.Error{Provider: "anthropic", Kind: llm.KindBadRequest,
+			Message: "no model was named; set Request.Model or anthropic.Options.Model"}
+	}
+	body, spans, err := c.encode(req, stream)
+	if err != nil {
+		return nil, nil, nil, nil, &llm.Error{Provider: "anthropic", Kind: llm.KindBadRequest, Cause: err,
+			Message: "the request could not be encoded: " + err.Error()}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, nil, wire.CtxError("anthropic", err, "")
+	}
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if t := c.timeout(); t > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, t)
+	}
+	return body, spans, callCtx, cancel, nil
+}
+
+// Complete sends one non-streaming request.
+func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	body, spans, callCtx, cancel, err := c.prepare(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	s := c.senderFor(req)
+	ex := llm.Exchange{Spans: spans}
+	resp, err := s.Post(ctx, callCtx, c.endpoint(), c.header(false), body, &ex)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+	}
+	ex.ResponseBody = raw
+	out, derr := c.decode(raw, s.Profile, resp.Header)
+	if derr != nil {
+		return nil, derr
+	}
+	out.Exchange = ex
+	return out, nil
+}
+
+// decode reads a non-streamed body: a message, or an error in a 200.
+func (c *Client) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
+	var probe struct {
+		Type  string          `json:"type"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, notAMessage(p, raw, err)
+	}
+	if probe.Type == "error" || (len(probe.Error) > 0 && string(probe.Error) != "null") {
+		return nil, wire.Classify(p, 0, h, raw)
+	}
+	var m message
+	if err := json.Unmarshal(raw, &m); err != nil || (probe.Type != "message" && m.Content == nil) {
+		if err == nil {
+			err = errors.New("no content")
+		}
+		return nil, notAMessage(p, raw, err)
+	}
+	return decodeMessage(&m, c.nextID), nil
+}
+
+func notAMessage(p wire.Profile, raw []byte, cause error) *llm.Error {
+	what := "a body that is not a Messages API reply"
+	if wire.ReadProviderText(raw, p).HTML {
+		what = "an HTML page"
+	}
+	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
+		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
+			"; check the base URL is the API root (without /v1/messages)"}
+}
+
+// Stream sends one streaming request and yields text deltas as they
+// arrive, then each whole tool call, the usage, and done.
+func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
+	return func(yield func(llm.StreamEvent, error) bool) {
+		body, spans, callCtx, cancel, err := c.prepare(ctx, req, true)
+		if err != nil {
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		defer cancel()
+		s := c.senderFor(req)
+		ex := llm.Exchange{Spans: spans}
+		resp, err := s.Post(ctx, callCtx, c.endpoint(), c.header(true), body, &ex)
+		if err != nil {
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		defer resp.Body.Close()
+		if ct := resp.Header.Get("Content-Type"); strings.Contains(ct, "json") || strings.Contains(ct, "html") {
+			raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+			if rerr != nil {
+				yield(llm.StreamEvent{}, wire.TransportError(s.Profile, rerr, ctx, callCtx, s.TimeoutLabel))
+				return
+			}
+			ex.ResponseBody = raw
+			out, derr := c.decode(raw, s.Profile, resp.Header)
+			if derr != nil {
+				yield(llm.StreamEvent{}, derr)
+				return
+			}
+			out.Exchange = ex
+			if out.Content != "" && !yield(llm.StreamEvent{Kind: llm.EventText, Text: out.Content}, nil) {
+				return
+			}
+			wire.EmitTail(out, yield)
+			return
+		}
+		out, err := c.readStream(resp, &ex, s.Profile, func(text string) bool {
+			return yield(llm.StreamEvent{Kind: llm.EventText, Text: text}, nil)
+		})
+		if err != nil {
+			if le := (*llm.Error)(nil); !errors.As(err, &le) {
+				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+			}
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		if out == nil {
+			return
+		}
+		out.Exchange = ex
+		wire.EmitTail(out, yield)
+	}
+}
+
+// readStream decodes an SSE body, calling onText per text delta; it returns
+// (nil, nil) when onText asks to stop.
+func (c *Client) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+	r := wire.NewSSEReader(resp.Body)
+	a := &accumulator{}
+	for !a.done {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		ex.Frames = append(ex.Frames, ev.Raw)
+		text, err := a.feed(ev.Name, ev.Data)
+		if errors.Is(err, errStreamError) {
+			return nil, wire.Classify(p, 0, resp.Header, a.errBody)
+		}
+		if err != nil {
+			return nil, notAMessage(p, ev.Data, err)
+		}
+		if text != "" && !onText(text) {
+			return nil, nil
+		}
+	}
+	if rest := r.Rest(); len(rest) > 0 {
+		ex.Frames = append(ex.Frames, rest)
+	}
+	if !a.done && a.stop == "" {
+		return nil, &llm.Error{Provider: p.Provider, Kind: llm.KindServer, Status: resp.StatusCode, Retryable: true, Resumable: true,
+			Cause:   io.ErrUnexpectedEOF,
+			Message: "the stream from " + p.BaseURL + " ended before the model finished (no stop_reason and no message_stop); a later attempt may work"}
+	}
+	return a.result(c.nextID), nil
+}

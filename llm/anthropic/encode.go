@@ -1,0 +1,176 @@
+// This file encodes an llm.Request as a Messages API body, recording unit
+// spans as it writes.
+
+package anthropic
+
+import (
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
+)
+
+// encode writes the request body. Consecutive user-side messages (tool
+// results and user text) are merged into one user message of blocks, as
+// the API requires turns to alternate; system messages inside Messages are
+// appended to the top-level system text.
+func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
+	w := wire.NewWriter(1024)
+	w.BeginObject()
+	w.Key("model")
+	w.String(c.model(req))
+	w.Key("max_tokens")
+	w.Int(int64(c.maxTokens(req)))
+	var extra []string
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleSystem && m.Content != "" {
+			extra = append(extra, m.Content)
+		}
+	}
+	if llm.SystemText(req.System) != "" || len(extra) > 0 {
+		w.Key("system")
+		w.Segments(req.System, extra...)
+	}
+	w.Key("messages")
+	w.BeginArray()
+	open := "" // role of the message currently open, "" when none
+	for i, m := range req.Messages {
+		var role string
+		switch m.Role {
+		case llm.RoleSystem:
+			continue
+		case llm.RoleUser, llm.RoleTool:
+			role = "user"
+		case llm.RoleAssistant:
+			role = "assistant"
+		default:
+			return nil, nil, fmt.Errorf("messages[%d].role: %q is not system, user, assistant or tool", i, m.Role)
+		}
+		if role != open {
+			if open != "" {
+				w.EndArray()
+				w.EndObject()
+			}
+			w.BeginObject()
+			w.Key("role")
+			w.String(role)
+			w.Key("content")
+			w.BeginArray()
+			open = role
+		}
+		switch m.Role {
+		case llm.RoleUser:
+			w.BeginObject()
+			w.Key("type")
+			w.String("text")
+			w.Key("text")
+			w.StringSpan(m.Content, m.Unit, llm.SpanMessage)
+			w.EndObject()
+		case llm.RoleTool:
+			w.BeginObject()
+			w.Key("type")
+			w.String("tool_result")
+			w.Key("tool_use_id")
+			w.String(m.ToolCallID)
+			w.Key("content")
+			w.StringSpan(m.Content, m.Unit, llm.SpanMessage)
+			if m.IsError {
+				w.Key("is_error")
+				w.Bool(true)
+			}
+			w.EndObject()
+		case llm.RoleAssistant:
+			if m.Content != "" || len(m.ToolCalls) == 0 {
+				w.BeginObject()
+				w.Key("type")
+				w.String("text")
+				w.Key("text")
+				w.StringSpan(m.Content, m.Unit, llm.SpanMessage)
+				w.EndObject()
+			}
+			for _, tc := range m.ToolCalls {
+				w.BeginObject()
+				w.Key("type")
+				w.String("tool_use")
+				w.Key("id")
+				w.String(tc.ID)
+				w.Key("name")
+				w.String(tc.Name)
+				w.Key("input")
+				if err := w.Raw(tc.ArgsObject()); err != nil {
+					return nil, nil, fmt.Errorf("messages[%d]: tool call %q input: %w", i, tc.Name, err)
+				}
+				w.EndObject()
+			}
+		}
+	}
+	if open != "" {
+		w.EndArray()
+		w.EndObject()
+	}
+	w.EndArray()
+	if len(req.Tools) > 0 {
+		w.Key("tools")
+		w.BeginArray()
+		for _, t := range req.Tools {
+			at := w.Elem()
+			w.BeginObject()
+			w.Key("name")
+			w.String(t.Name)
+			if t.Description != "" {
+				w.Key("description")
+				w.String(t.Description)
+			}
+			w.Key("input_schema")
+			schema := t.InputSchema
+			if len(schema) == 0 {
+				schema = []byte(`{"type":"object","properties":{}}`)
+			}
+			if err := w.Raw(schema); err != nil {
+				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+			}
+			w.EndObject()
+			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+		}
+		w.EndArray()
+	}
+	if tc := req.ToolChoice; tc.Mode != llm.ToolChoiceDefault {
+		w.Key("tool_choice")
+		w.BeginObject()
+		w.Key("type")
+		switch tc.Mode {
+		case llm.ToolChoiceAuto, llm.ToolChoiceNone:
+			w.String(string(tc.Mode))
+		case llm.ToolChoiceRequired:
+			w.String("any")
+		case llm.ToolChoiceTool:
+			if tc.Name == "" {
+				return nil, nil, fmt.Errorf("toolChoice.name: a forced tool choice needs the tool's name")
+			}
+			w.String("tool")
+			w.Key("name")
+			w.String(tc.Name)
+		default:
+			return nil, nil, fmt.Errorf("toolChoice.mode: %q is not auto, none, required or tool", tc.Mode)
+		}
+		w.EndObject()
+	}
+	if req.Temperature != nil {
+		w.Key("temperature")
+		w.Float(*req.Temperature)
+	}
+	if len(req.Stop) > 0 {
+		w.Key("stop_sequences")
+		w.BeginArray()
+		for _, s := range req.Stop {
+			w.String(s)
+		}
+		w.EndArray()
+	}
+	if stream {
+		w.Key("stream")
+		w.Bool(true)
+	}
+	w.EndObject()
+	return w.B, w.Spans, nil
+}
