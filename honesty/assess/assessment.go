@@ -1,0 +1,138 @@
+// This file holds the Assessment's shape, its closed vocabularies and the precedence rules.
+
+package assess
+
+import "github.com/agentfootprint/agentfootprint-go/event"
+
+// Assessment values.
+const (
+	ValueKnown         = "known"
+	ValueUnrefuted     = "unrefuted"
+	ValueUnknown       = "unknown"
+	ValueNotApplicable = "not-applicable"
+)
+
+// Standings, from strongest claim on the reader's attention to weakest.
+const (
+	StandingAsk         = "ask"
+	StandingNotSure     = "not-sure"
+	StandingKnown       = "known"
+	StandingConsistent  = "consistent"
+	StandingNotAssessed = "not-assessed"
+)
+
+// Where the turn starts.
+const (
+	TurnFromPerson       = "person"
+	TurnFromWholeHistory = "whole-history"
+)
+
+// Reason names.
+const (
+	ReasonArgumentAsked      = "argument-asked"
+	ReasonArgumentAssumed    = "argument-assumed"
+	ReasonArgumentUnverified = "argument-unverified"
+	ReasonCoverageGap        = "coverage-gap"
+	ReasonDeclaredAbsent     = "declared-absent"
+	ReasonEmptyUndeclared    = "empty-undeclared"
+	ReasonPeriodNotHeld      = "period-not-held"
+	ReasonPeriodPartlyHeld   = "period-partly-held"
+	ReasonPeriodUnknown      = "period-unknown"
+	ReasonPeriodUndeclared   = "period-undeclared"
+)
+
+// Check names this package runs.
+const (
+	CheckArgumentRules = "argument-rules"
+	CheckToolCoverage  = "tool-coverage"
+	CheckResultShape   = "result-shape"
+	CheckResultPeriod  = "result-period"
+)
+
+// reasonOrder is the closed list reasons are reported in, across every layer. A reason not on it
+// sorts last.
+var reasonOrder = []string{
+	"asked", ReasonArgumentAsked, ReasonArgumentAssumed, ReasonArgumentUnverified, "argument-read", "value-contingent",
+	ReasonCoverageGap, ReasonDeclaredAbsent, ReasonEmptyUndeclared,
+	ReasonPeriodNotHeld, ReasonPeriodPartlyHeld, ReasonPeriodUnknown, ReasonPeriodUndeclared,
+	"period-differs-from-asked", "period-beyond-retention",
+	"sources-conflict", "value-unsupported", "value-survived-revision", "derived-from-reading", "stopped-early",
+	"steps-unfinished", "answer-check-failed", "check-unreachable",
+}
+
+// ReasonOrder returns the closed reason list in report order.
+func ReasonOrder() []string { return append([]string{}, reasonOrder...) }
+
+// askClass holds the reasons that make the standing ask: the answer waits on the person.
+var askClass = map[string]bool{"asked": true, ReasonArgumentAsked: true}
+
+// Assessment is the fold's result.
+type Assessment struct {
+	// Assessment is known, unrefuted, unknown or not-applicable.
+	Assessment string `json:"assessment"`
+	// Standing is known, consistent, not-sure, ask or not-assessed.
+	Standing string `json:"standing"`
+	// Reasons lists what fired, in the fixed order, each with its witnesses.
+	Reasons []Reason `json:"reasons"`
+	// Checked lists the checks that actually ran, never a fixed list.
+	Checked []Check `json:"checked"`
+	// TurnFrom says where the turn was taken to start: after the person's message, or (when the
+	// record holds none) the whole history.
+	TurnFrom string `json:"turnFrom"`
+}
+
+// Reason is one reason the answer is not taken as it stands.
+type Reason struct {
+	Reason  string    `json:"reason"`
+	Layer   int       `json:"layer,omitempty"`
+	Witness []Pointer `json:"witness"`
+}
+
+// Check is one check that ran: how many of the things it covers it could read.
+type Check struct {
+	Layer   int       `json:"layer"`
+	Check   string    `json:"check"`
+	Ran     int       `json:"ran"`
+	Of      int       `json:"of"`
+	Witness []Pointer `json:"witness"`
+}
+
+// Payload returns the agentfootprint.answer.assessed payload for this assessment.
+func (a Assessment) Payload(turn, iteration int) event.AnswerAssessedPayload {
+	p := event.AnswerAssessedPayload{Assessment: a.Assessment, Standing: a.Standing,
+		Reasons: make([]string, len(a.Reasons)), Checked: make([]event.Check, len(a.Checked)), Turn: turn, Iteration: iteration}
+	for i, r := range a.Reasons {
+		p.Reasons[i] = r.Reason
+	}
+	for i, c := range a.Checked {
+		p.Checked[i] = event.Check{Layer: c.Layer, Check: c.Check, Ran: c.Ran, Of: c.Of}
+	}
+	return p
+}
+
+// settle fills Assessment and Standing from the reasons and checks.
+func (a *Assessment) settle() {
+	switch {
+	case len(a.Reasons) > 0:
+		a.Assessment = ValueUnknown
+		a.Standing = StandingNotSure
+		for _, r := range a.Reasons {
+			if askClass[r.Reason] {
+				a.Standing = StandingAsk
+			}
+		}
+	case anyRan(a.Checked):
+		a.Assessment, a.Standing = ValueUnrefuted, StandingConsistent
+	default:
+		a.Assessment, a.Standing = ValueNotApplicable, StandingNotAssessed
+	}
+}
+
+func anyRan(cs []Check) bool {
+	for _, c := range cs {
+		if c.Ran > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,13 @@
+// Package assess folds a turn's committed record into the answer's standing: what the record lets
+// a reader say about the answer, why, and which checks ran.
+//
+// Fold is pure. It reads committed state only (never events, never a clock), so the same call
+// gives the same Assessment during the run, after it from a stored record, and from a
+// conversation checkpoint's ledger. The State constructors turn each of those sources into the
+// one shape Fold reads.
+//
+// The standing is one of known, consistent, not-sure, ask and not-assessed. Every reason that
+// fires carries witnesses, JSON pointers into the record that a reader can open to see the row or
+// message it rests on. Silence is never support: a check that ran and found nothing gives
+// consistent, never known, and a tool that stayed silent about its period is itself a reason.
+package assess

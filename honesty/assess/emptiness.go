@@ -1,0 +1,132 @@
+// This file holds the emptiness reader: what a call's recorded result says about whether it found
+// anything, the one reading both declared-absent and empty-undeclared rest on.
+
+package assess
+
+import "github.com/agentfootprint/agentfootprint-go/coverage"
+
+// Emptiness is what a recorded result says about having found anything.
+type Emptiness string
+
+// The readings.
+const (
+	// EmptyDeclared: the result says, through an envelope, that it found nothing.
+	EmptyDeclared Emptiness = "empty-declared"
+	// EmptyUndeclared: a bare empty list of rows, with nothing saying what was searched.
+	EmptyUndeclared Emptiness = "empty-undeclared"
+	// NonEmpty: the result holds rows.
+	NonEmpty Emptiness = "non-empty"
+	// Unknown: text, numbers, or an object the reader cannot tell rows in.
+	Unknown Emptiness = "unknown"
+)
+
+// ReadEmptiness reads a recorded result. JSON text is decoded first; text that is not JSON reads
+// unknown. An absence is empty-declared; a coverage ledger reads as its result, where an empty
+// list (or any emptiness inside the boundary) is empty-declared; a described result is non-empty
+// when any of its data lists holds something and empty-declared otherwise; a top-level list, or
+// the list under rowsAt when the app named that key, is empty-undeclared or non-empty. Anything
+// else is unknown.
+func ReadEmptiness(result any, rowsAt string) Emptiness {
+	v := result
+	switch t := result.(type) {
+	case string:
+		d, err := coverage.DecodeJSON([]byte(t))
+		if err != nil {
+			return Unknown
+		}
+		v = d
+	case []byte:
+		d, err := coverage.DecodeJSON(t)
+		if err != nil {
+			return Unknown
+		}
+		v = d
+	}
+	return readValue(v, rowsAt, 0)
+}
+
+func readValue(v any, rowsAt string, depth int) Emptiness {
+	if depth > 64 {
+		return Unknown
+	}
+	if _, ok := coverage.ReadAbsence(v); ok {
+		return EmptyDeclared
+	}
+	if _, ok := coverage.ReadDeclaredAbsence(v); ok {
+		return EmptyDeclared
+	}
+	if o, ok := coverage.ReadCoverageLedger(v); ok {
+		r, _ := o.Get("result")
+		inner := readValue(r, rowsAt, depth+1)
+		if inner == EmptyUndeclared {
+			return EmptyDeclared
+		}
+		return inner
+	}
+	if o, p := coverage.ReadSemantics(v); o != nil && p == nil {
+		for _, k := range []string{"series", "facts", "edges"} {
+			if l, ok := listOf(get(o, k)); ok && len(l) > 0 {
+				return NonEmpty
+			}
+		}
+		return EmptyDeclared
+	}
+	if l, ok := listOf(v); ok {
+		if len(l) == 0 {
+			return EmptyUndeclared
+		}
+		return NonEmpty
+	}
+	if rowsAt != "" {
+		if l, ok := listOf(get(v, rowsAt)); ok {
+			if len(l) == 0 {
+				return EmptyUndeclared
+			}
+			return NonEmpty
+		}
+	}
+	return Unknown
+}
+
+// isEnvelope reports whether a recorded result is, or reads as, one of the coverage envelopes.
+func isEnvelope(result any) bool {
+	v := result
+	if s, ok := result.(string); ok {
+		d, err := coverage.DecodeJSON([]byte(s))
+		if err != nil {
+			return false
+		}
+		v = d
+	}
+	if _, ok := coverage.ReadAbsence(v); ok {
+		return true
+	}
+	if _, ok := coverage.ReadDeclaredAbsence(v); ok {
+		return true
+	}
+	if _, ok := coverage.ReadCoverageLedger(v); ok {
+		return true
+	}
+	if _, ok := coverage.ReadDeclaredLedger(v); ok {
+		return true
+	}
+	o, p := coverage.ReadSemantics(v)
+	return o != nil && p == nil
+}
+
+func listOf(v any) ([]any, bool) {
+	l, ok := v.([]any)
+	return l, ok
+}
+
+// get reads a member of a decoded object in either form.
+func get(v any, key string) any {
+	switch t := v.(type) {
+	case coverage.Object:
+		x, _ := t.Get(key)
+		return x
+	case map[string]any:
+		return t[key]
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+// This file holds the witness pointer and how one resolves against the record.
+
+package assess
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Pointer kinds.
+const (
+	PointerState   = "state"
+	PointerHistory = "history"
+)
+
+// Pointer names one leaf of the committed record: a value under a state key
+// ({kind:"state", key, path}) or inside one history message ({kind:"history", index, path,
+// toolCallId?}). Path is an RFC 6901 JSON pointer to a leaf, such as "/3/verdict".
+type Pointer struct {
+	Kind       string `json:"kind"`
+	Key        string `json:"key,omitempty"`
+	Index      *int   `json:"index,omitempty"`
+	Path       string `json:"path"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+}
+
+// StatePointer points at path under a state key.
+func StatePointer(key, path string) Pointer { return Pointer{Kind: PointerState, Key: key, Path: path} }
+
+// HistoryPointer points at path inside history message index.
+func HistoryPointer(index int, path, toolCallID string) Pointer {
+	return Pointer{Kind: PointerHistory, Index: &index, Path: path, ToolCallID: toolCallID}
+}
+
+// Resolve returns the value the pointer names in s, and false when it names nothing.
+func (p Pointer) Resolve(s State) (any, bool) {
+	var root any
+	switch p.Kind {
+	case PointerState:
+		v, ok := s[p.Key]
+		if !ok {
+			return nil, false
+		}
+		root = v
+	case PointerHistory:
+		h, _ := s[KeyHistory].([]any)
+		if p.Index == nil || *p.Index < 0 || *p.Index >= len(h) {
+			return nil, false
+		}
+		root = h[*p.Index]
+	default:
+		return nil, false
+	}
+	return walk(root, p.Path)
+}
+
+// walk follows an RFC 6901 pointer through plain JSON values.
+func walk(v any, path string) (any, bool) {
+	if path == "" {
+		return v, true
+	}
+	if !strings.HasPrefix(path, "/") {
+		return nil, false
+	}
+	for _, tok := range strings.Split(path[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch t := v.(type) {
+		case map[string]any:
+			next, ok := t[tok]
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(t) || tok != strconv.Itoa(i) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// at builds "/<i>/<field>".
+func at(i int, fields ...string) string {
+	var b strings.Builder
+	b.WriteString("/")
+	b.WriteString(strconv.Itoa(i))
+	for _, f := range fields {
+		b.WriteString("/")
+		b.WriteString(f)
+	}
+	return b.String()
+}
