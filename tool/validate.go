@@ -129,7 +129,7 @@ func validateArgs(toolName string, s *compiledSchema, args json.RawMessage, args
 		return &Rejection{Tool: toolName, Issues: []Issue{{Path: "", Keyword: "schema", Expected: "arguments the validator can read", Got: jsonTypeOf(doc)}}, Total: 1}
 	}
 	var issues []Issue
-	collectLeaves(s, ve, doc, &issues)
+	collectLeaves(s, ve, doc, "", &issues)
 	return finish(toolName, issues)
 }
 
@@ -213,14 +213,16 @@ func isDigits(s string) bool {
 
 // collectLeaves walks the validator's error tree and appends one Issue per
 // leaf cause.
-func collectLeaves(s *compiledSchema, ve *jsonschema.ValidationError, doc any, out *[]Issue) {
+// prefix is prepended to every path (the argument's pointer when a single
+// argument value was validated).
+func collectLeaves(s *compiledSchema, ve *jsonschema.ValidationError, doc any, prefix string, out *[]Issue) {
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
-			collectLeaves(s, c, doc, out)
+			collectLeaves(s, c, doc, prefix, out)
 		}
 		return
 	}
-	base := pointer(ve.InstanceLocation)
+	base := prefix + pointer(ve.InstanceLocation)
 	got := jsonTypeOf(valueAt(doc, ve.InstanceLocation))
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group:
@@ -240,7 +242,7 @@ func collectLeaves(s *compiledSchema, ve *jsonschema.ValidationError, doc any, o
 	case *kind.AdditionalProperties:
 		for _, p := range k.Properties {
 			loc := append(slices.Clip(ve.InstanceLocation), p)
-			*out = append(*out, Issue{Path: pointer(loc), Keyword: "additionalProperties", Expected: "no such property", Got: jsonTypeOf(valueAt(doc, loc))})
+			*out = append(*out, Issue{Path: prefix + pointer(loc), Keyword: "additionalProperties", Expected: "no such property", Got: jsonTypeOf(valueAt(doc, loc))})
 		}
 	default:
 		*out = append(*out, Issue{Path: base, Keyword: keywordOf(ve.ErrorKind), Expected: expectation(ve.ErrorKind), Got: got})
@@ -387,3 +389,37 @@ func valueAt(doc any, tokens []string) any {
 
 // missing marks a location with no value; jsonTypeOf names it "unknown".
 type missing struct{}
+
+// CheckArgument validates one value for the top-level argument name against
+// that argument's own subschema, with the same validator and issue shape as
+// Validate (paths start at "/<name>"). The inputs layer uses it to check a
+// person's answer before filling it in. It returns nil when the value fits,
+// and a Rejection with a "properties" issue at "/<name>" when the schema has
+// no such argument. value is any JSON-encodable Go value; it is not
+// modified.
+func (t *Tool) CheckArgument(name string, value any) *Rejection {
+	at := "/" + escapeToken(name)
+	sub := t.schema.validator.Properties[name]
+	if _, listed := t.schema.property(name); !listed || sub == nil {
+		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "properties", Expected: "an argument the tool declares", Got: "unknown"}}, Total: 1}
+	}
+	b, err := json.Marshal(value)
+	if err != nil {
+		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "json", Expected: "a JSON value", Got: "unencodable"}}, Total: 1}
+	}
+	doc, err := decodeJSON(b)
+	if err != nil {
+		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "json", Expected: "a JSON value", Got: "unparsable"}}, Total: 1}
+	}
+	verr := sub.Validate(doc)
+	if verr == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(verr, &ve) {
+		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "schema", Expected: "a value the argument's schema accepts", Got: jsonTypeOf(doc)}}, Total: 1}
+	}
+	var issues []Issue
+	collectLeaves(t.schema, ve, doc, at, &issues)
+	return finish(t.name, issues)
+}

@@ -165,6 +165,37 @@ func TestRequiredNamesTheMemberType(t *testing.T) {
 	}
 }
 
+func TestCheckArgument(t *testing.T) {
+	tl := Must(newSearch())
+	order := newOrderTool(t)
+	tests := []struct {
+		name  string
+		tool  *Tool
+		arg   string
+		value any
+		want  *Rejection
+	}{
+		{"enum member", tl, "window", "24h", nil},
+		{"integer as float", tl, "limit", 2.0, nil},
+		{"outside enum", tl, "window", "3h", &Rejection{Tool: "search_logs", Total: 1, Issues: []Issue{{Path: "/window", Keyword: "enum", Expected: `one of ["1h","2h","24h","7d"]`, Got: "string"}}}},
+		{"fraction for integer", tl, "limit", 2.5, &Rejection{Tool: "search_logs", Total: 1, Issues: []Issue{{Path: "/limit", Keyword: "type", Expected: "integer", Got: "number"}}}},
+		{"below minimum", tl, "limit", 0, &Rejection{Tool: "search_logs", Total: 1, Issues: []Issue{{Path: "/limit", Keyword: "minimum", Expected: ">= 1", Got: "integer"}}}},
+		{"unknown argument", tl, "zone", "UTC", &Rejection{Tool: "search_logs", Total: 1, Issues: []Issue{{Path: "/zone", Keyword: "properties", Expected: "an argument the tool declares", Got: "unknown"}}}},
+		{"nested object", order, "customer", map[string]any{"id": 3, "x": true}, &Rejection{Tool: "place_order", Total: 2, Issues: []Issue{
+			{Path: "/customer/id", Keyword: "type", Expected: "string", Got: "integer"},
+			{Path: "/customer/x", Keyword: "additionalProperties", Expected: "no such property", Got: "boolean"},
+		}}},
+		{"unencodable", tl, "service", func() {}, &Rejection{Tool: "search_logs", Total: 1, Issues: []Issue{{Path: "/service", Keyword: "json", Expected: "a JSON value", Got: "unencodable"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.tool.CheckArgument(tt.arg, tt.value)); diff != "" {
+				t.Errorf("CheckArgument (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestComparePointers(t *testing.T) {
 	ordered := []string{"", "/a", "/a/2", "/a/10", "/a/10/x", "/a/b", "/b", "/b~1c"}
 	for i := range ordered {
