@@ -1,6 +1,7 @@
 package coverage_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -146,4 +147,29 @@ func ExampleAtBoundary() {
 	// Output:
 	// ledger 1
 	// ledger true true
+}
+
+// canonical-notes.json publishes the wire vocabulary for minters in other languages.
+func ExampleCanonicalNotes() {
+	var doc struct {
+		Markers map[string]string `json:"markers"`
+	}
+	_ = json.Unmarshal(coverage.CanonicalNotes(), &doc)
+	fmt.Println(doc.Markers["AbsenceMarker"], doc.Markers["CoverageMarker"], doc.Markers["SemanticsMarker"])
+	// Output: af_absent af_coverage af_semantics
+}
+
+// Instants must carry a zone; the leap second reads as the next minute.
+func ExampleParseInstant() {
+	a, ok := coverage.ParseInstant("2016-12-31T23:59:60Z")
+	_, noZone := coverage.ParseInstant("2026-09-26T08:00:00")
+	fmt.Println(a.Format("2006-01-02T15:04:05Z07:00"), ok, noZone)
+	// Output: 2017-01-01T00:00:00Z true false
+}
+
+// A call that declared several periods gets the weakest verdict among them.
+func ExampleLeastHeld() {
+	v, ok := coverage.LeastHeld([]coverage.Verdict{coverage.VerdictCovered, coverage.VerdictUnknown})
+	fmt.Println(v, ok)
+	// Output: unknown true
 }
