@@ -172,3 +172,37 @@ func TestEventJSONShape(t *testing.T) {
 		t.Fatalf("JSON\n got %s\nwant %s", b, want)
 	}
 }
+
+func TestUnsubscribeOtherDuringDispatch(t *testing.T) {
+	var d Dispatcher
+	var heard []string
+	var stopB func()
+	d.On("*", func(Event) { heard = append(heard, "a"); stopB() })
+	stopB = d.On("*", func(Event) { heard = append(heard, "b") })
+	d.On("*", func(Event) { heard = append(heard, "c") })
+	d.Emit(ToolsStart, nil, Meta{})
+	d.Emit(ToolsStart, nil, Meta{})
+	if diff := cmp.Diff([]string{"a", "c", "a", "c"}, heard); diff != "" {
+		t.Fatalf("deliveries (-want +got):\n%s", diff)
+	}
+}
+
+func TestNilAndZeroDispatcher(t *testing.T) {
+	var nilD *Dispatcher
+	nilD.Emit(ToolsStart, func() any { panic("must not build") }, Meta{})
+	nilD.Dispatch(Event{Type: ToolsStart})
+	if nilD.HasListeners(ToolsStart) || nilD.Panics() != 0 {
+		t.Fatal("a nil dispatcher reports listeners or panics")
+	}
+	var d Dispatcher
+	d.On("*", nil)() // a nil listener subscribes nothing
+	if d.HasListeners(ToolsStart) {
+		t.Fatal("a nil listener was subscribed")
+	}
+	var got []Event
+	d.On(string(ToolsResult), func(e Event) { got = append(got, e) })
+	d.Dispatch(Event{Type: ToolsResult, Payload: ToolsResultPayload{ToolCallID: "c9"}, Meta: Meta{CompositionPath: []string{"outer", "inner"}}})
+	if len(got) != 1 || got[0].Meta.CompositionPath[1] != "inner" {
+		t.Fatalf("Dispatch delivered %+v", got)
+	}
+}
