@@ -219,16 +219,24 @@ func (r Record) computeHash(buf []byte) (string, []byte, error) {
 }
 
 // FromStore reads a stored run as export input: its header, its record's format id and its
-// events (Run.Events decoded with DecodeEvents).
+// events — Run.Events when set, else the "events" array inside the record (format
+// agentfootprint-go.record/1 keeps them there).
 func FromStore(r *store.Run) (Run, error) {
-	events, err := DecodeEvents(r.Events)
-	if err != nil {
-		return Run{}, fmt.Errorf("audit: run %q: %w", r.ID, err)
-	}
 	var head struct {
-		Format string `json:"format"`
+		Format string          `json:"format"`
+		Events json.RawMessage `json:"events"`
 	}
-	json.Unmarshal(r.Record, &head) // the format id is optional; a record without one lists none
+	// The record's format and events are optional here: a record without them lists no
+	// format and contributes no events.
+	json.Unmarshal(r.Record, &head)
+	raw, from := r.Events, "events"
+	if len(raw) == 0 {
+		raw, from = head.Events, "record.events"
+	}
+	events, err := DecodeEvents(raw)
+	if err != nil {
+		return Run{}, fmt.Errorf("audit: run %q: %s: %w", r.ID, from, err)
+	}
 	return Run{ID: r.ID, AgentID: r.AgentID, StartedAt: r.StartedAt, RecordFormat: head.Format, Events: events}, nil
 }
 
@@ -256,11 +264,14 @@ func DecodeEvents(data []byte) ([]Event, error) {
 	}
 	v, err := jcs.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("events: %w", err)
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil // "events": null
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, errors.New("events: not a JSON array")
+		return nil, errors.New("not a JSON array")
 	}
 	out := make([]Event, 0, len(list))
 	for i, item := range list {

@@ -282,6 +282,27 @@ func TestExporterChainsRunsAndDrains(t *testing.T) {
 	}
 }
 
+func TestFromStoreReadsEventsInsideTheRecord(t *testing.T) {
+	r := scriptedRun("run-1", 1)
+	withEvents, err := FromStore(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Record = json.RawMessage(`{"format":"agentfootprint-go.record/1","manifest":{},"events":` + string(r.Events) + `}`)
+	r.Events = nil
+	inside, err := FromStore(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(withEvents, inside); diff != "" {
+		t.Errorf("events read from the record differ (-separate +inside):\n%s", diff)
+	}
+	r.Record = json.RawMessage(`{"events":{"type":"x"}}`)
+	if _, err := FromStore(r); err == nil || !strings.Contains(err.Error(), "record.events") {
+		t.Errorf("FromStore(bad record.events) = %v, want an error naming record.events", err)
+	}
+}
+
 func TestExportRefuses(t *testing.T) {
 	if _, err := NewExporter(Options{PayloadMode: "full"}); err == nil {
 		t.Error("unknown payload mode accepted")
