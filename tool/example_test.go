@@ -198,3 +198,43 @@ func ExampleCallFrom() {
 	// progress: starting
 	// paused: map[question:Deploy during business hours? (call c7)]
 }
+
+// The same assert New runs, for tools defined elsewhere (a provider's, an
+// MCP server's).
+func ExampleAssertDeclarations() {
+	schema := json.RawMessage(`{"type":"object","properties":{"window":{"type":"string","enum":["1h","24h"]}}}`)
+	err := tool.AssertDeclarations("remote_search", schema, map[string]tool.Rule{"window": {Assume: "2h"}}, nil)
+	var de *tool.DefinitionError
+	if errors.As(err, &de) {
+		fmt.Println(de.Tool, de.Path)
+	}
+	// Output: remote_search askOrAssume.window.assume
+}
+
+// A person's answer is checked against the argument's own schema before it
+// is filled in.
+func ExampleTool_CheckArgument() {
+	search := tool.Must(tool.NewRaw("search_logs", "Search logs.",
+		json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer","minimum":1}}}`),
+		func(ctx context.Context, args json.RawMessage) (any, error) { return "[]", nil }))
+	fmt.Println(search.CheckArgument("limit", 20) == nil)
+	for _, is := range search.CheckArgument("limit", 2.5).Issues {
+		fmt.Println(is.Path, is.Keyword, is.Expected, is.Got)
+	}
+	// Output:
+	// true
+	// /limit type integer number
+}
+
+// Hidden arguments are never printed by the record or the answer.
+func ExampleWithHiddenArguments() {
+	lookup := tool.Must(tool.New("lookup_account", "Look up an account.",
+		func(ctx context.Context, in struct {
+			AccountNumber string `json:"accountNumber"`
+		}) (string, error) {
+			return "active", nil
+		},
+		tool.WithHiddenArguments("accountNumber")))
+	fmt.Println(lookup.Hidden("accountNumber"), lookup.HiddenArguments())
+	// Output: true [accountNumber]
+}
