@@ -30,7 +30,7 @@ func Digest(data []byte) string {
 // NormalizeDigest accepts a digest as lowercase or uppercase hex, optionally prefixed
 // "sha256:", and returns it as lowercase hex. Anything else is an *InvalidError.
 func NormalizeDigest(digest string) (string, error) {
-	d := strings.ToLower(strings.TrimPrefix(digest, "sha256:"))
+	d := strings.TrimPrefix(strings.ToLower(digest), "sha256:")
 	if len(d) != sha256.Size*2 {
 		return "", &InvalidError{Field: "digest", Reason: fmt.Sprintf("%q is not a SHA-256 hex digest (want 64 hex digits)", digest)}
 	}
