@@ -69,22 +69,33 @@ func (w *walker) enter(v any) bool {
 	return true
 }
 
-func (w *walker) serve(v any) (any, bool) {
+// declaringStep serves or unserves one declaring object: an absence, or an af_coverage object.
+type declaringStep func(o Object, absence, ledger bool) (Object, bool)
+
+func (w *walker) serve(v any) (any, bool) { return w.walk(v, serveDeclaring, true) }
+
+func (w *walker) unserve(v any) (any, bool) {
+	return w.walk(v, func(o Object, _, ledger bool) (Object, bool) { return unserveDeclaring(o, ledger) }, false)
+}
+
+// walk applies step to every declaring object of a recognized envelope, through a ledger's result
+// at any depth, and projects a described result when project is set.
+func (w *walker) walk(v any, step declaringStep, project bool) (any, bool) {
 	if !w.enter(v) {
 		return v, false
 	}
 	if _, ok := ReadAbsence(v); ok {
 		o, _ := orderedEnvelope(v, AbsenceKeys())
-		out, ch := serveDeclaring(o, true, false)
+		out, ch := step(o, true, false)
 		return pick(v, out, ch)
 	}
 	if _, ok := ReadCoverageLedger(v); ok {
 		o, _ := orderedEnvelope(v, CoveredResultKeys())
 		ac, _ := o.Get(CoverageMarker)
 		inner, _ := orderedEnvelope(ac, CoverageKeys())
-		innerOut, ch1 := serveDeclaring(inner, false, true)
+		innerOut, ch1 := step(inner, false, true)
 		res, _ := o.Get("result")
-		resOut, ch2 := w.serve(res)
+		resOut, ch2 := w.walk(res, step, project)
 		if !ch1 && !ch2 {
 			return v, false
 		}
@@ -97,9 +108,11 @@ func (w *walker) serve(v any) (any, bool) {
 		}
 		return out, true
 	}
-	if o, p := ReadSemantics(v); o != nil && p == nil {
-		ord, _ := orderedEnvelope(v, SemanticsKeys())
-		return serveSemantics(ord), true
+	if project {
+		if o, _ := ReadSemantics(v); o != nil {
+			ord, _ := orderedEnvelope(v, SemanticsKeys())
+			return serveSemantics(ord), true
+		}
 	}
 	return v, false
 }
@@ -245,37 +258,6 @@ func serveSemantics(o Object) Object {
 		out = append(out, m)
 	}
 	return append(out, Member{"note", note})
-}
-
-func (w *walker) unserve(v any) (any, bool) {
-	if !w.enter(v) {
-		return v, false
-	}
-	if _, ok := ReadAbsence(v); ok {
-		o, _ := orderedEnvelope(v, AbsenceKeys())
-		out, ch := unserveDeclaring(o, false)
-		return pick(v, out, ch)
-	}
-	if _, ok := ReadCoverageLedger(v); ok {
-		o, _ := orderedEnvelope(v, CoveredResultKeys())
-		ac, _ := o.Get(CoverageMarker)
-		inner, _ := orderedEnvelope(ac, CoverageKeys())
-		innerOut, ch1 := unserveDeclaring(inner, true)
-		res, _ := o.Get("result")
-		resOut, ch2 := w.unserve(res)
-		if !ch1 && !ch2 {
-			return v, false
-		}
-		out := o
-		if ch1 {
-			out = out.with(CoverageMarker, innerOut)
-		}
-		if ch2 {
-			out = out.with("result", resOut)
-		}
-		return out, true
-	}
-	return v, false
 }
 
 func unserveDeclaring(o Object, ledger bool) (Object, bool) {
