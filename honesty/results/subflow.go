@@ -36,15 +36,17 @@ type Deps struct {
 	// ArgumentOf names a tool's period argument. nil means no tool declares one.
 	ArgumentOf ArgumentOf
 	// EmitRows fires the ledger's events for the rows the Record stage files, inside the
-	// subflow. nil means ledger.EmitPeriodRows (one agentfootprint.findings.period per row).
-	EmitRows func(s *flow.Scope, rows []coverage.PeriodRow)
+	// subflow; ctx is the Record stage's, so a caller can find its per-run state in it. nil
+	// means ledger.EmitPeriodRows (one agentfootprint.findings.period per row, through the
+	// scope's emit channel).
+	EmitRows func(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow)
 }
 
 // Chart builds the sf-results subflow. Every stage does nothing when the mount handed no batch.
 func Chart(deps Deps) (*flow.Chart, error) {
 	emit := deps.EmitRows
 	if emit == nil {
-		emit = ledger.EmitPeriodRows
+		emit = func(_ context.Context, s *flow.Scope, rows []coverage.PeriodRow) { ledger.EmitPeriodRows(s, rows) }
 	}
 	c, err := flow.NewBuilder(SubflowID).
 		Keys(keyCalls, keyPeriods, keyBatchIteration, keyTurnNumber, keyPeriodPlan, keyPeriodChecks, keyPeriodRows).
@@ -67,7 +69,7 @@ func Chart(deps Deps) (*flow.Chart, error) {
 			keyPeriodChecks.Set(s, CheckPeriods(plan))
 			return nil, nil
 		}).
-		Stage(StageRecord, func(_ context.Context, s *flow.Scope) (any, error) {
+		Stage(StageRecord, func(ctx context.Context, s *flow.Scope) (any, error) {
 			checks, _ := keyPeriodChecks.Get(s)
 			if len(checks) == 0 {
 				return nil, nil
@@ -76,7 +78,7 @@ func Chart(deps Deps) (*flow.Chart, error) {
 			turn, _ := keyTurnNumber.Get(s)
 			rows := PeriodRowsOf(checks, Stamp{Turn: turn, Iteration: it})
 			keyPeriodRows.Set(s, rows)
-			emit(s, rows)
+			emit(ctx, s, rows)
 			return nil, nil
 		}).
 		Stage(StageResolve, func(context.Context, *flow.Scope) (any, error) {

@@ -275,3 +275,26 @@ func TestInputReadsLooseShapes(t *testing.T) {
 		})
 	}
 }
+
+type ctxKey struct{}
+
+func TestCustomEmitGetsStageContext(t *testing.T) {
+	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
+		results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
+		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}}
+	var got []coverage.PeriodRow
+	var tag any
+	c := parentChart(t, st, Deps{EmitRows: func(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow) {
+		tag = ctx.Value(ctxKey{})
+		if s.SubflowPath() != SubflowID {
+			t.Errorf("emit ran at %q, want inside %q", s.SubflowPath(), SubflowID)
+		}
+		got = append(got, rows...)
+	}})
+	if _, err := c.Run(context.WithValue(context.Background(), ctxKey{}, "run-7"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if tag != "run-7" || len(got) != 1 || got[0].Verdict != "not-held" {
+		t.Errorf("emit saw ctx %v and rows %+v", tag, got)
+	}
+}
