@@ -146,8 +146,8 @@ func toolSuggestionRule(v any, at string) (*ToolSuggestion, *Problem) {
 		}
 		out.Why = strings.TrimSpace(why)
 	}
-	if oddToolName(out.Tool) && devMode.Load() {
-		slog.Warn("coverage: tryInsteadTool names a tool with characters most providers refuse in a tool name; it is recorded as declared")
+	if oddToolName(out.Tool) && devMode.Load() && warned.first(out.Tool, "tryInsteadTool") {
+		slog.Warn("coverage: tryInsteadTool names a tool with characters most providers refuse in a tool name; it is recorded as declared and never looked up. This warning fires once per name in this process.")
 	}
 	return out, nil
 }

@@ -369,3 +369,38 @@ func TestAtBoundary(t *testing.T) {
 		}
 	}
 }
+
+func TestOddToolNameWarnsOnce(t *testing.T) {
+	var buf bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(prev)
+	SetDevMode(true)
+	defer SetDevMode(false)
+	resetWarnings()
+	for range 2 {
+		a, err := Absent(AbsenceDecl{What: "x", Checked: []Item{{What: "y"}}, TryInsteadTool: &ToolSuggestion{Tool: "fabric inventory!"}})
+		if err != nil || a.TryInsteadTool.Tool != "fabric inventory!" {
+			t.Fatalf("%v %+v", err, a)
+		}
+	}
+	if n := strings.Count(buf.String(), "level=WARN"); n != 1 || strings.Contains(buf.String(), "fabric inventory!") {
+		t.Errorf("warnings: %s", buf.String())
+	}
+}
+
+func TestWarnLedgerCap(t *testing.T) {
+	resetWarnings()
+	defer resetWarnings()
+	for i := range warnLedgerCap {
+		if !warned.first(strings.Repeat("t", i+1), "period") {
+			t.Fatalf("key %d refused below the cap", i)
+		}
+	}
+	if warned.first("one more", "period") {
+		t.Error("warned past the cap")
+	}
+	if warned.first(strings.Repeat("t", 1), "period") {
+		t.Error("warned twice")
+	}
+}
