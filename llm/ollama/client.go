@@ -1,0 +1,321 @@
+// This file holds the client: options, Complete, Stream.
+
+package ollama
+
+import (
+	"context"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
+)
+
+// HostEnv is the environment variable Ollama itself uses for its address.
+const HostEnv = "OLLAMA_HOST"
+
+// DefaultBaseURL is where a local Ollama listens.
+const DefaultBaseURL = "http://127.0.0.1:11434"
+
+// DefaultTimeout bounds one whole call when Options.Timeout is zero; local
+// models can be slow to load, so it is generous.
+const DefaultTimeout = 10 * time.Minute
+
+const maxBody = 64 << 20
+
+// Options configure a Client. Every field is optional.
+type Options struct {
+	// BaseURL is the server root ("/api/chat" is appended); empty means
+	// $OLLAMA_HOST, else DefaultBaseURL.
+	BaseURL string
+	// Model is used when a Request leaves Model empty.
+	Model string
+	// KeepAlive is sent as keep_alive (e.g. "5m") when set.
+	KeepAlive string
+	// HTTPClient sends the requests; nil means a plain client.
+	HTTPClient *http.Client
+	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	Timeout time.Duration
+	// Retry bounds retries of failures that can pass.
+	Retry llm.RetryPolicy
+	// Header adds headers to every request (e.g. for a proxy in front).
+	Header http.Header
+}
+
+// Client speaks Ollama's native chat API. It is safe for concurrent use.
+type Client struct {
+	opts   Options
+	base   string
+	sender *wire.Sender
+	ids    atomic.Int64
+}
+
+var (
+	_ llm.Provider     = (*Client)(nil)
+	_ llm.Streamer     = (*Client)(nil)
+	_ llm.Capabilities = (*Client)(nil)
+	_ llm.Diagnoser    = (*Client)(nil)
+)
+
+// New returns a client. It never fails: a server that is not running is
+// reported by the first call (or by Diagnose) with `ollama serve`.
+func New(opts Options) *Client {
+	c := &Client{opts: opts, base: opts.BaseURL}
+	if c.base == "" {
+		c.base = hostURL(os.Getenv(HostEnv))
+	}
+	if c.base == "" {
+		c.base = DefaultBaseURL
+	}
+	c.base = strings.TrimRight(c.base, "/")
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	c.sender = &wire.Sender{
+		Profile:      wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
+		HTTP:         hc,
+		Retry:        opts.Retry,
+		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (ollama.Options.Timeout)",
+	}
+	return c
+}
+
+// hostURL turns an OLLAMA_HOST value ("0.0.0.0:11434", "host", a URL) into
+// a base URL a client can dial.
+func hostURL(h string) string {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return ""
+	}
+	if !strings.Contains(h, "://") {
+		h = "http://" + h
+	}
+	scheme, rest, _ := strings.Cut(h, "://")
+	host := rest
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		host = rest[:i]
+	}
+	name, port, err := splitHostPort(host)
+	if err != nil {
+		return h
+	}
+	if name == "" || name == "0.0.0.0" {
+		name = "127.0.0.1"
+	}
+	if port == "" {
+		port = "11434"
+	}
+	return scheme + "://" + name + ":" + port
+}
+
+func splitHostPort(h string) (string, string, error) {
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
+		if _, err := strconv.Atoi(h[i+1:]); err != nil {
+			return "", "", err
+		}
+		return h[:i], h[i+1:], nil
+	}
+	return h, "", nil
+}
+
+// Name returns "ollama".
+func (c *Client) Name() string { return "ollama" }
+
+// BaseURL returns the server root the client sends to.
+func (c *Client) BaseURL() string { return c.base }
+
+// Capabilities: options.seed reaches the model; there is no forced tool choice.
+func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: false} }
+
+func (c *Client) model(req *llm.Request) string {
+	if req.Model != "" {
+		return req.Model
+	}
+	return c.opts.Model
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.opts.Timeout == 0 {
+		return DefaultTimeout
+	}
+	return c.opts.Timeout
+}
+
+func (c *Client) header(stream bool) http.Header {
+	h := http.Header{}
+	for k, v := range c.opts.Header {
+		h[k] = append([]string(nil), v...)
+	}
+	h.Set("Content-Type", "application/json")
+	if stream {
+		h.Set("Accept", "application/x-ndjson")
+	} else {
+		h.Set("Accept", "application/json")
+	}
+	return h
+}
+
+func (c *Client) nextID() string { return "ollama-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
+
+func (c *Client) senderFor(req *llm.Request) *wire.Sender {
+	s := *c.sender
+	s.Profile.Model = c.model(req)
+	return &s
+}
+
+func (c *Client) prepare(ctx context.Context, req *llm.Request, stream bool) ([]byte, []llm.Span, context.Context, context.CancelFunc, error) {
+	if req == nil {
+		return nil, nil, nil, nil, &llm.Error{Provider: "ollama", Kind: llm.KindBadRequest, Message: "the request is nil"}
+	}
+	if c.model(req) == "" {
+		return nil, nil, nil, nil, &llm.Error{Provider: "ollama", Kind: llm.KindBadRequest,
+			Message: "no model was named; set Request.Model or ollama.Options.Model (see `ollama list`)"}
+	}
+	body, spans, err := c.encode(req, stream)
+	if err != nil {
+		return nil, nil, nil, nil, &llm.Error{Provider: "ollama", Kind: llm.KindBadRequest, Cause: err,
+			Message: "the request could not be encoded: " + err.Error()}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, nil, wire.CtxError("ollama", err, "")
+	}
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if t := c.timeout(); t > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, t)
+	}
+	return body, spans, callCtx, cancel, nil
+}
+
+// Complete sends one non-streaming request ("stream": false).
+func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	body, spans, callCtx, cancel, err := c.prepare(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	s := c.senderFor(req)
+	ex := llm.Exchange{Spans: spans}
+	resp, err := s.Post(ctx, callCtx, c.base+"/api/chat", c.header(false), body, &ex)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+	}
+	ex.ResponseBody = raw
+	a := &accumulator{ids: c.nextID}
+	// A non-streamed reply is one frame; tolerate a server that streamed anyway.
+	r := wire.NewNDJSONReader(strings.NewReader(string(raw)))
+	for {
+		line, _, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, notAReply(s.Profile, raw, err)
+		}
+		if _, err := a.feed(line); err != nil {
+			if errors.Is(err, errStreamError) {
+				return nil, wire.Classify(s.Profile, 0, resp.Header, a.errBody)
+			}
+			return nil, notAReply(s.Profile, raw, err)
+		}
+	}
+	if !a.done {
+		return nil, notAReply(s.Profile, raw, errors.New("no done frame"))
+	}
+	out := a.result()
+	out.Exchange = ex
+	return out, nil
+}
+
+func notAReply(p wire.Profile, raw []byte, cause error) *llm.Error {
+	what := "a body that is not an /api/chat reply"
+	if wire.ReadProviderText(raw, p).HTML {
+		what = "an HTML page"
+	}
+	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
+		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
+			"; check the base URL points at Ollama itself (for its OpenAI-compatible /v1, use the openai client)"}
+}
+
+// Stream sends one streaming request and yields text deltas as they
+// arrive, then each tool call, the usage when reported, and done.
+func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
+	return func(yield func(llm.StreamEvent, error) bool) {
+		body, spans, callCtx, cancel, err := c.prepare(ctx, req, true)
+		if err != nil {
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		defer cancel()
+		s := c.senderFor(req)
+		ex := llm.Exchange{Spans: spans}
+		resp, err := s.Post(ctx, callCtx, c.base+"/api/chat", c.header(true), body, &ex)
+		if err != nil {
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		defer resp.Body.Close()
+		out, err := c.readStream(resp.Body, &ex, s.Profile, func(text string) bool {
+			return yield(llm.StreamEvent{Kind: llm.EventText, Text: text}, nil)
+		})
+		if err != nil {
+			if le := (*llm.Error)(nil); !errors.As(err, &le) {
+				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+			}
+			yield(llm.StreamEvent{}, err)
+			return
+		}
+		if out == nil {
+			return
+		}
+		out.Exchange = ex
+		wire.EmitTail(out, yield)
+	}
+}
+
+// readStream decodes an NDJSON body, calling onText per text delta; it
+// returns (nil, nil) when onText asks to stop.
+func (c *Client) readStream(body io.Reader, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+	r := wire.NewNDJSONReader(body)
+	a := &accumulator{ids: c.nextID}
+	for !a.done {
+		line, raw, err := r.Next()
+		if len(raw) > 0 {
+			ex.Frames = append(ex.Frames, raw)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		text, err := a.feed(line)
+		if errors.Is(err, errStreamError) {
+			return nil, wire.Classify(p, 0, nil, a.errBody)
+		}
+		if err != nil {
+			return nil, notAReply(p, line, err)
+		}
+		if text != "" && !onText(text) {
+			return nil, nil
+		}
+	}
+	if !a.done {
+		return nil, &llm.Error{Provider: p.Provider, Kind: llm.KindServer, Retryable: true, Resumable: true, Cause: io.ErrUnexpectedEOF,
+			Message: "the stream from " + p.BaseURL + " ended before its done frame; a later attempt may work"}
+	}
+	return a.result(), nil
+}

@@ -1,0 +1,139 @@
+// This file encodes an llm.Request as an /api/chat body, recording unit
+// spans as it writes.
+
+package ollama
+
+import (
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
+)
+
+// encode writes the request body. Sampling settings go under "options";
+// a tool choice of none sends no tools (the API has no tool_choice).
+func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
+	w := wire.NewWriter(1024)
+	w.BeginObject()
+	w.Key("model")
+	w.String(c.model(req))
+	w.Key("messages")
+	w.BeginArray()
+	if llm.SystemText(req.System) != "" {
+		w.BeginObject()
+		w.Key("role")
+		w.String("system")
+		w.Key("content")
+		w.Segments(req.System)
+		w.EndObject()
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant, llm.RoleTool:
+		default:
+			return nil, nil, fmt.Errorf("messages[%d].role: %q is not system, user, assistant or tool", i, m.Role)
+		}
+		w.BeginObject()
+		w.Key("role")
+		w.String(string(m.Role))
+		w.Key("content")
+		w.StringSpan(m.Content, m.Unit, llm.SpanMessage)
+		if m.Role == llm.RoleAssistant && len(m.ToolCalls) > 0 {
+			w.Key("tool_calls")
+			w.BeginArray()
+			for _, tc := range m.ToolCalls {
+				w.BeginObject()
+				if tc.ID != "" {
+					w.Key("id")
+					w.String(tc.ID)
+				}
+				w.Key("function")
+				w.BeginObject()
+				w.Key("name")
+				w.String(tc.Name)
+				w.Key("arguments")
+				if err := w.Raw(tc.ArgsObject()); err != nil {
+					return nil, nil, fmt.Errorf("messages[%d]: tool call %q arguments: %w", i, tc.Name, err)
+				}
+				w.EndObject()
+				w.EndObject()
+			}
+			w.EndArray()
+		}
+		if m.Role == llm.RoleTool {
+			if m.ToolName != "" {
+				w.Key("tool_name")
+				w.String(m.ToolName)
+			}
+			if m.ToolCallID != "" {
+				w.Key("tool_call_id")
+				w.String(m.ToolCallID)
+			}
+		}
+		w.EndObject()
+	}
+	w.EndArray()
+	if len(req.Tools) > 0 && req.ToolChoice.Mode != llm.ToolChoiceNone {
+		w.Key("tools")
+		w.BeginArray()
+		for _, t := range req.Tools {
+			at := w.Elem()
+			w.BeginObject()
+			w.Key("type")
+			w.String("function")
+			w.Key("function")
+			w.BeginObject()
+			w.Key("name")
+			w.String(t.Name)
+			if t.Description != "" {
+				w.Key("description")
+				w.String(t.Description)
+			}
+			w.Key("parameters")
+			schema := t.InputSchema
+			if len(schema) == 0 {
+				schema = []byte(`{"type":"object","properties":{}}`)
+			}
+			if err := w.Raw(schema); err != nil {
+				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+			}
+			w.EndObject()
+			w.EndObject()
+			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+		}
+		w.EndArray()
+	}
+	w.Key("stream")
+	w.Bool(stream)
+	if req.Temperature != nil || req.MaxTokens > 0 || len(req.Stop) > 0 || req.Seed != nil {
+		w.Key("options")
+		w.BeginObject()
+		if req.Temperature != nil {
+			w.Key("temperature")
+			w.Float(*req.Temperature)
+		}
+		if req.MaxTokens > 0 {
+			w.Key("num_predict")
+			w.Int(int64(req.MaxTokens))
+		}
+		if len(req.Stop) > 0 {
+			w.Key("stop")
+			w.BeginArray()
+			for _, s := range req.Stop {
+				w.String(s)
+			}
+			w.EndArray()
+		}
+		if req.Seed != nil {
+			w.Key("seed")
+			w.Int(*req.Seed)
+		}
+		w.EndObject()
+	}
+	if c.opts.KeepAlive != "" {
+		w.Key("keep_alive")
+		w.String(c.opts.KeepAlive)
+	}
+	w.EndObject()
+	return w.B, w.Spans, nil
+}
