@@ -1,0 +1,28 @@
+// Benchmarks: folding the S1 record, and building its State from JSON.
+
+package assess
+
+import "testing"
+
+func BenchmarkFoldS1(b *testing.B) {
+	s, err := StateFromJSON([]byte(s1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := Fold(s); a.Standing != StandingNotSure {
+			b.Fatal(a.Standing)
+		}
+	}
+}
+
+func BenchmarkStateFromJSONS1(b *testing.B) {
+	data := []byte(s1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := StateFromJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
