@@ -163,7 +163,7 @@ func TestErrors(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
-	_, err = client("http://" + addr).Complete(context.Background(), req())
+	_, err = client("http://"+addr).Complete(context.Background(), req())
 	if !errors.As(err, &le) || le.Kind != llm.KindUnreachable || !strings.Contains(le.Message, "`ollama serve`") {
 		t.Errorf("unreachable: %v", err)
 	}
