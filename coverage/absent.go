@@ -3,7 +3,10 @@
 
 package coverage
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // AbsenceDecl is what a tool author declares when a search found nothing. At this typed door an
 // empty string or a nil pointer or slice means the field was left out.
@@ -203,6 +206,9 @@ func bothCheckedProblem() *Problem {
 
 // declObject reads a data-door declaration as an ordered object, decoding JSON bytes first.
 func declObject(decl any, fields []string) (Object, *Problem) {
+	if raw, ok := decl.(json.RawMessage); ok {
+		decl = []byte(raw)
+	}
 	switch t := decl.(type) {
 	case []byte:
 		v, err := DecodeJSON(t)

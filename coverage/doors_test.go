@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -307,4 +308,15 @@ func TestCheckedDeclaredAndListed(t *testing.T) {
 	refusedAt(t, err, "checked")
 	_, err = Wrap(1, LedgerDecl{CheckedDeclared: true, Checked: []Item{{What: "y"}}})
 	refusedAt(t, err, "checked")
+}
+
+func TestDataDoorsTakeRawMessage(t *testing.T) {
+	if _, err := AbsentData(json.RawMessage(`{"what":"x","checked":["y"]}`)); err != nil {
+		t.Error(err)
+	}
+	if _, err := MintPeriod(json.RawMessage(`{"queried":` + qJSON + `,"held":"unknown"}`)); err != nil {
+		t.Error(err)
+	}
+	_, err := MintPeriod([]byte(`{"queried":`))
+	refusedAt(t, err, "period")
 }

@@ -193,8 +193,8 @@ func mintPeriod(decl any, at string) (*Period, *Problem) {
 		decl = t.object(Camel)
 	case Period:
 		decl = t.object(Camel)
-	case []byte:
-		v, err := DecodeJSON(t)
+	case []byte, json.RawMessage:
+		v, err := DecodeJSON(toBytes(t))
 		if err != nil {
 			return nil, problemf(at, "%s is not readable JSON: %v", rootName(at), err)
 		}
@@ -205,6 +205,16 @@ func mintPeriod(decl any, at string) (*Period, *Problem) {
 	}
 	p := periodFrom(decl, Camel)
 	return &p, nil
+}
+
+func toBytes(v any) []byte {
+	switch t := v.(type) {
+	case json.RawMessage:
+		return t
+	case []byte:
+		return t
+	}
+	return nil
 }
 
 // periodFrom copies a checked period object into a Period.
