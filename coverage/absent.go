@@ -43,17 +43,22 @@ type AbsenceDecl struct {
 // Absence is a minted af_absent envelope. Its fields are fresh: nothing of the author's is held.
 // It encodes with the exact wire key order; [Absence.Wire] returns that form as an [Object].
 type Absence struct {
-	LookedFor       string
+	// LookedFor is what was looked for (looked_for), trimmed.
+	LookedFor string
+	// Checked is the normalized ground searched; CheckedDeclared mints the literal "declared".
 	Checked         []Item
 	CheckedDeclared bool
-	NotChecked      []Item
-	CannotCover     []Item
-	Provenance      *Provenance
-	Period          *Period
-	Resolved        []Resolved
-	Paging          *Paging
-	TryInstead      string
-	TryInsteadTool  *ToolSuggestion
+	// NotChecked and CannotCover are the normalized gaps.
+	NotChecked  []Item
+	CannotCover []Item
+	// Provenance, Period, Resolved and Paging are as declared (Provenance composed under Among).
+	Provenance *Provenance
+	Period     *Period
+	Resolved   []Resolved
+	Paging     *Paging
+	// TryInstead and TryInsteadTool are the suggestions, trimmed.
+	TryInstead     string
+	TryInsteadTool *ToolSuggestion
 	// Among is the name list a missed name was looked up in (its names are never kept).
 	Among *Among
 }

@@ -15,9 +15,10 @@ type Ground struct {
 }
 
 // DescribedDecl is what a tool author declares for rows read from a system of record. The data
-// vocabulary (series, facts, edges, grain, clarify, render) belongs to the semantics layer; this
+// vocabulary (Series, Facts, Edges, Grain, Clarify, Render) belongs to the semantics layer; this
 // door copies it as JSON data and checks only that at least one data list is given and none is
-// empty. A nil value means left out.
+// empty. Provenance and Period follow the absence rules; Coverage holds the three lists and may not
+// be empty. A nil value means left out.
 type DescribedDecl struct {
 	Series     []any
 	Facts      []any
@@ -30,7 +31,8 @@ type DescribedDecl struct {
 	Render     any
 }
 
-// Semantics is a minted af_semantics envelope. Data values are fresh JSON-shaped copies.
+// Semantics is a minted af_semantics envelope. Data values are fresh JSON-shaped copies; the
+// fields mirror [DescribedDecl], and not_covered is derived from Coverage when encoded.
 type Semantics struct {
 	Series     []any
 	Facts      []any

@@ -21,12 +21,16 @@ type LedgerDecl struct {
 
 // Covered is a minted coverage ledger: the boundary, then the author's result untouched.
 type Covered struct {
+	// Checked, NotChecked and CannotCover are the normalized lists; CheckedDeclared mints the
+	// literal "declared" for checked.
 	Checked         []Item
 	CheckedDeclared bool
 	NotChecked      []Item
 	CannotCover     []Item
-	InProgress      []InProgressItem
-	Period          *Period
+	// InProgress is the normalized in-progress list; nil when empty.
+	InProgress []InProgressItem
+	// Period is the checked period, nil when not declared.
+	Period *Period
 	// Result is the author's value, untouched (nil included).
 	Result any
 }
