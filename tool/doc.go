@@ -27,7 +27,7 @@
 // The dispatcher resolves the tool by Name, then:
 //
 //	rej := t.Validate(args, argsErr)   // every leaf issue, with JSON pointers
-//	if rej != nil && t.ValidationMode() == tool.ModeEnforce {
+//	if rej.Stops(t.ValidationMode()) {
 //		serve(rej.Text()) // status invalid; the tool does not run
 //	}
 //	need, _ := t.NeedsCheckIn(args)    // consent before execute

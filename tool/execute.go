@@ -46,12 +46,16 @@ func (e *PanicError) Error() string {
 }
 
 // Validate checks args against the tool's input schema and returns the
-// issues, or nil when there are none or the mode is ModeOff. argsErr, when
-// not empty, is the dispatcher's parse error for args (a provider sent
-// text that is not JSON); it becomes the single issue at pointer "".
+// issues, or nil when there are none. argsErr, when not empty, is the
+// dispatcher's parse error for args (a provider sent text that is not
+// JSON); it becomes the single issue at pointer "", in every mode. In
+// ModeOff nothing else is checked.
 // Empty args read as {}. args is not modified.
 func (t *Tool) Validate(args json.RawMessage, argsErr string) *Rejection {
 	if t.cfg.mode == ModeOff {
+		if argsErr != "" {
+			return unparsable(t.name, argsErr)
+		}
 		return nil
 	}
 	return validateArgs(t.name, t.schema, args, argsErr)
@@ -112,10 +116,11 @@ func (o Outcome) Paused() (*PauseRequest, bool) {
 
 // Invoke validates args and, unless an enforced rejection stops it,
 // executes the tool: the two steps a dispatcher without a check-in between
-// them needs. In ModeWarn the rejection is returned and the call runs.
+// them needs. In ModeWarn the rejection is returned and the call runs,
+// unless the arguments were not JSON at all (see Rejection.Stops).
 func (t *Tool) Invoke(ctx context.Context, args json.RawMessage, argsErr string) Outcome {
 	rej := t.Validate(args, argsErr)
-	if rej != nil && t.cfg.mode == ModeEnforce {
+	if rej.Stops(t.cfg.mode) {
 		return Outcome{Rejection: rej}
 	}
 	out, err := t.Execute(ctx, args)

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -75,7 +76,8 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 // example) and a func taking the raw arguments. The schema must be a JSON
 // object with "type": "object" at the root; it is copied, compiled once,
 // and served byte for byte. fn receives the validated arguments ({} when
-// the model sent none) and must not modify them. Its return value is read
+// the model sent none; text that is not JSON never reaches it, whatever
+// the validation mode) and must not modify them. Its return value is read
 // as described on Result; a map[string]any or JSON object text whose keys
 // are a subset of content, effects and status, with content present, is a
 // result object.
@@ -92,6 +94,8 @@ func NewRaw(name, desc string, schema json.RawMessage, fn func(ctx context.Conte
 	exec := func(ctx context.Context, args json.RawMessage) (any, error) {
 		if len(bytes.TrimSpace(args)) == 0 {
 			args = json.RawMessage("{}")
+		} else if !json.Valid(args) {
+			return nil, &DecodeError{Tool: name, Type: "JSON", Err: errors.New("the arguments are not valid JSON")}
 		}
 		return fn(ctx, args)
 	}

@@ -72,6 +72,17 @@ type Rejection struct {
 	ParseError string `json:"parseError,omitempty"`
 }
 
+// Stops reports whether the rejection keeps the call from running under
+// mode: always in ModeEnforce, and in every mode when the arguments were not
+// JSON at all (there is nothing to run the tool on). A nil Rejection stops
+// nothing.
+func (r *Rejection) Stops(mode Mode) bool {
+	if r == nil {
+		return false
+	}
+	return mode == ModeEnforce || mode == "" || r.ParseError != ""
+}
+
 // Omitted is how many issues were found beyond those listed.
 func (r *Rejection) Omitted() int { return r.Total - len(r.Issues) }
 

@@ -270,6 +270,36 @@ func TestIntegralNumbersDecodeIntoIntegers(t *testing.T) {
 	}
 }
 
+func TestUnparsableArgumentsStopEveryMode(t *testing.T) {
+	for _, mode := range []Mode{ModeEnforce, ModeWarn, ModeOff} {
+		t.Run(string(mode), func(t *testing.T) {
+			ran := false
+			tl := Must(NewRaw("raw", "Raw.", json.RawMessage(`{"type":"object"}`), func(context.Context, json.RawMessage) (any, error) {
+				ran = true
+				return "", nil
+			}, WithValidation(mode)))
+			o := tl.Invoke(context.Background(), json.RawMessage(`{"a":`), "unexpected end of JSON input")
+			if o.Ran || ran || o.Rejection == nil || o.Rejection.ParseError != "unexpected end of JSON input" || !o.Rejection.Stops(mode) {
+				t.Fatalf("outcome %+v, fn ran %v", o, ran)
+			}
+			// Even a dispatcher that skips validation cannot hand the
+			// func text that is not JSON.
+			_, err := tl.Execute(context.Background(), json.RawMessage(`{"a":`))
+			var de *DecodeError
+			if !errors.As(err, &de) || ran {
+				t.Fatalf("Execute on broken JSON: err %v, fn ran %v", err, ran)
+			}
+		})
+	}
+	var none *Rejection
+	if none.Stops(ModeEnforce) {
+		t.Fatal("a nil rejection stops a call")
+	}
+	if (&Rejection{}).Stops(ModeWarn) {
+		t.Fatal("a schema rejection stops a call in warn mode")
+	}
+}
+
 func TestDefaultModeIsEnforce(t *testing.T) {
 	tl := newOrderTool(t)
 	if tl.ValidationMode() != ModeEnforce {
