@@ -105,7 +105,9 @@ func VerifyFiles(opts VerifyOptions, files ...[]byte) Result {
 	return Verify(segs, opts)
 }
 
-// Verify checks segments, in the order given, as one chain. It is pure and offline. Per
+// Verify checks segments, in the order given, as one chain. It is pure and offline. First
+// the headers must link (each chainHead the previous finalHash, each firstSeq the previous
+// firstSeq + recordCount), so that swapped or missing segments are reported as a gap. Then per
 // segment: supported format; continuity with the previous segment; the head guard; every
 // record's seq, prevHash and hash; recordCount equals the records held (checked after the
 // records, so a record deleted from the middle is named, not the end); finalHash; the
@@ -123,6 +125,20 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 		return res
 	}
 	at := func(n int64) *int64 { return &n }
+	// Continuity first, from the headers alone: segments handed over out of order or with
+	// one missing are named as a gap, not as a truncated head or a broken record.
+	for i := 1; i < len(segments); i++ {
+		prev, cur := segments[i-1], segments[i]
+		if prev == nil || cur == nil {
+			break // reported as malformed below
+		}
+		next := prev.Header.FirstSeq + prev.Header.RecordCount
+		if cur.Header.ChainHead != prev.FinalHash || cur.Header.FirstSeq != next {
+			return fail(i, SegmentGap, at(next),
+				"segment starts at seq %d after chain head %.12s…, the previous segment ends before seq %d with %.12s…",
+				cur.Header.FirstSeq, cur.Header.ChainHead, next, prev.FinalHash)
+		}
+	}
 	signed, unsigned, unverified := 0, 0, 0
 	var prevFinal string
 	var nextSeq int64

@@ -261,7 +261,7 @@ func TestVerifySegments(t *testing.T) {
 	}
 	next := segs[1].Header.FirstSeq
 	check(t, "swapped", VerifyFiles(VerifyOptions{PublicKey: pub}, files[1], files[0], files[2]),
-		verdict{reason: HeadTruncated, brokenAt: ptr(0)})
+		verdict{reason: SegmentGap, brokenAt: ptr(next + segs[1].Header.RecordCount), segment: 1})
 	check(t, "swapped, partial allowed", VerifyFiles(VerifyOptions{PublicKey: pub, AllowPartial: true}, files[0], files[2], files[1]),
 		verdict{reason: SegmentGap, brokenAt: ptr(next), segment: 1})
 	check(t, "middle run dropped", VerifyFiles(VerifyOptions{}, files[0], files[2]),
