@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -67,37 +68,49 @@ type Settings struct {
 	MaxTokens     int      `json:"maxTokens,omitempty"`
 }
 
-type recordJSON struct {
-	Format        string                  `json:"format"`
-	Manifest      Manifest                `json:"manifest"`
-	Structure     json.RawMessage         `json:"structure"`
-	ChartID       string                  `json:"chartId"`
-	ResumedFrom   string                  `json:"resumedFrom,omitempty"`
-	Commits       []flow.Commit           `json:"commits"`
-	Subflows      map[string]*flow.Record `json:"subflows,omitempty"`
-	Blobs         map[string][]byte       `json:"blobs"`
-	Events        []event.Event           `json:"events"`
-	DroppedEvents int                     `json:"droppedEvents"`
-}
-
-// MarshalJSON writes the record in format agentfootprint-go.record/1. Blobs
-// are base64 strings keyed by their SHA-256.
+// MarshalJSON writes the record in format agentfootprint-go.record/1:
+// format, manifest and structure, then the commit log's own fields (runId,
+// chartId, resumedFrom, commits, subflows), then blobs (base64 strings keyed
+// by their SHA-256), events and droppedEvents.
 func (r *Record) MarshalJSON() ([]byte, error) {
-	j := recordJSON{Format: RecordFormat, Manifest: r.Manifest, Structure: r.Structure,
-		Blobs: r.Blobs, Events: r.Events, DroppedEvents: r.DroppedEvents}
-	if j.Blobs == nil {
-		j.Blobs = map[string][]byte{}
+	head, err := json.Marshal(struct {
+		Format    string          `json:"format"`
+		Manifest  Manifest        `json:"manifest"`
+		Structure json.RawMessage `json:"structure"`
+	}{RecordFormat, r.Manifest, r.Structure})
+	if err != nil {
+		return nil, err
 	}
-	if j.Events == nil {
-		j.Events = []event.Event{}
+	log := r.Log
+	if log == nil {
+		log = &flow.Record{}
 	}
-	if r.Log != nil {
-		j.ChartID, j.ResumedFrom, j.Commits, j.Subflows = r.Log.ChartID, r.Log.ResumedFrom, r.Log.Commits, r.Log.Subflows
+	logJSON, err := json.Marshal(log)
+	if err != nil {
+		return nil, err
 	}
-	if j.Commits == nil {
-		j.Commits = []flow.Commit{}
+	blobs, events := r.Blobs, r.Events
+	if blobs == nil {
+		blobs = map[string][]byte{}
 	}
-	return json.Marshal(j)
+	if events == nil {
+		events = []event.Event{}
+	}
+	tail, err := json.Marshal(struct {
+		Blobs         map[string][]byte `json:"blobs"`
+		Events        []event.Event     `json:"events"`
+		DroppedEvents int               `json:"droppedEvents"`
+	}{blobs, events, r.DroppedEvents})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(head)+len(logJSON)+len(tail))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	out = append(out, logJSON[1:len(logJSON)-1]...)
+	out = append(out, ',')
+	out = append(out, tail[1:]...)
+	return out, nil
 }
 
 // DecodeRecord reads a record written by MarshalJSON and turns the values of
@@ -135,7 +148,7 @@ func DecodeRecord(data []byte) (*Record, error) {
 		ResumedFrom string                     `json:"resumedFrom,omitempty"`
 		Commits     json.RawMessage            `json:"commits"`
 		Subflows    map[string]json.RawMessage `json:"subflows,omitempty"`
-	}{j.Manifest.RunID, logPart.ChartID, logPart.ResumedFrom, logPart.Commits, logPart.Subflows})
+	}{logPart.RunID, logPart.ChartID, logPart.ResumedFrom, logPart.Commits, logPart.Subflows})
 	if err != nil {
 		return nil, err
 	}
@@ -159,14 +172,11 @@ type rawEvent struct {
 }
 
 // decodeChart is a chart with the agent's keys, used only to decode records.
-func decodeChart() *flow.Chart {
-	c, err := flow.NewBuilder(chartID).Keys(allKeys()...).
-		Stage(stageSeed, func(ctx context.Context, s *flow.Scope) (any, error) { return nil, nil }).Build()
-	if err != nil {
-		panic(err)
-	}
-	return c
-}
+// Its construction is fixed at compile time, so it cannot fail.
+var decodeChart = sync.OnceValue(func() *flow.Chart {
+	return flow.NewBuilder(chartID).Keys(allKeys()...).
+		Stage(stageSeed, func(ctx context.Context, s *flow.Scope) (any, error) { return nil, nil }).MustBuild()
+})
 
 // Blob returns the bytes stored under ref ("sha256:<hex>" or the bare hex).
 func (r *Record) Blob(ref string) ([]byte, bool) {

@@ -292,7 +292,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 		a.mu.Lock()
 		a.pending = cp
 		if out.conv != nil {
-			a.conv = out.conv
+			a.conv = out.conv.clone()
 		}
 		a.mu.Unlock()
 		return out, nil
@@ -300,7 +300,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 	out.Answer, _ = res.Output.(string)
 	out.conv = a.conversation(out.RunID, rs.finalHistory, rs.lastIter, message)
 	a.mu.Lock()
-	a.conv = out.conv
+	a.conv = out.conv.clone()
 	a.mu.Unlock()
 	return out, nil
 }

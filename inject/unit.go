@@ -178,7 +178,7 @@ func Version(s string) Option { return func(u *Unit) { u.version = s } }
 func CallerSkip(n int) Option {
 	return func(u *Unit) {
 		if n > 0 {
-			u.site = callerSite(3 + n)
+			u.site = callerSite(4 + n)
 		}
 	}
 }

@@ -1,0 +1,117 @@
+// Tests that an Agent serves concurrent turns, guards its own conversation,
+// and never modifies what the caller passed in.
+
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/google/go-cmp/cmp"
+)
+
+// echoModel answers every tool-less request with the person's last message
+// and asks for one status call first.
+func echoModel() *scripted.Provider {
+	return scripted.Func(func(req *llm.Request, n int, seed int64) scripted.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		if last.Role == llm.RoleUser {
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "s", Name: "service_status", Args: json.RawMessage(`{"service":"x"}`)}}}
+		}
+		return scripted.Reply{Content: "answer to " + req.Messages[len(req.Messages)-3].Content}
+	})
+}
+
+func TestConcurrentRuns(t *testing.T) {
+	a, err := agent.New(echoModel(), agent.WithTools(statusTool(t, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	var wg sync.WaitGroup
+	answers := make([]string, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := a.Run(context.Background(), agent.Input{Message: fmt.Sprint("q", i)})
+			errs[i] = err
+			if err == nil {
+				answers[i] = res.Answer
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil || answers[i] != fmt.Sprint("answer to q", i) {
+			t.Errorf("run %d: %q %v", i, answers[i], errs[i])
+		}
+	}
+}
+
+func TestFollowUpInFlight(t *testing.T) {
+	p := scripted.New(scripted.Reply{Content: "first"}, scripted.Reply{Content: "slow", Delay: 300 * time.Millisecond})
+	a, _ := agent.New(p)
+	if _, err := a.Run(context.Background(), agent.Input{Message: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := a.FollowUp(context.Background(), "again")
+		done <- err
+	}()
+	deadline := time.Now().Add(2 * time.Second)
+	var err error
+	for time.Now().Before(deadline) {
+		if p.Calls() == 2 {
+			_, err = a.FollowUp(context.Background(), "meanwhile")
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if !errors.Is(err, agent.ErrRunInFlight) {
+		t.Errorf("second FollowUp: %v, want ErrRunInFlight", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInputsNotMutated(t *testing.T) {
+	args := json.RawMessage(`{"service":"checkout"}`)
+	calls := []llm.ToolCall{{ID: "c1", Name: "service_status", Args: args}}
+	replies := []scripted.Reply{{ToolCalls: calls}, {Content: "done"}}
+	p := scripted.New(replies...)
+	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
+	cv := &agent.Conversation{Version: 1, RunID: "r0", CheckpointedAt: "2026-11-29T10:00:00Z",
+		History: []llm.Message{{Role: llm.RoleUser, Content: "earlier"}, {Role: llm.RoleAssistant, Content: "ok"}}}
+	before, _ := json.Marshal(cv)
+	res, err := a.Run(context.Background(), agent.Input{Message: "now", ContinueFrom: cv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := json.Marshal(cv)
+	if diff := cmp.Diff(string(before), string(after)); diff != "" {
+		t.Errorf("conversation changed (-before +after):\n%s", diff)
+	}
+	if string(args) != `{"service":"checkout"}` || calls[0].ID != "c1" {
+		t.Errorf("tool call changed: %s %+v", args, calls[0])
+	}
+	if res.Conversation().History[0].Content != "earlier" || len(res.Conversation().History) != 6 {
+		t.Errorf("history = %+v", res.Conversation().History)
+	}
+	// Changing the returned checkpoint does not reach the agent's copy.
+	res.Conversation().History[0].Content = "changed"
+	if a.Checkpoint().History[0].Content != "earlier" {
+		t.Error("the agent shares its remembered conversation with the caller")
+	}
+}

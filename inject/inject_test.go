@@ -1,0 +1,128 @@
+// Tests of unit construction and evaluation.
+
+package inject_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/google/go-cmp/cmp"
+)
+
+// mapReader is a Reader over a fixed map whose writers are named per key.
+type mapReader struct {
+	vals    map[string]any
+	writers map[string]int
+}
+
+func (m mapReader) Get(k string) (any, bool) { v, ok := m.vals[k]; return v, ok }
+func (m mapReader) Has(k string) bool        { _, ok := m.vals[k]; return ok }
+func (m mapReader) WriterOf(k string) (string, int, bool) {
+	c, ok := m.writers[k]
+	if !ok {
+		return "", 0, false
+	}
+	return "stage#" + string(rune('0'+c)), c, true
+}
+
+func helperFact(id string) *inject.Unit {
+	return inject.Fact(id, "from a helper", inject.CallerSkip(1))
+}
+
+func TestBornTracked(t *testing.T) {
+	_, _, line, _ := runtime.Caller(0)
+	u := inject.Fact("refund-window", "Refunds: 30 days. 😀") // line+1
+	sum := sha256.Sum256([]byte("Refunds: 30 days. 😀"))
+	if u.Err() != nil {
+		t.Fatal(u.Err())
+	}
+	if u.ContentHash() != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Errorf("hash = %s", u.ContentHash())
+	}
+	if u.Chars() != 20 { // the emoji is two UTF-16 units
+		t.Errorf("chars = %d, want 20", u.Chars())
+	}
+	site := u.DefinedAt()
+	if !strings.HasSuffix(site.File, "inject_test.go") || site.Line != line+1 || !strings.HasSuffix(site.Function, "TestBornTracked") {
+		t.Errorf("site = %+v", site)
+	}
+	_, _, line, _ = runtime.Caller(0)
+	h := helperFact("via-helper") // CallerSkip(1) records this line, not the helper's
+	if got := h.DefinedAt(); got.Line != line+1 || !strings.HasSuffix(got.Function, "TestBornTracked") {
+		t.Errorf("helper site = %+v", got)
+	}
+	e := u.Entry()
+	if e.Kind != "fact" || e.Slot != inject.SlotSystem || e.Trigger.Kind != inject.TriggerAlways || e.Content != u.Text() {
+		t.Errorf("entry = %+v", e)
+	}
+}
+
+func TestDefinitionRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		u    *inject.Unit
+		want string
+	}{
+		{"upper case id", inject.Fact("Refunds", "x"), "must match"},
+		{"long id", inject.Fact(strings.Repeat("a", 65), "x"), "must match"},
+		{"empty text", inject.Steering("s", ""), "empty"},
+		{"nil when", inject.Fact("f", "x", inject.When("l", nil)), "nil"},
+		{"no tools", inject.Fact("f", "x", inject.OnToolReturn()), "no tool"},
+		{"bad role", inject.Fact("f", "x", inject.InMessages(llm.RoleTool)), "role"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.u.Err(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	vip := func(r flow.Reader) bool {
+		v, _ := r.Get("userMessage")
+		s, _ := v.(string)
+		_ = r.Has("tier")
+		return strings.Contains(s, "VIP")
+	}
+	units := []*inject.Unit{
+		inject.Fact("always", "a"),
+		inject.Instruction("vip", "v", inject.Rule{Label: "VIP", When: vip}, inject.Priority(5)),
+		inject.Steering("after", "s", inject.OnToolReturnMatching(regexp.MustCompile(`^search_`))),
+		inject.Fact("panicky", "p", inject.When("boom", func(flow.Reader) bool { panic("no") })),
+		inject.Fact("note", "n", inject.InMessages(llm.RoleUser)),
+	}
+	r := mapReader{vals: map[string]any{"userMessage": "a VIP asks"}, writers: map[string]int{"userMessage": 1}}
+	got := inject.Evaluate(units, r, inject.Env{Iteration: 2, Returns: []inject.ToolReturn{
+		{ToolCallID: "c1", ToolName: "search_logs", Iteration: 1}, {ToolCallID: "c2", ToolName: "other", Iteration: 1},
+	}})
+	yes, no := true, false
+	want := []inject.Entry{
+		{ID: "always", Active: true, Trigger: inject.Evidence{Kind: "always"}, Placed: &inject.Placement{Slot: "system", Position: 1}},
+		{ID: "vip", Active: true, Trigger: inject.Evidence{Kind: "rule", Label: "VIP", Matched: &yes,
+			Reads: []inject.KeyRead{{Key: "userMessage", Writer: "stage#1", Commit: 1}, {Key: "tier", Writer: "", Commit: -1}}},
+			Placed: &inject.Placement{Slot: "system", Position: 0}},
+		{ID: "after", Active: true, Trigger: inject.Evidence{Kind: "on-tool-return", Matches: []inject.ToolReturn{{ToolCallID: "c1", ToolName: "search_logs", Iteration: 1}}},
+			Placed: &inject.Placement{Slot: "system", Position: 2}},
+		{ID: "panicky", Trigger: inject.Evidence{Kind: "rule", Label: "boom", Matched: &no, Reads: []inject.KeyRead{}, Error: "the predicate panicked: no"}},
+		{ID: "note", Active: true, Trigger: inject.Evidence{Kind: "always"}, Placed: &inject.Placement{Slot: "messages", Position: 0}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	sys := inject.Placed(units, got, inject.SlotSystem)
+	var ids []string
+	for _, u := range sys {
+		ids = append(ids, u.ID())
+	}
+	if diff := cmp.Diff([]string{"vip", "always", "after"}, ids); diff != "" {
+		t.Errorf("system order (-want +got):\n%s", diff)
+	}
+}
