@@ -137,7 +137,8 @@ const DefaultRule = "default"
 // read of the decider stage and is listed in that rule's evidence. A rule
 // whose predicate panics counts as not matched and records the panic.
 func Decide(s *Scope, rules []Rule, def string) *Decision {
-	d := &Decision{Rules: make([]RuleEvidence, 0, len(rules))}
+	d := s.e.r.slab.decision()
+	d.Rules = s.e.r.slab.evidence(len(rules))
 	for i := range rules {
 		ev := evalRule(s, i, &rules[i])
 		d.Rules = append(d.Rules, ev)

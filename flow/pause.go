@@ -115,7 +115,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 	if err != nil {
 		return nil, &CheckpointError{Field: "log", Reason: err.Error()}
 	}
-	last := &rec.Commits[len(rec.Commits)-1]
+	last := rec.Commits[len(rec.Commits)-1]
 	if last.RuntimeStageID != cp.PausedRuntimeStageID {
 		return nil, &CheckpointError{Field: "pausedRuntimeStageId",
 			Reason: fmt.Sprintf("%q is not the last commit of the log (%q)", cp.PausedRuntimeStageID, last.RuntimeStageID)}
@@ -143,7 +143,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 	// Restore who wrote each key, which keys are inputs, and the deciders'
 	// last commits, from the log.
 	for i := range rec.Commits {
-		cm := &rec.Commits[i]
+		cm := rec.Commits[i]
 		for _, op := range cm.Ops {
 			if sl := e.state[op.Key]; sl != nil {
 				sl.writer = i
@@ -217,9 +217,9 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 		return nil, err
 	}
 	out := &Record{RunID: rec.RunID, ChartID: rec.ChartID, ResumedFrom: rec.ResumedFrom}
-	out.Commits = make([]Commit, len(rec.Commits), len(rec.Commits)+16)
+	out.Commits = make([]*Commit, len(rec.Commits), len(rec.Commits)+16)
 	for i := range rec.Commits {
-		cm := rec.Commits[i]
+		cm := *rec.Commits[i]
 		if len(cm.Ops) > 0 {
 			ops := make([]Op, len(cm.Ops))
 			for j, op := range cm.Ops {
@@ -254,7 +254,7 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 			}
 			cm.Ops = ops
 		}
-		out.Commits[i] = cm
+		out.Commits[i] = &cm
 	}
 	if len(rec.Subflows) > 0 {
 		out.Subflows = make(map[string]*Record, len(rec.Subflows))

@@ -151,7 +151,7 @@ type Record struct {
 	RunID       string             `json:"runId"`
 	ChartID     string             `json:"chartId"`
 	ResumedFrom string             `json:"resumedFrom,omitempty"`
-	Commits     []Commit           `json:"commits"`
+	Commits     []*Commit          `json:"commits"`
 	Subflows    map[string]*Record `json:"subflows,omitempty"`
 
 	idx keyIndex
@@ -172,7 +172,7 @@ func (r *Record) writers(key string) []int {
 		r.idx.byKey = make(map[string][]int)
 	}
 	for ; r.idx.covered < len(r.Commits); r.idx.covered++ {
-		c := &r.Commits[r.idx.covered]
+		c := r.Commits[r.idx.covered]
 		for j, op := range c.Ops {
 			if j > 0 && c.Ops[j-1].Key == op.Key {
 				continue
@@ -192,7 +192,7 @@ func (r *Record) Commit(i int) (*Commit, bool) {
 	if r == nil || i < 0 || i >= len(r.Commits) {
 		return nil, false
 	}
-	return &r.Commits[i], true
+	return r.Commits[i], true
 }
 
 // Find returns the index of the commit with the given runtime stage id.

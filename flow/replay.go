@@ -27,7 +27,7 @@ func ValueAt(rec *Record, i int, key string) (any, bool, error) {
 	start := step{-1, -1}
 scan:
 	for w := end - 1; w >= 0; w-- {
-		c := &rec.Commits[ws[w]]
+		c := rec.Commits[ws[w]]
 		for j := len(c.Ops) - 1; j >= 0; j-- {
 			op := &c.Ops[j]
 			if op.Key == key && (op.Verb == VerbSet || op.Verb == VerbDelete) {
@@ -41,7 +41,7 @@ scan:
 	var tails []any
 	from := 0
 	if start.commit >= 0 {
-		op := &rec.Commits[start.commit].Ops[start.op]
+		op := rec.Commits[start.commit].Ops[start.op]
 		if op.Verb == VerbSet {
 			val, present = op.Value, true
 		}
@@ -60,7 +60,7 @@ scan:
 	}
 	for w := from; w < end; w++ {
 		ci := ws[w]
-		c := &rec.Commits[ci]
+		c := rec.Commits[ci]
 		for j := range c.Ops {
 			if ci == start.commit && j <= start.op {
 				continue
@@ -227,7 +227,7 @@ func (r *Record) validate(prefix string) error {
 	}
 	ids := make(map[string]int, len(r.Commits))
 	for i := range r.Commits {
-		c := &r.Commits[i]
+		c := r.Commits[i]
 		at := fmt.Sprintf("commits[%d]", i)
 		if c.Idx != i {
 			return bad(at+".idx", fmt.Sprintf("is %d, want %d", c.Idx, i))

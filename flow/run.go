@@ -108,12 +108,50 @@ type run struct {
 // commit's reads, ops and control edge cost no allocation of their own.
 // Only the run's goroutine uses it.
 type slab struct {
-	strs []string
-	opv  []Op
-	ctls []Control
+	decs    []Decision
+	evs     []RuleEvidence
+	cms     []Commit
+	cmChunk int
+	strs    []string
+	opv     []Op
+	ctls    []Control
 }
 
 const slabChunk = 256
+
+// commit returns a zeroed commit from the current chunk; chunks grow from 16
+// to 1024 commits so short runs stay small.
+func (sb *slab) commit() *Commit {
+	if len(sb.cms) == 0 {
+		sb.cmChunk = min(max(sb.cmChunk*2, 16), 1024)
+		sb.cms = make([]Commit, sb.cmChunk)
+	}
+	c := &sb.cms[0]
+	sb.cms = sb.cms[1:]
+	return c
+}
+
+func (sb *slab) decision() *Decision {
+	if len(sb.decs) == 0 {
+		sb.decs = make([]Decision, slabChunk/8)
+	}
+	d := &sb.decs[0]
+	sb.decs = sb.decs[1:]
+	return d
+}
+
+// evidence returns an empty slice with room for n rule evidences.
+func (sb *slab) evidence(n int) []RuleEvidence {
+	if n > slabChunk/8 {
+		return make([]RuleEvidence, 0, n)
+	}
+	if len(sb.evs) < n {
+		sb.evs = make([]RuleEvidence, slabChunk/4)
+	}
+	out := sb.evs[:0:n]
+	sb.evs = sb.evs[n:]
+	return out
+}
 
 func (sb *slab) strings(src []string) []string {
 	n := len(src)
@@ -312,7 +350,7 @@ func (e *exec) seed(inputs map[string]any) error {
 		c.Error = err.Error()
 	}
 	e.apply(ops, 0)
-	e.rec.Commits = append(e.rec.Commits, c)
+	e.rec.Commits = append(e.rec.Commits, &c)
 	if err != nil {
 		return fmt.Errorf("flow: inputs of chart %q: %w", e.chart.id, err)
 	}
@@ -375,10 +413,11 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	}
 	idx := len(e.rec.Commits)
 	ops := e.r.slab.ops(s.ops)
-	e.rec.Commits = append(e.rec.Commits, Commit{Idx: idx, Stage: s.n.name, StageID: s.n.id,
+	c := e.r.slab.commit()
+	*c = Commit{Idx: idx, Stage: s.n.name, StageID: s.n.id,
 		RuntimeStageID: s.info.RuntimeStageID, Reads: e.r.slab.strings(s.reads), Ops: ops, Control: e.ctl,
-		Decision: d, Subflow: sub})
-	c := &e.rec.Commits[idx]
+		Decision: d, Subflow: sub}
+	e.rec.Commits = append(e.rec.Commits, c)
 	if s.flags != 0 {
 		if s.flags&untrackedEnv != 0 {
 			c.Untracked = append(c.Untracked, "env")

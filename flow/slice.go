@@ -187,7 +187,7 @@ func Slice(rec *Record, start int, opt SliceOptions) (*SliceResult, error) {
 				flags[FlagTruncated] = true
 				return false
 			}
-			c := &rec.Commits[ci]
+			c := rec.Commits[ci]
 			pos[ci] = len(res.Nodes)
 			res.Nodes = append(res.Nodes, SliceNode{Commit: ci, RuntimeStageID: c.RuntimeStageID,
 				StageID: c.StageID, Depth: depth, Untracked: c.Untracked})
@@ -219,7 +219,7 @@ func Slice(rec *Record, start int, opt SliceOptions) (*SliceResult, error) {
 			from = 0
 		}
 		prefix[it.commit] = it.prefix
-		c := &rec.Commits[it.commit]
+		c := rec.Commits[it.commit]
 		depth := res.Nodes[pos[it.commit]].Depth
 		if depth >= opt.MaxDepth {
 			if len(c.Reads) > 0 || c.Control != nil {
@@ -241,7 +241,7 @@ func Slice(rec *Record, start int, opt SliceOptions) (*SliceResult, error) {
 				flags[FlagNeverWritten] = true
 				continue
 			}
-			if visit(w, depth+1, writePrefix(&rec.Commits[w], key)) {
+			if visit(w, depth+1, writePrefix(rec.Commits[w], key)) {
 				addEdge(SliceEdge{From: c.RuntimeStageID, To: rec.Commits[w].RuntimeStageID, Kind: EdgeData, Key: key})
 			}
 		}
