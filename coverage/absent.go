@@ -80,17 +80,7 @@ func (d AbsenceDecl) data() Object {
 	if d.What != "" {
 		o = append(o, Member{"what", d.What})
 	}
-	if d.CheckedDeclared {
-		o = append(o, Member{"checked", DeclaredChecked})
-	} else if d.Checked != nil {
-		o = append(o, Member{"checked", itemsData(d.Checked)})
-	}
-	if d.NotChecked != nil {
-		o = append(o, Member{"notChecked", itemsData(d.NotChecked)})
-	}
-	if d.CannotCover != nil {
-		o = append(o, Member{"cannotCover", itemsData(d.CannotCover)})
-	}
+	o = listsData(o, d.Checked, d.CheckedDeclared, d.NotChecked, d.CannotCover)
 	if d.TryInstead != "" {
 		o = append(o, Member{"tryInstead", d.TryInstead})
 	}

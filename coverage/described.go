@@ -72,17 +72,7 @@ func (d DescribedDecl) data() Object {
 		add("period", d.Period.object(Camel), true)
 	}
 	if d.Coverage != nil {
-		g := Object{}
-		if d.Coverage.Checked != nil {
-			g = append(g, Member{"checked", itemsData(d.Coverage.Checked)})
-		}
-		if d.Coverage.NotChecked != nil {
-			g = append(g, Member{"notChecked", itemsData(d.Coverage.NotChecked)})
-		}
-		if d.Coverage.CannotCover != nil {
-			g = append(g, Member{"cannotCover", itemsData(d.Coverage.CannotCover)})
-		}
-		add("coverage", g, true)
+		add("coverage", listsData(Object{}, d.Coverage.Checked, false, d.Coverage.NotChecked, d.Coverage.CannotCover), true)
 	}
 	add("clarify", d.Clarify, d.Clarify != nil)
 	add("render", d.Render, d.Render != nil)

@@ -62,6 +62,22 @@ func (it InProgressItem) object() Object {
 	return o
 }
 
+// listsData appends the typed door's three lists as data; nil lists are left out.
+func listsData(o Object, checked []Item, declared bool, notChecked, cannotCover []Item) Object {
+	if declared {
+		o = append(o, Member{"checked", DeclaredChecked})
+	} else if checked != nil {
+		o = append(o, Member{"checked", itemsData(checked)})
+	}
+	if notChecked != nil {
+		o = append(o, Member{"notChecked", itemsData(notChecked)})
+	}
+	if cannotCover != nil {
+		o = append(o, Member{"cannotCover", itemsData(cannotCover)})
+	}
+	return o
+}
+
 // itemsData is the typed door's list as data: nil stays nil (left out).
 func itemsData(items []Item) any {
 	if items == nil {

@@ -47,18 +47,7 @@ func Wrap(result any, d LedgerDecl) (*Covered, error) {
 }
 
 func (d LedgerDecl) data() Object {
-	o := Object{}
-	if d.CheckedDeclared {
-		o = append(o, Member{"checked", DeclaredChecked})
-	} else if d.Checked != nil {
-		o = append(o, Member{"checked", itemsData(d.Checked)})
-	}
-	if d.NotChecked != nil {
-		o = append(o, Member{"notChecked", itemsData(d.NotChecked)})
-	}
-	if d.CannotCover != nil {
-		o = append(o, Member{"cannotCover", itemsData(d.CannotCover)})
-	}
+	o := listsData(Object{}, d.Checked, d.CheckedDeclared, d.NotChecked, d.CannotCover)
 	if d.Period != nil {
 		o = append(o, Member{"period", d.Period.object(Camel)})
 	}

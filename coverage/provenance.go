@@ -24,28 +24,22 @@ type Provenance struct {
 
 var provenanceCamel = []string{"measuredAt", "ageSeconds", "source", "sourceExportDate"}
 
-func (p Provenance) object() Object {
-	o := Object{{"measuredAt", p.MeasuredAt}}
-	if p.AgeSeconds != nil {
-		o = append(o, Member{"ageSeconds", *p.AgeSeconds})
-	}
-	o = append(o, Member{"source", p.Source})
-	if p.SourceExportDate != "" {
-		o = append(o, Member{"sourceExportDate", p.SourceExportDate})
-	}
-	return o
-}
+func (p Provenance) object() Object { return p.spelled(provenanceCamel) }
 
 // Wire returns the provenance in wire order: measured_at, age_seconds?, source,
 // source_export_date?.
-func (p Provenance) Wire() Object {
-	o := Object{{"measured_at", p.MeasuredAt}}
+func (p Provenance) Wire() Object { return p.spelled(ProvenanceKeys()) }
+
+// spelled writes the provenance with keys named in the order measuredAt, ageSeconds, source,
+// sourceExportDate.
+func (p Provenance) spelled(keys []string) Object {
+	o := Object{{keys[0], p.MeasuredAt}}
 	if p.AgeSeconds != nil {
-		o = append(o, Member{"age_seconds", *p.AgeSeconds})
+		o = append(o, Member{keys[1], *p.AgeSeconds})
 	}
-	o = append(o, Member{"source", p.Source})
+	o = append(o, Member{keys[2], p.Source})
 	if p.SourceExportDate != "" {
-		o = append(o, Member{"source_export_date", p.SourceExportDate})
+		o = append(o, Member{keys[3], p.SourceExportDate})
 	}
 	return o
 }

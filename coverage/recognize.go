@@ -61,21 +61,30 @@ func markerValue(v any, key string) (any, bool) {
 // non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
 // an ordered object.
 func ReadAbsence(v any) (Object, bool) {
-	if m, _ := markerValue(v, AbsenceMarker); m != true {
-		return nil, false
-	}
-	o, ok := envelopeObject(v)
+	o, c, ok := absenceParts(v)
 	if !ok {
 		return nil, false
 	}
-	if m, _ := o.Get(AbsenceMarker); m != true {
-		return nil, false
-	}
-	c, _ := o.Get("checked")
 	if arr, ok := asArray(c); !ok || len(arr) == 0 {
 		return nil, false
 	}
 	return o, true
+}
+
+// absenceParts views v as an object whose af_absent is true, and returns its checked value.
+func absenceParts(v any) (Object, any, bool) {
+	if m, _ := markerValue(v, AbsenceMarker); m != true {
+		return nil, nil, false
+	}
+	o, ok := envelopeObject(v)
+	if !ok {
+		return nil, nil, false
+	}
+	if m, _ := o.Get(AbsenceMarker); m != true {
+		return nil, nil, false
+	}
+	c, _ := o.Get("checked")
+	return o, c, true
 }
 
 // ReadCoverageLedger recognizes a coverage ledger: "af_coverage" is an object, a "result" key
@@ -133,17 +142,8 @@ func ReadSemantics(v any) (Object, *Problem) {
 // ReadDeclaredAbsence recognizes an absence whose checked the dispatch funnel is to compose
 // (checked is "declared"). Every other reader sees such a value as data.
 func ReadDeclaredAbsence(v any) (Object, bool) {
-	if m, _ := markerValue(v, AbsenceMarker); m != true {
-		return nil, false
-	}
-	o, ok := envelopeObject(v)
-	if !ok {
-		return nil, false
-	}
-	if m, _ := o.Get(AbsenceMarker); m != true {
-		return nil, false
-	}
-	if c, _ := o.Get("checked"); c != any(DeclaredChecked) {
+	o, c, ok := absenceParts(v)
+	if !ok || c != any(DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
