@@ -63,9 +63,13 @@ const (
 // envelope. Payload and Meta hold JSON-like values (as decoded by DecodeEvents, or any
 // value encoding/json can marshal).
 type Event struct {
-	Type    string         `json:"type"`
-	Payload any            `json:"payload"`
-	Meta    map[string]any `json:"meta"`
+	// Type is the event name, e.g. "agentfootprint.llm.request".
+	Type string `json:"type"`
+	// Payload is the event's payload, bounded on export.
+	Payload any `json:"payload"`
+	// Meta joins the event to the run; export keeps runId and runtimeStageId, and takes
+	// the record timestamp from wallClockMs.
+	Meta map[string]any `json:"meta"`
 }
 
 // Run is the input to export: the run's identity and its events in dispatch order.
@@ -84,7 +88,9 @@ type Run struct {
 
 // Library names the software that wrote a segment.
 type Library struct {
-	Name    string `json:"name"`
+	// Name is "agentfootprint-go".
+	Name string `json:"name"`
+	// Version is the module version, "(devel)" for an untagged build.
 	Version string `json:"version"`
 }
 

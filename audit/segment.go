@@ -22,15 +22,24 @@ type Segment struct {
 
 // Header describes a segment and links it to the previous one.
 type Header struct {
-	Format           string     `json:"format"`
-	HashAlgorithm    string     `json:"hashAlgorithm"`
-	Canonicalization string     `json:"canonicalization"`
-	ChainHead        string     `json:"chainHead"`
-	FirstSeq         int64      `json:"firstSeq"`
-	RecordCount      int64      `json:"recordCount"`
-	ExportedAt       string     `json:"exportedAt"`
-	Library          Library    `json:"library"`
-	Signature        *Signature `json:"signature,omitempty"`
+	// Format is the segment format id, Format.
+	Format string `json:"format"`
+	// HashAlgorithm is the record hash, HashAlgorithm.
+	HashAlgorithm string `json:"hashAlgorithm"`
+	// Canonicalization is the canonical JSON scheme, Canonicalization.
+	Canonicalization string `json:"canonicalization"`
+	// ChainHead is the previous segment's finalHash (ZeroHash for the first segment).
+	ChainHead string `json:"chainHead"`
+	// FirstSeq is the seq of the segment's first record.
+	FirstSeq int64 `json:"firstSeq"`
+	// RecordCount is the number of records in the segment.
+	RecordCount int64 `json:"recordCount"`
+	// ExportedAt is when the segment was drained (RFC 3339, UTC). Not signed.
+	ExportedAt string `json:"exportedAt"`
+	// Library names the exporter. Not signed.
+	Library Library `json:"library"`
+	// Signature is the optional Ed25519 signature.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // Record is one chained record as a JSON object: seq, timestamp, eventType, payload, meta,
@@ -103,6 +112,7 @@ type DecodeError struct {
 	Err error
 }
 
+// Error names the field at fault and the cause.
 func (e *DecodeError) Error() string {
 	if e.Field == "" {
 		return "audit: reading segment: " + e.Err.Error()
@@ -110,6 +120,7 @@ func (e *DecodeError) Error() string {
 	return fmt.Sprintf("audit: reading segment: %s: %v", e.Field, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // ReadSegment decodes a segment file. It reads strictly (duplicate member names, invalid

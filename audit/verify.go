@@ -57,6 +57,7 @@ type VerifyOptions struct {
 
 // Result is the verifier's verdict. Valid is true only when every check passed.
 type Result struct {
+	// Valid is true only when every check passed.
 	Valid bool `json:"valid"`
 	// RecordsChecked counts records whose seq, link and hash were confirmed.
 	RecordsChecked int64 `json:"recordsChecked"`
@@ -73,6 +74,8 @@ type Result struct {
 	Detail string `json:"detail,omitempty"`
 }
 
+// String renders the verdict on one line: "valid: N records, signature S", or "INVALID
+// (reason) in segment i at record n: detail".
 func (r Result) String() string {
 	if r.Valid {
 		return fmt.Sprintf("valid: %d records, signature %s", r.RecordsChecked, r.Signature)

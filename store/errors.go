@@ -25,6 +25,7 @@ type NotFoundError struct {
 	ID string
 }
 
+// Error implements the error interface.
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("store: %s %q not found", e.Kind, e.ID)
 }
@@ -43,6 +44,7 @@ type SchemaVersionError struct {
 	Supported int
 }
 
+// Error implements the error interface.
 func (e *SchemaVersionError) Error() string {
 	return fmt.Sprintf("store: %s has schema version %d, this version of agentfootprint-go supports up to %d; upgrade agentfootprint-go to open it",
 		e.Where, e.Found, e.Supported)
@@ -59,6 +61,7 @@ type InvalidError struct {
 	Reason string
 }
 
+// Error implements the error interface.
 func (e *InvalidError) Error() string {
 	return fmt.Sprintf("store: %s: %s", e.Field, e.Reason)
 }

@@ -38,6 +38,7 @@ type Error struct {
 	Reason string
 }
 
+// Error implements the error interface.
 func (e *Error) Error() string {
 	if e.Pointer == "" {
 		return "jcs: " + e.Reason

@@ -24,6 +24,7 @@ type SyntaxError struct {
 	Reason string
 }
 
+// Error implements the error interface.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("jcs: invalid JSON at byte %d: %s", e.Offset, e.Reason)
 }
