@@ -38,6 +38,13 @@ type goldenNested struct {
 
 type goldenEmpty struct{}
 
+type goldenJSONTypes struct {
+	Filter json.RawMessage  `json:"filter" jsonschema:"any JSON value, passed on as written"`
+	Count  json.Number      `json:"count"`
+	Extra  *json.RawMessage `json:"extra,omitempty"`
+	When   time.Time        `json:"when,omitzero"`
+}
+
 // inferredSchema builds a tool for In and returns its schema, indented.
 func inferredSchema[In any](t *testing.T) []byte {
 	t.Helper()
@@ -62,6 +69,7 @@ func TestInferredSchemaGolden(t *testing.T) {
 		{"nested", inferredSchema[goldenNested]},
 		{"empty", inferredSchema[goldenEmpty]},
 		{"map", inferredSchema[map[string]int]},
+		{"jsontypes", inferredSchema[goldenJSONTypes]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,5 +91,24 @@ func TestInferredSchemaGolden(t *testing.T) {
 				t.Errorf("schema for %s differs from %s:\n got %s\nwant %s", tt.name, path, got, want)
 			}
 		})
+	}
+}
+
+func TestJSONTypesValidateAndDecode(t *testing.T) {
+	var got goldenJSONTypes
+	tl := Must(New("jsontypes", "JSON types.", func(_ context.Context, in goldenJSONTypes) (string, error) {
+		got = in
+		return "", nil
+	}))
+	o := tl.Invoke(context.Background(), json.RawMessage(`{"filter":{"a":[1,2]},"count":3.25,"extra":{"b":true}}`), "")
+	if o.Rejection != nil || o.Err != nil {
+		t.Fatalf("outcome %+v", o)
+	}
+	if string(got.Filter) != `{"a":[1,2]}` || got.Count != "3.25" || got.Extra == nil || string(*got.Extra) != `{"b":true}` {
+		t.Fatalf("decoded %+v", got)
+	}
+	rej := tl.Validate(json.RawMessage(`{"filter":null,"count":"3"}`), "")
+	if rej == nil || rej.Total != 1 || rej.Issues[0] != (Issue{Path: "/count", Keyword: "type", Expected: "number", Got: "string"}) {
+		t.Fatalf("rejection %+v", rej)
 	}
 }

@@ -34,7 +34,9 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // New defines a tool from a typed Go func. The input schema is inferred
 // from In with github.com/google/jsonschema-go (a struct's exported fields
 // become properties; a field's whole `jsonschema:"…"` tag is its
-// description; fields without omitempty/omitzero are required). Arguments
+// description; fields without omitempty/omitzero are required; a
+// json.RawMessage field accepts any JSON value and a json.Number field a
+// number). Arguments
 // are validated against that schema, then decoded into In, then fn runs.
 // Out is served as described on Result and Output.Text (a string passes
 // as is).
@@ -52,7 +54,7 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 	if fn == nil {
 		return nil, refuse(name, "fn", "the tool function is nil", "pass the func that does the tool's work")
 	}
-	s, err := jsonschema.For[In](nil)
+	s, err := jsonschema.For[In](inferOptions())
 	if err != nil {
 		return nil, &DefinitionError{Tool: name, Path: "schema", Problem: "the input schema cannot be inferred from " + typeName[In](), Fix: "use a struct with JSON-encodable fields; a jsonschema tag is the whole description, never key=value", Err: err}
 	}
@@ -151,6 +153,20 @@ func build(name, desc string, raw []byte, exec func(context.Context, json.RawMes
 	}
 	cfg.rules = rules
 	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg}, nil
+}
+
+// inferOptions corrects two standard types the inference would describe by
+// their Go kind instead of their JSON form: json.RawMessage holds any JSON
+// value (not an array of bytes), and json.Number is a number (not a
+// string).
+func inferOptions() *jsonschema.ForOptions {
+	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		// Every JSON type spelled out: an empty schema would turn into
+		// "null only" for a *json.RawMessage field (the inference adds
+		// null to a pointer's types, and an empty schema has none).
+		reflect.TypeFor[json.RawMessage](): {Types: []string{"null", "boolean", "number", "string", "array", "object"}},
+		reflect.TypeFor[json.Number]():     {Type: "number"},
+	}}
 }
 
 func typeName[T any]() string {
