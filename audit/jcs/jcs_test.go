@@ -349,3 +349,42 @@ func randomText(r *rand.Rand, depth int) []byte {
 		}
 	}
 }
+
+// TestNumbersAgainstReference formats 8 000 doubles — half from random bit patterns (every
+// exponent range, subnormals included), half decimals near the 1e-7 and 1e21 switches — and
+// compares with ECMAScript's Number::toString.
+func TestNumbersAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var doc []byte
+	doc = append(doc, '[')
+	var values []float64
+	for len(values) < 8000 {
+		f := math.Float64frombits(r.Uint64())
+		if len(values)%2 == 1 { // decimals around the fixed/exponent boundaries (1e-7, 1e21)
+			f = float64(r.Int64N(2_000_001)-1_000_000) * math.Pow10(r.IntN(36)-18)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		if len(values) > 0 {
+			doc = append(doc, ',')
+		}
+		doc = strconv.AppendFloat(doc, f, 'g', -1, 64)
+		values = append(values, f)
+	}
+	doc = append(doc, ']')
+	want := runReference(t, []string{string(doc)})
+	got, err := Canonicalize(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want[0] {
+		g := strings.Split(strings.Trim(string(got), "[]"), ",")
+		w := strings.Split(strings.Trim(want[0], "[]"), ",")
+		for i := range g {
+			if i < len(w) && g[i] != w[i] {
+				t.Errorf("%v (bits %016x): Go %s, ECMAScript %s", values[i], math.Float64bits(values[i]), g[i], w[i])
+			}
+		}
+	}
+}
