@@ -101,6 +101,7 @@ type Chart struct {
 	byID    map[string]int
 	keys    map[string]keyKind
 	keyList []KeyDecl
+	redact  map[string]bool
 }
 
 // ID returns the chart id recorded in every record and checkpoint.
@@ -222,7 +223,8 @@ func (q *Seq) LoopTo(id string) *Seq {
 type Builder struct {
 	id   string
 	seq  Seq
-	keys []KeyDecl
+	keys   []KeyDecl
+	redact []string
 }
 
 // NewBuilder starts a chart with the given id.
@@ -231,6 +233,16 @@ func NewBuilder(id string) *Builder { return &Builder{id: id} }
 // Keys declares state keys with their Go types (see [Key] and [List]).
 func (b *Builder) Keys(keys ...KeyDecl) *Builder {
 	b.keys = append(b.keys, keys...)
+	return b
+}
+
+// Redact marks declared keys as secret: every commit writing one lists it
+// in redacted, its op values are written as [RedactedValue] when the record
+// is encoded, decision evidence shows the marker instead of the value, and
+// [ValueAt] refuses to replay it. The live state (and so a checkpoint's
+// state, which resuming needs) still holds the real values.
+func (b *Builder) Redact(keys ...string) *Builder {
+	b.redact = append(b.redact, keys...)
 	return b
 }
 
@@ -298,6 +310,16 @@ func (b *Builder) Build() (*Chart, error) {
 		}
 		c.keys[k.KeyName()] = k.kind()
 		c.keyList = append(c.keyList, k)
+	}
+	for _, k := range b.redact {
+		if _, ok := c.keys[k]; !ok {
+			errs = append(errs, fmt.Errorf("redacted key %q is not declared", k))
+			continue
+		}
+		if c.redact == nil {
+			c.redact = map[string]bool{}
+		}
+		c.redact[k] = true
 	}
 	if len(b.seq.items) == 0 {
 		errs = append(errs, errors.New("chart has no stages"))

@@ -220,11 +220,14 @@ func evalRule(s *Scope, i int, r *Rule) (ev RuleEvidence) {
 	return ev
 }
 
-func evalCondition(r Reader, c Condition) ConditionEvidence {
+func evalCondition(r *trackingReader, c Condition) ConditionEvidence {
 	actual, present := r.Get(c.Key)
 	ce := ConditionEvidence{Key: c.Key, Op: c.Op, Threshold: summarize(c.Threshold), Actual: summarize(actual)}
 	if !present {
 		ce.Actual = "(absent)"
+	}
+	if r.s.e.chart.redact[c.Key] {
+		ce.Actual, ce.Threshold = RedactedValue, RedactedValue
 	}
 	pass, err := compare(actual, present, c.Op, c.Threshold)
 	if err != nil {

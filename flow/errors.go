@@ -123,3 +123,14 @@ func (e *SiblingConflictError) Error() string {
 	return fmt.Sprintf("flow: parallel children %s all write key %q (only appends may share a key)",
 		strings.Join(e.Children, ", "), e.Key)
 }
+
+// RedactedError refuses to replay a key whose value is redacted in a commit
+// the replay needs.
+type RedactedError struct {
+	Key    string
+	Commit int
+}
+
+func (e *RedactedError) Error() string {
+	return fmt.Sprintf("flow: key %q is redacted at commit %d", e.Key, e.Commit)
+}

@@ -223,6 +223,10 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 		if len(cm.Ops) > 0 {
 			ops := make([]Op, len(cm.Ops))
 			for j, op := range cm.Ops {
+				if contains(cm.Redacted, op.Key) {
+					ops[j] = op // the value is the redaction marker
+					continue
+				}
 				k, ok := c.keys[op.Key]
 				if !ok {
 					if strict {

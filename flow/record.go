@@ -127,7 +127,11 @@ type Commit struct {
 	Redacted       []string    `json:"redacted,omitempty"`
 }
 
-// MarshalJSON writes empty reads and ops as [] rather than null.
+// RedactedValue replaces the value of a redacted key's op in encoded records.
+const RedactedValue = "[redacted]"
+
+// MarshalJSON writes empty reads and ops as [] rather than null, and masks
+// the op values of the keys listed in redacted.
 func (c Commit) MarshalJSON() ([]byte, error) {
 	type plain Commit
 	p := plain(c)
@@ -136,6 +140,16 @@ func (c Commit) MarshalJSON() ([]byte, error) {
 	}
 	if p.Ops == nil {
 		p.Ops = []Op{}
+	}
+	if len(p.Redacted) > 0 {
+		ops := make([]Op, len(p.Ops))
+		for i, op := range p.Ops {
+			if contains(p.Redacted, op.Key) && op.Verb != VerbDelete {
+				op.Value = RedactedValue
+			}
+			ops[i] = op
+		}
+		p.Ops = ops
 	}
 	return json.Marshal(p)
 }

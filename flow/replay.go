@@ -41,6 +41,9 @@ scan:
 	var tails []any
 	from := 0
 	if start.commit >= 0 {
+		if contains(rec.Commits[start.commit].Redacted, key) && rec.Commits[start.commit].Ops[start.op].Verb == VerbSet {
+			return nil, false, &RedactedError{Key: key, Commit: start.commit}
+		}
 		op := rec.Commits[start.commit].Ops[start.op]
 		if op.Verb == VerbSet {
 			val, present = op.Value, true
@@ -68,6 +71,9 @@ scan:
 			op := &c.Ops[j]
 			if op.Key != key {
 				continue
+			}
+			if op.Verb != VerbDelete && contains(c.Redacted, key) {
+				return nil, false, &RedactedError{Key: key, Commit: ci}
 			}
 			switch op.Verb {
 			case VerbAppend:

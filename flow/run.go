@@ -429,6 +429,13 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	if err != nil {
 		c.Error = err.Error()
 	}
+	if e.chart.redact != nil {
+		for _, op := range ops {
+			if e.chart.redact[op.Key] && !contains(c.Redacted, op.Key) {
+				c.Redacted = append(c.Redacted, op.Key)
+			}
+		}
+	}
 	e.apply(ops, idx)
 	e.r.obs.commit(s.info, c)
 	if err != nil {
