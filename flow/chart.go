@@ -221,8 +221,8 @@ func (q *Seq) LoopTo(id string) *Seq {
 // Builder assembles a [Chart]. Build validates the whole graph and reports
 // every problem it finds; nothing is checked before that.
 type Builder struct {
-	id   string
-	seq  Seq
+	id     string
+	seq    Seq
 	keys   []KeyDecl
 	redact []string
 }
