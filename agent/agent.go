@@ -196,6 +196,16 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 		}
 	}
 	a.cfg.units = units
+	if st, err := skillTool(units); err != nil {
+		errs = append(errs, fmt.Errorf("agent: building %s: %w", ReadSkillTool, err))
+	} else if st != nil {
+		if _, dup := a.tools[ReadSkillTool]; dup {
+			errs = append(errs, fmt.Errorf("agent: a tool named %q is registered, but that name is kept for loading skills", ReadSkillTool))
+		} else {
+			a.tools[ReadSkillTool] = st
+			a.order = append(a.order, ReadSkillTool)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

@@ -72,6 +72,9 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 			}
 		}
 	}
+	if a.hasSkills() {
+		env.Activations = skillActivations(hist)
+	}
 	entries := inject.Evaluate(a.cfg.units, s, env)
 	sent := make([]int, len(hist))
 	for i := range sent {
@@ -136,6 +139,9 @@ func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message,
 	}
 	if !wrapped {
 		for _, name := range a.order {
+			if !a.offered(name, cu) {
+				continue
+			}
 			t := a.tools[name]
 			req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
 		}
