@@ -1,0 +1,343 @@
+// This file holds the Report: what a scenario run produced, its JSON form for machines and
+// its text form for a terminal.
+
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// Report is what one scenario run produced. Its JSON form (MarshalJSON) is the
+// `scenario run --json` output; WriteText and WriteTranscript are its terminal forms;
+// Check compares it with the file's expectations. A Report is read-only once returned.
+type Report struct {
+	// Scenario and Description repeat the file's name and description.
+	Scenario    string
+	Description string
+	// Question is the person's first message.
+	Question string
+	// Answer is the last turn's answer ("" when it ended paused or failed).
+	Answer string
+	// Paused is the pending question when the last turn ended paused by a tool.
+	Paused *agent.PauseInfo
+	// Iterations is the iteration the last turn ended on.
+	Iterations int
+	// Turns has one entry per turn taken, in order.
+	Turns []TurnReport
+	// Transcript is the whole conversation as of the last turn (agent.Conversation's history).
+	Transcript []llm.Message
+	// ToolCalls lists every call the model made, in dispatch order across turns.
+	ToolCalls []ToolCall
+	// ToolMessages is what the model was served for each call, in order.
+	ToolMessages []ToolMessage
+	// CoverageDeclared holds the coverageDeclared rows of every turn, in order.
+	CoverageDeclared []coverage.DeclaredCoverage
+	// Ledger is the findings ledger as the last conversation carries it (nil when no
+	// honesty layer filed a row).
+	Ledger json.RawMessage
+	// Standing is the answer's assessment from the last turn_end event, when an honesty
+	// layer produced one; nil otherwise.
+	Standing json.RawMessage
+	// Events are every event of the run, in emission order.
+	Events []event.Event
+	// Record is the last turn's run record (a resumed turn's record holds both legs).
+	Record *agent.Record
+	// Problems lists tool calls the scenario had no canned result for; Check reports them.
+	Problems []Mismatch
+
+	expect *expectSpec
+}
+
+// TurnReport is one turn as it went.
+type TurnReport struct {
+	User       string           `json:"user,omitempty"`
+	Resume     json.RawMessage  `json:"resume,omitempty"`
+	Answer     string           `json:"answer"`
+	Paused     bool             `json:"paused"`
+	Pause      *agent.PauseInfo `json:"pause,omitempty"`
+	Iterations int              `json:"iterations"`
+	RunID      string           `json:"runId"`
+}
+
+// ToolCall is one call the model made and how it went.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Args      json.RawMessage `json:"args"`
+	Iteration int             `json:"iteration"`
+	Status    tool.Status     `json:"status,omitempty"`
+	Error     bool            `json:"error,omitempty"`
+	// Served is false for a call that paused the run: its result is the person's answer.
+	Served bool `json:"served"`
+}
+
+// ToolMessage is one tool result exactly as the model was served it.
+type ToolMessage struct {
+	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
+	Content    string `json:"content"`
+	IsError    bool   `json:"isError,omitempty"`
+}
+
+type eventJSON struct {
+	Type    event.Name `json:"type"`
+	Payload any        `json:"payload"`
+}
+
+// MarshalJSON writes the report as one object with the keys answer, standing (only when
+// an honesty layer produced one), ledger, coverageDeclared, toolMessages, events
+// ([{type, payload}]) and record, in that order. Lists are [] when empty.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	first := true
+	put := func(key string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("scenario: report %s: %w", key, err)
+		}
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(b)
+		return nil
+	}
+	ledger := r.Ledger
+	if len(ledger) == 0 {
+		ledger = json.RawMessage("[]")
+	}
+	evs := make([]eventJSON, 0, len(r.Events))
+	for _, e := range r.Events {
+		evs = append(evs, eventJSON{Type: e.Type, Payload: e.Payload})
+	}
+	fields := []struct {
+		key string
+		v   any
+	}{
+		{"answer", r.Answer},
+		{"standing", r.Standing},
+		{"ledger", ledger},
+		{"coverageDeclared", nonNil(r.CoverageDeclared)},
+		{"toolMessages", nonNil(r.ToolMessages)},
+		{"events", evs},
+		{"record", r.Record},
+	}
+	for _, f := range fields {
+		if f.key == "standing" && len(r.Standing) == 0 {
+			continue
+		}
+		if err := put(f.key, f.v); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// WriteTranscript writes the run for a person: the question, each step (what the model
+// said, each tool it called with its arguments, what it was served) and the answer.
+func (r *Report) WriteTranscript(w io.Writer) error {
+	tw := &textWriter{w: w}
+	if r.Scenario != "" {
+		tw.line("Scenario: %s", r.Scenario)
+	}
+	if r.Description != "" {
+		tw.wrapped("", r.Description)
+	}
+	if r.Scenario != "" || r.Description != "" {
+		tw.line("")
+	}
+	step := 0
+	var lastAssistant string
+	for i, m := range r.Transcript {
+		switch m.Role {
+		case llm.RoleUser:
+			if i == 0 {
+				tw.line("Question: %s", m.Content)
+			} else {
+				tw.line("")
+				tw.line("Person: %s", m.Content)
+			}
+		case llm.RoleAssistant:
+			if len(m.ToolCalls) == 0 {
+				lastAssistant = m.Content
+				if i < len(r.Transcript)-1 {
+					tw.line("")
+					tw.wrapped("Answer: ", m.Content)
+				}
+				continue
+			}
+			step++
+			tw.line("")
+			tw.line("Step %d", step)
+			if m.Content != "" {
+				tw.wrapped("  model said: ", m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				tw.line("  called %s %s", c.Name, compact(c.Args))
+			}
+		case llm.RoleTool:
+			label := "  " + m.ToolName + " served"
+			if m.IsError {
+				label += " (error)"
+			}
+			tw.block(label+": ", m.Content)
+		}
+	}
+	tw.line("")
+	switch {
+	case r.Paused != nil:
+		data, _ := json.Marshal(r.Paused.Data)
+		tw.line("Paused: %s (call %s) asks %s", r.Paused.ToolName, r.Paused.ToolCallID, data)
+	case r.Answer != "" || lastAssistant != "":
+		tw.wrapped("Answer: ", r.Answer)
+	default:
+		tw.line("Answer: (none)")
+	}
+	return tw.err
+}
+
+// WriteText writes everything a person checking a scenario wants: the transcript, the tool
+// results as served, the coverage rows, the events, the record's stage ids in order, and
+// the expectations that did not hold.
+func (r *Report) WriteText(w io.Writer) error {
+	if err := r.WriteTranscript(w); err != nil {
+		return err
+	}
+	tw := &textWriter{w: w}
+	tw.line("")
+	tw.line("Tool results as served (%d)", len(r.ToolMessages))
+	for i, m := range r.ToolMessages {
+		status := ""
+		for _, c := range r.ToolCalls {
+			if c.ID == m.ToolCallID && c.Status != "" {
+				status = " [" + string(c.Status) + "]"
+			}
+		}
+		tw.line("  %d. %s %s%s: %s", i+1, m.ToolName, m.ToolCallID, status, oneLine(m.Content, 160))
+	}
+	if len(r.CoverageDeclared) > 0 {
+		tw.line("")
+		tw.line("Coverage declared (%d)", len(r.CoverageDeclared))
+		for _, row := range r.CoverageDeclared {
+			b, _ := json.Marshal(row)
+			tw.line("  %s", oneLine(string(b), 200))
+		}
+	}
+	if len(r.Standing) > 0 {
+		tw.line("")
+		tw.line("Standing: %s", r.Standing)
+	}
+	tw.line("")
+	tw.line("Events (%d)", len(r.Events))
+	for _, e := range r.Events {
+		b, _ := json.Marshal(e.Payload)
+		tw.line("  %-42s %s", strings.TrimPrefix(string(e.Type), event.Prefix), oneLine(string(b), 120))
+	}
+	tw.line("")
+	if r.Record != nil && r.Record.Log != nil {
+		ids := make([]string, 0, len(r.Record.Log.Commits))
+		for _, c := range r.Record.Log.Commits {
+			ids = append(ids, c.RuntimeStageID)
+		}
+		tw.line("Record (%s): run %s, %d commits", agent.RecordFormat, r.Record.Manifest.RunID, len(ids))
+		tw.wrapped("  ", strings.Join(ids, " "))
+	} else {
+		tw.line("Record: none")
+	}
+	if ms := r.Check(); len(ms) > 0 {
+		tw.line("")
+		tw.line("Expectations not met (%d)", len(ms))
+		for _, m := range ms {
+			tw.line("  %s", m)
+		}
+	} else if r.expect != nil {
+		tw.line("")
+		tw.line("Expectations: all met")
+	}
+	return tw.err
+}
+
+// textWriter writes lines and keeps the first error.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) line(format string, args ...any) {
+	if t.err != nil {
+		return
+	}
+	_, t.err = fmt.Fprintf(t.w, format+"\n", args...)
+}
+
+// wrapped writes text after prefix, wrapping at about 100 columns with a hanging indent.
+func (t *textWriter) wrapped(prefix, text string) {
+	indent := strings.Repeat(" ", len(prefix))
+	for pi, para := range strings.Split(text, "\n") {
+		cur := prefix
+		if pi > 0 {
+			cur = indent
+		}
+		n := len(cur)
+		wrote := false
+		for _, word := range strings.Fields(para) {
+			if wrote && n+1+len(word) > 100 {
+				t.line("%s", cur)
+				cur, n, wrote = indent, len(indent), false
+			}
+			if wrote {
+				cur += " "
+				n++
+			}
+			cur += word
+			n += len(word)
+			wrote = true
+		}
+		t.line("%s", strings.TrimRight(cur, " "))
+	}
+}
+
+// block writes served content: JSON indented for reading, text wrapped.
+func (t *textWriter) block(prefix, content string) {
+	trimmed := strings.TrimSpace(content)
+	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+		var buf bytes.Buffer
+		if json.Indent(&buf, []byte(trimmed), "    ", "  ") == nil {
+			t.line("%s%s", prefix, buf.String())
+			return
+		}
+	}
+	t.wrapped(prefix, content)
+}
+
+// oneLine shortens s to at most n runes on one line.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-1]) + "…"
+}
