@@ -62,6 +62,8 @@ type config struct {
 	temperature  *float64
 	maxTokens    int
 	recordEvents bool
+	// maxResultChars is the operator's cap on served tool results (0: none).
+	maxResultChars int
 	now          func() time.Time
 	errs         []error
 

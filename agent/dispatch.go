@@ -193,6 +193,8 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall) (o outcome) {
 		if o.pause != nil {
 			return
 		}
+		// Applied last: the operator's cap on what any call serves.
+		o.served, _ = truncateServed(o.served, a.cfg.maxResultChars)
 		b.rs.emit(s, event.ToolsResult, b.iter, func() any {
 			return event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
 		})

@@ -239,25 +239,22 @@ func (a *Agent) complete(ctx context.Context, s *flow.Scope, rs *runState, iter 
 
 func (a *Agent) routeStage(ctx context.Context, s *flow.Scope) (*flow.Decision, error) {
 	rs := runOf(ctx)
-	hasCalls := func(r flow.Reader) bool { c, _ := kLatestToolCalls.Get(r); return len(c) > 0 }
+	// Each rule reads every key it depends on before deciding, so its
+	// evidence lists the same keys whatever the outcome.
 	rules := []flow.Rule{{
 		Label: labelToolCalls, Branch: branchToolCalls,
 		When: func(r flow.Reader) bool {
-			if !hasCalls(r) {
-				return false
-			}
+			calls, _ := kLatestToolCalls.Get(r)
 			it, _ := kIteration.Get(r)
 			max, _ := kMaxIterations.Get(r)
-			return it < max
+			return len(calls) > 0 && it < max
 		},
 	}, {
 		Label: labelWrapUp, Branch: branchWrapUp,
 		When: func(r flow.Reader) bool {
-			if !hasCalls(r) {
-				return false
-			}
+			calls, _ := kLatestToolCalls.Get(r)
 			asked, _ := kWrapUpAsked.Get(r)
-			return !asked && a.cfg.wrapUp
+			return len(calls) > 0 && !asked && a.cfg.wrapUp
 		},
 	}}
 	d := flow.Decide(s, rules, branchFinal)
