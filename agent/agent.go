@@ -64,8 +64,8 @@ type config struct {
 	recordEvents bool
 	// maxResultChars is the operator's cap on served tool results (0: none).
 	maxResultChars int
-	now          func() time.Time
-	errs         []error
+	now            func() time.Time
+	errs           []error
 
 	// Seams for the honesty layers (issues 5 and later). A mount listed in
 	// headMounts is placed at the loop head, before context, so every
