@@ -112,18 +112,23 @@ type slab struct {
 	evs     []RuleEvidence
 	cms     []Commit
 	cmChunk int
-	strs    []string
-	opv     []Op
-	ctls    []Control
+	// current chunk sizes: each starts small and doubles up to a cap, so a
+	// short run allocates little and a long one few, larger chunks.
+	decN, evN, strN, opN, ctlN int
+	strs                       []string
+	opv                        []Op
+	ctls                       []Control
 }
 
 const slabChunk = 256
+
+func grow(cur, lo, hi int) int { return min(max(cur*2, lo), hi) }
 
 // commit returns a zeroed commit from the current chunk; chunks grow from 16
 // to 1024 commits so short runs stay small.
 func (sb *slab) commit() *Commit {
 	if len(sb.cms) == 0 {
-		sb.cmChunk = min(max(sb.cmChunk*2, 16), 1024)
+		sb.cmChunk = grow(sb.cmChunk, 4, 1024)
 		sb.cms = make([]Commit, sb.cmChunk)
 	}
 	c := &sb.cms[0]
@@ -133,7 +138,8 @@ func (sb *slab) commit() *Commit {
 
 func (sb *slab) decision() *Decision {
 	if len(sb.decs) == 0 {
-		sb.decs = make([]Decision, slabChunk/8)
+		sb.decN = grow(sb.decN, 2, slabChunk/4)
+		sb.decs = make([]Decision, sb.decN)
 	}
 	d := &sb.decs[0]
 	sb.decs = sb.decs[1:]
@@ -146,7 +152,11 @@ func (sb *slab) evidence(n int) []RuleEvidence {
 		return make([]RuleEvidence, 0, n)
 	}
 	if len(sb.evs) < n {
-		sb.evs = make([]RuleEvidence, slabChunk/4)
+		sb.evN = grow(sb.evN, 4, slabChunk/4)
+		if sb.evN < n {
+			return make([]RuleEvidence, 0, n)
+		}
+		sb.evs = make([]RuleEvidence, sb.evN)
 	}
 	out := sb.evs[:0:n]
 	sb.evs = sb.evs[n:]
@@ -162,7 +172,11 @@ func (sb *slab) strings(src []string) []string {
 		return append([]string(nil), src...)
 	}
 	if len(sb.strs) < n {
-		sb.strs = make([]string, slabChunk)
+		sb.strN = grow(sb.strN, 8, slabChunk)
+		if sb.strN < n {
+			return append([]string(nil), src...)
+		}
+		sb.strs = make([]string, sb.strN)
 	}
 	out := sb.strs[:n:n]
 	sb.strs = sb.strs[n:]
@@ -179,7 +193,11 @@ func (sb *slab) ops(src []Op) []Op {
 		return append([]Op(nil), src...)
 	}
 	if len(sb.opv) < n {
-		sb.opv = make([]Op, slabChunk/2)
+		sb.opN = grow(sb.opN, 4, slabChunk/2)
+		if sb.opN < n {
+			return append([]Op(nil), src...)
+		}
+		sb.opv = make([]Op, sb.opN)
 	}
 	out := sb.opv[:n:n]
 	sb.opv = sb.opv[n:]
@@ -189,7 +207,8 @@ func (sb *slab) ops(src []Op) []Op {
 
 func (sb *slab) control(c Control) *Control {
 	if len(sb.ctls) == 0 {
-		sb.ctls = make([]Control, slabChunk/4)
+		sb.ctlN = grow(sb.ctlN, 2, slabChunk/4)
+		sb.ctls = make([]Control, sb.ctlN)
 	}
 	p := &sb.ctls[0]
 	*p = c
