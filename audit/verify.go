@@ -35,7 +35,8 @@ type SignatureState string
 const (
 	// SignatureValid: every segment is signed and every signature checked out.
 	SignatureValid SignatureState = "valid"
-	// SignatureInvalid: a signature failed (the result is not valid).
+	// SignatureStateInvalid: a signature failed (the result is not valid). (SignatureInvalid
+	// is the Reason of the same failure.)
 	SignatureStateInvalid SignatureState = "invalid"
 	// SignatureAbsent: at least one segment carries no signature.
 	SignatureAbsent SignatureState = "absent"
