@@ -22,9 +22,26 @@ import (
 // PauseInfo is the pause data of a run paused by a tool: which call asked,
 // and what it asked (the tool's tool.Pause data).
 type PauseInfo struct {
+	// Kind is PauseTool for a tool's tool.Pause, PauseCheckIn for a declared
+	// check-in waiting for the person's consent.
+	Kind       string `json:"kind"`
 	ToolCallID string `json:"toolCallId"`
 	ToolName   string `json:"toolName"`
 	Data       any    `json:"data"`
+}
+
+// Pause kinds.
+const (
+	PauseTool    = "tool"
+	PauseCheckIn = "check-in"
+)
+
+// CheckInRequest is the pause data of a check-in: the call waiting for
+// consent. Resume it with JSON true (or "yes") to run the call; any other
+// answer declines it.
+type CheckInRequest struct {
+	ToolName string          `json:"toolName"`
+	Args     json.RawMessage `json:"args"`
 }
 
 // batch is one dispatch in progress.
@@ -47,6 +64,15 @@ type outcome struct {
 	isErr  bool
 	raw    []byte
 	pause  *tool.PauseRequest
+	// checkIn marks a pause asking for consent before execute.
+	checkIn bool
+}
+
+// callMode says how a call is dispatched: in a resumed batch (a second pause
+// is refused), and, for the call whose check-in was answered, the consent.
+type callMode struct {
+	resumed bool
+	consent *bool
 }
 
 func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
@@ -88,7 +114,27 @@ func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.R
 	b.rs.emit(s, event.PauseResume, b.iter, func() any {
 		return event.PauseResumePayload{PausedDurationMs: a.cfg.now().UnixMilli() - startMs}
 	})
-	// The person's answer becomes the paused call's result.
+	if err := b.answer(ctx, b.calls[idx], input); err != nil {
+		return err
+	}
+	s.Delete(kPausedID.KeyName())
+	s.Delete(kPausedName.KeyName())
+	s.Delete(kPausedArgs.KeyName())
+	s.Delete(kPausedStartMs.KeyName())
+	_, err := b.run(ctx, idx+1, true)
+	return err
+}
+
+// answer finishes the paused call with the person's input: the consent of a
+// check-in (the call then runs or is declined), or the call's result.
+func (b *batch) answer(ctx context.Context, c llm.ToolCall, input json.RawMessage) error {
+	if t, ok := b.a.tools[c.Name]; ok && t.HasCheckIn() {
+		if need, err := t.NeedsCheckIn(c.Args); err == nil && need {
+			yes := consented(input)
+			b.finish(c, b.dispatch(ctx, c, callMode{resumed: true, consent: &yes}))
+			return nil
+		}
+	}
 	var v any = input
 	var str string
 	if json.Unmarshal(input, &str) == nil {
@@ -98,13 +144,26 @@ func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.R
 	if err != nil {
 		return fmt.Errorf("agent: resume input: %w", err)
 	}
-	b.finish(b.calls[idx], outcome{served: text, raw: []byte(text)})
-	s.Delete(kPausedID.KeyName())
-	s.Delete(kPausedName.KeyName())
-	s.Delete(kPausedArgs.KeyName())
-	s.Delete(kPausedStartMs.KeyName())
-	_, err = b.run(ctx, idx+1, true)
-	return err
+	b.rs.emit(b.s, event.ToolsResult, b.iter, func() any {
+		return event.ToolsResultPayload{ToolCallID: c.ID, Result: text}
+	})
+	b.finish(c, outcome{served: text, raw: []byte(text)})
+	return nil
+}
+
+// consented reads a check-in answer: JSON true or the string "yes" (any case).
+func consented(input json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(input, &v) != nil {
+		return false
+	}
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		return strings.EqualFold(strings.TrimSpace(x), "yes")
+	}
+	return false
 }
 
 // run dispatches calls[from:] in order. resumed forbids a second pause: a call
@@ -116,14 +175,9 @@ func (b *batch) run(ctx context.Context, from int, resumed bool) (*flow.Pause, e
 			return nil, err
 		}
 		c := b.calls[i]
-		o := b.dispatch(ctx, c)
+		o := b.dispatch(ctx, c, callMode{resumed: resumed})
 		if o.pause != nil {
-			if resumed {
-				o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
-				b.finish(c, o)
-				continue
-			}
-			return b.pauseAt(c, o.pause), nil
+			return b.pauseAt(c, o), nil
 		}
 		b.finish(c, o)
 	}
@@ -132,16 +186,20 @@ func (b *batch) run(ctx context.Context, from int, resumed bool) (*flow.Pause, e
 }
 
 // pauseAt commits the calls finished so far and the paused* keys.
-func (b *batch) pauseAt(c llm.ToolCall, p *tool.PauseRequest) *flow.Pause {
+func (b *batch) pauseAt(c llm.ToolCall, o outcome) *flow.Pause {
 	b.commit(false)
 	kPausedID.Set(b.s, c.ID)
 	kPausedName.Set(b.s, c.Name)
 	kPausedArgs.Set(b.s, c)
 	kPausedStartMs.Set(b.s, b.a.cfg.now().UnixMilli())
+	kind := PauseTool
+	if o.checkIn {
+		kind = PauseCheckIn
+	}
 	b.rs.emit(b.s, event.PauseRequest, b.iter, func() any {
-		return event.PauseRequestPayload{Reason: "tool", ToolCallID: c.ID, ToolName: c.Name}
+		return event.PauseRequestPayload{Reason: kind, ToolCallID: c.ID, ToolName: c.Name}
 	})
-	return &flow.Pause{Data: PauseInfo{ToolCallID: c.ID, ToolName: c.Name, Data: p.Data}}
+	return &flow.Pause{Data: PauseInfo{Kind: kind, ToolCallID: c.ID, ToolName: c.Name, Data: o.pause.Data}}
 }
 
 // commit writes what the batch produced; done also closes the iteration.
@@ -179,17 +237,24 @@ func (b *batch) finish(c llm.ToolCall, o outcome) {
 }
 
 // dispatch runs the per-call steps of runtime.md §2.5 for one call.
-func (b *batch) dispatch(ctx context.Context, c llm.ToolCall) (o outcome) {
+func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o outcome) {
 	a, s := b.a, b.s
 	start := a.cfg.now()
-	b.rs.emit(s, event.ToolsStart, b.iter, func() any {
-		p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: append(json.RawMessage(nil), c.Args...)}
-		if len(b.calls) > 1 {
-			p.ParallelCount = len(b.calls)
-		}
-		return p
-	})
+	if mode.consent == nil { // an answered check-in already announced its start
+		b.rs.emit(s, event.ToolsStart, b.iter, func() any {
+			p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: append(json.RawMessage(nil), c.Args...)}
+			if len(b.calls) > 1 {
+				p.ParallelCount = len(b.calls)
+			}
+			return p
+		})
+	}
 	defer func() {
+		if o.pause != nil && mode.resumed {
+			// A resumed batch cannot pause again: the call is refused by
+			// name and the model may propose it again.
+			o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
+		}
 		if o.pause != nil {
 			return
 		}
@@ -226,7 +291,22 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall) (o outcome) {
 			return outcome{served: rej.Text(), status: tool.StatusInvalid, isErr: true}
 		}
 	}
-	// Step 4 (seam): a declared check-in pauses here before execute.
+	// Step 4: a declared check-in pauses for consent before execute.
+	if t.HasCheckIn() {
+		if mode.consent != nil {
+			if !*mode.consent {
+				return outcome{served: fmt.Sprintf("The person did not consent to this call of %q; it was not run.", c.Name), isErr: true}
+			}
+		} else {
+			need, err := t.NeedsCheckIn(args)
+			if err != nil {
+				return outcome{served: fmt.Sprintf("The check-in of tool %q failed, so the call was not run: %s", c.Name, err), isErr: true}
+			}
+			if need {
+				return outcome{checkIn: true, pause: &tool.PauseRequest{Data: CheckInRequest{ToolName: c.Name, Args: append(json.RawMessage(nil), args...)}}}
+			}
+		}
+	}
 	// Step 5 (seam): under .Time(), the call row (dispatchedAt, drift).
 
 	// Step 6: execute.

@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -222,6 +223,70 @@ func TestConversationRefusals(t *testing.T) {
 			var ce *agent.CheckpointError
 			if !errors.As(err, &ce) || ce.Field != tc.field {
 				t.Errorf("error %v, want field %q", err, tc.field)
+			}
+		})
+	}
+}
+
+func TestCheckIn(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer string
+		ran    bool
+		served string
+	}{
+		{"consent", `true`, true, "restarted checkout"},
+		{"consent word", `"Yes"`, true, "restarted checkout"},
+		{"declined", `"no"`, false, "did not consent"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c counter
+			restart := tool.Must(tool.New("restart_service", "Restart a service.",
+				func(ctx context.Context, in statusIn) (string, error) {
+					c.add("restart:" + in.Service)
+					return "restarted " + in.Service, nil
+				}, tool.WithCheckIn(tool.CheckInAlways)))
+			p := scripted.New(
+				scripted.Reply{ToolCalls: []llm.ToolCall{
+					call("r1", "restart_service", `{"service":"checkout"}`),
+					call("q1", "ask_approval", `{"action":"again"}`),
+				}},
+				scripted.Reply{Content: "ok"},
+			)
+			a, _ := agent.New(p, agent.WithTools(restart, approvalTool(t, &c)))
+			var log eventLog
+			log.on(a)
+			res, err := a.Run(context.Background(), agent.Input{Message: "restart"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || len(c.list()) != 0 {
+				t.Fatalf("paused=%v data=%+v calls=%v", res.Paused, res.PauseData, c.list())
+			}
+			if ci, ok := res.PauseData.Data.(agent.CheckInRequest); !ok || ci.ToolName != "restart_service" || string(ci.Args) != `{"service":"checkout"}` {
+				t.Errorf("check-in data = %#v", res.PauseData.Data)
+			}
+			res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(tc.answer))
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := toolMessages(p.Requests()[1].Messages)
+			if !strings.Contains(msgs[0], tc.served) {
+				t.Errorf("served %q, want %q", msgs[0], tc.served)
+			}
+			// The approval tool in the resumed batch tried to pause again: refused by name.
+			if !strings.Contains(msgs[1], `"ask_approval" asked to pause again`) {
+				t.Errorf("second call served %q", msgs[1])
+			}
+			want := []string{"approve:again"}
+			if tc.ran {
+				want = []string{"restart:checkout", "approve:again"}
+			}
+			if diff := cmp.Diff(want, c.list()); diff != "" {
+				t.Errorf("executions (-want +got):\n%s", diff)
+			}
+			if n, m := len(log.of(event.ToolsStart)), len(log.of(event.ToolsResult)); n != 2 || m != 2 {
+				t.Errorf("tools.start %d, tools.result %d; want 2 and 2", n, m)
 			}
 		})
 	}
