@@ -41,7 +41,7 @@ type event struct {
 	Index        *int            `json:"index"`
 	Message      *message        `json:"message"`
 	ContentBlock *block          `json:"content_block"`
-	Delta        json.RawMessage `json:"delta"`
+	Delta        *delta          `json:"delta"`
 	Usage        *apiUsage       `json:"usage"`
 	Error        json.RawMessage `json:"error"`
 }
@@ -120,10 +120,8 @@ func (a *accumulator) feed(name string, data []byte) (string, error) {
 		}
 	case "content_block_delta":
 		var d delta
-		if len(ev.Delta) > 0 {
-			if err := json.Unmarshal(ev.Delta, &d); err != nil {
-				return "", err
-			}
+		if ev.Delta != nil {
+			d = *ev.Delta
 		}
 		b := a.block(ev.Index)
 		switch d.Type {
@@ -138,10 +136,8 @@ func (a *accumulator) feed(name string, data []byte) (string, error) {
 		}
 	case "message_delta":
 		var d delta
-		if len(ev.Delta) > 0 {
-			if err := json.Unmarshal(ev.Delta, &d); err != nil {
-				return "", err
-			}
+		if ev.Delta != nil {
+			d = *ev.Delta
 		}
 		if d.StopReason != nil {
 			a.stop = *d.StopReason

@@ -228,6 +228,7 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 	c := New(Options{BaseURL: "http://x", Model: "m"})
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := wiretest.CPUTime()
 	for b.Loop() {
 		var ex llm.Exchange
 		out, err := c.readStream(bytes.NewReader(data), &ex, c.sender.Profile, func(string) bool { return true })
@@ -235,4 +236,6 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
+	b.ReportMetric(float64((wiretest.CPUTime()-cpu0).Nanoseconds())/float64(b.N)/1000, "cpu-ns/chunk")
 }

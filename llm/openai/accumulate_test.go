@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wiretest"
 )
 
 // FuzzAccumulator feeds arbitrary frames: the accumulator must never panic,
@@ -57,6 +58,7 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 	c := New(Options{BaseURL: "http://x", Model: "m"})
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := wiretest.CPUTime()
 	for b.Loop() {
 		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data))}
 		var ex llm.Exchange
@@ -65,4 +67,6 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
+	b.ReportMetric(float64((wiretest.CPUTime()-cpu0).Nanoseconds())/float64(b.N)/1000, "cpu-ns/chunk")
 }
