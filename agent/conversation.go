@@ -197,3 +197,25 @@ type PauseCheckpoint struct {
 	Events        []event.Event     `json:"events,omitempty"`
 	DroppedEvents int               `json:"droppedEvents,omitempty"`
 }
+
+// UnmarshalJSON reads a pause checkpoint; events keep their payloads as the
+// JSON they were written as, so the resumed record encodes them unchanged.
+func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
+	var j struct {
+		Version       int               `json:"version"`
+		Flow          *flow.Checkpoint  `json:"flow"`
+		Message       string            `json:"message"`
+		Turn          int               `json:"turn"`
+		Blobs         map[string][]byte `json:"blobs"`
+		Events        []rawEvent        `json:"events"`
+		DroppedEvents int               `json:"droppedEvents"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return &CheckpointError{Field: "", Reason: err.Error()}
+	}
+	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, DroppedEvents: j.DroppedEvents}
+	for _, e := range j.Events {
+		p.Events = append(p.Events, event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta})
+	}
+	return nil
+}

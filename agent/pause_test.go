@@ -61,6 +61,15 @@ func TestPauseAndResume(t *testing.T) {
 	if err := json.Unmarshal(b, &cp); err != nil {
 		t.Fatal(err)
 	}
+	for _, bad := range []struct {
+		cp    *agent.PauseCheckpoint
+		field string
+	}{{nil, "flow"}, {&agent.PauseCheckpoint{Version: 9, Flow: cp.Flow}, "version"}} {
+		var ce *agent.CheckpointError
+		if _, err := a.Resume(context.Background(), bad.cp, nil); !errors.As(err, &ce) || ce.Field != bad.field {
+			t.Errorf("Resume(bad %s) = %v", bad.field, err)
+		}
+	}
 	res2, err := a.Resume(context.Background(), &cp, json.RawMessage(`"approved by the operator"`))
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +99,17 @@ func TestPauseAndResume(t *testing.T) {
 	}
 	if legs := res2.Record().Manifest.Legs; len(legs) != 2 || legs[1].ResumedFrom != legs[0].RunID {
 		t.Errorf("legs = %+v", legs)
+	}
+	// The resumed record carries both legs' events and blobs and survives JSON.
+	if _, err := json.Marshal(res2.Record()); err != nil {
+		t.Fatal(err)
+	}
+	if ev := res2.Record().Events; len(ev) == 0 || ev[0].Type != event.AgentTurnStart {
+		t.Errorf("resumed record events start with %v", ev)
+	}
+	lr := valueAt[agent.LLMRequest](t, res2.Record(), "call-llm#2", "llmRequest")
+	if _, ok := res2.Record().Blob(lr.Request.Blob); !ok {
+		t.Error("the first leg's request blob is missing from the resumed record")
 	}
 	// The pending question is cleared: a follow-up turn is allowed again (it
 	// reaches the model, whose script is spent).
