@@ -102,7 +102,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	buf.WriteByte('{')
 	first := true
 	put := func(key string, v any) error {
-		b, err := json.Marshal(v)
+		b, err := marshalNoEscape(v)
 		if err != nil {
 			return fmt.Errorf("scenario: report %s: %w", key, err)
 		}
@@ -148,6 +148,27 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// WriteJSON writes the report's JSON form and a newline, without escaping <, > and &.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b, err := r.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, so served text reads as written.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
@@ -168,16 +189,31 @@ func (r *Report) WriteTranscript(w io.Writer) error {
 	if r.Scenario != "" || r.Description != "" {
 		tw.line("")
 	}
+	// The person's messages are the turns' messages, in order; any other user-role
+	// message was written by the agent (the wrap-up request, for one).
+	var said []string
+	for _, t := range r.Turns {
+		if t.User != "" {
+			said = append(said, t.User)
+		}
+	}
 	step := 0
 	var lastAssistant string
 	for i, m := range r.Transcript {
 		switch m.Role {
 		case llm.RoleUser:
-			if i == 0 {
-				tw.line("Question: %s", m.Content)
-			} else {
+			person := len(said) > 0 && said[0] == m.Content
+			if person {
+				said = said[1:]
+			}
+			switch {
+			case i == 0:
+				tw.wrapped("Question: ", m.Content)
+			case person:
 				tw.line("")
-				tw.line("Person: %s", m.Content)
+				tw.wrapped("Person: ", m.Content)
+			default:
+				tw.wrapped("  the agent told the model: ", m.Content)
 			}
 		case llm.RoleAssistant:
 			if len(m.ToolCalls) == 0 {

@@ -29,6 +29,8 @@ func newRootCmd() *cobra.Command {
 		// subcommands: one constructor per file
 		newMintCmd(),
 		newCheckCmd(),
+		newDemoCmd(),
+		newScenarioCmd(),
 	)
 	return root
 }

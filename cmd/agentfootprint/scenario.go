@@ -1,0 +1,138 @@
+// This file holds `agentfootprint scenario`: run a scenario file, check one without running
+// it, and print the format's JSON Schema.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentfootprint/agentfootprint-go/scenario"
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of `scenario run` and `demo`.
+const (
+	exitMismatch  = 1 // the run went, an expectation did not hold
+	exitBadFile   = 2 // the file is unreadable or malformed, or a turn was refused
+	exitRunFailed = 3 // the run failed part way (the script ran out, a model error)
+)
+
+func newScenarioCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "scenario",
+		Short: "Run, check and describe scenario files (see docs/SCENARIOS.md)",
+	}
+	cmd.AddCommand(newScenarioRunCmd(), newScenarioValidateCmd(), newScenarioSchemaCmd())
+	return cmd
+}
+
+func newScenarioRunCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "run FILE|-",
+		Short: "Run a scenario file offline on the scripted model",
+		Long: "run loads a scenario file (or standard input), runs it on the scripted model and prints the\n" +
+			"answer, the tool results as served, the events and the record's stage ids. With --json it\n" +
+			"prints one JSON object: answer, standing (when an honesty layer produced one), ledger,\n" +
+			"coverageDeclared, toolMessages, events and record.\n\n" +
+			"Exit status: 0 when every expectation held, 1 when one did not, 2 for a malformed file,\n" +
+			"3 when the run failed part way.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := loadScenario(cmd, args)
+			if err != nil {
+				return err
+			}
+			return runScenario(cmd, f, asJSON, (*scenario.Report).WriteText)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
+	return cmd
+}
+
+func newScenarioValidateCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate FILE|-",
+		Short: "Check a scenario file without running it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := loadScenario(cmd, args)
+			if err != nil {
+				return err
+			}
+			name := f.Name()
+			if name == "" {
+				name = args[0]
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", name)
+			return err
+		},
+	}
+}
+
+func newScenarioSchemaCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of the scenario file format",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := cmd.OutOrStdout().Write(scenario.Schema())
+			return err
+		},
+	}
+}
+
+// loadScenario reads and parses FILE (or standard input for "-").
+func loadScenario(cmd *cobra.Command, args []string) (*scenario.File, error) {
+	data, err := readInput(cmd, args)
+	if err != nil {
+		return nil, inputError(cmd, err)
+	}
+	f, err := scenario.Parse(data)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "agentfootprint %s: %s: %v\n", cmd.CommandPath(), args[0], err)
+		return nil, &exitError{code: exitBadFile}
+	}
+	return f, nil
+}
+
+// runScenario runs f and prints the report as JSON or with text; mismatches and failures go
+// to standard error and set the exit status.
+func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*scenario.Report, io.Writer) error) error {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rep, runErr := scenario.Run(ctx, f)
+	errw := cmd.ErrOrStderr()
+	if rep != nil {
+		var err error
+		if asJSON {
+			err = rep.WriteJSON(cmd.OutOrStdout())
+		} else {
+			err = text(rep, cmd.OutOrStdout())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		fmt.Fprintf(errw, "agentfootprint %s: %v\n", cmd.CommandPath(), runErr)
+		var fe *scenario.FieldError
+		if errors.As(runErr, &fe) {
+			return &exitError{code: exitBadFile}
+		}
+		return &exitError{code: exitRunFailed}
+	}
+	if ms := rep.Check(); len(ms) > 0 {
+		fmt.Fprintf(errw, "agentfootprint %s: %d expectation(s) not met:\n", cmd.CommandPath(), len(ms))
+		for _, m := range ms {
+			fmt.Fprintf(errw, "  %s\n", m)
+		}
+		return &exitError{code: exitMismatch}
+	}
+	return nil
+}
