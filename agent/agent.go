@@ -74,6 +74,7 @@ type config struct {
 	// unarmed agent has no extra node, key, event or byte.
 	headMounts     []layerMount
 	preRouteMounts []layerMount
+	hooks          layerHooks
 }
 
 // layerMount is one honesty-layer subflow mounted on the agent chart.

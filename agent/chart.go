@@ -36,7 +36,7 @@ const (
 const chartID = "agentfootprint.agent"
 
 func buildChart(a *Agent) (*flow.Chart, string, error) {
-	b := flow.NewBuilder(chartID).Keys(allKeys()...)
+	b := flow.NewBuilder(chartID).Keys(append(allKeys(), a.cfg.hooks.keys...)...)
 	b.Stage(stageSeed, a.seedStage)
 	head := stageContext
 	for i, m := range a.cfg.headMounts {

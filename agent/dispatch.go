@@ -217,7 +217,9 @@ func (b *batch) commit(done bool) {
 		b.rows = nil
 	}
 	if done {
-		// Seam: the results layer stamps toolResultsIteration here when armed.
+		if b.a.cfg.hooks.batchDone != nil {
+			b.a.cfg.hooks.batchDone(b.s, b.iter)
+		}
 		b.rs.emit(b.s, event.AgentIterationEnd, b.iter, func() any {
 			return event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)}
 		})
@@ -274,8 +276,15 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	// Step 2 (seam): the inputs layer fills missing arguments here, on a
-	// fresh args object, when armed.
+	// Step 2: the inputs layer (armed only) fills missing arguments on a
+	// fresh args object, or refuses the call.
+	if fill := a.cfg.hooks.fillArgs; fill != nil {
+		filled, refusal := fill(s, c, t, args)
+		if refusal != "" {
+			return outcome{served: refusal, status: tool.StatusInvalid, isErr: true}
+		}
+		args = filled
+	}
 
 	// Step 3: argument validation.
 	if rej := t.Validate(args, c.ArgsError); rej != nil {
@@ -307,10 +316,14 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 			}
 		}
 	}
-	// Step 5 (seam): under .Time(), the call row (dispatchedAt, drift).
+	// Step 5: under .Time() (armed only), the call's clock row and time.
+	var ct *tool.CallTime
+	if a.cfg.hooks.callTime != nil {
+		ct = a.cfg.hooks.callTime(s, c)
+	}
 
 	// Step 6: execute.
-	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Progress: func(payload any) {
+	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Time: ct, Progress: func(payload any) {
 		b.rs.emit(s, event.ToolsProgress, b.iter, func() any {
 			return event.ToolsProgressPayload{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Payload: payload}
 		})

@@ -38,6 +38,9 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 	kCatalog.Set(s, a.catalog())
 	kCoverage.Set(s, []coverage.DeclaredCoverage{})
 	kFinalContent.Set(s, "")
+	if a.cfg.hooks.seed != nil {
+		a.cfg.hooks.seed(s)
+	}
 	rs.emit(s, event.AgentTurnStart, 0, func() any {
 		return event.TurnStart{TurnNumber: rs.turn, MessageChars: tool.UTF16Len(rs.message)}
 	})

@@ -286,3 +286,67 @@ func TestCoverageBoundary(t *testing.T) {
 		t.Errorf("raw output blob %s missing", r.OutputRef)
 	}
 }
+
+// TestCoverageEnvelopes: a ledger wrapping an absence files the ledger row
+// first, then the absence; a described result fires semantics_declared and
+// files its coverage as a ledger row.
+func TestCoverageEnvelopes(t *testing.T) {
+	abs, err := coverage.Absent(coverage.AbsenceDecl{What: "open incidents", Checked: []coverage.Item{{What: "pager"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped, err := coverage.Wrap(abs, coverage.LedgerDecl{Checked: []coverage.Item{{What: "pager"}}, NotChecked: []coverage.Item{{What: "email"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	described, err := coverage.Described(coverage.DescribedDecl{
+		Series:   []any{map[string]any{"name": "errors", "points": []any{1, 2}}},
+		Coverage: &coverage.Ground{Checked: []coverage.Item{{What: "metrics store"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]any{"w": wrapped, "d": described}
+	tl, err := tool.NewRaw("lookup", "Look things up.", json.RawMessage(`{"type":"object","properties":{"k":{"type":"string"}}}`),
+		func(ctx context.Context, args json.RawMessage) (any, error) {
+			var in struct{ K string }
+			_ = json.Unmarshal(args, &in)
+			return outs[in.K], nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("w1", "lookup", `{"k":"w"}`), call("d1", "lookup", `{"k":"d"}`)}},
+		scripted.Reply{Content: "ok"},
+	)
+	a, _ := agent.New(p, agent.WithTools(tl))
+	var log eventLog
+	log.on(a)
+	res, err := a.Run(context.Background(), agent.Input{Message: "look"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := valueAt[[]coverage.DeclaredCoverage](t, res.Record(), "tool-calls#4", "coverageDeclared")
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.ToolCallID+":"+string(r.Kind))
+	}
+	if diff := cmp.Diff([]string{"w1:ledger", "w1:absence", "d1:ledger"}, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	var types []string
+	for _, ty := range log.types() {
+		if strings.HasPrefix(ty, "tools.") && ty != "tools.start" && ty != "tools.result" {
+			types = append(types, ty)
+		}
+	}
+	want := []string{"tools.coverage_declared", "tools.absent", "tools.semantics_declared", "tools.coverage_declared"}
+	if diff := cmp.Diff(want, types); diff != "" {
+		t.Errorf("boundary events (-want +got):\n%s", diff)
+	}
+	results := valueAt[[]agent.ToolResult](t, res.Record(), "tool-calls#4", "toolResults")
+	if results[0].Status != tool.StatusAbsent || results[1].Status != "" {
+		t.Errorf("statuses = %q, %q", results[0].Status, results[1].Status)
+	}
+}
