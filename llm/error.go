@@ -30,6 +30,9 @@ const (
 // (the clients already retried it when so); Resumable says whether
 // resuming the run later can help. RetryAfter is the wait the provider
 // asked for, when it gave one. Cause is the raw error or provider text.
+// Exchange, when the failure came after the request was built, holds what
+// was sent and what came back before the failure (the error body, the
+// frames received), so a record keeps the bytes of a failed call too.
 type Error struct {
 	Provider   string
 	Kind       ErrorKind
@@ -39,6 +42,7 @@ type Error struct {
 	RetryAfter time.Duration
 	Message    string
 	Cause      error
+	Exchange   *Exchange
 }
 
 // Error returns "<provider>: <message>".

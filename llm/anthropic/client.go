@@ -201,17 +201,17 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 	ex := llm.Exchange{Spans: spans}
 	resp, err := s.Post(ctx, callCtx, c.endpoint(), c.header(false), body, &ex)
 	if err != nil {
-		return nil, err
+		return nil, wire.Attach(err, &ex)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+		return nil, wire.Attach(wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel), &ex)
 	}
 	ex.ResponseBody = raw
 	out, derr := c.decode(raw, s.Profile, resp.Header)
 	if derr != nil {
-		return nil, derr
+		return nil, wire.Attach(derr, &ex)
 	}
 	out.Exchange = ex
 	return out, nil
@@ -264,7 +264,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 		ex := llm.Exchange{Spans: spans}
 		resp, err := s.Post(ctx, callCtx, c.endpoint(), c.header(true), body, &ex)
 		if err != nil {
-			yield(llm.StreamEvent{}, err)
+			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
 			return
 		}
 		defer resp.Body.Close()
@@ -277,7 +277,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 			ex.ResponseBody = raw
 			out, derr := c.decode(raw, s.Profile, resp.Header)
 			if derr != nil {
-				yield(llm.StreamEvent{}, derr)
+				yield(llm.StreamEvent{}, wire.Attach(derr, &ex))
 				return
 			}
 			out.Exchange = ex
@@ -294,7 +294,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 			if le := (*llm.Error)(nil); !errors.As(err, &le) {
 				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
 			}
-			yield(llm.StreamEvent{}, err)
+			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
 			return
 		}
 		if out == nil {

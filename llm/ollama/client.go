@@ -205,12 +205,12 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 	ex := llm.Exchange{Spans: spans}
 	resp, err := s.Post(ctx, callCtx, c.base+"/api/chat", c.header(false), body, &ex)
 	if err != nil {
-		return nil, err
+		return nil, wire.Attach(err, &ex)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
+		return nil, wire.Attach(wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel), &ex)
 	}
 	ex.ResponseBody = raw
 	a := &accumulator{ids: c.nextID}
@@ -222,17 +222,17 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 			break
 		}
 		if err != nil {
-			return nil, notAReply(s.Profile, raw, err)
+			return nil, wire.Attach(notAReply(s.Profile, raw, err), &ex)
 		}
 		if _, err := a.feed(line); err != nil {
 			if errors.Is(err, errStreamError) {
-				return nil, wire.Classify(s.Profile, 0, resp.Header, a.errBody)
+				return nil, wire.Attach(wire.Classify(s.Profile, 0, resp.Header, a.errBody), &ex)
 			}
-			return nil, notAReply(s.Profile, raw, err)
+			return nil, wire.Attach(notAReply(s.Profile, raw, err), &ex)
 		}
 	}
 	if !a.done {
-		return nil, notAReply(s.Profile, raw, errors.New("no done frame"))
+		return nil, wire.Attach(notAReply(s.Profile, raw, errors.New("no done frame")), &ex)
 	}
 	out := a.result()
 	out.Exchange = ex
@@ -264,7 +264,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 		ex := llm.Exchange{Spans: spans}
 		resp, err := s.Post(ctx, callCtx, c.base+"/api/chat", c.header(true), body, &ex)
 		if err != nil {
-			yield(llm.StreamEvent{}, err)
+			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
 			return
 		}
 		defer resp.Body.Close()
@@ -275,7 +275,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 			if le := (*llm.Error)(nil); !errors.As(err, &le) {
 				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
 			}
-			yield(llm.StreamEvent{}, err)
+			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
 			return
 		}
 		if out == nil {

@@ -232,6 +232,9 @@ func TestErrorHumanisation(t *testing.T) {
 			if strings.Contains(le.Error(), "sk-abc") || strings.Contains(le.Error(), "sk-test-secret-key") {
 				t.Errorf("key leaked: %s", le.Error())
 			}
+			if ex := le.Exchange; ex == nil || ex.Status != tt.status || string(ex.ResponseBody) != tt.body || len(ex.RequestBody) == 0 {
+				t.Errorf("the failed call's exchange was not kept: %+v", ex)
+			}
 		})
 	}
 }
@@ -326,6 +329,15 @@ func TestUnreachableTimeoutCancel(t *testing.T) {
 	}
 	if llm.KindOf(last) != llm.KindCanceled || len(kinds) != 1 {
 		t.Errorf("cancel mid-stream: %v after %v", last, kinds)
+	}
+}
+
+func TestStreamErrorKeepsFrames(t *testing.T) {
+	srv := sseServer(t, quirks[11].sse) // error-frame
+	_, err := llm.Collect(client(srv.URL).Stream(context.Background(), req()))
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Exchange == nil || len(le.Exchange.Frames) != 2 || le.Exchange.Status != 200 {
+		t.Fatalf("err = %v, exchange %+v", err, le.Exchange)
 	}
 }
 

@@ -165,7 +165,7 @@ func (p *Provider) Complete(ctx context.Context, req *llm.Request) (*llm.Respons
 		}
 	}
 	if r.Err != nil {
-		return nil, asLLMError(r.Err)
+		return nil, asLLMError(r.Err, &llm.Exchange{Endpoint: "scripted:", RequestBody: body, Spans: spans, Attempts: 1})
 	}
 	resp := &llm.Response{
 		Content:     r.Content,
@@ -247,19 +247,21 @@ func Words(s string) []string {
 	return out
 }
 
-// asLLMError returns err as an *llm.Error, wrapping foreign errors as unknown.
-func asLLMError(err error) error {
+// asLLMError returns a fresh *llm.Error for a scripted failure, carrying
+// the exchange: a copy of a scripted *llm.Error (the script's own value is
+// never modified), or foreign errors wrapped as unknown.
+func asLLMError(err error, ex *llm.Exchange) error {
 	var le *llm.Error
 	if errors.As(err, &le) {
-		if le.Provider == "" {
-			c := *le
+		c := *le
+		if c.Provider == "" {
 			c.Provider = Name
-			return &c
 		}
-		return err
+		c.Exchange = ex
+		return &c
 	}
 	_, res := llm.DefaultPolicy(llm.KindUnknown)
-	return &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: res, Cause: err,
+	return &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: res, Cause: err, Exchange: ex,
 		Message: "the model call failed: " + err.Error()}
 }
 

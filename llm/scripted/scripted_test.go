@@ -103,6 +103,9 @@ func TestErrorsAndDelay(t *testing.T) {
 	if !errors.As(err, &le) || le.Kind != llm.KindRateLimit || le.Provider != Name {
 		t.Errorf("scripted llm error = %#v", err)
 	}
+	if le.Exchange == nil || string(le.Exchange.RequestBody) != `{"model":"m","messages":[{"role":"user","content":"a"}]}` {
+		t.Errorf("failed call lost its request bytes: %+v", le.Exchange)
+	}
 	_, err = p.Complete(ctx, userReq("b"))
 	if !errors.Is(err, sentinel) || llm.KindOf(err) != llm.KindUnknown {
 		t.Errorf("foreign error = %v", err)

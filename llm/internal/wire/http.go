@@ -6,6 +6,7 @@ package wire
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -14,6 +15,9 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
+
+// GetTimeout bounds a self-check request whose context has no deadline.
+const GetTimeout = 15 * time.Second
 
 // MaxErrorBody bounds how much of an error reply is read and kept.
 const MaxErrorBody = 1 << 20
@@ -110,6 +114,11 @@ func backoff(p llm.RetryPolicy, attempt int) time.Duration {
 // Get performs a read-only GET for self-checks and returns the status and
 // up to MaxErrorBody bytes of the body.
 func (s *Sender) Get(ctx context.Context, url string, header http.Header) (int, []byte, *llm.Error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, GetTimeout)
+		defer cancel()
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return 0, nil, &llm.Error{Provider: s.Profile.Provider, Kind: llm.KindBadRequest, Cause: err,
@@ -146,4 +155,15 @@ func EmitTail(out *llm.Response, yield func(llm.StreamEvent, error) bool) {
 		}
 	}
 	yield(llm.StreamEvent{Kind: llm.EventDone, Response: out}, nil)
+}
+
+// Attach records ex on err when err is an *llm.Error without an exchange,
+// so a failed call keeps its bytes. Errors are fresh per call, so setting
+// the field is safe. It returns err.
+func Attach(err error, ex *llm.Exchange) error {
+	var le *llm.Error
+	if errors.As(err, &le) && le.Exchange == nil {
+		le.Exchange = ex
+	}
+	return err
 }
