@@ -416,9 +416,13 @@ func (e *exec) begin(ctx context.Context, n *node) *Scope {
 func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	rid := e.r.nextID(e.path, n.id)
 	e.lastRID = rid
-	*s = Scope{ctx: ctx, e: e, n: n, info: HookInfo{RunID: e.r.id, RuntimeStageID: rid,
-		SubflowPath: e.path, LoopIteration: e.r.loops},
-		reads: s.reads[:0], ops: s.ops[:0], views: s.views[:0], tr: trackingReader{s: s, reads: s.tr.reads[:0]}}
+	// Field by field: cheaper than a whole-struct store while the
+	// collector is marking, and the buffers keep their capacity.
+	s.ctx, s.e, s.n = ctx, e, n
+	s.info = HookInfo{RunID: e.r.id, RuntimeStageID: rid, SubflowPath: e.path, LoopIteration: e.r.loops}
+	s.reads, s.ops, s.views = s.reads[:0], s.ops[:0], s.views[:0]
+	s.tr.s, s.tr.reads = s, s.tr.reads[:0]
+	s.flags, s.brk, s.why, s.werr = 0, false, "", nil
 	e.r.obs.stageStart(s.info)
 	return s
 }
@@ -432,10 +436,23 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	}
 	idx := len(e.rec.Commits)
 	ops := e.r.slab.ops(s.ops)
-	c := e.r.slab.commit()
-	*c = Commit{Idx: idx, Stage: s.n.name, StageID: s.n.id,
-		RuntimeStageID: s.info.RuntimeStageID, Reads: e.r.slab.strings(s.reads), Ops: ops, Control: e.ctl,
-		Decision: d, Subflow: sub}
+	c := e.r.slab.commit() // zeroed: set only what this commit has
+	c.Idx, c.Stage, c.StageID, c.RuntimeStageID = idx, s.n.name, s.n.id, s.info.RuntimeStageID
+	if len(s.reads) > 0 {
+		c.Reads = e.r.slab.strings(s.reads)
+	}
+	if ops != nil {
+		c.Ops = ops
+	}
+	if e.ctl != nil {
+		c.Control = e.ctl
+	}
+	if d != nil {
+		c.Decision = d
+	}
+	if sub != nil {
+		c.Subflow = sub
+	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	if s.flags != 0 {
 		if s.flags&untrackedEnv != 0 {
