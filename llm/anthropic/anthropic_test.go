@@ -151,7 +151,7 @@ func TestEncodeGolden(t *testing.T) {
 			{Role: llm.RoleTool, ToolCallID: "toolu_1", ToolName: "df", Content: "97%", Unit: "history/2"},
 			{Role: llm.RoleTool, ToolCallID: "toolu_2", ToolName: "top", Content: "arguments were not JSON", IsError: true, Unit: "history/3"},
 			{Role: llm.RoleUser, Content: "Answer now.", Unit: "history/4"},
-			{Role: llm.RoleSystem, Content: "Be brief."},
+			{Role: llm.RoleSystem, Content: "Be brief.", Unit: "history/5"},
 		},
 		Tools:       []llm.ToolSchema{{Name: "df", Description: "Disk.", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		ToolChoice:  llm.ToolChoice{Mode: llm.ToolChoiceRequired},

@@ -21,15 +21,15 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	w.String(c.model(req))
 	w.Key("max_tokens")
 	w.Int(int64(c.maxTokens(req)))
-	var extra []string
+	system := req.System
 	for _, m := range req.Messages {
 		if m.Role == llm.RoleSystem && m.Content != "" {
-			extra = append(extra, m.Content)
+			system = append(system[:len(system):len(system)], llm.Segment{Unit: m.Unit, Kind: llm.SpanMessage, Text: m.Content})
 		}
 	}
-	if llm.SystemText(req.System) != "" || len(extra) > 0 {
+	if llm.SystemText(system) != "" {
 		w.Key("system")
-		w.Segments(req.System, extra...)
+		w.Segments(system)
 	}
 	w.Key("messages")
 	w.BeginArray()

@@ -105,7 +105,7 @@ func (w *Writer) StringSpan(s, unit string, kind llm.SpanKind) {
 
 // Segments writes the segments as one JSON string joined by llm.SystemJoiner,
 // recording a span per segment that has a unit. Empty segments are skipped.
-func (w *Writer) Segments(segs []llm.Segment, extra ...string) {
+func (w *Writer) Segments(segs []llm.Segment) {
 	w.value()
 	w.B = append(w.B, '"')
 	n := 0
@@ -126,16 +126,6 @@ func (w *Writer) Segments(segs []llm.Segment, extra ...string) {
 			}
 			w.Spans = append(w.Spans, llm.Span{Unit: s.Unit, Kind: k, Start: a, End: len(w.B)})
 		}
-	}
-	for _, t := range extra {
-		if t == "" {
-			continue
-		}
-		if n > 0 {
-			w.B = appendEscaped(w.B, llm.SystemJoiner)
-		}
-		n++
-		w.B = appendEscaped(w.B, t)
 	}
 	w.B = append(w.B, '"')
 }
