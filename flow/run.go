@@ -26,11 +26,19 @@ const MaxSubflowDepth = 500
 type RunOption func(*runConfig)
 
 type runConfig struct {
+	dev        bool
 	runID      string
 	observers  []observer
 	visitLimit int
 	now        func() time.Time
 }
+
+// WithDevChecks turns on checks meant for tests and development: every
+// written value must encode to JSON (checked at the write), and every
+// committed value a stage reads is fingerprinted at its first read and
+// checked again when the stage ends, so a stage that modifies a shared value
+// in place fails, naming the key. They cost an encoding per read key.
+func WithDevChecks() RunOption { return func(c *runConfig) { c.dev = true } }
 
 // WithRunID sets the run id (default: a random one).
 func WithRunID(id string) RunOption { return func(c *runConfig) { c.runID = id } }
@@ -94,6 +102,7 @@ type Result struct {
 
 // run is the execution-wide part shared by the top chart and its subflows.
 type run struct {
+	dev        bool
 	id         string
 	obs        *observers
 	counter    int
@@ -224,7 +233,7 @@ func newRun(opts []RunOption) *run {
 	if cfg.runID == "" {
 		cfg.runID = newRunID()
 	}
-	return &run{id: cfg.runID, obs: newObservers(cfg.observers), visitLimit: cfg.visitLimit, now: cfg.now}
+	return &run{id: cfg.runID, obs: newObservers(cfg.observers), visitLimit: cfg.visitLimit, now: cfg.now, dev: cfg.dev}
 }
 
 func newRunID() string {
@@ -423,6 +432,7 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	s.reads, s.ops, s.views = s.reads[:0], s.ops[:0], s.views[:0]
 	s.tr.s, s.tr.reads = s, s.tr.reads[:0]
 	s.flags, s.brk, s.why, s.werr = 0, false, "", nil
+	s.borrowed = s.borrowed[:0]
 	e.r.obs.stageStart(s.info)
 	return s
 }
@@ -431,6 +441,9 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 // wrapped with the runtime stage id.
 func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	e.r.obs.stageEnd(s.info)
+	if len(s.borrowed) > 0 {
+		s.checkBorrowed()
+	}
 	if err == nil && s.werr != nil {
 		err = s.werr
 	}

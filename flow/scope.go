@@ -5,6 +5,8 @@ package flow
 
 import (
 	"context"
+	"encoding/json"
+	"hash/fnv"
 	"time"
 )
 
@@ -33,6 +35,8 @@ type Scope struct {
 	brk   bool
 	why   string
 	werr  error
+	// borrowed fingerprints committed values read, under WithDevChecks.
+	borrowed []borrow
 }
 
 const (
@@ -156,6 +160,9 @@ func (s *Scope) lookup(key string) (any, bool) {
 		}
 	}
 	if sl := s.e.state[key]; sl != nil {
+		if s.e.r.dev {
+			s.borrow(key, sl.val)
+		}
 		return sl.val, true
 	}
 	return nil, false
@@ -219,6 +226,12 @@ func (s *Scope) declared(key string) (keyKind, bool) {
 }
 
 func (s *Scope) stage(op Op) {
+	if s.e.r.dev && op.Verb != VerbDelete {
+		if _, err := json.Marshal(op.Value); err != nil {
+			s.refuse(op.Key, "value does not encode to JSON: "+err.Error())
+			return
+		}
+	}
 	op.ReadsBefore = len(s.reads)
 	s.ops = append(s.ops, op)
 	found := false
@@ -319,3 +332,44 @@ func WithEnv(ctx context.Context, env map[string]any) context.Context {
 
 // timeNow is the default clock.
 func timeNow() time.Time { return time.Now().UTC() }
+
+// borrow is the fingerprint of a committed value at its first read.
+type borrow struct {
+	key string
+	sum uint64
+	ok  bool
+}
+
+func fingerprint(v any) (uint64, bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, false
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return h.Sum64(), true
+}
+
+func (s *Scope) borrow(key string, v any) {
+	for _, b := range s.borrowed {
+		if b.key == key {
+			return
+		}
+	}
+	sum, ok := fingerprint(v)
+	s.borrowed = append(s.borrowed, borrow{key: key, sum: sum, ok: ok})
+}
+
+// checkBorrowed fails the stage when a committed value it read changed.
+func (s *Scope) checkBorrowed() {
+	for _, b := range s.borrowed {
+		sl := s.e.state[b.key]
+		if sl == nil || !b.ok {
+			continue
+		}
+		if sum, ok := fingerprint(sl.val); ok && sum != b.sum {
+			s.refuse(b.key, "committed value was modified in place by stage "+s.info.RuntimeStageID+
+				" (committed values are shared and immutable; copy before changing)")
+		}
+	}
+}

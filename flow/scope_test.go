@@ -236,3 +236,40 @@ func TestWriterOf(t *testing.T) {
 		t.Errorf("WriterOf = %s %d, want a#0 1", rid, idx)
 	}
 }
+
+func TestDevChecks(t *testing.T) {
+	meta := flow.Key[map[string]any]("meta")
+	fn := flow.Key[any]("fn")
+	tests := []struct {
+		name string
+		body flow.StageFunc
+		want string
+	}{
+		{"in-place change of a shared value", func(ctx context.Context, s *flow.Scope) (any, error) {
+			m, _ := meta.Get(s)
+			m["sneaky"] = true
+			return nil, nil
+		}, `key "meta": committed value was modified in place by stage mutate#1`},
+		{"value that does not encode", func(ctx context.Context, s *flow.Scope) (any, error) {
+			s.Set("fn", func() {})
+			return nil, nil
+		}, `key "fn": value does not encode to JSON`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := flow.NewBuilder("dev").Keys(meta, fn).
+				Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) {
+					meta.Set(s, map[string]any{"a": 1.0})
+					return nil, nil
+				}).
+				Stage("mutate", tt.body).MustBuild()
+			if _, err := c.Run(context.Background(), nil); err != nil {
+				t.Fatalf("without dev checks the run passes, got %v", err)
+			}
+			_, err := c.Run(context.Background(), nil, flow.WithDevChecks())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
