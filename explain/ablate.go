@@ -1,0 +1,228 @@
+// Ablation specs and the rebuilt agent (explain.md §7.1): a copy of an
+// agent's construction inputs with one suspect removed or forced in.
+
+package explain
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// Blueprint is what an agent is built from: its context units, its tools
+// and every other option. The agent package keeps its options private, so
+// ablation works on the inputs the caller built the agent with; Build turns
+// a blueprint into an agent on any provider. Units added by an option (such
+// as agent.WithSystemPrompt) are not removable.
+type Blueprint struct {
+	Units   []*inject.Unit
+	Tools   []*tool.Tool
+	Options []agent.Option
+}
+
+// Build returns an agent on p with the blueprint's inputs; extra options are
+// applied last.
+func (bp Blueprint) Build(p llm.Provider, extra ...agent.Option) (*agent.Agent, error) {
+	opts := make([]agent.Option, 0, len(bp.Options)+2+len(extra))
+	opts = append(opts, bp.Options...)
+	if len(bp.Units) > 0 {
+		opts = append(opts, agent.WithUnits(bp.Units...))
+	}
+	if len(bp.Tools) > 0 {
+		opts = append(opts, agent.WithTools(bp.Tools...))
+	}
+	opts = append(opts, extra...)
+	return agent.New(p, opts...)
+}
+
+// SpecKind names what a Spec changes. Its strings appear in reports.
+type SpecKind string
+
+// The spec kinds.
+const (
+	SpecUnit    SpecKind = "unit"
+	SpecTool    SpecKind = "tool"
+	SpecMessage SpecKind = "message"
+	SpecForce   SpecKind = "force"
+	SpecInput   SpecKind = "input"
+)
+
+// Spec is one change a rerun makes. Build one with Unit, Tool, Message,
+// Force or Input.
+type Spec struct {
+	Kind  SpecKind
+	ID    string
+	Index int
+	Value any
+}
+
+// Unit removes the context unit id from the rerun's catalog.
+func Unit(id string) Spec { return Spec{Kind: SpecUnit, ID: id} }
+
+// Tool stops offering the tool name.
+func Tool(name string) Spec { return Spec{Kind: SpecTool, ID: name} }
+
+// Message removes history message index from a continued conversation.
+func Message(index int) Spec {
+	return Spec{Kind: SpecMessage, ID: "history/" + strconv.Itoa(index), Index: index}
+}
+
+// Force places the unit id whatever its trigger (a restoration probe).
+func Force(id string) Spec { return Spec{Kind: SpecForce, ID: id} }
+
+// Input overrides a run input; only "userMessage" (a string) is an input of
+// an agent turn.
+func Input(key string, value any) Spec { return Spec{Kind: SpecInput, ID: key, Value: value} }
+
+// String is the spec as reports print it, such as "unit:vip-override".
+func (s Spec) String() string { return string(s.Kind) + ":" + s.ID }
+
+// UnknownSpecError refuses a spec naming something the agent does not have;
+// Removable lists what could be named instead.
+type UnknownSpecError struct {
+	Spec      Spec
+	Removable []string
+}
+
+func (e *UnknownSpecError) Error() string {
+	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", e.Spec, strings.Join(e.Removable, ", "))
+}
+
+// ErrNoWindow refuses forcing a history message: the agent sends every
+// history message (it has no window strategy), so nothing was evicted to
+// restore.
+var ErrNoWindow = errors.New("explain: the agent has no window strategy, so every history message is already sent; there is nothing to restore")
+
+// Ablate returns a copy of bp with specs applied. It refuses an unknown unit
+// or tool id (listing the removable ones), a forced history message, and an
+// input other than userMessage. Message specs change the rerun's input, not
+// the blueprint; Probe applies them. bp is not modified.
+func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
+	out := Blueprint{
+		Units:   slices.Clone(bp.Units),
+		Tools:   slices.Clone(bp.Tools),
+		Options: slices.Clone(bp.Options),
+	}
+	for _, s := range specs {
+		switch s.Kind {
+		case SpecUnit:
+			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.ID })
+			if i < 0 {
+				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
+			}
+			out.Units = slices.Delete(out.Units, i, i+1)
+		case SpecTool:
+			i := slices.IndexFunc(out.Tools, func(t *tool.Tool) bool { return t.Name() == s.ID })
+			if i < 0 {
+				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
+			}
+			out.Tools = slices.Delete(out.Tools, i, i+1)
+		case SpecForce:
+			if _, ok := parseHistoryUnit(s.ID); ok {
+				return Blueprint{}, ErrNoWindow
+			}
+			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.ID })
+			if i < 0 {
+				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
+			}
+			out.Units[i] = forced(out.Units[i])
+		case SpecMessage:
+			if s.Index < 0 {
+				return Blueprint{}, fmt.Errorf("explain: %s: a message index cannot be negative", s)
+			}
+		case SpecInput:
+			if s.ID != keyUserMessage {
+				return Blueprint{}, fmt.Errorf("explain: %s: the only input of an agent turn is %q", s, keyUserMessage)
+			}
+			if _, ok := s.Value.(string); !ok {
+				return Blueprint{}, fmt.Errorf("explain: %s: the value must be a string", s)
+			}
+		default:
+			return Blueprint{}, fmt.Errorf("explain: unknown spec kind %q", s.Kind)
+		}
+	}
+	return out, nil
+}
+
+// removable lists the unit ids and tool names of bp.
+func removable(bp Blueprint) []string {
+	var ids []string
+	for _, u := range bp.Units {
+		ids = append(ids, "unit:"+u.ID())
+	}
+	for _, t := range bp.Tools {
+		ids = append(ids, "tool:"+t.Name())
+	}
+	return ids
+}
+
+// forcedLabel is the rule label a forced unit is recorded with.
+const forcedLabel = "forced by an explain restoration probe"
+
+// forced rebuilds u so that it fires every iteration, keeping its id, kind,
+// text, slot and priority. Its definition site becomes this file, which the
+// rerun's record shows honestly.
+func forced(u *inject.Unit) *inject.Unit {
+	opts := []inject.Option{inject.Priority(u.Priority())}
+	if u.Slot() == inject.SlotMessages {
+		opts = append(opts, inject.InMessages(u.Role()))
+	}
+	switch u.Kind() {
+	case inject.KindFact:
+		return inject.Fact(u.ID(), u.Text(), opts...)
+	case inject.KindInstruction:
+		return inject.Instruction(u.ID(), u.Text(), inject.Rule{Label: forcedLabel, When: func(flow.Reader) bool { return true }}, opts...)
+	default:
+		return inject.Steering(u.ID(), u.Text(), opts...)
+	}
+}
+
+// rerunInput is the input of a rerun of rec with specs applied: the recorded
+// user message (or its override) and, for a continued conversation, the
+// earlier history minus any removed message.
+func rerunInput(rec *rerunSource, specs []Spec) (agent.Input, error) {
+	in := agent.Input{Message: rec.message}
+	for _, s := range specs {
+		if s.Kind == SpecInput {
+			in.Message = s.Value.(string)
+		}
+	}
+	prior := slices.Clone(rec.prior)
+	removed := 0
+	for _, s := range specs {
+		if s.Kind != SpecMessage {
+			continue
+		}
+		i := s.Index - removed
+		if s.Index >= len(rec.prior) || i < 0 || i >= len(prior) {
+			return in, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages", s, len(rec.prior))
+		}
+		prior = slices.Delete(prior, i, i+1)
+		removed++
+	}
+	if len(rec.prior) > 0 {
+		in.ContinueFrom = &agent.Conversation{
+			Version: agent.ConversationVersion, RunID: rec.runID, History: prior,
+			CheckpointedAt: rec.started.UTC().Format(time.RFC3339Nano),
+			OriginalInput:  agent.OriginalInput{Message: rec.message},
+		}
+	}
+	return in, nil
+}
+
+// rerunSource is what a rerun takes from the record.
+type rerunSource struct {
+	runID   string
+	message string
+	prior   []llm.Message
+	started time.Time
+}

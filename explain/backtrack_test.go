@@ -1,0 +1,186 @@
+// Acceptance scenario 1: the planted poisoned fact walked back from the
+// record alone, after a JSON round trip decoded in a fresh process.
+
+package explain_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/google/go-cmp/cmp"
+)
+
+func fixedClock() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }
+
+// chainJSON encodes a chain with indentation.
+func chainJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, d)
+	}
+}
+
+// TestFreshProcessBacktrack is the child half of TestScenario1: it runs only
+// when the parent re-executes the test binary with the record path set.
+func TestFreshProcessBacktrack(t *testing.T) {
+	in, out := os.Getenv("EXPLAIN_RECORD_IN"), os.Getenv("EXPLAIN_CHAIN_OUT")
+	if in == "" || out == "" {
+		t.Skip("child process of TestScenario1 only")
+	}
+	rec, err := explain.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := explain.Backtrack(rec, explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, chainJSON(t, ch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestScenario1PoisonedFact(t *testing.T) {
+	r := newRefunds(t)
+	live := r.run(t, refundsModel(false))
+	liveChain, err := explain.Backtrack(live, explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Save the record and reopen it in a fresh process.
+	dir := t.TempDir()
+	recPath, outPath := filepath.Join(dir, "record.json"), filepath.Join(dir, "chain.json")
+	data, err := json.Marshal(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(recPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFreshProcessBacktrack$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EXPLAIN_RECORD_IN="+recPath, "EXPLAIN_CHAIN_OUT="+outPath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fresh process: %v\n%s", err, out)
+	}
+	fresh, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(chainJSON(t, liveChain)), string(fresh)); d != "" {
+		t.Fatalf("chain after reload differs from the live one (-live +fresh):\n%s", d)
+	}
+	var ch explain.Chain
+	if err := json.Unmarshal(fresh, &ch); err != nil {
+		t.Fatal(err)
+	}
+
+	// ANSWER: the last call-llm step, made final by prepare-final.
+	calls := stepsOf(live, "call-llm")
+	if ch.Answer.Step != calls[len(calls)-1] || !strings.HasPrefix(ch.Answer.Via, "prepare-final#") {
+		t.Errorf("answer = %+v, want the last model call %s via prepare-final", ch.Answer, calls[len(calls)-1])
+	}
+	if !strings.HasPrefix(ch.Answer.Text, "APPROVED") {
+		t.Errorf("answer text = %q", ch.Answer.Text)
+	}
+	// READ includes contextUnits ← context#m.
+	var ctxStep string
+	for _, h := range ch.Read {
+		if h.Key == "contextUnits" {
+			ctxStep = h.Writer
+		}
+	}
+	if !strings.HasPrefix(ctxStep, "context#") {
+		t.Fatalf("read = %+v, want contextUnits written by a context step", ch.Read)
+	}
+	if len(ch.Suspects) == 0 || ch.Suspects[0].Unit != "vip-override" {
+		t.Fatalf("suspects = %+v, want vip-override first", ch.Suspects)
+	}
+	s := ch.Suspects[0]
+	// LANDED: context#m, system slot, a span whose unescaped bytes are the fact.
+	if s.Landed.Step != ctxStep || s.Landed.Slot != "system" || s.Landed.Span == nil {
+		t.Fatalf("landed = %+v", s.Landed)
+	}
+	body := requestBytes(t, live, s.Landed.Span.RequestSha256)
+	var text string
+	if err := json.Unmarshal([]byte(`"`+string(body[s.Landed.Span.Start:s.Landed.Span.End])+`"`), &text); err != nil || text != vipText {
+		t.Errorf("span text = %q (%v), want the fact text", text, err)
+	}
+	// ALLOWED: always.
+	if s.Allowed.Trigger == nil || s.Allowed.Trigger.Kind != "always" {
+		t.Errorf("allowed = %+v", s.Allowed)
+	}
+	// BORN: the fact, this test file and line, the matching hash.
+	if s.Born.Kind != "fact" || s.Born.DefinedAt == nil || !strings.HasSuffix(s.Born.DefinedAt.File, "explain/fixture_test.go") || s.Born.DefinedAt.Line != r.vipLine {
+		t.Errorf("born = %+v, want fact defined at fixture_test.go:%d", s.Born, r.vipLine)
+	}
+	if s.Born.ContentHash != r.bp.Units[0].ContentHash() {
+		t.Errorf("contentHash = %s, want %s", s.Born.ContentHash, r.bp.Units[0].ContentHash())
+	}
+	if len(ch.Flags) != 0 {
+		t.Errorf("flags = %v, want none", ch.Flags)
+	}
+	// No caller-supplied prose: the only strings are the record's own.
+	golden(t, "scenario1_backtrack.golden.json", chainJSON(t, portable(ch)))
+}
+
+// portable drops the build directory from definition sites so the golden
+// does not depend on where the module is checked out.
+func portable(ch explain.Chain) explain.Chain {
+	for i := range ch.Suspects {
+		if d := ch.Suspects[i].Born.DefinedAt; d != nil {
+			c := *d
+			c.File = filepath.Base(c.File)
+			ch.Suspects[i].Born.DefinedAt = &c
+		}
+	}
+	return ch
+}
+
+// stepsOf lists the runtime ids of a stage's commits.
+func stepsOf(rec *agent.Record, stage string) []string {
+	var out []string
+	for _, c := range rec.Log.Commits {
+		if c.StageID == stage {
+			out = append(out, c.RuntimeStageID)
+		}
+	}
+	return out
+}
+
+// requestBytes finds the request blob with the given hash.
+func requestBytes(t *testing.T, rec *agent.Record, sha string) []byte {
+	t.Helper()
+	b, ok := rec.Blob(sha)
+	if !ok {
+		t.Fatalf("no request blob %s", sha)
+	}
+	return b
+}

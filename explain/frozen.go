@@ -1,0 +1,255 @@
+// The frozen world of explain.md §7.2: recorded tool outputs replayed by
+// content, the clock held at the recorded start, and the live model called
+// with the probe's seed.
+
+package explain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// ToolMode says what a frozen tool does with a call the record has no
+// output for.
+type ToolMode string
+
+const (
+	// ToolsRefuse (the default) tells the model no recorded output exists
+	// for those arguments and marks the run diverged.
+	ToolsRefuse ToolMode = "refuse"
+	// ToolsLive runs the real tool and counts the live call.
+	ToolsLive ToolMode = "live"
+)
+
+// recordedOutput is one tool execution as the record keeps it.
+type recordedOutput struct {
+	raw    []byte
+	status tool.Status
+	err    bool
+}
+
+// FrozenTools is the table of recorded tool outputs of a run, keyed by tool
+// name and the SHA-256 of the canonical arguments, in occurrence order.
+type FrozenTools struct {
+	outputs map[string][]recordedOutput
+}
+
+// NewFrozenTools reads every tool execution of rec. A result whose raw output
+// blob is missing from the record is refused by name.
+func NewFrozenTools(rec *agent.Record) (*FrozenTools, error) {
+	if rec == nil || rec.Log == nil {
+		return nil, ErrNoRecord
+	}
+	ft := &FrozenTools{outputs: map[string][]recordedOutput{}}
+	log := rec.Log
+	for _, ci := range commitsOf(log, stageToolCalls) {
+		results, ok, err := valueAt[[]agent.ToolResult](log, ci, keyToolResults)
+		if err != nil || !ok {
+			continue
+		}
+		calls, _, err := valueAt[[]llm.ToolCall](log, ci, keyToolCalls)
+		if err != nil {
+			return nil, err
+		}
+		args := map[string]json.RawMessage{}
+		for _, c := range calls {
+			args[c.ID] = c.Args
+		}
+		for _, r := range results {
+			if r.OutputRef == "" {
+				continue // the tool never ran (validation, unknown tool)
+			}
+			raw, ok := rec.Blob(r.OutputRef)
+			if !ok {
+				return nil, fmt.Errorf("explain: the raw output %s of tool call %s is not in the record", r.OutputRef, r.ToolCallID)
+			}
+			k := callKey(r.ToolName, args[r.ToolCallID])
+			ft.outputs[k] = append(ft.outputs[k], recordedOutput{raw: raw, status: r.Status, err: r.Error})
+		}
+	}
+	return ft, nil
+}
+
+// Len returns the number of recorded executions.
+func (ft *FrozenTools) Len() int {
+	n := 0
+	for _, v := range ft.outputs {
+		n += len(v)
+	}
+	return n
+}
+
+// callKey is the content key of a call: tool name and the SHA-256 of the
+// arguments re-encoded canonically (object keys sorted, no spaces).
+func callKey(name string, args json.RawMessage) string {
+	canon := []byte("{}")
+	if len(args) > 0 {
+		var v any
+		dec := json.NewDecoder(bytesReader(args))
+		dec.UseNumber()
+		if dec.Decode(&v) == nil {
+			if b, err := json.Marshal(v); err == nil {
+				canon = b
+			}
+		} else {
+			canon = args
+		}
+	}
+	sum := sha256.Sum256(canon)
+	return name + "\x00" + hex.EncodeToString(sum[:])
+}
+
+// replay is one rerun's use of the table: its own occurrence counters and
+// what diverged.
+type replay struct {
+	ft       *FrozenTools
+	mode     ToolMode
+	mu       sync.Mutex
+	next     map[string]int
+	diverged bool
+	live     int
+}
+
+func (ft *FrozenTools) session(mode ToolMode) *replay {
+	if mode == "" {
+		mode = ToolsRefuse
+	}
+	return &replay{ft: ft, mode: mode, next: map[string]int{}}
+}
+
+// wrap returns a tool with t's name, description, schema and validation mode
+// whose execute serves the recorded outputs.
+func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
+	name := t.Name()
+	opts := []tool.Option{tool.WithValidation(t.ValidationMode())}
+	if h := t.HiddenArguments(); len(h) > 0 {
+		opts = append(opts, tool.WithHiddenArguments(h...))
+	}
+	return tool.NewRaw(name, t.Description(), t.InputSchema(), func(ctx context.Context, args json.RawMessage) (any, error) {
+		k := callKey(name, args)
+		r.mu.Lock()
+		n := r.next[k]
+		r.next[k] = n + 1
+		outs := r.ft.outputs[k]
+		if n >= len(outs) {
+			r.diverged = true
+			live := r.mode == ToolsLive
+			if live {
+				r.live++
+			}
+			r.mu.Unlock()
+			if !live {
+				return fmt.Sprintf("No recorded output exists for %s with these arguments: this is a replay of a recorded run, so the tool was not run.", name), nil
+			}
+			out, err := t.Execute(ctx, args)
+			if err != nil {
+				return nil, err
+			}
+			if out.Status != "" {
+				return tool.Result{Content: out.Value, Status: out.Status}, nil
+			}
+			return out.Value, nil
+		}
+		r.mu.Unlock()
+		o := outs[n]
+		if o.err && o.status == "" {
+			return nil, errors.New(string(o.raw))
+		}
+		var content any = string(o.raw)
+		if json.Valid(o.raw) && len(o.raw) > 0 && (o.raw[0] == '{' || o.raw[0] == '[') {
+			content = json.RawMessage(o.raw)
+		}
+		if o.status != "" {
+			return tool.Result{Content: content, Status: o.status}, nil
+		}
+		return content, nil
+	}, opts...)
+}
+
+// World is what a rerun runs on: the frozen tools, the frozen clock and the
+// live model. Each rerun takes its own replay counters.
+type World struct {
+	Tools *FrozenTools
+	// Now is the clock every rerun reads: the recorded start of the run.
+	Now  func() time.Time
+	Live llm.Provider
+	// Mode is what a frozen tool does with a call it has no output for.
+	Mode ToolMode
+}
+
+// FrozenWorld builds the world for reruns of rec on the live provider. The
+// agent's clock reads are not recorded one by one, so the clock is held at
+// the recorded start of the run. It refuses a nil provider and a record whose
+// outputs cannot be read.
+func FrozenWorld(rec *agent.Record, live llm.Provider) (*World, error) {
+	if live == nil {
+		return nil, errors.New("explain: FrozenWorld needs a live provider")
+	}
+	ft, err := NewFrozenTools(rec)
+	if err != nil {
+		return nil, err
+	}
+	start, err := time.Parse(time.RFC3339Nano, rec.Manifest.StartedAt)
+	if err != nil {
+		return nil, fmt.Errorf("explain: manifest.startedAt %q is not an RFC 3339 time", rec.Manifest.StartedAt)
+	}
+	return &World{Tools: ft, Now: func() time.Time { return start }, Live: live, Mode: ToolsRefuse}, nil
+}
+
+// seeded sends every request with a fixed seed.
+type seeded struct {
+	p    llm.Provider
+	seed int64
+}
+
+func (s seeded) Name() string { return s.p.Name() }
+
+func (s seeded) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	r := req.Clone()
+	seed := s.seed
+	r.Seed = &seed
+	return s.p.Complete(ctx, r)
+}
+
+func (s seeded) Capabilities() llm.Caps { return llm.CapsOf(s.p) }
+
+// rerunResult is one rerun's outcome.
+type rerunResult struct {
+	answer   string
+	diverged bool
+	live     int
+}
+
+// rerun runs bp once in the world with seed.
+func (w *World) rerun(ctx context.Context, bp Blueprint, in agent.Input, seed int64) (rerunResult, error) {
+	rp := w.Tools.session(w.Mode)
+	frozen := Blueprint{Units: bp.Units, Options: bp.Options}
+	for _, t := range bp.Tools {
+		ft, err := rp.wrap(t)
+		if err != nil {
+			return rerunResult{}, fmt.Errorf("explain: freezing tool %s: %w", t.Name(), err)
+		}
+		frozen.Tools = append(frozen.Tools, ft)
+	}
+	a, err := frozen.Build(seeded{p: w.Live, seed: seed}, agent.WithClock(w.Now))
+	if err != nil {
+		return rerunResult{}, err
+	}
+	res, err := a.Run(ctx, in)
+	if err != nil {
+		return rerunResult{}, err
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rerunResult{answer: res.Answer, diverged: rp.diverged, live: rp.live}, nil
+}

@@ -1,0 +1,374 @@
+// Probes and verdicts (explain.md §7.3–7.4, §7.7): seeded reruns of the
+// baseline and of each ablated copy, the baseline stability gate, and the
+// report in format agentfootprint-go.ablation/1.
+
+package explain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// AblationFormat is the format id of a Report's JSON encoding.
+const AblationFormat = "agentfootprint-go.ablation/1"
+
+// Verdicts (wire words).
+const (
+	VerdictConfirmed    = "confirmed"
+	VerdictNotConfirmed = "not-confirmed"
+	VerdictInconclusive = "inconclusive"
+)
+
+// Report flags (wire words).
+const (
+	FlagBaselineUnstable      = "baseline-unstable"
+	FlagSamplesIdentical      = "samples-identical"
+	FlagSamplesNotIndependent = "samples-not-independent"
+)
+
+// Report modes.
+const (
+	ModeCausal        = "causal"
+	ModeCorrelational = "correlational"
+)
+
+// Comparator reports whether candidate counts as a different answer from
+// original (a flip).
+type Comparator func(original, candidate string) bool
+
+// DefaultComparator flips when the lexical similarity of the two answers is
+// below 0.8. A domain comparator (a label extractor) is better.
+func DefaultComparator(original, candidate string) bool {
+	return Similarity(original, candidate) < 0.8
+}
+
+// ProbeOptions configures Probe. Zero values take the defaults.
+type ProbeOptions struct {
+	// Samples is N, the reruns per probe (default 3, minimum 2).
+	Samples int
+	// TopK bounds the suspects probed when Suspects is empty (default 5).
+	TopK int
+	// Suspects are the specs to probe, in order. Empty: the ranked suspects
+	// of the backtrack (the shortlist first when the top is flat), mapped to
+	// Unit or Tool specs.
+	Suspects []Spec
+	// Comparator decides flips (default DefaultComparator).
+	Comparator Comparator
+}
+
+// Report is the outcome of a probe, encoded as agentfootprint-go.ablation/1.
+type Report struct {
+	Format   string          `json:"format"`
+	Mode     string          `json:"mode"`
+	Samples  int             `json:"samples"`
+	Seeds    []int64         `json:"seeds"`
+	World    WorldInfo       `json:"world"`
+	Baseline BaselineReport  `json:"baseline"`
+	Suspects []SuspectReport `json:"suspects"`
+	Runs     int             `json:"runs"`
+	Flags    []string        `json:"flags"`
+}
+
+// WorldInfo says what the reruns ran on.
+type WorldInfo struct {
+	Tools string `json:"tools"`
+	Model string `json:"model"`
+}
+
+// BaselineReport is the N reruns of the unablated copy.
+type BaselineReport struct {
+	Flips           int      `json:"flips"`
+	Samples         int      `json:"samples"`
+	Similarity      SimStats `json:"similarity"`
+	DistinctSamples int      `json:"distinctSamples"`
+}
+
+// SimStats summarises the lexical similarity of the rerun answers to the
+// original one.
+type SimStats struct {
+	Mean  float64 `json:"mean"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Stdev float64 `json:"stdev"`
+}
+
+// SuspectReport is one probed spec's verdict with its numbers and claim.
+type SuspectReport struct {
+	ID           string     `json:"id"`
+	Kind         string     `json:"kind"`
+	Verdict      string     `json:"verdict"`
+	Flips        int        `json:"flips"`
+	Samples      int        `json:"samples"`
+	Wilson95     [2]float64 `json:"wilson95"`
+	Similarity   SimStats   `json:"similarity"`
+	DivergedRuns int        `json:"divergedRuns"`
+	LiveCalls    int        `json:"liveCalls"`
+	Claim        string     `json:"claim"`
+}
+
+// Probe reruns copies of the agent built from bp in world w: N baseline runs,
+// then N runs per suspect spec, seed r for run r. A run flips when the
+// comparator says its answer differs from the recorded answer. It refuses a
+// record without a final answer, N below 2, a spec Ablate refuses, and any
+// rerun that fails (the error names the probe and seed).
+func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt ProbeOptions) (*Report, error) {
+	if rec == nil || rec.Log == nil {
+		return nil, ErrNoRecord
+	}
+	if w == nil {
+		return nil, errors.New("explain: Probe needs a world (FrozenWorld)")
+	}
+	if opt.Samples == 0 {
+		opt.Samples = 3
+	}
+	if opt.Samples < 2 {
+		return nil, fmt.Errorf("explain: Samples %d is below the minimum of 2", opt.Samples)
+	}
+	if opt.TopK <= 0 {
+		opt.TopK = 5
+	}
+	if opt.Comparator == nil {
+		opt.Comparator = DefaultComparator
+	}
+	var ans AnswerHop
+	if _, err := answerCall(rec.Log, Target{}, &ans); err != nil {
+		return nil, err
+	}
+	src, err := sourceOf(rec)
+	if err != nil {
+		return nil, err
+	}
+	specs := opt.Suspects
+	if len(specs) == 0 {
+		if specs, err = rankedSpecs(rec, bp, opt.TopK); err != nil {
+			return nil, err
+		}
+	}
+	n := opt.Samples
+	rep := &Report{Format: AblationFormat, Mode: ModeCorrelational, Samples: n, Seeds: make([]int64, n),
+		World: WorldInfo{Tools: "frozen", Model: "live"}, Suspects: []SuspectReport{}, Flags: []string{}}
+	for i := range n {
+		rep.Seeds[i] = int64(i)
+	}
+	type sample struct {
+		flips, diverged, live int
+		sims                  []float64
+		answers               []string
+	}
+	run := func(label string, b Blueprint, in agent.Input) (sample, error) {
+		var s sample
+		for _, seed := range rep.Seeds {
+			r, err := w.rerun(ctx, b, in, seed)
+			if err != nil {
+				return s, fmt.Errorf("explain: probe %s, seed %d: %w", label, seed, err)
+			}
+			rep.Runs++
+			if opt.Comparator(ans.Text, r.answer) {
+				s.flips++
+			}
+			if r.diverged {
+				s.diverged++
+			}
+			s.live += r.live
+			s.sims = append(s.sims, Similarity(ans.Text, r.answer))
+			s.answers = append(s.answers, r.answer)
+		}
+		return s, nil
+	}
+	baseIn, err := rerunInput(src, nil)
+	if err != nil {
+		return nil, err
+	}
+	base, err := run("baseline", bp, baseIn)
+	if err != nil {
+		return nil, err
+	}
+	distinct := slices.Compact(slices.Sorted(slices.Values(base.answers)))
+	rep.Baseline = BaselineReport{Flips: base.flips, Samples: n, Similarity: stats(base.sims), DistinctSamples: len(distinct)}
+	unstable := base.flips > 0
+	if unstable {
+		rep.Flags = append(rep.Flags, FlagBaselineUnstable)
+	}
+	if len(distinct) == 1 {
+		rep.Flags = append(rep.Flags, FlagSamplesIdentical)
+	}
+	if !llm.CapsOf(w.Live).Seed && (rec.Manifest.Options.Temperature == nil || *rec.Manifest.Options.Temperature == 0) {
+		rep.Flags = append(rep.Flags, FlagSamplesNotIndependent)
+	}
+	seeds := seedText(rep.Seeds)
+	for _, sp := range specs {
+		ab, err := Ablate(bp, sp)
+		if err != nil {
+			return nil, err
+		}
+		in, err := rerunInput(src, []Spec{sp})
+		if err != nil {
+			return nil, err
+		}
+		s, err := run(sp.String(), ab, in)
+		if err != nil {
+			return nil, err
+		}
+		rep.Mode = ModeCausal
+		sr := SuspectReport{ID: sp.ID, Kind: string(sp.Kind), Flips: s.flips, Samples: n,
+			Wilson95: wilson(s.flips, n), Similarity: stats(s.sims), DivergedRuns: s.diverged, LiveCalls: s.live}
+		sr.Verdict, sr.Claim = verdict(sp, s.flips, n, base.flips, unstable, seeds)
+		rep.Suspects = append(rep.Suspects, sr)
+	}
+	return rep, nil
+}
+
+// verdict applies the table of §7.4 and writes the claim. Only a confirmed
+// verdict uses the words confirmed and causal.
+func verdict(sp Spec, flips, n, baseFlips int, unstable bool, seeds string) (string, string) {
+	what := "without " + sp.String()
+	if sp.Kind == SpecForce {
+		what = "restoring " + sp.ID
+	}
+	world := "tools replayed from the record, clock held at the recorded start"
+	switch {
+	case unstable:
+		return VerdictInconclusive, fmt.Sprintf("%s the answer changed in %d/%d reruns (seeds %s), but the untouched agent also changed it in %d/%d, so the two cannot be told apart (%s)", what, flips, n, seeds, baseFlips, n, world)
+	case flips*2 > n:
+		change := "removing it changes the answer"
+		if sp.Kind == SpecForce {
+			change = "restoring it changes the answer"
+		}
+		return VerdictConfirmed, fmt.Sprintf("confirmed: %s the answer changed in %d/%d seeded reruns (seeds %s; baseline %d/%d; %s); %s — a causal effect within this frozen world", what, flips, n, seeds, baseFlips, n, world, change)
+	case flips > 0:
+		return VerdictInconclusive, fmt.Sprintf("%s the answer changed in %d/%d reruns (seeds %s; baseline %d/%d; %s): not a majority, no stamp", what, flips, n, seeds, baseFlips, n, world)
+	default:
+		return VerdictNotConfirmed, fmt.Sprintf("no effect seen: %s the answer changed in 0/%d reruns (seeds %s; baseline %d/%d; %s); its rank stays a proxy", what, n, seeds, baseFlips, n, world)
+	}
+}
+
+func seedText(seeds []int64) string {
+	parts := make([]string, len(seeds))
+	for i, s := range seeds {
+		parts[i] = fmt.Sprint(s)
+	}
+	return strings.Join(parts, ",")
+}
+
+// wilson is the 95% Wilson score interval of k successes in n, rounded to
+// four decimals.
+func wilson(k, n int) [2]float64 {
+	if n == 0 {
+		return [2]float64{0, 1}
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	center := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return [2]float64{round4(math.Max(0, center-half)), round4(math.Min(1, center+half))}
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// stats summarises similarities (population standard deviation).
+func stats(xs []float64) SimStats {
+	if len(xs) == 0 {
+		return SimStats{}
+	}
+	s := SimStats{Min: xs[0], Max: xs[0]}
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+		s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
+	}
+	s.Mean = sum / float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - s.Mean) * (x - s.Mean)
+	}
+	s.Stdev = math.Sqrt(v / float64(len(xs)))
+	s.Mean, s.Min, s.Max, s.Stdev = round4(s.Mean), round4(s.Min), round4(s.Max), round4(s.Stdev)
+	return s
+}
+
+// sourceOf reads the rerun input from the record: the user message and the
+// conversation before it.
+func sourceOf(rec *agent.Record) (*rerunSource, error) {
+	log := rec.Log
+	seeds := commitsOf(log, stageSeed)
+	if len(seeds) == 0 {
+		return nil, errors.New("explain: the record has no seed step")
+	}
+	sc := seeds[0]
+	msg, _, err := valueAt[string](log, sc, keyUserMessage)
+	if err != nil {
+		return nil, err
+	}
+	hist, _, err := valueAt[[]llm.Message](log, sc, keyHistory)
+	if err != nil {
+		return nil, err
+	}
+	src := &rerunSource{runID: rec.Manifest.RunID, message: msg}
+	if len(hist) > 1 {
+		src.prior = hist[:len(hist)-1]
+	}
+	src.started, _ = time.Parse(time.RFC3339Nano, rec.Manifest.StartedAt)
+	return src, nil
+}
+
+// rankedSpecs maps the top ranked suspects to specs bp can apply: a unit to
+// Unit, a tool result to Tool of its tool. The shortlist comes first when the
+// ranking has no clear winner.
+func rankedSpecs(rec *agent.Record, bp Blueprint, k int) ([]Spec, error) {
+	ch, err := Backtrack(rec, Target{})
+	if err != nil {
+		return nil, err
+	}
+	ranked, err := Rank(rec, Target{})
+	if err != nil {
+		return nil, err
+	}
+	conf := RankingConfidence(ranked, nil)
+	order := []string{}
+	if !conf.ClearWinner {
+		order = append(order, conf.Shortlist...)
+	}
+	for _, r := range ranked {
+		if !slices.Contains(order, r.ID) {
+			order = append(order, r.ID)
+		}
+	}
+	have := map[string]bool{}
+	for _, s := range removable(bp) {
+		have[s] = true
+	}
+	var specs []Spec
+	for _, id := range order {
+		var sp Spec
+		if _, ok := parseHistoryUnit(id); ok {
+			i := slices.IndexFunc(ch.Suspects, func(s Suspect) bool { return s.Unit == id })
+			if i < 0 || ch.Suspects[i].Allowed.ToolCall == nil {
+				continue
+			}
+			sp = Tool(ch.Suspects[i].Allowed.ToolCall.Name)
+		} else {
+			sp = Unit(id)
+		}
+		if !have[sp.String()] || slices.Contains(specs, sp) {
+			continue
+		}
+		specs = append(specs, sp)
+		if len(specs) == k {
+			break
+		}
+	}
+	if len(specs) == 0 {
+		return nil, errors.New("explain: no ranked suspect is removable from this blueprint")
+	}
+	return specs, nil
+}

@@ -1,0 +1,232 @@
+// Influence ranking (explain.md §9): a lexical, deterministic score for every
+// content-bearing suspect, and the confidence check on its top.
+
+package explain
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+)
+
+// persistThreshold is the similarity above which a later output counts as
+// carrying a suspect's words.
+const persistThreshold = 0.30
+
+// Ranked is one suspect's score with its signals: FA, the similarity to the
+// answer; AVG, the mean similarity to the model outputs after the suspect's
+// first placement (the answering call included); Persist, the share of those
+// outputs above 0.30; Depth, 1/(1+their number). Adapted marks a suspect
+// with no such output: its score then weighs FA 0.80 and Depth 0.20.
+type Ranked struct {
+	ID      string  `json:"id"`
+	Score   float64 `json:"score"`
+	FA      float64 `json:"fa"`
+	AVG     float64 `json:"avg"`
+	Persist float64 `json:"persist"`
+	Depth   float64 `json:"depth"`
+	Adapted bool    `json:"adapted,omitempty"`
+
+	index int
+}
+
+// Rank scores the suspects of the backtrack from target, best first. Only
+// content-bearing suspects are ranked (placed context units and tool
+// results); plumbing stages never are.
+func Rank(rec *agent.Record, target Target) ([]Ranked, error) {
+	if rec == nil || rec.Log == nil {
+		return nil, ErrNoRecord
+	}
+	var ans AnswerHop
+	ci, err := answerCall(rec.Log, target, &ans)
+	if err != nil {
+		return nil, err
+	}
+	call, err := readCall(rec.Log, ci)
+	if err != nil {
+		return nil, err
+	}
+	sus, err := suspectsOf(rec, call, map[string]bool{})
+	if err != nil {
+		return nil, err
+	}
+	return rankSuspects(rec.Log, sus, ans.Text, ci), nil
+}
+
+// rankSuspects scores sus against the answer and the model outputs after
+// each suspect's first placement, up to and including the answering call.
+// Ties keep request order.
+func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int) []Ranked {
+	type output struct {
+		commit int
+		toks   []string
+	}
+	var outs []output
+	for _, ci := range commitsOf(log, stageCallLLM) {
+		if ci > answerCall {
+			break
+		}
+		text, _, _ := valueAt[string](log, ci, keyLatestContent)
+		var b strings.Builder
+		b.WriteString(text)
+		if calls, _, err := valueAt[[]callText](log, ci, keyToolCalls); err == nil {
+			for _, c := range calls {
+				fmt.Fprintf(&b, " %s %s", c.Name, c.Args)
+			}
+		}
+		outs = append(outs, output{ci, Tokens(b.String())})
+	}
+	ansToks := Tokens(answer)
+	res := make([]Ranked, len(sus))
+	for i, s := range sus {
+		toks := Tokens(s.text)
+		r := Ranked{ID: s.Unit, FA: setCosine(toks, ansToks), index: i}
+		n, sum, persist := 0, 0.0, 0
+		for _, o := range outs {
+			if o.commit <= s.placed {
+				continue
+			}
+			sim := setCosine(toks, o.toks)
+			n++
+			sum += sim
+			if sim > persistThreshold {
+				persist++
+			}
+		}
+		r.Depth = 1 / float64(1+n)
+		if n == 0 {
+			r.Adapted = true
+			r.Score = 0.80*r.FA + 0.20*r.Depth
+		} else {
+			r.AVG = sum / float64(n)
+			r.Persist = float64(persist) / float64(n)
+			r.Score = 0.40*r.FA + 0.30*r.AVG + 0.20*r.Persist + 0.10*r.Depth
+		}
+		res[i] = r
+	}
+	slices.SortStableFunc(res, func(a, b Ranked) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	return res
+}
+
+// callText is the part of a tool call the ranking reads.
+type callText struct {
+	Name string `json:"name"`
+	Args any    `json:"args"`
+}
+
+// Strategy decides whether the top score is a clear winner.
+type Strategy interface {
+	// Clear reports whether top beats runnerUp.
+	Clear(top, runnerUp float64) bool
+	// String describes the rule for the reason text.
+	String() string
+}
+
+// Margin is the default strategy: top − runnerUp ≥ threshold.
+type Margin float64
+
+// Clear implements Strategy.
+func (m Margin) Clear(top, runnerUp float64) bool { return top-runnerUp >= float64(m) }
+
+func (m Margin) String() string { return fmt.Sprintf("margin ≥ %.2f", float64(m)) }
+
+// Ratio is the relative strategy: (top − runnerUp) / |top| ≥ threshold.
+type Ratio float64
+
+// Clear implements Strategy.
+func (r Ratio) Clear(top, runnerUp float64) bool {
+	if top == 0 {
+		return false
+	}
+	return (top-runnerUp)/math.Abs(top) >= float64(r)
+}
+
+func (r Ratio) String() string { return fmt.Sprintf("ratio ≥ %.2f", float64(r)) }
+
+// ShortlistBand is how far below the top score a suspect still joins the
+// shortlist.
+const ShortlistBand = 0.10
+
+// Confidence is RankingConfidence's answer. Reason is display text only.
+type Confidence struct {
+	ClearWinner bool     `json:"clearWinner"`
+	Lead        string   `json:"lead"`
+	Margin      float64  `json:"margin"`
+	Shortlist   []string `json:"shortlist"`
+	Reason      string   `json:"reason"`
+	Flags       []string `json:"flags"`
+}
+
+// FlagNaNScore marks a ranking where some scores were not numbers and were
+// left out.
+const FlagNaNScore = "nan-score"
+
+// RankingConfidence says whether the ranking's top is clear under strategy
+// (Margin(0.05) when nil) and returns the shortlist: every finite score within
+// ShortlistBand of the top, always the lead, and the runner-up too when the
+// top is not clear. One suspect is a clear winner; none gives an empty answer.
+// The thresholds are uncalibrated.
+func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
+	if strategy == nil {
+		strategy = Margin(0.05)
+	}
+	c := Confidence{Shortlist: []string{}, Flags: []string{}}
+	var fin []Ranked
+	for _, s := range scores {
+		if math.IsNaN(s.Score) || math.IsInf(s.Score, 0) {
+			continue
+		}
+		fin = append(fin, s)
+	}
+	if len(fin) < len(scores) {
+		c.Flags = append(c.Flags, FlagNaNScore)
+	}
+	slices.SortStableFunc(fin, func(a, b Ranked) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	switch len(fin) {
+	case 0:
+		c.Reason = "nothing to rank"
+		return c
+	case 1:
+		c.ClearWinner, c.Lead, c.Shortlist = true, fin[0].ID, []string{fin[0].ID}
+		c.Reason = "only one suspect"
+		return c
+	}
+	top, second := fin[0], fin[1]
+	c.Lead = top.ID
+	c.Margin = top.Score - second.Score
+	c.ClearWinner = strategy.Clear(top.Score, second.Score)
+	for _, s := range fin {
+		if top.Score-s.Score <= ShortlistBand {
+			c.Shortlist = append(c.Shortlist, s.ID)
+		}
+	}
+	if !c.ClearWinner && !slices.Contains(c.Shortlist, second.ID) {
+		c.Shortlist = append(c.Shortlist, second.ID)
+	}
+	if c.ClearWinner {
+		c.Reason = fmt.Sprintf("%s leads %s by %.3f (%s); the score is a lexical proxy, uncalibrated", top.ID, second.ID, c.Margin, strategy)
+	} else {
+		c.Reason = fmt.Sprintf("no clear winner: %s leads %s by %.3f (%s); the proxy scores cannot separate the shortlist, ablate it", top.ID, second.ID, c.Margin, strategy)
+	}
+	return c
+}

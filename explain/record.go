@@ -1,0 +1,227 @@
+// Reading a run record: opening its JSON, typed values as of a commit, and
+// the commits the agent chart leaves behind.
+
+package explain
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// State keys and stage ids of the agent chart this package reads. They are
+// wire facts of the record (runtime.md §2.2).
+const (
+	keyHistory       = "history"
+	keyCatalog       = "contextCatalog"
+	keyContextUnits  = "contextUnits"
+	keyLatestContent = "llmLatestContent"
+	keyToolCalls     = "llmLatestToolCalls"
+	keyLLMRequest    = "llmRequest"
+	keyFinalContent  = "finalContent"
+	keyToolResults   = "toolResults"
+	keyUserMessage   = "userMessage"
+
+	stageSeed         = "seed"
+	stageContext      = "context"
+	stageCallLLM      = "call-llm"
+	stageToolCalls    = "tool-calls"
+	stagePrepareFinal = "prepare-final"
+)
+
+// ErrNoRecord refuses a nil record or a record without a commit log.
+var ErrNoRecord = errors.New("explain: the record is nil or has no commit log")
+
+// Open reads a record file written by agent.Record.MarshalJSON (format
+// agentfootprint-go.record/1). It refuses a file that cannot be read or is
+// not such a record, naming the path.
+func Open(path string) (*agent.Record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("explain: open record: %w", err)
+	}
+	rec, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("explain: %s: %w", path, err)
+	}
+	return rec, nil
+}
+
+// Decode reads a record from its JSON encoding. It refuses another format or
+// a malformed log (the error names the field).
+func Decode(data []byte) (*agent.Record, error) {
+	rec, err := agent.DecodeRecord(data)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Log == nil {
+		return nil, ErrNoRecord
+	}
+	return rec, nil
+}
+
+// valueAt returns key as of commit i converted to T. A value that is not
+// already a T (a record decoded without key types) is converted through its
+// JSON form.
+func valueAt[T any](log *flow.Record, i int, key string) (T, bool, error) {
+	var zero T
+	v, ok, err := flow.ValueAt(log, i, key)
+	if err != nil || !ok {
+		return zero, ok, err
+	}
+	if t, ok := v.(T); ok {
+		return t, true, nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return zero, false, fmt.Errorf("explain: %s at commit %d: %w", key, i, err)
+	}
+	var out T
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return zero, false, fmt.Errorf("explain: %s at commit %d is not the expected shape: %w", key, i, err)
+	}
+	return out, true, nil
+}
+
+// stageOf returns the stage id of a runtime stage id ("call-llm#3" →
+// "call-llm").
+func stageOf(runtimeID string) string {
+	if i := strings.LastIndexByte(runtimeID, '#'); i >= 0 {
+		return runtimeID[:i]
+	}
+	return runtimeID
+}
+
+// writes reports whether commit c writes key.
+func writes(c *flow.Commit, key string) bool {
+	for _, op := range c.Ops {
+		if op.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// commitsOf returns the indices of the commits of a stage, in order.
+func commitsOf(log *flow.Record, stage string) []int {
+	var out []int
+	for i, c := range log.Commits {
+		if c.StageID == stage {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// findStep resolves a runtime stage id to its commit index.
+func findStep(log *flow.Record, step string) (int, error) {
+	if i, ok := log.Find(step); ok {
+		return i, nil
+	}
+	return 0, fmt.Errorf("explain: the record has no step %q", step)
+}
+
+// runID returns the runtime stage id of commit i.
+func runID(log *flow.Record, i int) string {
+	if c, ok := log.Commit(i); ok {
+		return c.RuntimeStageID
+	}
+	return ""
+}
+
+// catalog returns the contextCatalog as written by seed, with its commit.
+func catalog(log *flow.Record) ([]inject.CatalogEntry, int, error) {
+	for i, c := range log.Commits {
+		if writes(c, keyCatalog) {
+			cat, _, err := valueAt[[]inject.CatalogEntry](log, i, keyCatalog)
+			return cat, i, err
+		}
+	}
+	return nil, -1, errors.New("explain: the record has no contextCatalog (not an agent run?)")
+}
+
+// unitText returns a catalog entry's text: inline, or from its blob.
+func unitText(rec *agent.Record, e inject.CatalogEntry) (string, bool) {
+	if e.Content != "" || e.ContentRef == "" {
+		return e.Content, e.Content != "" || e.Chars == 0
+	}
+	b, ok := rec.Blob(e.ContentRef)
+	return string(b), ok
+}
+
+// callInfo is what the record says about one model call.
+type callInfo struct {
+	commit  int // the call-llm commit
+	context int // the context commit it read contextUnits from (-1 if none)
+	req     agent.LLMRequest
+	units   agent.ContextUnits
+	history []llm.Message // history as the call saw it (before its own append)
+	content string        // the reply's content
+	calls   []llm.ToolCall
+}
+
+// readCall gathers one call-llm commit's evidence.
+func readCall(log *flow.Record, ci int) (*callInfo, error) {
+	c, ok := log.Commit(ci)
+	if !ok || c.StageID != stageCallLLM {
+		return nil, fmt.Errorf("explain: commit %d is not a model call", ci)
+	}
+	info := &callInfo{commit: ci, context: -1}
+	var err error
+	if info.req, _, err = valueAt[agent.LLMRequest](log, ci, keyLLMRequest); err != nil {
+		return nil, err
+	}
+	if w, ok := flow.LastWriter(log, keyContextUnits, ci); ok {
+		info.context = w
+		if info.units, _, err = valueAt[agent.ContextUnits](log, w, keyContextUnits); err != nil {
+			return nil, err
+		}
+	}
+	if ci > 0 {
+		if info.history, _, err = valueAt[[]llm.Message](log, ci-1, keyHistory); err != nil {
+			return nil, err
+		}
+	}
+	if info.content, _, err = valueAt[string](log, ci, keyLatestContent); err != nil {
+		return nil, err
+	}
+	if info.calls, _, err = valueAt[[]llm.ToolCall](log, ci, keyToolCalls); err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+// span returns the span of unit in the call's request.
+func (ci *callInfo) span(unit string) (llm.Span, bool) {
+	for _, s := range ci.req.Spans {
+		if s.Unit == unit {
+			return s, true
+		}
+	}
+	return llm.Span{}, false
+}
+
+// historyUnit is the unit id of history message i.
+func historyUnit(i int) string { return "history/" + strconv.Itoa(i) }
+
+// parseHistoryUnit reads "history/<i>".
+func parseHistoryUnit(id string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, "history/")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0
+}
+
+// bytesReader reads b.
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
