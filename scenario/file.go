@@ -188,7 +188,8 @@ func Parse(data []byte) (*File, error) {
 	}
 	v, err := coverage.DecodeJSON(data)
 	if err != nil {
-		return nil, fieldErr("", "%v", strings.TrimPrefix(err.Error(), "coverage: "))
+		msg := strings.TrimPrefix(err.Error(), "coverage: ")
+		return nil, fieldErr("", "%s", strings.TrimPrefix(msg, "not a JSON value: "))
 	}
 	o, err := asObject("", v)
 	if err != nil {
@@ -210,16 +211,14 @@ func syntaxCheck(data []byte) error {
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, se.Offset)
+		line, col := lineCol(data, se.Offset-1)
 		return fieldErr("", "line %d, column %d: not valid JSON: %v", line, col, se)
 	}
 	return fieldErr("", "not valid JSON: %v", err)
 }
 
 func lineCol(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
+	off = max(0, min(off, int64(len(data))))
 	line, col := 1, 1
 	for _, b := range data[:off] {
 		if b == '\n' {

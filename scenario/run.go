@@ -47,6 +47,7 @@ func Run(ctx context.Context, f *File) (*Report, error) {
 		seen    int           // history messages already reported
 		last    *agent.Result // the last result of any turn
 		leg     *agent.Result // a paused leg whose evidence a resume will carry on
+		conv    *agent.Conversation
 	)
 	finish := func() *Report {
 		if leg != nil {
@@ -56,11 +57,11 @@ func Run(ctx context.Context, f *File) (*Report, error) {
 		rep.finishCalls()
 		if last != nil {
 			rep.Record = last.Record()
-			if c := last.Conversation(); c != nil {
-				rep.Transcript = c.History
-				if len(c.FindingsLedger) > 0 {
-					rep.Ledger = append(json.RawMessage(nil), c.FindingsLedger...)
-				}
+		}
+		if conv != nil {
+			rep.Transcript = conv.History
+			if len(conv.FindingsLedger) > 0 {
+				rep.Ledger = append(json.RawMessage(nil), conv.FindingsLedger...)
 			}
 		}
 		rep.Standing = standingOf(rep.Events)
@@ -85,9 +86,12 @@ func Run(ctx context.Context, f *File) (*Report, error) {
 			last = res
 		}
 		if res != nil {
+			if c := conversationOf(res, err); c != nil {
+				conv = c
+			}
 			// A resumed leg's record holds the paused leg's evidence too.
 			leg = nil
-			rep.addTurn(t, res, &seen)
+			rep.addTurn(t, res, conv, &seen)
 			if res.Paused && err == nil {
 				leg = res
 			} else {
@@ -122,7 +126,7 @@ func (e *RunError) Unwrap() error { return e.Err }
 
 // addTurn folds one turn's result into the report: the turn, the answer and the tool
 // messages the model was served in it.
-func (rep *Report) addTurn(t turn, res *agent.Result, seen *int) {
+func (rep *Report) addTurn(t turn, res *agent.Result, c *agent.Conversation, seen *int) {
 	tr := TurnReport{Answer: res.Answer, Paused: res.Paused, Iterations: res.Iterations, RunID: res.RunID}
 	if t.resume != nil {
 		tr.Resume = t.resume
@@ -136,7 +140,7 @@ func (rep *Report) addTurn(t turn, res *agent.Result, seen *int) {
 	rep.Turns = append(rep.Turns, tr)
 	rep.Answer, rep.Iterations = res.Answer, res.Iterations
 	rep.Paused = tr.Pause
-	if c := res.Conversation(); c != nil {
+	if c != nil {
 		for _, m := range c.History[min(*seen, len(c.History)):] {
 			if m.Role == llm.RoleTool {
 				rep.ToolMessages = append(rep.ToolMessages, ToolMessage{ToolCallID: m.ToolCallID, ToolName: m.ToolName, Content: m.Content, IsError: m.IsError})
@@ -144,6 +148,19 @@ func (rep *Report) addTurn(t turn, res *agent.Result, seen *int) {
 		}
 		*seen = len(c.History)
 	}
+}
+
+// conversationOf is the conversation as of the end of a turn, or of a failed turn's last
+// iteration boundary.
+func conversationOf(res *agent.Result, err error) *agent.Conversation {
+	if c := res.Conversation(); c != nil {
+		return c
+	}
+	var ce *agent.RunCheckpointError
+	if errors.As(err, &ce) {
+		return ce.Checkpoint
+	}
+	return nil
 }
 
 // addEvidence folds a result's record into the report: its events and its
