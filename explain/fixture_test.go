@@ -5,6 +5,7 @@ package explain_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"runtime"
@@ -138,3 +139,5 @@ func labelOf(s string) string {
 }
 
 func labelComparator(original, candidate string) bool { return labelOf(original) != labelOf(candidate) }
+
+func asError[T error](err error, target *T) bool { return errors.As(err, target) }
