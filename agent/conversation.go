@@ -178,8 +178,37 @@ func (c *Conversation) Validate() error {
 			return &CheckpointError{Field: "failurePoint.phase", Reason: fmt.Sprintf("unknown phase %q", fp.Phase)}
 		}
 	}
-	if len(c.FindingsLedger) > 0 && string(c.FindingsLedger) != "null" && string(c.FindingsLedger) != "[]" {
-		return &CheckpointError{Field: "findingsLedger", Reason: "this agent arms no honesty layer that files findings"}
+	return validateLedger(c.FindingsLedger)
+}
+
+// ledgerKinds are the findings-ledger row kinds a checkpoint may carry.
+var ledgerKinds = map[string]bool{
+	"period": true, "argument": true,
+	"clock": true, "clock-on-resume": true, "call": true, "call-window": true, "source-clock": true,
+}
+
+// validateLedger checks the checkpoint's findingsLedger: an array of objects,
+// each with a known kind, a turn and an iteration. The rows' other fields
+// belong to the layer that files them and are checked there.
+func validateLedger(raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var rows []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return &CheckpointError{Field: "findingsLedger", Reason: "not an array of row objects"}
+	}
+	for i, r := range rows {
+		var kind string
+		if err := json.Unmarshal(r["kind"], &kind); err != nil || !ledgerKinds[kind] {
+			return &CheckpointError{Field: fmt.Sprintf("findingsLedger[%d].kind", i), Reason: fmt.Sprintf("unknown row kind %s", r["kind"])}
+		}
+		for _, k := range []string{"turn", "iteration"} {
+			var n int
+			if err := json.Unmarshal(r[k], &n); err != nil || n < 0 {
+				return &CheckpointError{Field: fmt.Sprintf("findingsLedger[%d].%s", i, k), Reason: "missing or not a non-negative integer"}
+			}
+		}
 	}
 	return nil
 }

@@ -237,6 +237,9 @@ func TestConversationRefusals(t *testing.T) {
 		{"time", strings.Replace(good, `2026-11-29T10:00:00Z`, `yesterday`, 1), "checkpointedAt"},
 		{"unknown", strings.Replace(good, `"runId"`, `"extra":1,"runId"`, 1), "extra"},
 		{"phase", strings.Replace(good, `"runId"`, `"failurePoint":{"iteration":1,"phase":"later"},"runId"`, 1), "failurePoint.phase"},
+		{"ledger kind", strings.Replace(good, `"runId"`, `"findingsLedger":[{"kind":"period","turn":1,"iteration":1},{"kind":"mood","turn":1,"iteration":1}],"runId"`, 1), "findingsLedger[1].kind"},
+		{"ledger turn", strings.Replace(good, `"runId"`, `"findingsLedger":[{"kind":"clock","iteration":1}],"runId"`, 1), "findingsLedger[0].turn"},
+		{"ledger shape", strings.Replace(good, `"runId"`, `"findingsLedger":{"kind":"clock"},"runId"`, 1), "findingsLedger"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := agent.DecodeConversation([]byte(tc.json))
@@ -309,5 +312,77 @@ func TestCheckIn(t *testing.T) {
 				t.Errorf("tools.start %d, tools.result %d; want 2 and 2", n, m)
 			}
 		})
+	}
+}
+
+// TestContinueFromPause: a conversation checkpoint taken at a pause can be
+// continued; the calls left open get a result saying they were not run.
+func TestContinueFromPause(t *testing.T) {
+	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{
+		call("c1", "service_status", `{"service":"checkout"}`),
+		call("c2", "ask_approval", `{"action":"restart"}`),
+	}})
+	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil), approvalTool(t, nil)))
+	res, err := a.Run(context.Background(), agent.Input{Message: "fix"})
+	if err != nil || !res.Paused {
+		t.Fatalf("paused=%v err=%v", res.Paused, err)
+	}
+	cv := res.Conversation()
+	if cv == nil || len(cv.History) != 3 || cv.LastCompletedIteration != 0 {
+		t.Fatalf("paused conversation = %s", mustJSON(t, cv))
+	}
+	if dropped := a.AbandonPause(); dropped == nil {
+		t.Fatal("AbandonPause returned nothing")
+	}
+	p2 := scripted.New(scripted.Reply{Content: "Never mind then."})
+	a2, _ := agent.New(p2, agent.WithTools(statusTool(t, nil), approvalTool(t, nil)))
+	res2, err := a2.Run(context.Background(), agent.Input{Message: "forget it", ContinueFrom: cv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := toolMessages(p2.Requests()[0].Messages)
+	want := []string{"c1:checkout is degraded: error rate 12%", "c2:This call was not run: the conversation went on without its result."}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool messages (-want +got):\n%s", diff)
+	}
+	if res2.Answer != "Never mind then." {
+		t.Errorf("answer = %q", res2.Answer)
+	}
+	// The first agent accepts a new turn once the pause is abandoned.
+	if _, err := a.Run(context.Background(), agent.Input{Message: "new"}); errors.Is(err, agent.ErrPendingQuestion) {
+		t.Error("still pending after AbandonPause")
+	}
+}
+
+func TestToolProgressAndCallContext(t *testing.T) {
+	var seen tool.Call
+	slow := tool.Must(tool.New("slow_scan", "Scan slowly.", func(ctx context.Context, in statusIn) (string, error) {
+		seen = tool.CallFrom(ctx)
+		seen.Progress(map[string]int{"done": 50})
+		return "scanned", nil
+	}))
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("s1", "slow_scan", `{"service":"a"}`)}},
+		scripted.Reply{Content: "ok"},
+	)
+	a, _ := agent.New(p, agent.WithTools(slow))
+	var log eventLog
+	log.on(a)
+	if _, err := a.FollowUp(context.Background(), "x"); !errors.Is(err, agent.ErrNoConversation) {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), agent.Input{Message: "scan"}); err != nil {
+		t.Fatal(err)
+	}
+	if seen.ID != "s1" || seen.Name != "slow_scan" || seen.Iteration != 1 || seen.Turn != 1 || seen.Time != nil {
+		t.Errorf("call context = %+v", seen)
+	}
+	pr := log.of(event.ToolsProgress)
+	if len(pr) != 1 {
+		t.Fatalf("progress events = %d", len(pr))
+	}
+	want := event.ToolsProgressPayload{ToolCallID: "s1", ToolName: "slow_scan", Iteration: 1, Payload: map[string]int{"done": 50}}
+	if diff := cmp.Diff(want, pr[0].Payload); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 }

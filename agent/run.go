@@ -124,7 +124,7 @@ func (a *Agent) Run(ctx context.Context, in Input) (*Result, error) {
 		if cv.Agent != nil && cv.Agent.ID != "" && cv.Agent.ID != a.cfg.id {
 			return nil, &CheckpointError{Field: "agent.id", Reason: fmt.Sprintf("the checkpoint belongs to agent %q, not %q", cv.Agent.ID, a.cfg.id)}
 		}
-		rs.prior = cloneMessages(cv.History)
+		rs.prior = closeOpenCalls(cloneMessages(cv.History))
 		rs.turn = userTurns(rs.prior) + 1
 	}
 	return a.start(ctx, rs, false)
@@ -150,7 +150,7 @@ func (a *Agent) FollowUp(ctx context.Context, message string) (*Result, error) {
 	cv := a.conv
 	a.inFlight = true
 	a.mu.Unlock()
-	rs := &runState{a: a, start: a.cfg.now(), message: message, prior: cloneMessages(cv.History)}
+	rs := &runState{a: a, start: a.cfg.now(), message: message, prior: closeOpenCalls(cloneMessages(cv.History))}
 	rs.turn = userTurns(rs.prior) + 1
 	return a.start(ctx, rs, true)
 }
@@ -325,6 +325,47 @@ func cloneMessages(ms []llm.Message) []llm.Message {
 			m.ToolCalls = calls
 		}
 		out[i] = m
+	}
+	return out
+}
+
+// openCallText answers a call left without a result when a conversation
+// continues past it (for example from a checkpoint taken at a pause).
+const openCallText = "This call was not run: the conversation went on without its result."
+
+// closeOpenCalls answers, right after their assistant message, the tool calls
+// of h that have no tool message, because providers refuse a call without a
+// result. h is a private copy; the added messages are recorded by seed.
+func closeOpenCalls(h []llm.Message) []llm.Message {
+	answered := map[string]bool{}
+	for _, m := range h {
+		if m.Role == llm.RoleTool {
+			answered[m.ToolCallID] = true
+		}
+	}
+	out := make([]llm.Message, 0, len(h))
+	changed := false
+	for i := 0; i < len(h); i++ {
+		m := h[i]
+		out = append(out, m)
+		if m.Role != llm.RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		// The answers already there stay next to their calls.
+		for i+1 < len(h) && h[i+1].Role == llm.RoleTool {
+			i++
+			out = append(out, h[i])
+		}
+		for _, c := range m.ToolCalls {
+			if !answered[c.ID] {
+				out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: openCallText, IsError: true})
+				answered[c.ID] = true
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return h
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -26,6 +27,9 @@ type runState struct {
 	prior   []llm.Message
 	turn    int
 
+	// mu guards blobs and events: a tool may report progress from a
+	// goroutine of its own.
+	mu      sync.Mutex
 	blobs   map[string][]byte
 	events  []event.Event
 	dropped int
@@ -52,6 +56,8 @@ func runOf(ctx context.Context) *runState {
 func (rs *runState) blob(b []byte) string {
 	sum := sha256.Sum256(b)
 	h := hex.EncodeToString(sum[:])
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
 	if rs.blobs == nil {
 		rs.blobs = map[string][]byte{}
 	}
@@ -92,11 +98,13 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 	}
 	ev := event.Event{Type: n, Payload: build(), Meta: meta}
 	if rs.a.cfg.recordEvents {
+		rs.mu.Lock()
 		if len(rs.events) < MaxRecordedEvents {
 			rs.events = append(rs.events, ev)
 		} else {
 			rs.dropped++
 		}
+		rs.mu.Unlock()
 	}
 	if rs.a.d.HasListeners(n) {
 		rs.a.d.Dispatch(ev)
