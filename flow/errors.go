@@ -19,6 +19,7 @@ type ChartError struct {
 	Errs  []error
 }
 
+// Error describes the failure.
 func (e *ChartError) Error() string {
 	parts := make([]string, len(e.Errs))
 	for i, err := range e.Errs {
@@ -36,10 +37,12 @@ type StageError struct {
 	Err            error
 }
 
+// Error describes the failure.
 func (e *StageError) Error() string {
 	return fmt.Sprintf("flow: stage %s: %v", e.RuntimeStageID, e.Err)
 }
 
+// Unwrap returns the stage's own error.
 func (e *StageError) Unwrap() error { return e.Err }
 
 // PanicError is a stage panic recovered into an error.
@@ -48,6 +51,7 @@ type PanicError struct {
 	Value any
 }
 
+// Error describes the failure.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("stage %q panicked: %v", e.Stage, e.Value)
 }
@@ -59,6 +63,7 @@ type KeyError struct {
 	Reason string
 }
 
+// Error describes the failure.
 func (e *KeyError) Error() string { return fmt.Sprintf("key %q: %s", e.Key, e.Reason) }
 
 // LoopLimitError stops a run whose back-edge into Node exceeded Limit passes.
@@ -67,6 +72,7 @@ type LoopLimitError struct {
 	Limit int
 }
 
+// Error describes the failure.
 func (e *LoopLimitError) Error() string {
 	return fmt.Sprintf("flow: loop into %q exceeded its visit limit of %d", e.Node, e.Limit)
 }
@@ -77,6 +83,7 @@ type BranchError struct {
 	Branch  string
 }
 
+// Error describes the failure.
 func (e *BranchError) Error() string {
 	return fmt.Sprintf("decider %q chose unknown branch %q", e.Decider, e.Branch)
 }
@@ -87,6 +94,7 @@ type CheckpointError struct {
 	Reason string
 }
 
+// Error describes the failure.
 func (e *CheckpointError) Error() string {
 	return fmt.Sprintf("flow: checkpoint %s: %s", e.Field, e.Reason)
 }
@@ -98,6 +106,7 @@ type CorruptLogError struct {
 	Reason string
 }
 
+// Error describes the failure.
 func (e *CorruptLogError) Error() string {
 	return fmt.Sprintf("flow: corrupt log at %s: %s", e.Field, e.Reason)
 }
@@ -108,6 +117,7 @@ type ObserverPanicError struct {
 	Value    string
 }
 
+// Error describes the failure.
 func (e *ObserverPanicError) Error() string {
 	return fmt.Sprintf("flow: observer %q panicked: %s", e.Observer, e.Value)
 }
@@ -119,6 +129,7 @@ type SiblingConflictError struct {
 	Children []string
 }
 
+// Error describes the failure.
 func (e *SiblingConflictError) Error() string {
 	return fmt.Sprintf("flow: parallel children %s all write key %q (only appends may share a key)",
 		strings.Join(e.Children, ", "), e.Key)
@@ -131,6 +142,7 @@ type RedactedError struct {
 	Commit int
 }
 
+// Error describes the failure.
 func (e *RedactedError) Error() string {
 	return fmt.Sprintf("flow: key %q is redacted at commit %d", e.Key, e.Commit)
 }

@@ -31,13 +31,16 @@ type Event struct {
 }
 
 // Hooks is one observer: every field is optional and nil fields cost nothing.
-// Hooks run synchronously, in attach order, on the run's goroutine; a panic
-// in one is recovered, counted in [ObserverStats] and reported to the other
-// observers' Error hook (a panic inside Error is only counted).
+// Hooks run synchronously, in attach order, one call at a time: on the run's
+// goroutine, except the live Read, Write and Emit hooks of fork and selector
+// children, which come from the children's goroutines (still serialised). A
+// panic in a hook is recovered, counted in [ObserverStats] and reported to the
+// other observers' Error hook (a panic inside Error is only counted).
 //
-// Order for one stage: StageStart, Read/Write (live), Emit (live), StageEnd,
-// Commit, then Decision/SubflowExit, StageExecuted, then Next or Loop. On a
-// stage error: StageEnd, Commit, Error.
+// Order for one stage: StageStart, Read/Write/Emit (live, as they happen),
+// StageEnd, Commit, then Decision or Selected or SubflowExit, StageExecuted,
+// then Next or Loop. On a stage error: StageEnd, Commit, Error. A fork fires
+// Fork, then its children's StageStart in declaration order.
 type Hooks struct {
 	// scope channel
 	StageStart func(HookInfo)

@@ -34,6 +34,7 @@ func TestCorruptLogRefused(t *testing.T) {
 		field string
 	}{
 		{"no commits", edit(func(m map[string]any) { m["commits"] = []any{} }), "commits"},
+		{"null commit", edit(func(m map[string]any) { m["commits"].([]any)[3] = nil }), "commits[3]"},
 		{"first is not input", edit(func(m map[string]any) { commit(m, 0)["runtimeStageId"] = "seed#0" }), "commits[0].runtimeStageId"},
 		{"idx out of order", edit(func(m map[string]any) { commit(m, 2)["idx"] = 7 }), "commits[2].idx"},
 		{"duplicate runtime id", edit(func(m map[string]any) { commit(m, 2)["runtimeStageId"] = "seed#0" }), "commits[2].runtimeStageId"},
@@ -74,6 +75,8 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte(`{"runId":"r","chartId":"agent","commits":[{"idx":0,"stage":"input","stageId":"input","runtimeStageId":"input","reads":[],"ops":[{"key":"history","verb":"append","value":[1],"readsBefore":0}]}]}`))
 	f.Add([]byte(`{"commits":[{"idx":0,"runtimeStageId":"input","stageId":"input","ops":[{"key":"m","verb":"merge","value":{"a":{"b":1}},"readsBefore":0},{"key":"m","verb":"merge","value":{"a":2},"readsBefore":0}],"decision":{"chosen":["a"],"default":false,"rules":[]}}]}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"commits":[null]}`))
+	f.Add([]byte(`{"commits":[{"idx":0,"runtimeStageId":"input","stageId":"input"},{"idx":1,"runtimeStageId":"a#0","stageId":"a","subflow":{"path":"a","run":"a#0"}}],"subflows":{"a#0":{"commits":[null]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, decode := range []func([]byte) (*flow.Record, error){
 			c.DecodeRecord,

@@ -113,18 +113,30 @@ type SubflowRef struct {
 
 // Commit is one bundle of the log: what one executed stage read and wrote.
 type Commit struct {
-	Idx            int         `json:"idx"`
-	Stage          string      `json:"stage"`
-	StageID        string      `json:"stageId"`
-	RuntimeStageID string      `json:"runtimeStageId"`
-	Reads          []string    `json:"reads"`
-	Ops            []Op        `json:"ops"`
-	Untracked      []string    `json:"untracked,omitempty"`
-	Control        *Control    `json:"control,omitempty"`
-	Decision       *Decision   `json:"decision,omitempty"`
-	Error          string      `json:"error,omitempty"`
-	Subflow        *SubflowRef `json:"subflow,omitempty"`
-	Redacted       []string    `json:"redacted,omitempty"`
+	// Idx is the position in the log; 0 is the input commit.
+	Idx int `json:"idx"`
+	// Stage is the display name, StageID the node id, RuntimeStageID the
+	// execution id ([subflowPath/]stageId#n).
+	Stage          string `json:"stage"`
+	StageID        string `json:"stageId"`
+	RuntimeStageID string `json:"runtimeStageId"`
+	// Reads lists the keys read with tracking, in first-read order.
+	Reads []string `json:"reads"`
+	// Ops are the writes in the order they were staged.
+	Ops []Op `json:"ops"`
+	// Untracked is a subset of {"env", "silent"}: the stage used Env or
+	// Peek, so a slice through it may be incomplete.
+	Untracked []string `json:"untracked,omitempty"`
+	// Control is the decision governing this commit (nil before any).
+	Control *Control `json:"control,omitempty"`
+	// Decision is set on decider and selector commits.
+	Decision *Decision `json:"decision,omitempty"`
+	// Error is the failed stage's message.
+	Error string `json:"error,omitempty"`
+	// Subflow is set on mount commits.
+	Subflow *SubflowRef `json:"subflow,omitempty"`
+	// Redacted lists the keys whose values are masked in this bundle.
+	Redacted []string `json:"redacted,omitempty"`
 }
 
 // RedactedValue replaces the value of a redacted key's op in encoded records.
@@ -158,9 +170,9 @@ func (c Commit) MarshalJSON() ([]byte, error) {
 // runtime stage id, the record of every subflow execution.
 //
 // A Record returned by a run is complete and must be treated as read-only.
-// One decoded with encoding/json keeps values as raw JSON; decode it with
-// [Chart.DecodeRecord] (or [DecodeRecord] and key declarations) to get the
-// typed values back.
+// One decoded with encoding/json keeps values as raw JSON (replay then
+// returns raw JSON too); decode it with [Chart.DecodeRecord] to get the typed
+// values back.
 type Record struct {
 	RunID       string             `json:"runId"`
 	ChartID     string             `json:"chartId"`
@@ -187,6 +199,9 @@ func (r *Record) writers(key string) []int {
 	}
 	for ; r.idx.covered < len(r.Commits); r.idx.covered++ {
 		c := r.Commits[r.idx.covered]
+		if c == nil {
+			continue
+		}
 		for j, op := range c.Ops {
 			if j > 0 && c.Ops[j-1].Key == op.Key {
 				continue
@@ -212,7 +227,7 @@ func (r *Record) Commit(i int) (*Commit, bool) {
 // Find returns the index of the commit with the given runtime stage id.
 func (r *Record) Find(runtimeStageID string) (int, bool) {
 	for i := len(r.Commits) - 1; i >= 0; i-- {
-		if r.Commits[i].RuntimeStageID == runtimeStageID {
+		if c := r.Commits[i]; c != nil && c.RuntimeStageID == runtimeStageID {
 			return i, true
 		}
 	}

@@ -228,6 +228,11 @@ func (r *Record) validate(prefix string) error {
 	if len(r.Commits) == 0 {
 		return bad("commits", "is empty (commit 0 must be the input commit)")
 	}
+	for i, c := range r.Commits {
+		if c == nil {
+			return bad(fmt.Sprintf("commits[%d]", i), "is null")
+		}
+	}
 	if r.Commits[0].RuntimeStageID != InputStageID {
 		return bad("commits[0].runtimeStageId", fmt.Sprintf("is %q, want %q", r.Commits[0].RuntimeStageID, InputStageID))
 	}

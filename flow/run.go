@@ -82,8 +82,9 @@ func WithVisitLimit(n int) RunOption {
 // WithClock sets the clock used for event and pause times (default: UTC now).
 func WithClock(now func() time.Time) RunOption { return func(c *runConfig) { c.now = now } }
 
-// Result is what a run or resume returns. Record is always set, also with an
-// error: every stage that executed is in it.
+// Result is what a run or resume returns. Record is set also when an error
+// is returned, holding every stage that executed; only a Resume that refuses
+// its checkpoint returns a nil Result.
 type Result struct {
 	// Output is the return value of the last stage executed (the leaf, or
 	// the stage that broke).
