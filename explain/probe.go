@@ -75,6 +75,10 @@ type Report struct {
 	Suspects []SuspectReport `json:"suspects"`
 	Runs     int             `json:"runs"`
 	Flags    []string        `json:"flags"`
+	// Ranking is the ranking confidence the suspects were chosen by, when
+	// Probe chose them; its reason says when the proxy scores could not
+	// separate the shortlist.
+	Ranking *Confidence `json:"ranking,omitempty"`
 }
 
 // WorldInfo says what the reruns ran on.
@@ -147,14 +151,15 @@ func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt P
 		return nil, err
 	}
 	specs := opt.Suspects
+	var conf *Confidence
 	if len(specs) == 0 {
-		if specs, err = rankedSpecs(rec, bp, opt.TopK); err != nil {
+		if specs, conf, err = rankedSpecs(rec, bp, opt.TopK); err != nil {
 			return nil, err
 		}
 	}
 	n := opt.Samples
 	rep := &Report{Format: AblationFormat, Mode: ModeCorrelational, Samples: n, Seeds: make([]int64, n),
-		World: WorldInfo{Tools: "frozen", Model: "live"}, Suspects: []SuspectReport{}, Flags: []string{}}
+		World: WorldInfo{Tools: "frozen", Model: "live"}, Suspects: []SuspectReport{}, Flags: []string{}, Ranking: conf}
 	for i := range n {
 		rep.Seeds[i] = int64(i)
 	}
@@ -229,19 +234,17 @@ func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt P
 // verdict applies the table of §7.4 and writes the claim. Only a confirmed
 // verdict uses the words confirmed and causal.
 func verdict(sp Spec, flips, n, baseFlips int, unstable bool, seeds string) (string, string) {
-	what := "without " + sp.String()
+	what := "with " + sp.String() + " removed,"
+	change := "removing " + sp.ID + " changes the answer"
 	if sp.Kind == SpecForce {
-		what = "restoring " + sp.ID
+		what = "with " + sp.ID + " forced in,"
+		change = "restoring " + sp.ID + " changes the answer"
 	}
 	world := "tools replayed from the record, clock held at the recorded start"
 	switch {
 	case unstable:
 		return VerdictInconclusive, fmt.Sprintf("%s the answer changed in %d/%d reruns (seeds %s), but the untouched agent also changed it in %d/%d, so the two cannot be told apart (%s)", what, flips, n, seeds, baseFlips, n, world)
 	case flips*2 > n:
-		change := "removing it changes the answer"
-		if sp.Kind == SpecForce {
-			change = "restoring it changes the answer"
-		}
 		return VerdictConfirmed, fmt.Sprintf("confirmed: %s the answer changed in %d/%d seeded reruns (seeds %s; baseline %d/%d; %s); %s — a causal effect within this frozen world", what, flips, n, seeds, baseFlips, n, world, change)
 	case flips > 0:
 		return VerdictInconclusive, fmt.Sprintf("%s the answer changed in %d/%d reruns (seeds %s; baseline %d/%d; %s): not a majority, no stamp", what, flips, n, seeds, baseFlips, n, world)
@@ -324,14 +327,14 @@ func sourceOf(rec *agent.Record) (*rerunSource, error) {
 // rankedSpecs maps the top ranked suspects to specs bp can apply: a unit to
 // Unit, a tool result to Tool of its tool. The shortlist comes first when the
 // ranking has no clear winner.
-func rankedSpecs(rec *agent.Record, bp Blueprint, k int) ([]Spec, error) {
+func rankedSpecs(rec *agent.Record, bp Blueprint, k int) ([]Spec, *Confidence, error) {
 	ch, err := Backtrack(rec, Target{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ranked, err := Rank(rec, Target{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	conf := RankingConfidence(ranked, nil)
 	order := []string{}
@@ -368,7 +371,7 @@ func rankedSpecs(rec *agent.Record, bp Blueprint, k int) ([]Spec, error) {
 		}
 	}
 	if len(specs) == 0 {
-		return nil, errors.New("explain: no ranked suspect is removable from this blueprint")
+		return nil, nil, errors.New("explain: no ranked suspect is removable from this blueprint")
 	}
-	return specs, nil
+	return specs, &conf, nil
 }
