@@ -81,6 +81,8 @@ func (a *Agent) conversation(runID string, hist []llm.Message, lastIter int, mes
 func (c *Conversation) clone() *Conversation {
 	cp := *c
 	cp.History = cloneMessages(c.History)
+	cp.Identity = append(json.RawMessage(nil), c.Identity...)
+	cp.FindingsLedger = append(json.RawMessage(nil), c.FindingsLedger...)
 	if c.Agent != nil {
 		ag := *c.Agent
 		cp.Agent = &ag

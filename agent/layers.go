@@ -19,8 +19,10 @@ type layerHooks struct {
 	// honestyLayers, findingsLedger, timeLine, …).
 	keys []flow.KeyDecl
 	// seed runs at the end of the seed stage (run constants such as
-	// honestyLayers, the time layer's clock row).
-	seed func(s *flow.Scope)
+	// honestyLayers, the ledger restored from the continued conversation,
+	// the time layer's clock row). from is nil for a fresh conversation.
+	// An error fails the seed stage (its writes still commit).
+	seed func(s *flow.Scope, from *Conversation) error
 	// fillArgs is dispatch step 2 (inputs layer): it returns the arguments to
 	// validate and run, on a fresh object, or a refusal served as the result.
 	fillArgs func(s *flow.Scope, c llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string)
@@ -29,4 +31,17 @@ type layerHooks struct {
 	// batchDone runs when a batch completes, before iteration += 1 (the
 	// results layer stamps toolResultsIteration here).
 	batchDone func(s *flow.Scope, iteration int)
+	// prepareFinal runs in prepare-final before finalContent is written: it
+	// may return a different answer (a limits block attached) and the
+	// assessment and answer coverage turn_end carries (nil for none).
+	prepareFinal func(s *flow.Scope, answer string) (string, FinalNotes, error)
+	// exportLedger returns the findingsLedger to carry on a conversation
+	// checkpoint, read from the run's record (nil for none).
+	exportLedger func(rec *flow.Record) json.RawMessage
+}
+
+// FinalNotes are what armed layers add to turn_end.
+type FinalNotes struct {
+	Assessment     json.RawMessage
+	AnswerCoverage json.RawMessage
 }

@@ -126,6 +126,7 @@ func (a *Agent) Run(ctx context.Context, in Input) (*Result, error) {
 		}
 		rs.prior = closeOpenCalls(cloneMessages(cv.History))
 		rs.turn = userTurns(rs.prior) + 1
+		rs.from = cv.clone()
 	}
 	return a.start(ctx, rs, false)
 }
@@ -150,7 +151,7 @@ func (a *Agent) FollowUp(ctx context.Context, message string) (*Result, error) {
 	cv := a.conv
 	a.inFlight = true
 	a.mu.Unlock()
-	rs := &runState{a: a, start: a.cfg.now(), message: message, prior: closeOpenCalls(cloneMessages(cv.History))}
+	rs := &runState{a: a, start: a.cfg.now(), message: message, prior: closeOpenCalls(cloneMessages(cv.History)), from: cv.clone()}
 	rs.turn = userTurns(rs.prior) + 1
 	return a.start(ctx, rs, true)
 }
@@ -272,6 +273,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 		var pf *providerFailure
 		if errors.As(err, &pf) {
 			cv := a.conversation(out.RunID, rs.failHistory, rs.failure.Iteration-1, message)
+			a.attachLedger(cv, res)
 			cv.FailurePoint = rs.failure
 			return out, &RunCheckpointError{Cause: pf.err, Checkpoint: cv}
 		}
@@ -288,6 +290,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 		if h, ok, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kHistory.KeyName()); ok {
 			hist, _ := h.([]llm.Message)
 			out.conv = a.conversation(out.RunID, hist, out.Iterations-1, message)
+			a.attachLedger(out.conv, res)
 		}
 		a.mu.Lock()
 		a.pending = cp
@@ -299,10 +302,19 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 	}
 	out.Answer, _ = res.Output.(string)
 	out.conv = a.conversation(out.RunID, rs.finalHistory, rs.lastIter, message)
+	a.attachLedger(out.conv, res)
 	a.mu.Lock()
 	a.conv = out.conv.clone()
 	a.mu.Unlock()
 	return out, nil
+}
+
+// attachLedger carries the armed layers' findings ledger on a conversation
+// checkpoint (nothing when no layer files findings).
+func (a *Agent) attachLedger(cv *Conversation, res *flow.Result) {
+	if a.cfg.hooks.exportLedger != nil && res != nil && res.Record != nil {
+		cv.FindingsLedger = a.cfg.hooks.exportLedger(res.Record)
+	}
 }
 
 func newRunID() string {

@@ -26,6 +26,8 @@ type runState struct {
 	message string
 	prior   []llm.Message
 	turn    int
+	// from is the conversation this turn continues, or nil.
+	from *Conversation
 
 	// mu guards blobs and events: a tool may report progress from a
 	// goroutine of its own.

@@ -39,7 +39,9 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 	kCoverage.Set(s, []coverage.DeclaredCoverage{})
 	kFinalContent.Set(s, "")
 	if a.cfg.hooks.seed != nil {
-		a.cfg.hooks.seed(s)
+		if err := a.cfg.hooks.seed(s, rs.from); err != nil {
+			return nil, err
+		}
 	}
 	rs.emit(s, event.AgentTurnStart, 0, func() any {
 		return event.TurnStart{TurnNumber: rs.turn, MessageChars: tool.UTF16Len(rs.message)}
@@ -316,6 +318,13 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 	in, _ := kTotalIn.Get(s)
 	out, _ := kTotalOut.Get(s)
 	se, stopped := kStoppedEarly.Get(s)
+	var notes FinalNotes
+	if a.cfg.hooks.prepareFinal != nil {
+		var err error
+		if content, notes, err = a.cfg.hooks.prepareFinal(s, content); err != nil {
+			return nil, err
+		}
+	}
 	kFinalContent.Set(s, content)
 	final := llm.Message{Role: llm.RoleAssistant, Content: content}
 	if n := len(hist); n > 0 && hist[n-1].Role == llm.RoleAssistant {
@@ -333,6 +342,7 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 		if stopped {
 			p.StoppedEarly = &se
 		}
+		p.AnswerAssessment, p.AnswerCoverage = notes.Assessment, notes.AnswerCoverage
 		return p
 	})
 	return content, nil
