@@ -1,0 +1,48 @@
+// Fuzz target for the loader: any input is refused with a *FieldError or loads into a file
+// the agent accepts; nothing panics.
+
+package scenario
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func FuzzParse(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/valid/*.json")
+	paths = append(paths, "examples/ops-triage.json")
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		`{"replies":[],"turns":[{"user":"hi"}]}`,
+		`{"tools":[{"name":"a","results":[{"value":1,"coverage":{"checked":["x"],"period":{"queried":{"from":"2026-01-01T00:00:00Z","to":"2026-01-01T01:00:00Z"},"held":"unknown"}}}]}],"replies":[],"turns":[{"user":"hi"}]}`,
+		`{"agent":{"units":[{"id":"u","kind":"instruction","text":"t","when":{"key":"k","equals":[1,{"a":null}]}}]},"replies":[],"turns":[{"user":"x"}]}`,
+		`{"replies":[{"toolCalls":[{"name":"x","argsText":"{"}],"error":{"kind":"rate-limit","message":"m"}}],"turns":[{"user":"x"},{"resume":null}]}`,
+		`{"expect":{"toolCalls":[{"name":"a","args":{}}],"statuses":[""]},"replies":[],"turns":[{"user":"x"}]}`,
+		`[`, `null`, `{"replies":[],"turns":[{"user":"hi"}]} x`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Parse(data)
+		if err != nil {
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %T is not a *FieldError: %v", err, err)
+			}
+			return
+		}
+		if file.Question() == "" {
+			t.Fatal("a loaded file has no question")
+		}
+		// Whatever loads, the agent accepts.
+		if _, err := file.newAgent(&runTools{next: map[string]int{}}); err != nil {
+			t.Fatalf("loaded, but the agent refuses it: %v", err)
+		}
+	})
+}
