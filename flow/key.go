@@ -22,6 +22,7 @@ type KeyDecl interface {
 // keyKind is the per-type behaviour a declaration contributes to the engine.
 type keyKind interface {
 	name() string
+	typeName() string
 	isList() bool
 	mergeable() bool
 	// check accepts a value for a set and returns it normalised (nil becomes
