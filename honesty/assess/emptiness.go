@@ -27,22 +27,38 @@ const (
 // the list under rowsAt when the app named that key, is empty-undeclared or non-empty. Anything
 // else is unknown.
 func ReadEmptiness(result any, rowsAt string) Emptiness {
-	v := result
-	switch t := result.(type) {
-	case string:
-		d, err := coverage.DecodeJSON([]byte(t))
-		if err != nil {
-			return Unknown
-		}
-		v = d
-	case []byte:
-		d, err := coverage.DecodeJSON(t)
-		if err != nil {
-			return Unknown
-		}
-		v = d
+	v, ok := decoded(result)
+	if !ok {
+		return Unknown
 	}
 	return readValue(v, rowsAt, 0)
+}
+
+// decoded returns a recorded result as a JSON value: text and bytes are decoded, and anything
+// else is taken as already decoded. Text that cannot hold a list or an object is not decoded at
+// all, since no reading depends on it.
+func decoded(result any) (any, bool) {
+	var data []byte
+	switch t := result.(type) {
+	case string:
+		data = []byte(t)
+	case []byte:
+		data = t
+	default:
+		return result, true
+	}
+	i := 0
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	if i == len(data) || (data[i] != '[' && data[i] != '{') {
+		return nil, false
+	}
+	v, err := coverage.DecodeJSON(data)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 func readValue(v any, rowsAt string, depth int) Emptiness {
@@ -88,16 +104,8 @@ func readValue(v any, rowsAt string, depth int) Emptiness {
 	return Unknown
 }
 
-// isEnvelope reports whether a recorded result is, or reads as, one of the coverage envelopes.
-func isEnvelope(result any) bool {
-	v := result
-	if s, ok := result.(string); ok {
-		d, err := coverage.DecodeJSON([]byte(s))
-		if err != nil {
-			return false
-		}
-		v = d
-	}
+// isEnvelope reports whether a decoded result is one of the coverage envelopes.
+func isEnvelope(v any) bool {
 	if _, ok := coverage.ReadAbsence(v); ok {
 		return true
 	}

@@ -150,7 +150,17 @@ func foldCoverage(a *Assessment, s State, calls []toolCall, o options) {
 	var undeclared, covered, shaped []Pointer
 	for _, c := range calls {
 		p := HistoryPointer(c.index, "/content", c.id)
-		reading := ReadEmptiness(c.content, o.rowsAt[c.tool])
+		var reading Emptiness
+		envelope := rowsOf[c.id] > 0
+		if absent[c.id] {
+			// The absence row already says it: nothing to decode.
+			reading = EmptyDeclared
+		} else if v, ok := decoded(c.content); ok {
+			reading = readValue(v, o.rowsAt[c.tool], 0)
+			envelope = envelope || isEnvelope(v)
+		} else {
+			reading = Unknown
+		}
 		switch reading {
 		case EmptyDeclared:
 			if !absent[c.id] {
@@ -161,7 +171,7 @@ func foldCoverage(a *Assessment, s State, calls []toolCall, o options) {
 				undeclared = append(undeclared, p)
 			}
 		}
-		if rowsOf[c.id] > 0 || isEnvelope(c.content) {
+		if envelope {
 			covered = append(covered, p)
 		}
 		if reading != Unknown {
