@@ -75,6 +75,10 @@ type config struct {
 	headMounts     []layerMount
 	preRouteMounts []layerMount
 	hooks          layerHooks
+	// arm runs after every option and after tools and units are checked,
+	// before the chart is built: a layer inspects the final configuration
+	// (its tools' declarations, say) and fills the mounts and hooks above.
+	arm []func(c *config) error
 }
 
 // layerMount is one honesty-layer subflow mounted on the agent chart.
@@ -207,6 +211,14 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 		} else {
 			a.tools[ReadSkillTool] = st
 			a.order = append(a.order, ReadSkillTool)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	for _, arm := range a.cfg.arm {
+		if err := arm(&a.cfg); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
