@@ -21,7 +21,6 @@ type KeyDecl interface {
 
 // keyKind is the per-type behaviour a declaration contributes to the engine.
 type keyKind interface {
-	name() string
 	typeName() string
 	isList() bool
 	mergeable() bool
@@ -33,8 +32,6 @@ type keyKind interface {
 	// concat appends tail onto back (which may have spare capacity) and
 	// returns the new backing value and a clipped view of it.
 	concat(back, tail any) (newBack, view any)
-	// length reports the length of a list value.
-	length(v any) int
 	decodeValue(raw json.RawMessage) (any, error)
 	decodeTail(raw json.RawMessage) (any, error)
 }
@@ -103,7 +100,6 @@ func (k ListKey[E]) Append(s *Scope, items ...E) {
 // valueKind is the behaviour of a ValueKey.
 type valueKind[T any] ValueKey[T]
 
-func (k valueKind[T]) name() string { return k.n }
 func (k valueKind[T]) isList() bool { return false }
 
 func (k valueKind[T]) mergeable() bool {
@@ -131,7 +127,6 @@ func (k valueKind[T]) tail(any) (any, int, error) {
 }
 
 func (k valueKind[T]) concat(back, _ any) (any, any) { return back, back }
-func (k valueKind[T]) length(any) int                { return 0 }
 
 func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
 	var t T
@@ -148,7 +143,6 @@ func (k valueKind[T]) decodeTail(json.RawMessage) (any, error) {
 // listKind is the behaviour of a ListKey.
 type listKind[E any] ListKey[E]
 
-func (k listKind[E]) name() string    { return k.n }
 func (k listKind[E]) isList() bool    { return true }
 func (k listKind[E]) mergeable() bool { return false }
 
@@ -194,11 +188,6 @@ func (k listKind[E]) concat(back, tail any) (any, any) {
 	t, _ := tail.([]E)
 	nb := append(b, t...)
 	return nb, nb[:len(nb):len(nb)]
-}
-
-func (k listKind[E]) length(v any) int {
-	l, _ := v.([]E)
-	return len(l)
 }
 
 func (k listKind[E]) decodeValue(raw json.RawMessage) (any, error) {

@@ -279,3 +279,35 @@ func TestConcurrentRunsShareNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestMaterialise(t *testing.T) {
+	c := agentChart(t, 1, -1)
+	res := runAgent(t, c)
+	back, err := c.DecodeRecord(mustJSON(t, res.Record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"maxIterations": 5, "userMessage": "hi", "iteration": 2, "finalContent": "",
+		"toolCalls": []string{"lookup"},
+		"history":   []msg{{"user", "hi"}, {"assistant", "calling lookup"}, {"tool", "result"}},
+	}
+	for _, rec := range []*flow.Record{res.Record, back} {
+		got, err := flow.Materialise(rec, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("state after commit 4 (-want +got):\n%s", diff)
+		}
+	}
+	if _, err := flow.Materialise(res.Record, 99); err == nil {
+		t.Error("out-of-range commit accepted")
+	}
+	if cm, ok := res.Record.Commit(4); !ok || cm.RuntimeStageID != "tool-calls#3" {
+		t.Errorf("Commit(4) = %v %v", cm, ok)
+	}
+	if _, ok := res.Record.Commit(-1); ok {
+		t.Error("Commit(-1) found")
+	}
+}

@@ -187,3 +187,38 @@ func TestSubflowBreak(t *testing.T) {
 		}
 	}
 }
+
+func TestSubflowOutputVerbs(t *testing.T) {
+	sub := flow.NewBuilder("inner").Keys(kVerdicts).Stage("v", func(ctx context.Context, s *flow.Scope) (any, error) {
+		kVerdicts.Append(s, "x")
+		return "inner-out", nil
+	}).MustBuild()
+	c := flow.NewBuilder("outer").Keys(kMeta, kFinal).
+		Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) {
+			kMeta.Set(s, map[string]any{"a": 1.0, "keep": true})
+			kFinal.Set(s, "old")
+			return nil, nil
+		}).
+		Mount("m", sub, flow.Mount{Output: func(res flow.SubflowResult, p flow.Reader) ([]flow.Op, error) {
+			return []flow.Op{flow.MergeOp("meta", map[string]any{"a": 2.0, "out": res.Output}), flow.DeleteOp("finalContent")}, nil
+		}}).
+		Stage("read", func(ctx context.Context, s *flow.Scope) (any, error) {
+			m, _ := kMeta.Get(s)
+			return []any{m, s.Has("finalContent")}, nil
+		}).MustBuild()
+	res, err := c.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{map[string]any{"a": 2.0, "keep": true, "out": "inner-out"}, false}
+	if diff := cmp.Diff(want, res.Output); diff != "" {
+		t.Errorf("after mount (-want +got):\n%s", diff)
+	}
+	var verbs []flow.Verb
+	for _, op := range res.Record.Commits[2].Ops {
+		verbs = append(verbs, op.Verb)
+	}
+	if !cmp.Equal(verbs, []flow.Verb{flow.VerbMerge, flow.VerbDelete}) {
+		t.Errorf("mount verbs = %v", verbs)
+	}
+}
