@@ -49,6 +49,9 @@ type Agent struct {
 	conv     *Conversation
 	pending  *PauseCheckpoint
 	inFlight bool
+	// abandoned is the run id of a pause dropped by AbandonPause, until the
+	// next turn records it.
+	abandoned string
 }
 
 type config struct {

@@ -348,9 +348,14 @@ func TestContinueFromPause(t *testing.T) {
 	if res2.Answer != "Never mind then." {
 		t.Errorf("answer = %q", res2.Answer)
 	}
-	// The first agent accepts a new turn once the pause is abandoned.
-	if _, err := a.Run(context.Background(), agent.Input{Message: "new"}); errors.Is(err, agent.ErrPendingQuestion) {
-		t.Error("still pending after AbandonPause")
+	// The first agent accepts a new turn once the pause is abandoned, and
+	// that turn's record names the dropped run.
+	res3, err := a.Run(context.Background(), agent.Input{Message: "new"})
+	if errors.Is(err, agent.ErrPendingQuestion) {
+		t.Fatal("still pending after AbandonPause")
+	}
+	if got := res3.Record().Manifest.AbandonedPause; got != res.RunID {
+		t.Errorf("abandonedPause = %q, want %q", got, res.RunID)
 	}
 }
 

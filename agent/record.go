@@ -51,6 +51,9 @@ type Manifest struct {
 	TurnNumber int      `json:"turnNumber"`
 	ToolNames  []string `json:"tools"`
 	UnitIDs    []string `json:"units"`
+	// AbandonedPause names the paused run dropped with AbandonPause just
+	// before this turn, when one was.
+	AbandonedPause string `json:"abandonedPause,omitempty"`
 }
 
 // Leg is one run leg; a resumed run adds a leg naming the one it resumed.
@@ -195,6 +198,7 @@ func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, co
 			Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens},
 		StartedAt: rs.start.UTC().Format(time.RFC3339Nano), EndedAt: a.cfg.now().UTC().Format(time.RFC3339Nano),
 		Complete: complete, TurnNumber: rs.turn, ToolNames: a.Tools(), UnitIDs: []string{},
+		AbandonedPause: rs.abandoned,
 	}
 	for _, u := range a.cfg.units {
 		m.UnitIDs = append(m.UnitIDs, u.ID())

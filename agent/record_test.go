@@ -234,3 +234,24 @@ func TestUnitRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestLargeUnitIsABlob(t *testing.T) {
+	big := strings.Repeat("runbook line. ", 400) // 5 600 bytes
+	p := scripted.New(scripted.Reply{Content: "ok"})
+	a, err := agent.New(p, agent.WithUnits(inject.Fact("runbook", big), inject.Fact("small", "short")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := valueAt[[]inject.CatalogEntry](t, res.Record(), "seed#0", "contextCatalog")
+	if cat[0].Content != "" || cat[0].ContentRef == "" || cat[1].Content != "short" || cat[1].ContentRef != "" {
+		t.Fatalf("catalog = %+v / %+v", cat[0].ContentRef, cat[1])
+	}
+	b, ok := res.Record().Blob(cat[0].ContentRef)
+	if !ok || string(b) != big || cat[0].ContentRef != cat[0].ContentHash {
+		t.Errorf("blob %v, ref %s, hash %s", ok, cat[0].ContentRef, cat[0].ContentHash)
+	}
+}

@@ -174,12 +174,18 @@ func (a *Agent) AbandonPause() *PauseCheckpoint {
 	defer a.mu.Unlock()
 	p := a.pending
 	a.pending = nil
+	if p != nil && p.Flow != nil {
+		a.abandoned = p.Flow.RunID
+	}
 	return p
 }
 
 // start runs the chart for one turn. guarded marks a turn of the remembered
 // conversation, whose in-flight flag it clears when done.
 func (a *Agent) start(ctx context.Context, rs *runState, guarded bool) (*Result, error) {
+	a.mu.Lock()
+	rs.abandoned, a.abandoned = a.abandoned, ""
+	a.mu.Unlock()
 	if guarded {
 		defer func() {
 			a.mu.Lock()

@@ -28,6 +28,8 @@ type runState struct {
 	turn    int
 	// from is the conversation this turn continues, or nil.
 	from *Conversation
+	// abandoned is the run id of a pause dropped just before this turn.
+	abandoned string
 
 	// mu guards blobs and events: a tool may report progress from a
 	// goroutine of its own.

@@ -35,7 +35,7 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 	kMaxIterations.Set(s, a.cfg.maxIter)
 	kHistory.Set(s, hist)
 	kIteration.Set(s, 1)
-	kCatalog.Set(s, a.catalog())
+	kCatalog.Set(s, a.catalog(rs))
 	kCoverage.Set(s, []coverage.DeclaredCoverage{})
 	kFinalContent.Set(s, "")
 	if a.cfg.hooks.seed != nil {
@@ -49,11 +49,20 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 	return nil, nil
 }
 
+// inlineUnitBytes is the largest unit text the catalog holds inline; a
+// longer one is a blob named by contentRef.
+const inlineUnitBytes = 4096
+
 // catalog is the BORN record: every unit, then every tool.
-func (a *Agent) catalog() []inject.CatalogEntry {
+func (a *Agent) catalog(rs *runState) []inject.CatalogEntry {
 	out := make([]inject.CatalogEntry, 0, len(a.cfg.units)+len(a.order))
 	for _, u := range a.cfg.units {
-		out = append(out, u.Entry())
+		e := u.Entry()
+		if len(e.Content) > inlineUnitBytes {
+			e.ContentRef = "sha256:" + rs.blob([]byte(e.Content))
+			e.Content = ""
+		}
+		out = append(out, e)
 	}
 	for _, name := range a.order {
 		out = append(out, inject.CatalogEntry{
