@@ -63,6 +63,7 @@ type CheckpointError struct {
 	Reason string
 }
 
+// Error names the field and the reason.
 func (e *CheckpointError) Error() string {
 	return fmt.Sprintf("agent: checkpoint field %q: %s", e.Field, e.Reason)
 }

@@ -190,8 +190,12 @@ func TestCancellation(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error after cancellation")
 	}
-	if !errors.Is(err, context.DeadlineExceeded) && llm.KindOf(err) != llm.KindCanceled && llm.KindOf(err) != llm.KindTimeout {
-		t.Errorf("error %v does not say the context ended", err)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v does not wrap context.DeadlineExceeded", err)
+	}
+	var rce *agent.RunCheckpointError
+	if errors.As(err, &rce) {
+		t.Error("a cancelled run is not a provider failure")
 	}
 	if res == nil || res.Record() == nil || res.Record().Manifest.Complete {
 		t.Fatal("a cancelled run must still return its (incomplete) record")
@@ -389,5 +393,36 @@ func TestToolProgressAndCallContext(t *testing.T) {
 	want := event.ToolsProgressPayload{ToolCallID: "s1", ToolName: "slow_scan", Iteration: 1, Payload: map[string]int{"done": 50}}
 	if diff := cmp.Diff(want, pr[0].Payload); diff != "" {
 		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+}
+
+func TestCancellationDuringTools(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var c counter
+	stopper := tool.Must(tool.New("stopper", "Cancels the run.", func(_ context.Context, in statusIn) (string, error) {
+		c.add("stop")
+		cancel()
+		return "stopping", nil
+	}))
+	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{
+		call("a", "stopper", `{"service":"x"}`),
+		call("b", "service_status", `{"service":"x"}`),
+	}}, scripted.Reply{Content: "never"})
+	a, _ := agent.New(p, agent.WithTools(stopper, statusTool(t, &c)))
+	res, err := a.Run(ctx, agent.Input{Message: "go"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if diff := cmp.Diff([]string{"stop"}, c.list()); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	if p.Calls() != 1 {
+		t.Errorf("model calls = %d", p.Calls())
+	}
+	// The first call's result was committed before the run stopped.
+	h := valueAt[[]llm.Message](t, res.Record(), "tool-calls#4", "history")
+	if got := toolMessages(h); len(got) != 1 || got[0] != "a:stopping" {
+		t.Errorf("committed tool messages = %v", got)
 	}
 }

@@ -88,6 +88,7 @@ type RunCheckpointError struct {
 	Checkpoint *Conversation
 }
 
+// Error says the model call failed, why, and whether resuming can help.
 func (e *RunCheckpointError) Error() string {
 	hint := "resuming later will not help until the cause is fixed"
 	if e.Resumable() {

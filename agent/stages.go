@@ -177,8 +177,12 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	if err != nil {
 		rs.failure = &FailurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return nil, err
+		if ctx.Err() != nil {
+			// Cancellation is the caller's, not the provider's failure.
+			if errors.Is(err, ctx.Err()) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %w", ctx.Err(), err)
 		}
 		return nil, &providerFailure{err: err}
 	}
