@@ -42,7 +42,7 @@ func (r *Report) Check() []Mismatch {
 		for i, w := range e.toolCalls {
 			p := index("expect.toolCalls", i)
 			if i >= len(r.ToolCalls) {
-				add(p, "want a call of %s, but the model made only %d calls", w.name, len(r.ToolCalls))
+				add(p, "want a call of %s as call %d; the agent dispatched %d in all", w.name, i+1, len(r.ToolCalls))
 				continue
 			}
 			got := r.ToolCalls[i]
@@ -62,7 +62,7 @@ func (r *Report) Check() []Mismatch {
 			for _, c := range r.ToolCalls[len(e.toolCalls):] {
 				names = append(names, c.Name)
 			}
-			add("expect.toolCalls", "the model made %d more calls than expected: %s", extra, strings.Join(names, ", "))
+			add("expect.toolCalls", "want %d calls; the agent dispatched %d more: %s", len(e.toolCalls), extra, strings.Join(names, ", "))
 		}
 	}
 	if e.checkStatuses {

@@ -239,6 +239,7 @@ func (r *Report) WriteTranscript(w io.Writer) error {
 				label += " (error)"
 			}
 			tw.block(label+": ", m.Content)
+			r.writePeriods(tw, m.ToolCallID)
 		}
 	}
 	tw.line("")
@@ -313,6 +314,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw.line("Expectations: all met")
 	}
 	return tw.err
+}
+
+// writePeriods writes, under a served result, the period its declaration recorded and the
+// verdict the served result carries.
+func (r *Report) writePeriods(tw *textWriter, callID string) {
+	for _, row := range r.CoverageDeclared {
+		if row.ToolCallID != callID || row.Period == nil {
+			continue
+		}
+		line := coverage.PeriodLine(row.ToolName, *row.Period)
+		if v, err := coverage.VerdictOf(*row.Period); err == nil {
+			line += " (verdict: " + string(v) + ")"
+		}
+		tw.wrapped("  period: ", line)
+	}
 }
 
 // textWriter writes lines and keeps the first error.

@@ -208,7 +208,7 @@ func standingOf(evs []event.Event) json.RawMessage {
 	for i := len(evs) - 1; i >= 0; i-- {
 		if p, ok := evs[i].Payload.(event.TurnEnd); ok && p.AnswerAssessment != nil {
 			b, err := json.Marshal(p.AnswerAssessment)
-			if err == nil {
+			if err == nil && string(b) != "null" {
 				return b
 			}
 		}

@@ -89,14 +89,31 @@ func newScenarioSchemaCmd() *cobra.Command {
 func loadScenario(cmd *cobra.Command, args []string) (*scenario.File, error) {
 	data, err := readInput(cmd, args)
 	if err != nil {
-		return nil, inputError(cmd, err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %v\n", cmd.CommandPath(), err)
+		return nil, &exitError{code: exitBadFile}
 	}
 	f, err := scenario.Parse(data)
 	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "agentfootprint %s: %s: %v\n", cmd.CommandPath(), args[0], err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %s\n", cmd.CommandPath(), args[0], describe(err))
 		return nil, &exitError{code: exitBadFile}
 	}
 	return f, nil
+}
+
+// describe renders a refusal as "path: problem", without the package prefix.
+func describe(err error) string {
+	var re *scenario.RunError
+	if errors.As(err, &re) {
+		return re.Turn + ": the run failed: " + re.Err.Error()
+	}
+	var fe *scenario.FieldError
+	if errors.As(err, &fe) {
+		if fe.Path == "" {
+			return fe.Problem
+		}
+		return fe.Path + ": " + fe.Problem
+	}
+	return err.Error()
 }
 
 // runScenario runs f and prints the report as JSON or with text; mismatches and failures go
@@ -120,7 +137,7 @@ func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*s
 		}
 	}
 	if runErr != nil {
-		fmt.Fprintf(errw, "agentfootprint %s: %v\n", cmd.CommandPath(), runErr)
+		fmt.Fprintf(errw, "%s: %s\n", cmd.CommandPath(), describe(runErr))
 		var fe *scenario.FieldError
 		if errors.As(runErr, &fe) {
 			return &exitError{code: exitBadFile}
@@ -128,7 +145,7 @@ func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*s
 		return &exitError{code: exitRunFailed}
 	}
 	if ms := rep.Check(); len(ms) > 0 {
-		fmt.Fprintf(errw, "agentfootprint %s: %d expectation(s) not met:\n", cmd.CommandPath(), len(ms))
+		fmt.Fprintf(errw, "%s: %d expectation(s) not met:\n", cmd.CommandPath(), len(ms))
 		for _, m := range ms {
 			fmt.Fprintf(errw, "  %s\n", m)
 		}
