@@ -467,6 +467,12 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	if sub != nil {
 		c.Subflow = sub
 	}
+	if len(e.rec.Commits) == cap(e.rec.Commits) {
+		// Double (append grows large slices by 1.25x, copying more often).
+		grown := make([]*Commit, len(e.rec.Commits), max(2*cap(e.rec.Commits), 32))
+		copy(grown, e.rec.Commits)
+		e.rec.Commits = grown
+	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	if s.flags != 0 {
 		if s.flags&untrackedEnv != 0 {

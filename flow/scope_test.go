@@ -125,9 +125,22 @@ func TestAppendCommitStoresTailOnly(t *testing.T) {
 
 func TestNoMidStageVisibility(t *testing.T) {
 	k := flow.Key[int]("k")
+	// Sibling b reads k only after sibling a has staged its write: it must
+	// still see the committed state (k absent), never a's buffer.
+	staged := make(chan struct{})
+	var sawPresent bool
 	seen := -1
 	c := flow.NewBuilder("iso").Keys(k).Fork("f", flow.ForkOptions{},
-		flow.NewChild("writer", func(ctx context.Context, s *flow.Scope) (any, error) { k.Set(s, 5); return nil, nil }),
+		flow.NewChild("a", func(ctx context.Context, s *flow.Scope) (any, error) {
+			k.Set(s, 5)
+			close(staged)
+			return nil, nil
+		}),
+		flow.NewChild("b", func(ctx context.Context, s *flow.Scope) (any, error) {
+			<-staged
+			_, sawPresent = k.Get(s)
+			return nil, nil
+		}),
 	).Stage("reader", func(ctx context.Context, s *flow.Scope) (any, error) {
 		seen, _ = k.Get(s)
 		return nil, nil
@@ -135,8 +148,11 @@ func TestNoMidStageVisibility(t *testing.T) {
 	if _, err := c.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
+	if sawPresent {
+		t.Error("a sibling saw another stage's staged write before its commit")
+	}
 	if seen != 5 {
-		t.Errorf("reader saw %d after the writer committed, want 5", seen)
+		t.Errorf("the next stage saw %d after the commit, want 5", seen)
 	}
 	// Within one stage, a value read before a write does not change.
 	var before, after int
