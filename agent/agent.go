@@ -82,6 +82,8 @@ type config struct {
 	// before the chart is built: a layer inspects the final configuration
 	// (its tools' declarations, say) and fills the mounts and hooks above.
 	arm []func(c *config) error
+	// honesty holds what ResultsLayer and LimitsTravelWithTheAnswer asked.
+	honesty honestyConfig
 }
 
 // layerMount is one honesty-layer subflow mounted on the agent chart.
@@ -219,7 +221,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	for _, arm := range a.cfg.arm {
+	for _, arm := range append(append([]func(*config) error{}, a.cfg.arm...), armHonesty) {
 		if err := arm(&a.cfg); err != nil {
 			errs = append(errs, err)
 		}
