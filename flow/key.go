@@ -28,7 +28,7 @@ type keyKind interface {
 	// the zero value of the declared type; lists come back capacity-clipped).
 	check(v any) (any, error)
 	// tail accepts a value for an append ([]E or []any) and returns it as []E.
-	tail(v any) (any, int, error)
+	tail(v any) (any, error)
 	// concat appends tail onto back (which may have spare capacity) and
 	// returns the new backing value and a clipped view of it.
 	concat(back, tail any) (newBack, view any)
@@ -94,7 +94,7 @@ func (k ListKey[E]) Append(s *Scope, items ...E) {
 	if len(items) == 0 {
 		return
 	}
-	s.appendTail(k.n, items[:len(items):len(items)], len(items))
+	s.appendTail(k.n, items[:len(items):len(items)])
 }
 
 // valueKind is the behaviour of a ValueKey.
@@ -122,8 +122,8 @@ func (k valueKind[T]) check(v any) (any, error) {
 	return v, nil
 }
 
-func (k valueKind[T]) tail(any) (any, int, error) {
-	return nil, 0, fmt.Errorf("key %q is not a list: append needs a key declared with flow.List", k.n)
+func (k valueKind[T]) tail(any) (any, error) {
+	return nil, fmt.Errorf("key %q is not a list: append needs a key declared with flow.List", k.n)
 }
 
 func (k valueKind[T]) concat(back, _ any) (any, any) { return back, back }
@@ -172,15 +172,14 @@ func (k listKind[E]) fromAnys(anys []any) ([]E, error) {
 	return out, nil
 }
 
-func (k listKind[E]) tail(v any) (any, int, error) {
+func (k listKind[E]) tail(v any) (any, error) {
 	switch t := v.(type) {
 	case []E:
-		return t[:len(t):len(t)], len(t), nil
+		return t[:len(t):len(t)], nil
 	case []any:
-		l, err := k.fromAnys(t)
-		return l, len(l), err
+		return k.fromAnys(t)
 	}
-	return nil, 0, fmt.Errorf("key %q: append wants []%s, got %T", k.n, typeName[E](), v)
+	return nil, fmt.Errorf("key %q: append wants []%s, got %T", k.n, typeName[E](), v)
 }
 
 func (k listKind[E]) concat(back, tail any) (any, any) {

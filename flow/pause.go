@@ -204,8 +204,7 @@ func typedTail(k keyKind, v any) (any, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		return k.decodeTail(raw)
 	}
-	t, _, err := k.tail(v)
-	return t, err
+	return k.tail(v)
 }
 
 // typedRecord returns a validated copy of rec whose op values have the

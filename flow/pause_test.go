@@ -158,3 +158,39 @@ func TestPauseDataMustEncode(t *testing.T) {
 		t.Fatalf("err = %v paused %v", err, res.Paused)
 	}
 }
+
+func TestResumeKeepsTypedSubflowLogs(t *testing.T) {
+	ask := flow.PausableFuncs{
+		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: "ok?"}, nil },
+		ResumeFunc:  func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
+	}
+	c := flow.NewBuilder("host").Keys(kFindings, kHistory).
+		Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) {
+			kHistory.Set(s, []msg{{"tool", "a"}})
+			return nil, nil
+		}).
+		Mount("sf-results", judgeChart(t, nil), judgeMount).
+		Pausable("ask", ask).
+		Stage("done", func(ctx context.Context, s *flow.Scope) (any, error) { return kFindings.Get(s), nil }).
+		MustBuild()
+	res, err := c.Run(context.Background(), nil)
+	if err != nil || !res.Paused {
+		t.Fatalf("run: %v paused %v", err, res.Paused)
+	}
+	cp, err := flow.DecodeCheckpoint(mustJSON(t, res.Checkpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Resume(context.Background(), cp, json.RawMessage(`null`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"ok:a"}, out.Output); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	inner := out.Record.Subflows["sf-results#1"]
+	v, _, err := flow.ValueAt(inner, len(inner.Commits)-1, "verdicts")
+	if err != nil || !cmp.Equal(v, []string{"ok:a"}) {
+		t.Errorf("inner verdicts after resume = %#v (%v), want typed []string", v, err)
+	}
+}

@@ -297,20 +297,19 @@ func (s *Scope) Append(key string, items ...any) {
 	if len(items) == 0 {
 		return
 	}
-	s.appendTail(key, items, len(items))
+	s.appendTail(key, items)
 }
 
-func (s *Scope) appendTail(key string, tail any, n int) {
+func (s *Scope) appendTail(key string, tail any) {
 	k, ok := s.declared(key)
 	if !ok {
 		return
 	}
-	t, _, err := k.tail(tail)
+	t, err := k.tail(tail)
 	if err != nil {
 		s.refuse(key, err.Error())
 		return
 	}
-	_ = n
 	s.stage(Op{Key: key, Verb: VerbAppend, Value: t})
 }
 

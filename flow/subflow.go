@@ -138,7 +138,7 @@ func (s *Scope) applyExternal(op Op) {
 	case VerbMerge:
 		s.Merge(op.Key, op.Value)
 	case VerbAppend:
-		s.appendTail(op.Key, op.Value, 0)
+		s.appendTail(op.Key, op.Value)
 	case VerbDelete:
 		s.Delete(op.Key)
 	default:
