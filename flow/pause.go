@@ -71,9 +71,20 @@ func (e *exec) checkpoint(p *pausePoint) (*Checkpoint, error) {
 	return &Checkpoint{
 		Version: CheckpointVersion, RunID: e.r.id, ChartID: e.chart.id, State: state, Log: e.rec,
 		PausedStageID: p.node.id, PausedRuntimeStageID: p.rid, PauseData: p.data,
-		ExecutionCount: e.r.counter, VisitCounts: maps.Clone(e.visits),
+		ExecutionCount: e.r.counter, VisitCounts: e.visitCounts(),
 		PausedAt: e.r.now().UTC().Format(time.RFC3339),
 	}, nil
+}
+
+// visitCounts returns the loop heads' visit counts keyed by node id.
+func (e *exec) visitCounts() map[string]int {
+	m := map[string]int{}
+	for i, v := range e.visits {
+		if v > 0 {
+			m[e.chart.nodes[i].id] = v
+		}
+	}
+	return m
 }
 
 func (e *exec) pauseAt(s *Scope, n *node, p *Pause) outcome {
@@ -153,14 +164,20 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 			}
 		}
 		if cm.Decision != nil {
-			e.lastDecider[cm.StageID] = i
+			if ni, ok := c.byID[cm.StageID]; ok {
+				e.lastDecider[ni] = i
+			}
 		}
 	}
 	for k, v := range cp.VisitCounts {
 		if v < 0 {
 			return nil, &CheckpointError{Field: "visitCounts." + k, Reason: "is negative"}
 		}
-		e.visits[k] = v
+		ni, ok := c.byID[k]
+		if !ok {
+			return nil, &CheckpointError{Field: "visitCounts." + k, Reason: "no node with that id in chart " + c.id}
+		}
+		e.visits[ni] = v
 		r.loops += v
 	}
 	e.ctl = last.Control

@@ -274,8 +274,8 @@ type exec struct {
 	state       map[string]*slot
 	rec         *Record
 	inputs      map[string]bool
-	visits      map[string]int
-	lastDecider map[string]int
+	visits      []int // per node index: back-edge passes into it
+	lastDecider []int // per node index: commit of its latest decision, -1 none
 	ctl         *Control
 	output      any
 	lastRID     string
@@ -285,7 +285,15 @@ type exec struct {
 func newExec(r *run, c *Chart, path string) *exec {
 	return &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
 		rec: &Record{RunID: r.id, ChartID: c.id}, inputs: map[string]bool{},
-		visits: map[string]int{}, lastDecider: map[string]int{}}
+		visits: make([]int, len(c.nodes)), lastDecider: newLastDecider(len(c.nodes))}
+}
+
+func newLastDecider(n int) []int {
+	l := make([]int, n)
+	for i := range l {
+		l[i] = -1
+	}
+	return l
 }
 
 // outcome is how a walk stopped without error.
@@ -582,8 +590,8 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 		switch n.kind {
 		case kindLoop:
 			head := e.chart.nodes[n.target].id
-			e.visits[head]++
-			v := e.visits[head]
+			e.visits[n.target]++
+			v := e.visits[n.target]
 			if v > e.r.visitLimit {
 				return outcome{}, &LoopLimitError{Node: head, Limit: e.r.visitLimit}
 			}
@@ -598,7 +606,7 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 			}
 			cur = n.target
 		case kindJoin:
-			if i, ok := e.lastDecider[e.chart.nodes[n.target].id]; ok {
+			if i := e.lastDecider[n.target]; i >= 0 {
 				e.ctl = e.rec.Commits[i].Control
 			}
 			cur = n.next
@@ -699,7 +707,7 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 	if err := e.end(s, err, d, nil); err != nil {
 		return -1, s, err
 	}
-	e.lastDecider[n.id] = len(e.rec.Commits) - 1
+	e.lastDecider[e.chart.byID[n.id]] = len(e.rec.Commits) - 1
 	e.ctl = e.r.slab.control(controlOf(s.info.RuntimeStageID, d))
 	if e.r.obs.any() {
 		e.r.obs.flow(s.info, func(h *Hooks) {
