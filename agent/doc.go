@@ -40,6 +40,12 @@
 // the model is served coverage.Served of it. A provider error ends the run
 // with a *RunCheckpointError holding a conversation checkpoint.
 //
+// A tool declared with a check-in pauses before it runs until the person
+// consents. Context units (package inject) are evaluated every iteration and
+// placed in the system prompt or the messages; skills wait until the model
+// loads them with the built-in read_skill tool. WithMaxToolResultChars caps
+// what any call serves.
+//
 // # Pauses and conversations
 //
 // A tool that returns tool.Pause(data) stops the turn: Result.Paused is set
@@ -54,4 +60,9 @@
 // the commit log, the blobs (exact request and response bytes per the
 // capture policy, raw tool outputs) and the events. Nothing the caller passed
 // in is modified, and an Agent is safe for concurrent Runs.
+//
+// Events are delivered while the turn runs (see Agent.On). llm.request is
+// emitted when the provider returns, because it carries the hash of the
+// bytes actually sent; when a token listener exists and the provider can
+// stream, the llm.token deltas therefore come before it.
 package agent

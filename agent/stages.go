@@ -187,7 +187,11 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		return nil, &providerFailure{err: err}
 	}
 	dur := a.cfg.now().Sub(started)
-	capt := rs.capture(iter, req.Model, &resp.Exchange)
+	model := req.Model
+	if resp.Model != "" {
+		model = resp.Model // what the provider says answered
+	}
+	capt := rs.capture(iter, model, &resp.Exchange)
 	rs.emit(s, event.LLMRequest, iter, func() any {
 		p := event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
