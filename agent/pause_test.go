@@ -426,3 +426,58 @@ func TestCancellationDuringTools(t *testing.T) {
 		t.Errorf("committed tool messages = %v", got)
 	}
 }
+
+// TestResumeInAnotherAgent: a pause checkpoint written as JSON resumes on a
+// fresh agent built the same way (another process, in practice).
+func TestResumeInAnotherAgent(t *testing.T) {
+	build := func(p *scripted.Provider, c *counter) *agent.Agent {
+		a, err := agent.New(p, agent.WithTools(statusTool(t, c), approvalTool(t, c)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	var c1, c2 counter
+	p1 := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{
+		call("c1", "ask_approval", `{"action":"restart"}`),
+		call("c2", "service_status", `{"service":"checkout"}`),
+	}})
+	res, err := build(p1, &c1).Run(context.Background(), agent.Input{Message: "fix"})
+	if err != nil || !res.Paused {
+		t.Fatalf("paused=%v err=%v", res.Paused, err)
+	}
+	b, err := json.Marshal(res.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cp agent.PauseCheckpoint
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
+	p2 := scripted.New(scripted.Reply{Content: "Approved and checked."})
+	res2, err := build(p2, &c2).Resume(context.Background(), &cp, json.RawMessage(`{"approved":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Answer != "Approved and checked." || res2.Iterations != 2 {
+		t.Errorf("answer %q after %d iterations", res2.Answer, res2.Iterations)
+	}
+	if diff := cmp.Diff([]string{"status:checkout"}, c2.list()); diff != "" {
+		t.Errorf("second process ran (-want +got):\n%s", diff)
+	}
+	want := []string{`c1:{"approved":true}`, "c2:checkout is degraded: error rate 12%"}
+	if diff := cmp.Diff(want, toolMessages(p2.Requests()[0].Messages)); diff != "" {
+		t.Errorf("tool messages (-want +got):\n%s", diff)
+	}
+	rb, err := json.Marshal(res2.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := agent.DecodeRecord(rb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Log.Validate(); err != nil {
+		t.Errorf("resumed record invalid: %v", err)
+	}
+}
