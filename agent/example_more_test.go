@@ -1,0 +1,103 @@
+// Runnable examples: conversations across processes, the record's JSON,
+// context units with their evidence, and check-ins.
+
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// A conversation checkpoint is plain JSON: store it anywhere and continue the
+// conversation later, on any agent, with Input.ContinueFrom.
+func ExampleInput_continueFrom() {
+	a, _ := agent.New(scripted.New(scripted.Reply{Content: "Checkout is degraded."}))
+	res, _ := a.Run(context.Background(), agent.Input{Message: "What is broken?"})
+	saved, _ := json.Marshal(res.Conversation())
+
+	cv, err := agent.DecodeConversation(saved)
+	if err != nil {
+		panic(err)
+	}
+	later, _ := agent.New(scripted.New(scripted.Reply{Content: "Still checkout."}))
+	res, _ = later.Run(context.Background(), agent.Input{Message: "And now?", ContinueFrom: cv})
+	fmt.Println(res.Answer, len(res.Conversation().History))
+	// Output:
+	// Still checkout. 4
+}
+
+// The record encodes to one JSON document and decodes back with typed
+// values, so any key can be replayed as of any commit.
+func ExampleDecodeRecord() {
+	a, _ := agent.New(scripted.New(scripted.Reply{Content: "All green."}))
+	res, _ := a.Run(context.Background(), agent.Input{Message: "Status?"})
+	data, _ := json.Marshal(res.Record())
+
+	rec, err := agent.DecodeRecord(data)
+	if err != nil {
+		panic(err)
+	}
+	i, _ := rec.Log.Find("prepare-final#4")
+	v, _, _ := flow.ValueAt(rec.Log, i, "finalContent")
+	lr, _, _ := flow.ValueAt(rec.Log, i, "llmRequest")
+	body, _ := rec.Blob(lr.(agent.LLMRequest).Request.Blob)
+	fmt.Println(v, rec.Manifest.Complete, len(body) == lr.(agent.LLMRequest).Request.Bytes)
+	// Output:
+	// All green. true true
+}
+
+// Context units are evaluated every iteration; the record says which fired
+// and why.
+func ExampleWithUnits() {
+	units := []*inject.Unit{
+		inject.Fact("refund-window", "Refunds are accepted for 30 days."),
+		inject.Instruction("vip-tone", "Address the customer by name.", inject.Rule{
+			Label: "customer is VIP",
+			When: func(r flow.Reader) bool {
+				v, _ := r.Get("userMessage")
+				return v == "I am a VIP."
+			},
+		}),
+	}
+	model := scripted.New(scripted.Reply{Content: "Of course."})
+	a, _ := agent.New(model, agent.WithUnits(units...))
+	res, _ := a.Run(context.Background(), agent.Input{Message: "Can I return this?"})
+	i, _ := res.Record().Log.Find("context#1")
+	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
+	for _, e := range v.(agent.ContextUnits).Units {
+		fmt.Println(e.ID, e.Active, e.Trigger.Kind)
+	}
+	fmt.Println(len(model.Requests()[0].System), "unit in the system prompt")
+	// Output:
+	// refund-window true always
+	// vip-tone false rule
+	// 1 unit in the system prompt
+}
+
+// A tool declared with a check-in waits for the person's consent before it
+// runs; Resume with true (or "yes") lets it run.
+func ExampleAgent_Resume_checkIn() {
+	restart := tool.Must(tool.New("restart_service", "Restart a service.",
+		func(ctx context.Context, in serviceIn) (string, error) { return "restarted " + in.Service, nil },
+		tool.WithCheckIn(tool.CheckInAlways)))
+	model := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "r1", Name: "restart_service", Args: json.RawMessage(`{"service":"checkout"}`)}}},
+		scripted.Reply{Content: "Done."},
+	)
+	a, _ := agent.New(model, agent.WithTools(restart))
+	res, _ := a.Run(context.Background(), agent.Input{Message: "Restart checkout."})
+	fmt.Println(res.PauseData.Kind, res.PauseData.ToolName)
+	res, _ = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`))
+	fmt.Println(res.Answer, model.Requests()[1].Messages[2].Content)
+	// Output:
+	// check-in restart_service
+	// Done. restarted checkout
+}
