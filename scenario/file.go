@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -471,9 +473,16 @@ func parseUnit(path string, v any) (unitSpec, error) {
 	if u.when != nil && u.onToolReturn != nil {
 		return u, fieldErr(join(path, "onToolReturn"), "cannot be given together with \"when\"; a unit has one trigger")
 	}
-	// Let inject judge the rest (id shape, blank text) now, so the error names the unit.
+	if strings.TrimSpace(u.text) == "" {
+		return u, fieldErr(join(path, "text"), "is blank; write the unit's text")
+	}
+	// Let inject judge the rest (the id's shape) now, so the error names the unit.
 	if err := buildUnit(u, 0).Err(); err != nil {
-		return u, fieldErr(path, "%v", err)
+		msg := strings.TrimPrefix(err.Error(), "inject: ")
+		if strings.HasPrefix(msg, "unit id ") {
+			return u, fieldErr(join(path, "id"), "%s", msg)
+		}
+		return u, fieldErr(path, "%s", msg)
 	}
 	return u, nil
 }
@@ -610,7 +619,11 @@ func parseTool(path string, v any) (toolSpec, error) {
 	if _, err := t.build(nil); err != nil {
 		var de *tool.DefinitionError
 		if errors.As(err, &de) {
-			return t, fieldErr(join(path, toolField(de.Path)), "%s", strings.TrimSpace(de.Problem+"; "+de.Fix))
+			msg := strings.TrimSpace(de.Problem + "; " + de.Fix)
+			if de.Err != nil {
+				msg += " (" + de.Err.Error() + ")"
+			}
+			return t, fieldErr(join(path, toolField(de.Path)), "%s", msg)
 		}
 		return t, fieldErr(path, "%v", err)
 	}
@@ -772,6 +785,9 @@ func parseReplies(path string, v any) ([]scripted.Reply, error) {
 				}
 			}
 		}
+		if err := checkReplyTypes(p, o); err != nil {
+			return nil, err
+		}
 		raw, err := rawJSON(o)
 		if err != nil {
 			return nil, fieldErr(p, "%v", err)
@@ -783,12 +799,82 @@ func parseReplies(path string, v any) ([]scripted.Reply, error) {
 	return out, nil
 }
 
-// replyErr turns the scripted package's "reply: key: problem" into a field error.
+var (
+	usageKeys      = []string{"input", "output", "cacheRead", "cacheWrite", "reported"}
+	replyErrorKeys = []string{"kind", "message", "status", "retryAfter", "retryable", "resumable"}
+)
+
+// checkReplyTypes checks the types of a reply's members, so that a wrong type is named by
+// its path rather than by the decoder's Go names.
+func checkReplyTypes(path string, o coverage.Object) error {
+	for _, m := range o {
+		p := join(path, m.Key)
+		var err error
+		switch m.Key {
+		case "content", "stopReason", "delay":
+			_, err = asString(p, m.Value)
+		case "usage":
+			var u coverage.Object
+			if u, err = asObject(p, m.Value); err == nil {
+				if err = checkKeys(p, u, usageKeys, nil); err == nil {
+					for _, um := range u {
+						if um.Key == "reported" {
+							_, err = asBool(join(p, um.Key), um.Value)
+						} else {
+							_, err = asInt(join(p, um.Key), um.Value, 0)
+						}
+						if err != nil {
+							break
+						}
+					}
+				}
+			}
+		case "error":
+			if _, isStr := m.Value.(string); isStr {
+				continue
+			}
+			var e coverage.Object
+			if e, err = asObject(p, m.Value); err != nil {
+				return fieldErr(p, "want a sentence or {kind, message, …}, got %s", jsonType(m.Value))
+			}
+			err = checkKeys(p, e, replyErrorKeys, nil)
+		case "toolCalls":
+			calls, _ := m.Value.([]any)
+			for j, c := range calls {
+				co, _ := c.(coverage.Object)
+				for _, cm := range co {
+					if cm.Key == "id" || cm.Key == "name" || cm.Key == "argsText" || cm.Key == "argsError" {
+						if _, err = asString(join(index(p, j), cm.Key), cm.Value); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replyKeyPath matches a key path the scripted package puts before its problems.
+var replyKeyPath = regexp.MustCompile(`^[a-zA-Z]+(\[[0-9]+\])?$`)
+
+// replyErr turns the scripted package's "reply: key: key: problem" into a field error.
 func replyErr(path string, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "reply: ")
-	key, rest, ok := strings.Cut(msg, ": ")
-	if ok && key != "" && !strings.ContainsAny(key, " \"") {
-		return fieldErr(join(path, key), "%s", rest)
+	known := append(append(append([]string{}, replyKeys...), replyErrorKeys...), callKeys...)
+	for {
+		key, rest, ok := strings.Cut(msg, ": ")
+		if !ok || !replyKeyPath.MatchString(key) {
+			break
+		}
+		base, _, _ := strings.Cut(key, "[")
+		if !slices.Contains(known, base) {
+			break
+		}
+		path, msg = join(path, key), rest
 	}
 	return fieldErr(path, "%s", msg)
 }
