@@ -174,6 +174,10 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 
 	started := a.cfg.now()
 	resp, err := a.complete(ctx, s, rs, iter, req)
+	if err == nil && resp == nil {
+		err = &llm.Error{Provider: a.provider.Name(), Kind: llm.KindUnknown,
+			Message: "the provider returned neither a reply nor an error; this is a bug in the provider"}
+	}
 	if err != nil {
 		rs.failure = &FailurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist

@@ -6,6 +6,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -348,5 +349,22 @@ func TestCoverageEnvelopes(t *testing.T) {
 	results := valueAt[[]agent.ToolResult](t, res.Record(), "tool-calls#4", "toolResults")
 	if results[0].Status != tool.StatusAbsent || results[1].Status != "" {
 		t.Errorf("statuses = %q, %q", results[0].Status, results[1].Status)
+	}
+}
+
+// nilProvider breaks the port's contract: no reply and no error.
+type nilProvider struct{}
+
+func (nilProvider) Name() string { return "nil" }
+func (nilProvider) Complete(context.Context, *llm.Request) (*llm.Response, error) {
+	return nil, nil
+}
+
+func TestProviderWithoutReply(t *testing.T) {
+	a, _ := agent.New(nilProvider{})
+	_, err := a.Run(context.Background(), agent.Input{Message: "hi"})
+	var rce *agent.RunCheckpointError
+	if !errors.As(err, &rce) || !strings.Contains(err.Error(), "neither a reply nor an error") {
+		t.Errorf("err = %v", err)
 	}
 }
