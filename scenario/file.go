@@ -859,7 +859,7 @@ func checkReplyTypes(path string, o coverage.Object) error {
 }
 
 // replyKeyPath matches a key path the scripted package puts before its problems.
-var replyKeyPath = regexp.MustCompile(`^[a-zA-Z]+(\[[0-9]+\])?$`)
+var replyKeyPath = regexp.MustCompile(`^[a-zA-Z]+(\[[0-9]+\])?(\.[a-zA-Z]+)*$`)
 
 // replyErr turns the scripted package's "reply: key: key: problem" into a field error.
 func replyErr(path string, err error) error {
