@@ -114,3 +114,34 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResumeCheckpoint feeds arbitrary bytes to the checkpoint decoder and,
+// when they decode, to Resume on the chart they claim to come from: every
+// refusal is an error, never a panic, and runs stay bounded.
+func FuzzResumeCheckpoint(f *testing.F) {
+	c := agentChart(f, 3, 2)
+	res, err := c.Run(bg(), map[string]any{"userMessage": "hi", "maxIterations": 5}, flow.WithRunID("fuzz"), fixedClock)
+	if err != nil || !res.Paused {
+		f.Fatalf("seed run: %v", err)
+	}
+	good, _ := json.Marshal(res.Checkpoint)
+	f.Add(good, []byte(`"yes"`))
+	f.Add([]byte(`{"version":1,"chartId":"agent","pausedStageId":"tool-calls","log":{"commits":[{"idx":0,"stageId":"input","runtimeStageId":"input"}]},"pausedRuntimeStageId":"input"}`), []byte(`1`))
+	f.Add([]byte(`{"version":1}`), []byte(`null`))
+	f.Fuzz(func(t *testing.T, data, input []byte) {
+		cp, err := flow.DecodeCheckpoint(data)
+		if err != nil {
+			return
+		}
+		if !json.Valid(input) {
+			input = []byte(`null`)
+		}
+		out, err := c.Resume(bg(), cp, input, flow.WithVisitLimit(20))
+		if err != nil {
+			return
+		}
+		if out.Record == nil || out.Record.Validate() != nil {
+			t.Fatalf("resume succeeded with an invalid record")
+		}
+	})
+}
