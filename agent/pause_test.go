@@ -212,7 +212,12 @@ func TestProviderErrorCheckpoint(t *testing.T) {
 		scripted.Reply{Err: &llm.Error{Provider: "scripted", Kind: llm.KindServer, Resumable: true, Message: "the provider failed on its side"}},
 	)
 	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
+	var log eventLog
+	log.on(a)
 	_, err := a.Run(context.Background(), agent.Input{Message: "check"})
+	if fe := log.of(event.ErrorFatal); len(fe) != 1 || fe[0].Payload.(event.ErrorFatalPayload).Stage != "call-llm" {
+		t.Errorf("error.fatal events = %+v", fe)
+	}
 	var rce *agent.RunCheckpointError
 	if !errors.As(err, &rce) {
 		t.Fatalf("error %T %v, want *agent.RunCheckpointError", err, err)

@@ -188,6 +188,9 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 			}
 			return nil, fmt.Errorf("%w: %w", ctx.Err(), err)
 		}
+		rs.emit(s, event.ErrorFatal, iter, func() any {
+			return event.ErrorFatalPayload{Error: err.Error(), Stage: stageCallLLM, Scope: "run"}
+		})
 		return nil, &providerFailure{err: err}
 	}
 	dur := a.cfg.now().Sub(started)
