@@ -31,6 +31,8 @@ func newRootCmd() *cobra.Command {
 		newCheckCmd(),
 		newDemoCmd(),
 		newScenarioCmd(),
+		newExplainCmd(),
+		newAblateCmd(),
 	)
 	return root
 }
