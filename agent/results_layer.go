@@ -26,6 +26,11 @@ import (
 type honestyConfig struct {
 	results bool // ResultsLayer
 	limits  bool // LimitsTravelWithTheAnswer
+	// blocks are the later blocks of the limits (the inputs layer's Assumed
+	// block), printed after the coverage block in this order. A layer's arm
+	// step appends here rather than attaching its own block, so the answer
+	// gets one separator and the blocks their fixed order.
+	blocks []func(s *flow.Scope) string
 }
 
 // State keys the results layer adds, declared only when it is armed.
@@ -74,7 +79,7 @@ func armHonesty(c *config) error {
 		c.hooks.exportLedger = exportLedger
 	}
 	if armed || c.honesty.limits {
-		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, finalHonesty(armed, c.honesty.limits))
+		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, finalHonesty(armed, c.honesty.limits, c.honesty.blocks))
 	}
 	return nil
 }
@@ -130,8 +135,9 @@ func seedResults(s *flow.Scope, from *Conversation) error {
 }
 
 // finalHonesty folds the standing (results armed) and attaches the limits
-// block (LimitsTravelWithTheAnswer) to a prose answer.
-func finalHonesty(armed, withLimits bool) func(s *flow.Scope, answer string) (string, FinalNotes, error) {
+// blocks (LimitsTravelWithTheAnswer) to a prose answer: the coverage block,
+// then the later blocks, behind one separator.
+func finalHonesty(armed, withLimits bool, later []func(*flow.Scope) string) func(s *flow.Scope, answer string) (string, FinalNotes, error) {
 	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
 		var notes FinalNotes
 		if armed {
@@ -146,7 +152,11 @@ func finalHonesty(armed, withLimits bool) func(s *flow.Scope, answer string) (st
 			notes.Assessment = b
 		}
 		if withLimits {
-			answer = limits.Attach(answer, limits.CoverageBlock(kCoverage.Get(s)))
+			blocks := []string{limits.CoverageBlock(kCoverage.Get(s))}
+			for _, b := range later {
+				blocks = append(blocks, b(s))
+			}
+			answer = limits.Attach(answer, blocks...)
 		}
 		return answer, notes, nil
 	}
