@@ -1,0 +1,216 @@
+// This file holds the batch ask: one typed question per batch for every
+// ruled argument left missing under an ask rule, and the rounds that re-check
+// each reply against the argument's schema until it fits or is refused.
+
+package inputs
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// MaxRounds is how many replies a field may misfit before its calls are
+// refused.
+const MaxRounds = 3
+
+// Question sentences (project wording).
+const (
+	QuestionFirst = "This run needs a few values before it can continue; each field below says what it is for."
+	QuestionAgain = "The tool's schema did not accept an earlier reply; please answer the fields below again."
+)
+
+// ContextKey is the reserved key of the pause context.
+const ContextKey = "agentfootprint"
+
+// Field is one typed field of the question.
+type Field struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+	Enum        []any  `json:"enum,omitempty"`
+}
+
+// Binding says which calls a field fills.
+type Binding struct {
+	ID       string   `json:"id"`
+	Tool     string   `json:"tool"`
+	Argument string   `json:"argument"`
+	Calls    []string `json:"calls"`
+}
+
+// Ask is the state of one batch's question: the fields, what each binds, how
+// many misfits each has had, and the round.
+type Ask struct {
+	RequestID string         `json:"requestId"`
+	Round     int            `json:"round"`
+	Fields    []Field        `json:"fields"`
+	Bindings  []Binding      `json:"bindings"`
+	Misfits   map[string]int `json:"misfits,omitempty"`
+	// Expected is each field's type as the tool's schema spells it
+	// (integer stays integer here), for the refusal.
+	Expected map[string]string `json:"expected,omitempty"`
+}
+
+// PauseData is what the person is shown: the question, the fields and a
+// context that names tools and arguments but never the model's values.
+type PauseData struct {
+	RequestID string         `json:"requestId"`
+	Question  string         `json:"question"`
+	Fields    []Field        `json:"fields"`
+	Context   map[string]any `json:"context"`
+}
+
+// NewAsk builds the question for a batch: one field per distinct (tool,
+// argument) waiting, in batch order then argument order. requestID should be
+// deterministic (run, iteration, round).
+func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error) {
+	a := Ask{RequestID: requestID, Round: 1, Expected: map[string]string{}}
+	index := map[[2]string]int{}
+	for _, c := range calls {
+		res, ok := b.ResolutionOf(c.ID)
+		if !ok || len(res.Ask) == 0 {
+			continue
+		}
+		t, ok := toolOf(c.Name)
+		if !ok {
+			continue
+		}
+		for _, arg := range res.Ask {
+			k := [2]string{c.Name, arg}
+			if i, seen := index[k]; seen {
+				a.Bindings[i].Calls = append(a.Bindings[i].Calls, c.ID)
+				continue
+			}
+			f, typ, err := fieldOf(t, arg, "f"+strconv.Itoa(len(a.Fields)+1))
+			if err != nil {
+				return Ask{}, err
+			}
+			a.Expected[f.ID] = typ
+			index[k] = len(a.Fields)
+			a.Fields = append(a.Fields, f)
+			a.Bindings = append(a.Bindings, Binding{ID: f.ID, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
+		}
+	}
+	if len(a.Fields) > 32 {
+		return Ask{}, fmt.Errorf("inputs: the batch needs %d answers; at most 32 are asked in one question", len(a.Fields))
+	}
+	return a, nil
+}
+
+func fieldOf(t *tool.Tool, arg, id string) (Field, string, error) {
+	r := t.AskOrAssume()[arg]
+	var schema struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(t.InputSchema(), &schema); err != nil {
+		return Field{}, "", fmt.Errorf("inputs: tool %s: reading its schema: %w", t.Name(), err)
+	}
+	typ, _ := schema.Properties[arg].Type.(string)
+	if typ == "" {
+		return Field{}, "", fmt.Errorf("inputs: tool %s: argument %s has no single scalar type to ask for", t.Name(), arg)
+	}
+	asked := typ
+	if asked == "integer" {
+		asked = "number"
+	}
+	f := Field{ID: id, Type: asked, Description: r.Ask}
+	for _, ch := range r.Choices {
+		f.Enum = append(f.Enum, ch.Value)
+	}
+	return f, typ, nil
+}
+
+// Pause returns the data the person is shown for the current round.
+func (a Ask) Pause() PauseData {
+	q := QuestionFirst
+	if a.Round > 1 {
+		q = QuestionAgain
+	}
+	return PauseData{RequestID: a.RequestID, Question: q, Fields: a.Fields,
+		Context: map[string]any{ContextKey: map[string]any{"ask": "arguments", "fields": a.Bindings}}}
+}
+
+// Reply is the person's answer to a round.
+type Reply struct {
+	RequestID string                     `json:"requestId"`
+	Values    map[string]json.RawMessage `json:"values"`
+}
+
+// Outcome is what one reply settled.
+type Outcome struct {
+	// Rows are the rows this round files in one write: answered rows for
+	// values that fit, invalid-answer rows for those that did not.
+	Rows []ledger.ArgumentRow
+	// Fills are the values to fill, by call id.
+	Fills map[string][]Fill
+	// Refused are the refusals to serve, by call id (a third misfit).
+	Refused map[string]string
+	// Next is the question to ask again (only the fields that misfit and
+	// have rounds left), nil when nothing is left to ask.
+	Next *Ask
+}
+
+// Answer re-checks a reply against the schema of every argument each field
+// binds. A wrong request id or a field left without a value is an error: the
+// question stays open. st stamps the rows.
+func (a Ask) Answer(r Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
+	if r.RequestID != a.RequestID {
+		return Outcome{}, fmt.Errorf("inputs: the reply answers request %q, not the open question %q", r.RequestID, a.RequestID)
+	}
+	for _, f := range a.Fields {
+		if _, ok := r.Values[f.ID]; !ok {
+			return Outcome{}, fmt.Errorf("inputs: the reply has no value for field %s", f.ID)
+		}
+	}
+	out := Outcome{Fills: map[string][]Fill{}, Refused: map[string]string{}}
+	next := Ask{RequestID: a.RequestID + "-" + strconv.Itoa(a.Round+1), Round: a.Round + 1, Misfits: map[string]int{}, Expected: a.Expected}
+	for i, f := range a.Fields {
+		b := a.Bindings[i]
+		t, ok := toolOf(b.Tool)
+		if !ok {
+			return Outcome{}, fmt.Errorf("inputs: field %s names tool %s, which is not offered", f.ID, b.Tool)
+		}
+		var v any
+		if err := json.Unmarshal(r.Values[f.ID], &v); err != nil {
+			return Outcome{}, fmt.Errorf("inputs: field %s: the value is not JSON: %w", f.ID, err)
+		}
+		rej := t.CheckArgument(b.Argument, v)
+		for _, id := range b.Calls {
+			row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: id, ToolName: b.Tool,
+				Iteration: st.Iteration, Argument: b.Argument, Rule: RuleAsk}
+			if p, ok := t.Period(); ok && p.Argument == b.Argument {
+				row.Period = true
+			}
+			if rej == nil {
+				row.Source, row.Value, row.Free = SourceAnswered, Printed(v, t.Hidden(b.Argument)), len(f.Enum) == 0
+				out.Fills[id] = append(out.Fills[id], Fill{Argument: b.Argument, Value: v, Source: SourceAnswered})
+			} else {
+				row.Asked = AskedInvalidAnswer
+			}
+			out.Rows = append(out.Rows, row)
+		}
+		if rej == nil {
+			continue
+		}
+		misfits := a.Misfits[f.ID] + 1
+		if misfits >= MaxRounds {
+			for _, id := range b.Calls {
+				out.Refused[id] = MisfitRefusal(b.Tool, b.Argument, a.Expected[f.ID])
+			}
+			continue
+		}
+		next.Fields = append(next.Fields, f)
+		next.Bindings = append(next.Bindings, b)
+		next.Misfits[f.ID] = misfits
+	}
+	if len(next.Fields) > 0 {
+		out.Next = &next
+	}
+	return out, nil
+}
