@@ -241,11 +241,13 @@ func BenchmarkCommitWrites(b *testing.B) {
 			}).MustBuild()
 			ctx := context.Background()
 			b.ReportAllocs()
+			cpu0 := cpuNanos()
 			for b.Loop() {
 				if _, err := c.Run(ctx, nil, flow.WithRunID("bench")); err != nil {
 					b.Fatal(err)
 				}
 			}
+			perIter(b, cpu0, 1, "run")
 		})
 	}
 }
@@ -255,7 +257,7 @@ func BenchmarkTrackedReads1MB(b *testing.B) {
 	val := strings.Repeat("y", 1<<20)
 	oneStage(b, []flow.KeyDecl{big}, map[string]any{"big": val}, func(s *flow.Scope) {
 		b.ReportAllocs()
-		b.ResetTimer()
+		cpu0 := cpuNanos()
 		for b.Loop() {
 			for range 50 {
 				if v, _ := big.Get(s); len(v) != len(val) {
@@ -263,6 +265,7 @@ func BenchmarkTrackedReads1MB(b *testing.B) {
 				}
 			}
 		}
+		perIter(b, cpu0, 1, "50reads")
 	})
 }
 
@@ -277,19 +280,23 @@ func BenchmarkReplay(b *testing.B) {
 		last := len(res.Record.Commits) - 1
 		b.Run(fmt.Sprintf("ValueAt/commits=%d", last+1), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu0 := cpuNanos()
 			for b.Loop() {
 				if _, _, err := flow.ValueAt(res.Record, last, "history"); err != nil {
 					b.Fatal(err)
 				}
 			}
+			perIter(b, cpu0, 1, "op")
 		})
 		b.Run(fmt.Sprintf("Materialise/commits=%d", last+1), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu0 := cpuNanos()
 			for b.Loop() {
 				if _, err := flow.Materialise(res.Record, last); err != nil {
 					b.Fatal(err)
 				}
 			}
+			perIter(b, cpu0, 1, "op")
 		})
 	}
 }

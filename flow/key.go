@@ -32,6 +32,9 @@ type keyKind interface {
 	// concat appends tail onto back (which may have spare capacity) and
 	// returns the new backing value and a clipped view of it.
 	concat(back, tail any) (newBack, view any)
+	// concatAll returns a fresh list: base followed by every tail; ok is
+	// false when a value is not of the key's list type.
+	concatAll(base any, tails []any) (any, bool)
 	decodeValue(raw json.RawMessage) (any, error)
 	decodeTail(raw json.RawMessage) (any, error)
 }
@@ -126,7 +129,8 @@ func (k valueKind[T]) tail(any) (any, error) {
 	return nil, fmt.Errorf("key %q is not a list: append needs a key declared with flow.List", k.n)
 }
 
-func (k valueKind[T]) concat(back, _ any) (any, any) { return back, back }
+func (k valueKind[T]) concat(back, _ any) (any, any)    { return back, back }
+func (k valueKind[T]) concatAll(any, []any) (any, bool) { return nil, false }
 
 func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
 	var t T
@@ -187,6 +191,27 @@ func (k listKind[E]) concat(back, tail any) (any, any) {
 	t, _ := tail.([]E)
 	nb := append(b, t...)
 	return nb, nb[:len(nb):len(nb)]
+}
+
+func (k listKind[E]) concatAll(base any, tails []any) (any, bool) {
+	b, ok := base.([]E)
+	if !ok && base != nil {
+		return nil, false
+	}
+	n := len(b)
+	for _, t := range tails {
+		l, ok := t.([]E)
+		if !ok {
+			return nil, false
+		}
+		n += len(l)
+	}
+	out := make([]E, 0, n)
+	out = append(out, b...)
+	for _, t := range tails {
+		out = append(out, t.([]E)...)
+	}
+	return out, true
 }
 
 func (k listKind[E]) decodeValue(raw json.RawMessage) (any, error) {

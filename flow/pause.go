@@ -232,7 +232,7 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 	if err := rec.Validate(); err != nil {
 		return nil, err
 	}
-	out := &Record{RunID: rec.RunID, ChartID: rec.ChartID, ResumedFrom: rec.ResumedFrom}
+	out := &Record{RunID: rec.RunID, ChartID: rec.ChartID, ResumedFrom: rec.ResumedFrom, kinds: c.keys}
 	out.Commits = make([]*Commit, len(rec.Commits), len(rec.Commits)+16)
 	for i := range rec.Commits {
 		cm := *rec.Commits[i]

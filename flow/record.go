@@ -181,6 +181,9 @@ type Record struct {
 	Subflows    map[string]*Record `json:"subflows,omitempty"`
 
 	idx keyIndex
+	// kinds are the key declarations of the chart that wrote (or decoded)
+	// the record, so replay can concatenate lists without reflection.
+	kinds map[string]keyKind
 }
 
 // keyIndex maps each key to the ascending indices of commits that write it,

@@ -54,6 +54,16 @@ scan:
 		if len(tails) == 0 {
 			return nil
 		}
+		if k := rec.kinds[key]; k != nil {
+			base := val
+			if !present {
+				base = nil
+			}
+			if v, ok := k.concatAll(base, tails); ok {
+				val, present, tails = v, true, tails[:0]
+				return nil
+			}
+		}
 		v, err := concatAll(val, present, tails)
 		if err != nil {
 			return err

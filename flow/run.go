@@ -284,7 +284,7 @@ type exec struct {
 
 func newExec(r *run, c *Chart, path string) *exec {
 	return &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
-		rec: &Record{RunID: r.id, ChartID: c.id}, inputs: map[string]bool{},
+		rec: &Record{RunID: r.id, ChartID: c.id, kinds: c.keys}, inputs: map[string]bool{},
 		visits: make([]int, len(c.nodes)), lastDecider: newLastDecider(len(c.nodes))}
 }
 
