@@ -368,3 +368,38 @@ func TestProviderWithoutReply(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestMaxToolResultCharsEndToEnd(t *testing.T) {
+	long := strings.Repeat("x", 500)
+	big := tool.Must(tool.New("dump", "Dump everything.", func(ctx context.Context, in statusIn) (string, error) { return long, nil }))
+	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("d", "dump", `{"service":"a"}`)}}, scripted.Reply{Content: "ok"})
+	a, err := agent.New(p, agent.WithTools(big), agent.WithMaxToolResultChars(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log eventLog
+	log.on(a)
+	res, err := a.Run(context.Background(), agent.Input{Message: "dump"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := p.Requests()[1].Messages[2].Content
+	var m struct {
+		Truncated bool   `json:"truncated"`
+		Head      string `json:"head"`
+	}
+	if err := json.Unmarshal([]byte(served), &m); err != nil || !m.Truncated || len(served) > 200 || !strings.HasPrefix(long, m.Head) || m.Head == "" {
+		t.Errorf("served %q (%v)", served, err)
+	}
+	if got := log.of(event.ToolsResult)[0].Payload.(event.ToolsResultPayload).Result; got != served {
+		t.Errorf("tools.result carries %q, the model read %q", got, served)
+	}
+	// The record keeps the raw output whole.
+	r := valueAt[agent.ToolResult](t, res.Record(), "tool-calls#4", "lastToolResult")
+	if b, ok := res.Record().Blob(r.OutputRef); !ok || string(b) != long {
+		t.Errorf("raw output blob = %d bytes, %v", len(b), ok)
+	}
+	if _, err := agent.New(p, agent.WithMaxToolResultChars(0)); err == nil {
+		t.Error("a zero cap was accepted")
+	}
+}
