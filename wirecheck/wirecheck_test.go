@@ -232,7 +232,7 @@ func checkTranslated(t *testing.T, got api.ChatRequest, sent *llm.Request, calls
 		case "assistant":
 			for _, tc := range m.ToolCalls {
 				b, _ := json.Marshal(tc.Function.Arguments)
-				assistantCalls = append(assistantCalls, tc.Function.Name+string(b))
+				assistantCalls = append(assistantCalls, tc.Function.Name+sorted(b))
 			}
 		}
 	}
@@ -241,7 +241,7 @@ func checkTranslated(t *testing.T, got api.ChatRequest, sent *llm.Request, calls
 	}
 	var wantCalls, wantTools []string
 	for _, tc := range calls {
-		wantCalls = append(wantCalls, tc.Name+string(tc.Args))
+		wantCalls = append(wantCalls, tc.Name+sorted(tc.Args))
 		wantTools = append(wantTools, tc.ID+`|{"used":0.97}`)
 	}
 	if diff := cmp.Diff(wantCalls, assistantCalls); diff != "" {
@@ -253,6 +253,17 @@ func checkTranslated(t *testing.T, got api.ChatRequest, sent *llm.Request, calls
 	if len(got.Tools) != len(sent.Tools) || got.Tools[0].Function.Name != "disk_usage" {
 		t.Errorf("tools arrived as %+v", got.Tools)
 	}
+}
+
+// sorted re-encodes a JSON object with its keys sorted: the Anthropic
+// translation passes arguments through a Go map, so key order is not kept.
+func sorted(raw []byte) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // checkOptions asserts the sampling settings survived translation.
