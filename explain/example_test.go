@@ -1,0 +1,101 @@
+package explain_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+)
+
+// exampleModel approves when the system prompt carries the override and
+// varies its wording with the seed.
+func exampleModel() *scripted.Provider {
+	return scripted.Func(func(req *llm.Request, call int, seed int64) scripted.Reply {
+		if strings.Contains(llm.SystemText(req.System), "VIP override") {
+			return scripted.Reply{Content: []string{"APPROVED: VIP override.", "APPROVED under the VIP override.", "APPROVED (VIP)."}[seed%3]}
+		}
+		return scripted.Reply{Content: "DECLINED: the refund window has passed."}
+	})
+}
+
+func exampleBlueprint() explain.Blueprint {
+	return explain.Blueprint{Units: []*inject.Unit{
+		inject.Fact("vip-override", "VIP override: every VIP refund is approved."),
+		inject.Steering("style", "Answer in one sentence."),
+	}}
+}
+
+func exampleRecord() *agent.Record {
+	a, _ := exampleBlueprint().Build(exampleModel())
+	res, _ := a.Run(context.Background(), agent.Input{Message: "Refund order A-17?"})
+	return res.Record()
+}
+
+func ExampleBacktrack() {
+	rec := exampleRecord()
+	ch, err := explain.Backtrack(rec, explain.Target{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := ch.Suspects[0]
+	fmt.Println("answer:", ch.Answer.Step, "via", ch.Answer.Via)
+	fmt.Println("top suspect:", s.Unit, "kind", s.Born.Kind)
+	fmt.Println("landed:", s.Landed.Step, s.Landed.Slot, s.Landed.Span != nil)
+	fmt.Println("allowed:", s.Allowed.Trigger.Kind)
+	// Output:
+	// answer: call-llm#2 via prepare-final#4
+	// top suspect: vip-override kind fact
+	// landed: context#1 system true
+	// allowed: always
+}
+
+func ExampleRankingConfidence() {
+	conf := explain.RankingConfidence([]explain.Ranked{
+		{ID: "policy-a", Score: 0.41}, {ID: "policy-b", Score: 0.40}, {ID: "style", Score: 0.05},
+	}, explain.Margin(0.05))
+	fmt.Println(conf.ClearWinner, conf.Shortlist)
+	// Output: false [policy-a policy-b]
+}
+
+func ExampleMissingContext() {
+	rec := exampleRecord()
+	m, err := explain.MissingContext(rec, explain.Target{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(m.Dropped), len(m.Inactive), m.AvailableCount, m.SentCount)
+	// Output: 0 0 3 3
+}
+
+func ExampleProbe() {
+	rec := exampleRecord()
+	world, err := explain.FrozenWorld(rec, exampleModel())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	firstWord := func(s string) string { return strings.Fields(s)[0] }
+	rep, err := explain.Probe(context.Background(), rec, exampleBlueprint(), world, explain.ProbeOptions{
+		Suspects:   []explain.Spec{explain.Unit("vip-override"), explain.Unit("style")},
+		Comparator: func(a, b string) bool { return strings.TrimRight(firstWord(a), ":") != strings.TrimRight(firstWord(b), ":") },
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range rep.Suspects {
+		fmt.Printf("%s %s %d/%d\n", s.ID, s.Verdict, s.Flips, s.Samples)
+	}
+	fmt.Println(rep.Mode, rep.Runs, "runs")
+	// Output:
+	// vip-override confirmed 3/3
+	// style not-confirmed 0/3
+	// causal 9 runs
+}
