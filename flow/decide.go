@@ -137,8 +137,13 @@ const DefaultRule = "default"
 // read of the decider stage and is listed in that rule's evidence. A rule
 // whose predicate panics counts as not matched and records the panic.
 func Decide(s *Scope, rules []Rule, def string) *Decision {
-	d := s.e.r.slab.decision()
-	d.Rules = s.e.r.slab.evidence(len(rules))
+	var d *Decision
+	if s.par {
+		d = &Decision{Rules: make([]RuleEvidence, 0, len(rules))}
+	} else {
+		d = s.e.r.slab.decision()
+		d.Rules = s.e.r.slab.evidence(len(rules))
+	}
 	for i := range rules {
 		ev := evalRule(s, i, &rules[i])
 		d.Rules = append(d.Rules, ev)
@@ -194,7 +199,11 @@ func evalRule(s *Scope, i int, r *Rule) (ev RuleEvidence) {
 	tr := &s.tr
 	tr.reads = tr.reads[:0]
 	defer func() {
-		ev.Reads = s.e.r.slab.strings(tr.reads)
+		if s.par {
+			ev.Reads = append([]string(nil), tr.reads...)
+		} else {
+			ev.Reads = s.e.r.slab.strings(tr.reads)
+		}
 		if ev.Reads == nil {
 			ev.Reads = []string{}
 		}

@@ -28,7 +28,7 @@ func (e *exec) parallel(ctx context.Context, parent *node, kids []int, ctl func(
 	outs := make([]any, len(kids))
 	errs := make([]error, len(kids))
 	for i, k := range kids {
-		scopes[i] = e.beginIn(cctx, &e.chart.nodes[k], &Scope{})
+		scopes[i] = e.beginIn(cctx, &e.chart.nodes[k], &Scope{par: true})
 	}
 	e.r.obs.parallel(true)
 	var wg sync.WaitGroup

@@ -116,3 +116,21 @@ func TestSelector(t *testing.T) {
 		t.Error("selector chosen is not written as a list")
 	}
 }
+
+func TestDecideInsideForkChildren(t *testing.T) {
+	n := flow.Key[int]("n")
+	child := func(ctx context.Context, s *flow.Scope) (any, error) {
+		for range 50 {
+			d := flow.Decide(s, []flow.Rule{{Label: "big", Branch: "b", Conditions: []flow.Condition{{Key: "n", Op: "gt", Threshold: 1}}}}, "a")
+			if d.Chosen[0] != "b" {
+				return nil, errors.New("wrong branch")
+			}
+		}
+		return nil, nil
+	}
+	c := flow.NewBuilder("p").Keys(n).Fork("f", flow.ForkOptions{},
+		flow.NewChild("x", child), flow.NewChild("y", child), flow.NewChild("z", child)).MustBuild()
+	if _, err := c.Run(context.Background(), map[string]any{"n": 2}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -37,6 +37,9 @@ type Scope struct {
 	werr  error
 	// borrowed fingerprints committed values read, under WithDevChecks.
 	borrowed []borrow
+	// par marks a fork or selector child running beside its siblings: it
+	// must not use the run's slab, which only the run's goroutine may touch.
+	par bool
 }
 
 const (
