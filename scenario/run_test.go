@@ -326,3 +326,51 @@ func mustRaw(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// One File runs from several goroutines at once; each run has its own call order.
+func TestRunConcurrently(t *testing.T) {
+	f, err := Load("testdata/valid/matching.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4
+	reps := make([]*Report, n)
+	errs := make([]error, n)
+	done := make(chan int)
+	for i := range n {
+		go func() {
+			reps[i], errs[i] = Run(context.Background(), f)
+			done <- i
+		}()
+	}
+	for range n {
+		<-done
+	}
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if d := cmp.Diff(served(reps[0]), served(reps[i])); d != "" {
+			t.Errorf("run %d differs:\n%s", i, d)
+		}
+	}
+}
+
+// Parse keeps nothing of its input: changing the bytes afterwards changes nothing.
+func TestParseKeepsNoInput(t *testing.T) {
+	data := DemoFile()
+	f, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = ' '
+	}
+	rep, err := Run(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := rep.Check(); len(ms) != 0 || f.Name() != "ops-triage" {
+		t.Errorf("mismatches after the input changed: %v", ms)
+	}
+}
