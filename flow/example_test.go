@@ -240,3 +240,40 @@ func ExampleSeq_Fork() {
 	// Output:
 	// [docs web]
 }
+
+// Redacted keys are listed on the commits that write them and masked when
+// the record is encoded; the run itself still reads the real value.
+func ExampleBuilder_Redact() {
+	token := flow.Key[string]("token")
+	c := flow.NewBuilder("login").Keys(token).Redact("token").
+		Stage("auth", func(ctx context.Context, s *flow.Scope) (any, error) {
+			token.Set(s, "s3cr3t")
+			return nil, nil
+		}).MustBuild()
+	res, _ := c.Run(context.Background(), nil)
+	data, _ := json.Marshal(res.Record.Commits[1])
+	fmt.Println(string(data))
+	// Output:
+	// {"idx":1,"stage":"auth","stageId":"auth","runtimeStageId":"auth#0","reads":[],"ops":[{"key":"token","verb":"set","value":"[redacted]","readsBefore":0}],"redacted":["token"]}
+}
+
+// Structure describes a chart as data: nodes, edges (next, branch, loop,
+// child) and declared keys.
+func ExampleChart_Structure() {
+	st := counterChart().Structure()
+	for _, e := range st.Edges {
+		to := e.To
+		if to == "" {
+			to = "(end)"
+		}
+		fmt.Printf("%s -%s %s-> %s\n", e.From, e.Kind, e.Label, to)
+	}
+	fmt.Println(st.Keys[1].Name, st.Keys[1].Type, st.Keys[1].List)
+	// Output:
+	// seed -next -> work
+	// work -next -> route
+	// route -loop again-> work
+	// route -branch done-> finish
+	// finish -next -> (end)
+	// notes []string true
+}

@@ -25,7 +25,8 @@ type StructureNode struct {
 }
 
 // StructureEdge is one edge: kind "next" (fall-through), "branch" (Label is
-// the branch id), "loop" (a back-edge) or "child" (fork or selector child).
+// the branch id), "loop" (a back-edge; Label is the branch id when a branch
+// consists of the back-edge alone) or "child" (fork or selector child).
 // To is empty for an edge that ends the chart.
 type StructureEdge struct {
 	From  string `json:"from"`
@@ -63,7 +64,7 @@ func (c *Chart) Structure() Structure {
 		case to < 0:
 			st.Edges = append(st.Edges, StructureEdge{From: from, Kind: kind, Label: label})
 		case c.nodes[to].kind == kindLoop:
-			st.Edges = append(st.Edges, StructureEdge{From: from, To: c.nodes[c.nodes[to].target].id, Kind: "loop"})
+			st.Edges = append(st.Edges, StructureEdge{From: from, To: c.nodes[c.nodes[to].target].id, Kind: "loop", Label: label})
 		default:
 			st.Edges = append(st.Edges, StructureEdge{From: from, To: c.nodes[to].id, Kind: kind, Label: label})
 		}
