@@ -403,3 +403,22 @@ type refuse struct{}
 func (refuse) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 }
+
+// A failure before the stream starts is retried; the record counts attempts.
+func TestStreamRetriedBeforeFirstByte(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, quirks[0].sse)
+	}))
+	defer srv.Close()
+	c := New(Options{BaseURL: srv.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 2, BaseDelay: time.Millisecond}})
+	resp, err := llm.Collect(c.Stream(context.Background(), req()))
+	if err != nil || resp.Content != "Hello" || resp.Exchange.Attempts != 2 || n.Load() != 2 {
+		t.Fatalf("resp = %+v, err %v, server saw %d", resp, err, n.Load())
+	}
+}
