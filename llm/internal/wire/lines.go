@@ -29,10 +29,11 @@ func newLineReader(r io.Reader) *lineReader {
 	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
-// next returns one line without its terminator, and the raw bytes read for
-// it. At the end of input it returns a last unterminated line, if any,
-// then io.EOF.
-func (l *lineReader) next() (line, raw []byte, err error) {
+// next returns one line without its terminator, and dst with the raw bytes
+// read for it appended. At the end of input it returns a last unterminated
+// line, if any, then io.EOF.
+func (l *lineReader) next(dst []byte) (line, raw []byte, err error) {
+	raw = dst
 	l.scratch = l.scratch[:0]
 	if l.pendCR {
 		l.pendCR = false

@@ -22,8 +22,8 @@ func NewNDJSONReader(r io.Reader) *NDJSONReader { return &NDJSONReader{lr: newLi
 func (n *NDJSONReader) Next() (line, raw []byte, err error) {
 	var all []byte
 	for {
-		l, r, err := n.lr.next()
-		all = append(all, r...)
+		l, r, err := n.lr.next(all)
+		all = r
 		if err != nil {
 			return nil, all, err
 		}

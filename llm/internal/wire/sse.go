@@ -45,8 +45,8 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 		hasData bool
 	)
 	for {
-		line, raw, err := s.lr.next()
-		s.raw = append(s.raw, raw...)
+		line, raw, err := s.lr.next(s.raw)
+		s.raw = raw
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				s.done = true
