@@ -118,29 +118,40 @@ type SuspectReport struct {
 	Claim        string     `json:"claim"`
 }
 
-// Probe reruns copies of the agent built from bp in world w: N baseline runs,
-// then N runs per suspect spec, seed r for run r. A run flips when the
-// comparator says its answer differs from the recorded answer. It refuses a
-// record without a final answer, N below 2, a spec Ablate refuses, and any
-// rerun that fails (the error names the probe and seed).
-func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt ProbeOptions) (*Report, error) {
+// prober runs seeded rerun sets of one recorded turn.
+type prober struct {
+	bp       Blueprint
+	w        *World
+	src      *rerunSource
+	seeds    []int64
+	cmp      Comparator
+	original string
+	runs     int
+}
+
+// sample is the outcome of one probe: N seeded reruns.
+type sample struct {
+	flips, diverged, live int
+	sims                  []float64
+	answers               []string
+}
+
+// newProber validates the common inputs of Probe, Bisect and WalkToRoot.
+func newProber(rec *agent.Record, bp Blueprint, w *World, samples int, cmp Comparator) (*prober, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
 	if w == nil {
-		return nil, errors.New("explain: Probe needs a world (FrozenWorld)")
+		return nil, errors.New("explain: probing needs a world (FrozenWorld)")
 	}
-	if opt.Samples == 0 {
-		opt.Samples = 3
+	if samples == 0 {
+		samples = 3
 	}
-	if opt.Samples < 2 {
-		return nil, fmt.Errorf("explain: Samples %d is below the minimum of 2", opt.Samples)
+	if samples < 2 {
+		return nil, fmt.Errorf("explain: Samples %d is below the minimum of 2", samples)
 	}
-	if opt.TopK <= 0 {
-		opt.TopK = 5
-	}
-	if opt.Comparator == nil {
-		opt.Comparator = DefaultComparator
+	if cmp == nil {
+		cmp = DefaultComparator
 	}
 	var ans AnswerHop
 	if _, err := answerCall(rec.Log, Target{}, &ans); err != nil {
@@ -150,6 +161,69 @@ func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt P
 	if err != nil {
 		return nil, err
 	}
+	p := &prober{bp: bp, w: w, src: src, seeds: make([]int64, samples), cmp: cmp, original: ans.Text}
+	for i := range p.seeds {
+		p.seeds[i] = int64(i)
+	}
+	return p, nil
+}
+
+// run reruns the agent with specs applied once per seed.
+func (p *prober) run(ctx context.Context, specs []Spec) (sample, error) {
+	var s sample
+	b, err := Ablate(p.bp, specs...)
+	if err != nil {
+		return s, err
+	}
+	in, err := rerunInput(p.src, specs)
+	if err != nil {
+		return s, err
+	}
+	label := "baseline"
+	if len(specs) > 0 {
+		label = specText(specs)
+	}
+	for _, seed := range p.seeds {
+		r, err := p.w.rerun(ctx, b, in, seed)
+		if err != nil {
+			return s, fmt.Errorf("explain: probe %s, seed %d: %w", label, seed, err)
+		}
+		p.runs++
+		if p.cmp(p.original, r.answer) {
+			s.flips++
+		}
+		if r.diverged {
+			s.diverged++
+		}
+		s.live += r.live
+		s.sims = append(s.sims, Similarity(p.original, r.answer))
+		s.answers = append(s.answers, r.answer)
+	}
+	return s, nil
+}
+
+// specText joins specs for messages.
+func specText(specs []Spec) string {
+	parts := make([]string, len(specs))
+	for i, s := range specs {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, "+")
+}
+
+// Probe reruns copies of the agent built from bp in world w: N baseline runs,
+// then N runs per suspect spec, seed r for run r. A run flips when the
+// comparator says its answer differs from the recorded answer. It refuses a
+// record without a final answer, N below 2, a spec Ablate refuses, and any
+// rerun that fails (the error names the probe and seed).
+func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt ProbeOptions) (*Report, error) {
+	p, err := newProber(rec, bp, w, opt.Samples, opt.Comparator)
+	if err != nil {
+		return nil, err
+	}
+	if opt.TopK <= 0 {
+		opt.TopK = 5
+	}
 	specs := opt.Suspects
 	var conf *Confidence
 	if len(specs) == 0 {
@@ -157,68 +231,24 @@ func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt P
 			return nil, err
 		}
 	}
-	n := opt.Samples
-	rep := &Report{Format: AblationFormat, Mode: ModeCorrelational, Samples: n, Seeds: make([]int64, n),
-		World: WorldInfo{Tools: "frozen", Model: "live"}, Suspects: []SuspectReport{}, Flags: []string{}, Ranking: conf}
-	for i := range n {
-		rep.Seeds[i] = int64(i)
-	}
-	type sample struct {
-		flips, diverged, live int
-		sims                  []float64
-		answers               []string
-	}
-	run := func(label string, b Blueprint, in agent.Input) (sample, error) {
-		var s sample
-		for _, seed := range rep.Seeds {
-			r, err := w.rerun(ctx, b, in, seed)
-			if err != nil {
-				return s, fmt.Errorf("explain: probe %s, seed %d: %w", label, seed, err)
-			}
-			rep.Runs++
-			if opt.Comparator(ans.Text, r.answer) {
-				s.flips++
-			}
-			if r.diverged {
-				s.diverged++
-			}
-			s.live += r.live
-			s.sims = append(s.sims, Similarity(ans.Text, r.answer))
-			s.answers = append(s.answers, r.answer)
+	for _, sp := range specs {
+		if _, err := Ablate(bp, sp); err != nil {
+			return nil, err
 		}
-		return s, nil
 	}
-	baseIn, err := rerunInput(src, nil)
+	n := len(p.seeds)
+	rep := &Report{Format: AblationFormat, Mode: ModeCorrelational, Samples: n, Seeds: p.seeds,
+		World: WorldInfo{Tools: "frozen", Model: "live"}, Suspects: []SuspectReport{}, Flags: []string{}, Ranking: conf}
+	base, err := p.run(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	base, err := run("baseline", bp, baseIn)
-	if err != nil {
-		return nil, err
-	}
-	distinct := slices.Compact(slices.Sorted(slices.Values(base.answers)))
-	rep.Baseline = BaselineReport{Flips: base.flips, Samples: n, Similarity: stats(base.sims), DistinctSamples: len(distinct)}
+	rep.Baseline = baselineOf(base, n)
 	unstable := base.flips > 0
-	if unstable {
-		rep.Flags = append(rep.Flags, FlagBaselineUnstable)
-	}
-	if len(distinct) == 1 {
-		rep.Flags = append(rep.Flags, FlagSamplesIdentical)
-	}
-	if !llm.CapsOf(w.Live).Seed && (rec.Manifest.Options.Temperature == nil || *rec.Manifest.Options.Temperature == 0) {
-		rep.Flags = append(rep.Flags, FlagSamplesNotIndependent)
-	}
+	rep.Flags = append(rep.Flags, sampleFlags(rec, w, base)...)
 	seeds := seedText(rep.Seeds)
 	for _, sp := range specs {
-		ab, err := Ablate(bp, sp)
-		if err != nil {
-			return nil, err
-		}
-		in, err := rerunInput(src, []Spec{sp})
-		if err != nil {
-			return nil, err
-		}
-		s, err := run(sp.String(), ab, in)
+		s, err := p.run(ctx, []Spec{sp})
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +258,30 @@ func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt P
 		sr.Verdict, sr.Claim = verdict(sp, s.flips, n, base.flips, unstable, seeds)
 		rep.Suspects = append(rep.Suspects, sr)
 	}
+	rep.Runs = p.runs
 	return rep, nil
+}
+
+// baselineOf summarises the baseline sample.
+func baselineOf(base sample, n int) BaselineReport {
+	distinct := slices.Compact(slices.Sorted(slices.Values(base.answers)))
+	return BaselineReport{Flips: base.flips, Samples: n, Similarity: stats(base.sims), DistinctSamples: len(distinct)}
+}
+
+// sampleFlags are the flags a baseline earns: unstable, identical samples,
+// samples that cannot be independent.
+func sampleFlags(rec *agent.Record, w *World, base sample) []string {
+	var f []string
+	if base.flips > 0 {
+		f = append(f, FlagBaselineUnstable)
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(base.answers)))) == 1 {
+		f = append(f, FlagSamplesIdentical)
+	}
+	if !llm.CapsOf(w.Live).Seed && (rec.Manifest.Options.Temperature == nil || *rec.Manifest.Options.Temperature == 0) {
+		f = append(f, FlagSamplesNotIndependent)
+	}
+	return f
 }
 
 // verdict applies the table of §7.4 and writes the claim. Only a confirmed
