@@ -83,8 +83,10 @@ func ExampleProbe() {
 	}
 	firstWord := func(s string) string { return strings.Fields(s)[0] }
 	rep, err := explain.Probe(context.Background(), rec, exampleBlueprint(), world, explain.ProbeOptions{
-		Suspects:   []explain.Spec{explain.Unit("vip-override"), explain.Unit("style")},
-		Comparator: func(a, b string) bool { return strings.TrimRight(firstWord(a), ":") != strings.TrimRight(firstWord(b), ":") },
+		Suspects: []explain.Spec{explain.Unit("vip-override"), explain.Unit("style")},
+		Comparator: func(a, b string) bool {
+			return strings.TrimRight(firstWord(a), ":") != strings.TrimRight(firstWord(b), ":")
+		},
 	})
 	if err != nil {
 		fmt.Println(err)
