@@ -78,6 +78,8 @@ type config struct {
 	headMounts     []layerMount
 	preRouteMounts []layerMount
 	hooks          layerHooks
+	// timeInputs holds what WithTime and InputsLayer asked (time_layer.go).
+	timeInputs timeInputsConfig
 	// arm runs after every option and after tools and units are checked,
 	// before the chart is built: a layer inspects the final configuration
 	// (its tools' declarations, say) and fills the mounts and hooks above.
@@ -221,7 +223,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	for _, arm := range append(append([]func(*config) error{}, a.cfg.arm...), armHonesty) {
+	for _, arm := range append(append([]func(*config) error{}, a.cfg.arm...), armInputs, armTime, armHonesty, armAfterHonesty) {
 		if err := arm(&a.cfg); err != nil {
 			errs = append(errs, err)
 		}

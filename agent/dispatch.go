@@ -329,15 +329,23 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 		})
 	}}
 	out, err := t.Execute(tool.WithCall(ctx, call), args)
+	note := ""
+	if err == nil || !errors.As(err, new(*tool.PauseRequest)) {
+		if h := a.cfg.hooks.resultNote; h != nil {
+			note = h(s, c)
+		}
+	}
 	if err != nil {
 		var pr *tool.PauseRequest
 		if errors.As(err, &pr) {
 			return outcome{pause: pr}
 		}
 		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
-		return outcome{served: text, isErr: true, raw: []byte(err.Error())}
+		return outcome{served: text + note, isErr: true, raw: []byte(err.Error())}
 	}
-	return b.boundary(c, t, out)
+	o = b.boundary(c, t, out)
+	o.served += note
+	return o
 }
 
 // boundary is steps 7–9: the one reading channel, the ceiling, the serve door.

@@ -6,6 +6,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -23,6 +24,12 @@ type layerHooks struct {
 	// the time layer's clock row). from is nil for a fresh conversation.
 	// An error fails the seed stage (its writes still commit).
 	seed func(s *flow.Scope, from *Conversation) error
+	// seedRun runs after seed with the run's context (the time layer reads
+	// the run's Input.Time from it to start the turn's clock).
+	seedRun func(ctx context.Context, s *flow.Scope) error
+	// resultNote returns text appended after an executed call's served
+	// content (the inputs layer's note on filled arguments), or "".
+	resultNote func(s *flow.Scope, c llm.ToolCall) string
 	// fillArgs is dispatch step 2 (inputs layer): it returns the arguments to
 	// validate and run, on a fresh object, or a refusal served as the result.
 	fillArgs func(s *flow.Scope, c llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -36,6 +37,11 @@ type Input struct {
 	// ContinueFrom, when set, continues that conversation: its history is
 	// restored and Message is appended as the next user turn.
 	ContinueFrom *Conversation
+	// Time is the run's clock input for the time layer (WithTime): the
+	// message's time, the person's zone (overriding the agent's) and a
+	// window the person set in the app. Refused on an agent without
+	// WithTime.
+	Time *clock.Given
 }
 
 // Usage sums the token counts of a turn's model calls. Unreported counts the
@@ -118,6 +124,10 @@ func (a *Agent) Run(ctx context.Context, in Input) (*Result, error) {
 	}
 	a.mu.Unlock()
 	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1}
+	if err := a.checkTimeInput(in.Time); err != nil {
+		return nil, err
+	}
+	rs.given = in.Time
 	if cv := in.ContinueFrom; cv != nil {
 		if err := cv.Validate(); err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -30,6 +31,8 @@ type runState struct {
 	from *Conversation
 	// abandoned is the run id of a pause dropped just before this turn.
 	abandoned string
+	// given is the run's Input.Time (time layer), or nil.
+	given *clock.Given
 
 	// mu guards blobs and events: a tool may report progress from a
 	// goroutine of its own.

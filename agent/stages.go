@@ -43,6 +43,11 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 			return nil, err
 		}
 	}
+	if a.cfg.hooks.seedRun != nil {
+		if err := a.cfg.hooks.seedRun(ctx, s); err != nil {
+			return nil, err
+		}
+	}
 	rs.emit(s, event.AgentTurnStart, 0, func() any {
 		return event.TurnStart{TurnNumber: rs.turn, MessageChars: tool.UTF16Len(rs.message)}
 	})

@@ -1,0 +1,257 @@
+// The inputs layer (honesty layer 2) wired through the layer seams: arming,
+// the sf-inputs subflow between call-llm and sf-route, the fills on a fresh
+// args object at dispatch, the note after a filled call's result, and the
+// Assumed block under the answer's limits. Unarmed, none of it runs: no node,
+// key, event or byte.
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// Wire facts of the subflow: its mount id and its stage ids.
+const (
+	inputsSubflowID = "sf-inputs"
+	inputsDeclare   = "declare"
+	inputsVerify    = "verify"
+	inputsRecord    = "record"
+	inputsResolve   = "resolve"
+)
+
+// kArgumentResolutions is what sf-inputs decided for each ruled call of the
+// batch that is about to run.
+var kArgumentResolutions = flow.Key[[]inputs.Resolution]("argumentResolutions")
+
+// The subflow's own keys.
+var (
+	kInCalls     = flow.Key[[]inputs.Call]("calls")
+	kInIteration = flow.Key[int]("iteration")
+	kInTurn      = flow.Key[int]("turnNumber")
+	kInPlan      = flow.Key[[]inputs.Call]("argumentPlan")
+	kInChecks    = flow.Key[inputs.Batch]("argumentChecks")
+	kInRows      = flow.Key[[]ledger.ArgumentRow]("argumentRows")
+	kInResolved  = flow.Key[[]inputs.Resolution]("argumentResolutions")
+)
+
+// InputsLayer arms honesty layer 2: for every call that will run, each
+// argument a tool rules with tool.WithAskOrAssume gets a row on the findings
+// ledger saying who chose its value (the tool's default, the person or the
+// model), and a missing argument under an assume rule is filled with the
+// declared default. A registered tool that declares rules arms the layer
+// without this option. The layer also arms the results layer, whose ledger
+// it files into.
+func InputsLayer() Option { return func(c *config) { c.timeInputs.inputs = true } }
+
+// armInputs mounts sf-inputs and fills the dispatch hooks when the layer is
+// armed.
+func armInputs(c *config) error {
+	armed := c.timeInputs.inputs
+	tools := map[string]*tool.Tool{}
+	for _, t := range c.tools {
+		if t == nil {
+			continue
+		}
+		tools[t.Name()] = t
+		if len(t.AskOrAssume()) > 0 {
+			armed = true
+		}
+	}
+	if !armed {
+		return nil
+	}
+	c.honesty.results = true
+	toolOf := func(name string) (*tool.Tool, bool) {
+		t, ok := tools[name]
+		return t, ok
+	}
+	chart, err := inputsChart(toolOf)
+	if err != nil {
+		return fmt.Errorf("agent: arming the inputs layer: %w", err)
+	}
+	c.preRouteMounts = append(c.preRouteMounts, layerMount{id: inputsSubflowID, chart: chart,
+		mount: flow.Mount{Input: inputsMountInput, Output: inputsMountOutput}})
+	c.hooks.keys = append(c.hooks.keys, kArgumentResolutions)
+	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
+		res, ok := resolutionOf(s, call.ID)
+		if !ok {
+			return args, ""
+		}
+		if res.Refused != "" {
+			return args, res.Refused
+		}
+		if len(res.Ask) > 0 {
+			// The person's question is not put by this agent yet: the call
+			// does not run on a value nobody chose.
+			return args, fmt.Sprintf("The %s call was not run: its rules ask the person for %s, and this agent cannot put that question yet.", call.Name, strings.Join(res.Ask, ", "))
+		}
+		filled, err := inputs.Apply(args, res.Fills)
+		if err != nil {
+			return args, fmt.Sprintf("The %s call was not run: its arguments are not a JSON object, so the rule's values could not be filled in.", call.Name)
+		}
+		return filled, ""
+	})
+	c.hooks.resultNote = func(s *flow.Scope, call llm.ToolCall) string {
+		res, ok := resolutionOf(s, call.ID)
+		t := tools[call.Name]
+		if !ok || t == nil {
+			return ""
+		}
+		var b strings.Builder
+		for _, f := range res.Fills {
+			switch f.Source {
+			case inputs.SourceDefault:
+				b.WriteString(inputs.Note(inputs.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+			case inputs.SourceAnswered:
+				b.WriteString(inputs.Note(inputs.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
+			}
+		}
+		return b.String()
+	}
+	c.timeInputs.assumedBlock = func(s *flow.Scope, answer string) (string, FinalNotes, error) {
+		if !c.honesty.limits {
+			return answer, FinalNotes{}, nil
+		}
+		turn, _ := kTurnNumber.Get(s)
+		rows := kFindings.Get(s)
+		var values []inputs.AssumedValue
+		for _, r := range inputs.AssumedRows(rows, turn) {
+			v := inputs.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
+			if t := tools[r.ToolName]; t != nil {
+				v.Hidden = t.Hidden(r.Argument)
+				if rule, ok := t.AskOrAssume()[r.Argument]; ok && rule.Assume != nil {
+					if _, isText := rule.Assume.(string); isText {
+						v.Shown = inputs.Quoted(r.Value)
+					}
+				}
+			}
+			values = append(values, v)
+		}
+		block := inputs.AssumedBlock(values)
+		if block == "" {
+			return answer, FinalNotes{}, nil
+		}
+		if cb := limits.CoverageBlock(kCoverage.Get(s)); cb != "" && strings.HasSuffix(answer, cb) {
+			return answer + "\n\n" + block, FinalNotes{}, nil
+		}
+		return limits.Attach(answer, block), FinalNotes{}, nil
+	}
+	return nil
+}
+
+// resolutionOf returns the resolution sf-inputs made for a call of the
+// current batch.
+func resolutionOf(s *flow.Scope, id string) (inputs.Resolution, bool) {
+	rs, _ := kArgumentResolutions.Get(s)
+	iter, _ := kIteration.Get(s)
+	for _, r := range rs {
+		if r.ToolCallID == id && r.Iteration == iter {
+			return r, true
+		}
+	}
+	return inputs.Resolution{}, false
+}
+
+// inputsMountInput hands sf-inputs the batch when sf-route will dispatch it
+// (route rule 1), and an empty batch otherwise.
+func inputsMountInput(parent flow.Reader) (map[string]any, error) {
+	calls, _ := kLatestToolCalls.Get(parent)
+	it, _ := kIteration.Get(parent)
+	max, _ := kMaxIterations.Get(parent)
+	turn, _ := kTurnNumber.Get(parent)
+	in := map[string]any{kInIteration.KeyName(): it, kInTurn.KeyName(): turn}
+	batch := []inputs.Call{}
+	if len(calls) > 0 && it < max {
+		for _, c := range calls {
+			batch = append(batch, inputs.Call{ID: c.ID, Name: c.Name, Args: append(json.RawMessage(nil), c.Args...)})
+		}
+	}
+	in[kInCalls.KeyName()] = batch
+	return in, nil
+}
+
+// inputsMountOutput appends the rows to findingsLedger (no op without rows)
+// and sets argumentResolutions ([] when none).
+func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
+	v, _ := res.State.Get(kInRows.KeyName())
+	rows, _ := v.([]ledger.ArgumentRow)
+	r, _ := res.State.Get(kInResolved.KeyName())
+	resolved, _ := r.([]inputs.Resolution)
+	if resolved == nil {
+		resolved = []inputs.Resolution{}
+	}
+	ops := []flow.Op{flow.SetOp(kArgumentResolutions.KeyName(), resolved)}
+	if len(rows) > 0 {
+		out := make([]ledger.Row, len(rows))
+		for i, a := range rows {
+			out[i] = ledger.FromArgument(a)
+		}
+		ops = append([]flow.Op{flow.AppendOp(ledger.StateKeyName, out)}, ops...)
+	}
+	return ops, nil
+}
+
+// inputsChart builds sf-inputs: declare picks the ruled calls, verify
+// applies the resolve table, record files the rows (one findings.argument
+// each), resolve writes what dispatch applies.
+func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
+	return flow.NewBuilder(inputsSubflowID).
+		Keys(kInCalls, kInIteration, kInTurn, kInPlan, kInChecks, kInRows, kInResolved).
+		Stage(inputsDeclare, func(_ context.Context, s *flow.Scope) (any, error) {
+			calls, _ := kInCalls.Get(s)
+			var plan []inputs.Call
+			for _, c := range calls {
+				if t, ok := toolOf(c.Name); ok && len(t.AskOrAssume()) > 0 {
+					plan = append(plan, c)
+				}
+			}
+			if len(plan) > 0 {
+				kInPlan.Set(s, plan)
+			}
+			return nil, nil
+		}).
+		Stage(inputsVerify, func(_ context.Context, s *flow.Scope) (any, error) {
+			plan, _ := kInPlan.Get(s)
+			if len(plan) == 0 {
+				return nil, nil
+			}
+			it, _ := kInIteration.Get(s)
+			turn, _ := kInTurn.Get(s)
+			kInChecks.Set(s, inputs.Resolve(plan, toolOf, inputs.Stamp{Turn: turn, Iteration: it}))
+			return nil, nil
+		}).
+		Stage(inputsRecord, func(ctx context.Context, s *flow.Scope) (any, error) {
+			b, ok := kInChecks.Get(s)
+			if !ok || len(b.Rows) == 0 {
+				return nil, nil
+			}
+			kInRows.Set(s, b.Rows)
+			if rs := runOf(ctx); rs != nil {
+				for _, r := range b.Rows {
+					hidden := false
+					if t, ok := toolOf(r.ToolName); ok {
+						hidden = t.Hidden(r.Argument)
+					}
+					rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputs.Payload(r, hidden) })
+				}
+			}
+			return nil, nil
+		}).
+		Stage(inputsResolve, func(_ context.Context, s *flow.Scope) (any, error) {
+			b, _ := kInChecks.Get(s)
+			kInResolved.Set(s, append([]inputs.Resolution{}, b.Resolutions...))
+			return nil, nil
+		}).
+		Build()
+}

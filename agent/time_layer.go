@@ -1,0 +1,343 @@
+// The time layer (WithTime) wired through the layer seams: the turn's clock
+// decided once at seed and frozen across pauses, the clock, call-window and
+// call rows on the findings ledger, the time handed to each tool, and the
+// refusal of a window wholly older than the tool's declared retention.
+// Unarmed, none of it runs: no key, row or byte.
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// timeInputsConfig is what WithTime and InputsLayer asked.
+type timeInputsConfig struct {
+	time   bool       // WithTime
+	zone   clock.Zone // the builder's zone; zero when none was named
+	inputs bool       // InputsLayer
+	// assumedBlock is the inputs layer's prepare-final step, chained after
+	// the results layer's so the Assumed block follows the coverage block.
+	assumedBlock func(s *flow.Scope, answer string) (string, FinalNotes, error)
+}
+
+// armAfterHonesty runs after armHonesty: the steps that must follow the
+// results layer's own.
+func armAfterHonesty(c *config) error {
+	if c.timeInputs.assumedBlock != nil {
+		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, c.timeInputs.assumedBlock)
+	}
+	return nil
+}
+
+// kTurnClock holds the turn's clock: decided at seed, read by every later
+// stage, restored with the state on resume.
+var kTurnClock = flow.Key[clock.Clock]("turnClock")
+
+// Row kinds the time layer files (wire facts).
+const (
+	rowClock      = "clock"
+	rowCall       = "call"
+	rowCallWindow = "call-window"
+)
+
+// Reasons a call is refused before dispatch (call-window.refused).
+const refusedBeyondRetention = "beyond-retention"
+
+// WithTime arms the time layer. zone is the fallback zone for runs whose
+// Input.Time names none: "UTC" or an IANA Area/Location name such as
+// "America/New_York". An empty zone names none: a run without a zone of its
+// own is then spelled in UTC and every time line says the zone is unknown.
+// New refuses a zone clock.ParseZone refuses (abbreviations such as "PST",
+// bare offsets, "Local"), naming it.
+//
+// Each turn records one clock (now: Input.Time.Now, else the turn's start;
+// zone: the run's, else this one, else unknown), frozen for the turn and
+// across pauses; every tool call is handed it as tool.Call.Time.
+func WithTime(zone string) Option {
+	return func(c *config) {
+		c.timeInputs.time = true
+		if zone == "" {
+			return
+		}
+		z, err := clock.ParseZone(zone)
+		if err != nil {
+			c.errs = append(c.errs, fmt.Errorf("agent: WithTime(%q): %w (name a zone such as \"America/New_York\" or \"UTC\")", zone, err))
+			return
+		}
+		c.timeInputs.zone = z
+	}
+}
+
+// checkTimeInput refuses Input.Time on an agent without WithTime, and a
+// given zone or window clock refuses, before the turn starts.
+func (a *Agent) checkTimeInput(g *clock.Given) error {
+	if g == nil {
+		return nil
+	}
+	if !a.cfg.timeInputs.time {
+		return fmt.Errorf("agent: Input.Time was passed, but the agent was built without WithTime; add agent.WithTime(zone) to use it")
+	}
+	if err := g.Check(); err != nil {
+		return fmt.Errorf("agent: Input.Time: %w", err)
+	}
+	return nil
+}
+
+// armTime mounts nothing: it fills the seed, args and call-time hooks, and
+// arms the results layer so the ledger exists.
+func armTime(c *config) error {
+	if !c.timeInputs.time {
+		return nil
+	}
+	c.honesty.results = true
+	c.hooks.keys = append(c.hooks.keys, kTurnClock)
+	builder, now := c.timeInputs.zone, c.now
+	c.hooks.seedRun = chainSeedRun(c.hooks.seedRun, func(ctx context.Context, s *flow.Scope) error {
+		var given clock.Given
+		if rs := runOf(ctx); rs != nil && rs.given != nil {
+			given = *rs.given
+		}
+		ck, err := clock.Start(builder, given, now)
+		if err != nil {
+			return fmt.Errorf("agent: Input.Time: %w", err)
+		}
+		kTurnClock.Set(s, ck)
+		turn, _ := kTurnNumber.Get(s)
+		row, err := clockRow(ck, turn)
+		if err != nil {
+			return err
+		}
+		kFindings.Append(s, row)
+		return nil
+	})
+	periods := map[string]tool.Period{}
+	for _, t := range c.tools {
+		if t == nil {
+			continue
+		}
+		if p, ok := t.Period(); ok {
+			periods[t.Name()] = p
+		}
+	}
+	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
+		p, ok := periods[call.Name]
+		if !ok {
+			return args, ""
+		}
+		return args, fileCallWindow(s, call, p, args)
+	})
+	c.hooks.callTime = func(s *flow.Scope, call llm.ToolCall) *tool.CallTime {
+		ck, ok := kTurnClock.Get(s)
+		if !ok {
+			return nil
+		}
+		at := now().UTC().Truncate(time.Millisecond)
+		row := callRow{Kind: rowCall, ToolCallID: call.ID, ToolName: call.Name, DispatchedAt: clock.UTCString(at)}
+		row.Turn, _ = kTurnNumber.Get(s)
+		row.Iteration, _ = kIteration.Get(s)
+		if p, ok := periods[call.Name]; ok {
+			if w, ok := callWindowOf(s, call.ID); ok && w.Asked != nil && (w.How == howModel || w.How == howFilled) {
+				step, _ := clock.DurationOf(p.Granularity)
+				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: w.How == howFilled}); drifted {
+					row.Drift = &d
+				}
+			}
+		}
+		if r, err := rawRow(row); err == nil {
+			kFindings.Append(s, r)
+		}
+		tt := ck.ForTool(at)
+		return &tool.CallTime{Zone: tt.Zone, ZoneUnknown: tt.ZoneUnknown, Now: tt.Now, DispatchedAt: tt.DispatchedAt}
+	}
+	return nil
+}
+
+// Who chose a call's window (call-window.how).
+const (
+	howModel     = "model"
+	howFilled    = "filled"
+	howNotFilled = "not-filled"
+	howUnread    = "unread"
+	howRefused   = "refused"
+)
+
+// callWindowRow is the call-window row: who chose the window of one call to
+// a tool with a period, and the range it asks for at the turn's now.
+type callWindowRow struct {
+	Kind                  string       `json:"kind"`
+	Turn                  int          `json:"turn"`
+	Iteration             int          `json:"iteration"`
+	ToolCallID            string       `json:"toolCallId"`
+	ToolName              string       `json:"toolName"`
+	How                   string       `json:"how"`
+	Argument              string       `json:"argument"`
+	Form                  string       `json:"form,omitempty"`
+	Asked                 *clock.Range `json:"asked,omitempty"`
+	Refused               string       `json:"refused,omitempty"`
+	PartlyBeyondRetention bool         `json:"partlyBeyondRetention,omitempty"`
+}
+
+// callRow is the call row: when the call was dispatched and its drift.
+type callRow struct {
+	Kind         string       `json:"kind"`
+	Turn         int          `json:"turn"`
+	Iteration    int          `json:"iteration"`
+	ToolCallID   string       `json:"toolCallId"`
+	ToolName     string       `json:"toolName"`
+	DispatchedAt string       `json:"dispatchedAt"`
+	Drift        *clock.Drift `json:"drift,omitempty"`
+}
+
+// fileCallWindow files the call-window row of a call to a period tool and
+// returns the refusal to serve when its window lies wholly before what the
+// tool's source keeps ("" to run it).
+func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.RawMessage) string {
+	ck, ok := kTurnClock.Get(s)
+	if !ok {
+		return ""
+	}
+	row := callWindowRow{Kind: rowCallWindow, ToolCallID: call.ID, ToolName: call.Name, Argument: p.Argument}
+	row.Turn, _ = kTurnNumber.Get(s)
+	row.Iteration, _ = kIteration.Get(s)
+	m := map[string]json.RawMessage{}
+	_ = json.Unmarshal(args, &m)
+	var value string
+	switch {
+	case inputs.IsMissing(m, p.Argument):
+		row.How = howNotFilled
+	case json.Unmarshal(m[p.Argument], &value) != nil:
+		row.How = howUnread
+	default:
+		row.How = howModel
+		if filledHere(s, call.ID, p.Argument) {
+			row.How = howFilled
+		}
+		form := string(p.Spelling)
+		for _, sp := range append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...) {
+			if tool.ParsesUnder(value, sp, p.Units) {
+				form = string(sp)
+				break
+			}
+		}
+		r, err := clock.Meaning(form, value, ck.Now())
+		if err != nil {
+			row.How = howUnread
+			break
+		}
+		row.Form, row.Asked = form, &r
+	}
+	refusal := ""
+	if row.Asked != nil && p.Retention != "" {
+		if keep, err := clock.DurationOf(p.Retention); err == nil {
+			edge := ck.Now().Add(-keep)
+			switch {
+			case !row.Asked.To.After(edge):
+				row.How, row.Refused = howRefused, refusedBeyondRetention
+				refusal = fmt.Sprintf("The %s call was not run: the time it asked about is older than anything its source keeps, as the tool declares.", call.Name)
+			case row.Asked.From.Before(edge):
+				row.PartlyBeyondRetention = true
+			}
+		}
+	}
+	if r, err := rawRow(row); err == nil {
+		kFindings.Append(s, r)
+	}
+	return refusal
+}
+
+// filledHere reports whether the inputs layer filled argument on this call.
+func filledHere(s *flow.Scope, id, argument string) bool {
+	rs, _ := kArgumentResolutions.Get(s)
+	for _, r := range rs {
+		if r.ToolCallID != id {
+			continue
+		}
+		for _, f := range r.Fills {
+			if f.Argument == argument {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callWindowOf finds this turn's call-window row for a call.
+func callWindowOf(s *flow.Scope, id string) (callWindowRow, bool) {
+	rows := kFindings.Get(s)
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].Kind() != rowCallWindow {
+			continue
+		}
+		b, err := json.Marshal(rows[i])
+		if err != nil {
+			continue
+		}
+		var w callWindowRow
+		if json.Unmarshal(b, &w) == nil && w.ToolCallID == id {
+			return w, true
+		}
+	}
+	return callWindowRow{}, false
+}
+
+// clockRow is the turn's clock row: kind, turn, iteration, then the clock's
+// own fields.
+func clockRow(ck clock.Clock, turn int) (ledger.Row, error) {
+	body, err := json.Marshal(ck)
+	if err != nil {
+		return ledger.Row{}, err
+	}
+	head := fmt.Sprintf(`{"kind":%q,"turn":%d,"iteration":1,`, rowClock, turn)
+	var r ledger.Row
+	err = json.Unmarshal(append([]byte(head), body[1:]...), &r)
+	return r, err
+}
+
+// rawRow turns a time row into a ledger row kept as its JSON.
+func rawRow(v any) (ledger.Row, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ledger.Row{}, err
+	}
+	var r ledger.Row
+	err = json.Unmarshal(b, &r)
+	return r, err
+}
+
+// chainSeedRun runs an earlier per-run seed hook, then next.
+func chainSeedRun(prev, next func(context.Context, *flow.Scope) error) func(context.Context, *flow.Scope) error {
+	if prev == nil {
+		return next
+	}
+	return func(ctx context.Context, s *flow.Scope) error {
+		if err := prev(ctx, s); err != nil {
+			return err
+		}
+		return next(ctx, s)
+	}
+}
+
+// chainFill runs an earlier args hook, then next on its args; a refusal
+// stops the chain.
+func chainFill(prev, next func(*flow.Scope, llm.ToolCall, *tool.Tool, json.RawMessage) (json.RawMessage, string)) func(*flow.Scope, llm.ToolCall, *tool.Tool, json.RawMessage) (json.RawMessage, string) {
+	if prev == nil {
+		return next
+	}
+	return func(s *flow.Scope, c llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
+		args, refusal := prev(s, c, t, args)
+		if refusal != "" {
+			return args, refusal
+		}
+		return next(s, c, t, args)
+	}
+}
