@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -193,7 +194,7 @@ func Backtrack(rec *agent.Record, target Target) (*Chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	ranked := rankSuspects(log, sus, ch.Answer.Text, callIdx)
+	ranked := rankSuspects(log, sus, targetText(ch.Answer.Text, call), callIdx)
 	for _, r := range ranked {
 		ch.Suspects = append(ch.Suspects, sus[r.index])
 	}
@@ -415,4 +416,18 @@ func unescapeSpan(body []byte, start, end int) (string, bool) {
 func contentHash(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// targetText is what a suspect is compared with: the call's reply, and when
+// the reply asked for tools, their names and arguments too.
+func targetText(content string, call *callInfo) string {
+	if len(call.calls) == 0 {
+		return content
+	}
+	var b strings.Builder
+	b.WriteString(content)
+	for _, c := range call.calls {
+		b.WriteString(" " + c.Name + " " + string(c.Args))
+	}
+	return b.String()
 }

@@ -54,7 +54,7 @@ func Rank(rec *agent.Record, target Target) ([]Ranked, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rankSuspects(rec.Log, sus, ans.Text, ci), nil
+	return rankSuspects(rec.Log, sus, targetText(ans.Text, call), ci), nil
 }
 
 // rankSuspects scores sus against the answer and the model outputs after
