@@ -320,3 +320,35 @@ func TestRecordedBytesAreTheBytesSent(t *testing.T) {
 		}
 	}
 }
+
+// The agent's wrap-up call offers no tools while the history holds calls
+// and results; the middleware must accept it from both clients.
+func TestToolLessWrapUpAccepted(t *testing.T) {
+	srv, n := server(t)
+	for _, p := range []llm.Provider{
+		openai.New(openai.Options{BaseURL: srv.URL + "/v1", Retry: llm.RetryPolicy{Attempts: 1}}),
+		anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "unused", Retry: llm.RetryPolicy{Attempts: 1}}),
+	} {
+		first := request("use two tools")
+		resp, err := p.Complete(context.Background(), first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrap := followUp(first, resp)
+		wrap.Tools = nil
+		wrap.Messages = append(wrap.Messages, llm.Message{Role: llm.RoleUser, Content: "No tool can run now; answer from what you have."})
+		got, err := p.Complete(context.Background(), wrap)
+		if err != nil {
+			t.Fatalf("%s: wrap-up refused: %v", p.Name(), err)
+		}
+		if got.Content != "Hello, world." || len(got.ToolCalls) != 0 {
+			t.Errorf("%s: wrap-up reply = %+v", p.Name(), got)
+		}
+		n.mu.Lock()
+		last := n.seen[len(n.seen)-1]
+		n.mu.Unlock()
+		if last.Messages[len(last.Messages)-1].Role != "user" {
+			t.Errorf("%s: last message arrived as %+v", p.Name(), last.Messages[len(last.Messages)-1])
+		}
+	}
+}

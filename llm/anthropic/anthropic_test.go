@@ -165,6 +165,34 @@ func TestEncodeGolden(t *testing.T) {
 	wiretest.CheckSpans(t, r, llm.Exchange{RequestBody: body, Spans: spans})
 }
 
+func TestToolLessCallWithToolHistory(t *testing.T) {
+	r := &llm.Request{Model: "claude-x", Messages: []llm.Message{
+		{Role: llm.RoleUser, Content: "Why?"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "toolu_1", Name: "df", Args: json.RawMessage(`{}`)}, {ID: "toolu_2", Name: "top", Args: json.RawMessage(`{}`)}}},
+		{Role: llm.RoleTool, ToolCallID: "toolu_1", ToolName: "df", Content: "not run: step budget spent"},
+		{Role: llm.RoleTool, ToolCallID: "toolu_2", ToolName: "top", Content: "not run: step budget spent"},
+		{Role: llm.RoleUser, Content: "Answer now from what you have."},
+	}}
+	body, spans, err := New(Options{BaseURL: "http://x"}).encode(r, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"tools":[{"name":"df","input_schema":{"type":"object"}},{"name":"top","input_schema":{"type":"object"}}],"tool_choice":{"type":"none"}}`
+	if !bytes.HasSuffix(body, []byte(want)) {
+		t.Errorf("body = %s", body)
+	}
+	for _, sp := range spans {
+		if sp.Kind == llm.SpanToolSchema {
+			t.Errorf("placeholder tool recorded as a unit: %+v", sp)
+		}
+	}
+	// A plain conversation gets no placeholders.
+	plain, _, _ := New(Options{BaseURL: "http://x"}).encode(req(), false)
+	if bytes.Contains(plain, []byte(`"tools"`)) {
+		t.Errorf("plain body = %s", plain)
+	}
+}
+
 func TestSpansProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c := New(Options{BaseURL: "http://x"})

@@ -10,10 +10,11 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// encode writes the request body. Consecutive user-side messages (tool
-// results and user text) are merged into one user message of blocks, as
-// the API requires turns to alternate; system messages inside Messages are
-// appended to the top-level system text.
+// encode writes the request body. Consecutive tool results become one user
+// message of tool_result blocks, as the API requires; a user text after
+// them starts its own user message (the API joins consecutive user turns
+// itself, and translators such as Ollama's keep the order that way). System
+// messages inside Messages are appended to the top-level system text.
 func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
 	w := wire.NewWriter(1024)
 	w.BeginObject()
@@ -33,7 +34,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	}
 	w.Key("messages")
 	w.BeginArray()
-	open := "" // role of the message currently open, "" when none
+	var open llm.Role // the kind of message currently open, "" when none
 	for i, m := range req.Messages {
 		var role string
 		switch m.Role {
@@ -46,7 +47,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 		default:
 			return nil, nil, fmt.Errorf("messages[%d].role: %q is not system, user, assistant or tool", i, m.Role)
 		}
-		if role != open {
+		if m.Role != open {
 			if open != "" {
 				w.EndArray()
 				w.EndObject()
@@ -56,7 +57,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 			w.String(role)
 			w.Key("content")
 			w.BeginArray()
-			open = role
+			open = m.Role
 		}
 		switch m.Role {
 		case llm.RoleUser:
@@ -134,7 +135,29 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 		}
 		w.EndArray()
 	}
-	if tc := req.ToolChoice; tc.Mode != llm.ToolChoiceDefault {
+	placeholders := len(req.Tools) == 0 && historyTools(req) != nil
+	if placeholders {
+		// The Messages API refuses tool_use/tool_result blocks in a request
+		// that defines no tools (a wrap-up call sends none). Declare each
+		// tool the history names with an open schema and forbid its use.
+		w.Key("tools")
+		w.BeginArray()
+		for _, name := range historyTools(req) {
+			w.BeginObject()
+			w.Key("name")
+			w.String(name)
+			w.Key("input_schema")
+			_ = w.Raw([]byte(`{"type":"object"}`))
+			w.EndObject()
+		}
+		w.EndArray()
+		w.Key("tool_choice")
+		w.BeginObject()
+		w.Key("type")
+		w.String("none")
+		w.EndObject()
+	}
+	if tc := req.ToolChoice; tc.Mode != llm.ToolChoiceDefault && !placeholders {
 		w.Key("tool_choice")
 		w.BeginObject()
 		w.Key("type")
@@ -173,4 +196,29 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	}
 	w.EndObject()
 	return w.B, w.Spans, nil
+}
+
+// historyTools returns the names of the tools the history's calls and
+// results mention, in order of first appearance, or nil when there are none.
+func historyTools(req *llm.Request) []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n == "" {
+			n = "tool"
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, m := range req.Messages {
+		for _, tc := range m.ToolCalls {
+			add(tc.Name)
+		}
+		if m.Role == llm.RoleTool {
+			add(m.ToolName)
+		}
+	}
+	return names
 }
