@@ -1,0 +1,199 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// wall is an injected wall clock the test moves by hand.
+type wall struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (w *wall) now() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.t
+}
+
+func (w *wall) set(t time.Time) {
+	w.mu.Lock()
+	w.t = t
+	w.mu.Unlock()
+}
+
+var turnNow = time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
+
+func TestTimeRefusesBadInput(t *testing.T) {
+	p := scripted.New(scripted.Reply{Content: "hi"})
+	for _, zone := range []string{"PST", "+05:30", "Local", "america/los_angeles", "EST"} {
+		if _, err := agent.New(p, agent.WithTime(zone)); err == nil || !strings.Contains(err.Error(), zone) {
+			t.Errorf("WithTime(%q): err %v, want a refusal naming it", zone, err)
+		}
+	}
+	plain, err := agent.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = plain.Run(context.Background(), agent.Input{Message: "hi", Time: &clock.Given{Zone: "UTC"}})
+	if err == nil || !strings.Contains(err.Error(), "WithTime") {
+		t.Errorf("Input.Time without WithTime: err %v, want it to name WithTime", err)
+	}
+	timed, err := agent.New(p, agent.WithTime("UTC"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = timed.Run(context.Background(), agent.Input{Message: "hi", Time: &clock.Given{Zone: "Mars/Olympus"}})
+	if err == nil || !strings.Contains(err.Error(), "Mars/Olympus") || !strings.Contains(err.Error(), "time.zone") {
+		t.Errorf("unknown run zone: err %v", err)
+	}
+}
+
+// No zone anywhere: the clock is spelled in UTC and says the zone is
+// unknown, and the tool is told so.
+func TestTimeZoneUnknown(t *testing.T) {
+	sn := &seen{}
+	w := &wall{t: turnNow}
+	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`,
+		agent.Input{}, agent.WithTime(""), agent.WithClock(w.now))
+	want := []string{`{"kind":"clock","turn":1,"iteration":1,"now":"2026-10-09T15:40:00Z","nowSource":"default","zone":"UTC","zoneSource":"unknown"}`}
+	if diff := cmp.Diff(want, rowsOfKind(t, res, "clock")); diff != "" {
+		t.Errorf("clock row (-want +got):\n%s", diff)
+	}
+	if len(sn.time) != 1 || sn.time[0] == nil || !sn.time[0].ZoneUnknown || sn.time[0].Zone != "UTC" {
+		t.Errorf("tool time %+v", sn.time)
+	}
+}
+
+// The app's now and zone: one clock row, the window the filled default asks,
+// the dispatch instant, and the tool's Call.Time.
+func TestTimeRowsForAnAssumedWindow(t *testing.T) {
+	sn := &seen{}
+	w := &wall{t: turnNow.Add(20 * time.Second)}
+	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`,
+		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime("UTC"), agent.WithClock(w.now))
+	check := map[string][]string{
+		"clock":       {`{"kind":"clock","turn":1,"iteration":1,"now":"2026-10-09T15:40:00Z","nowSource":"app","zone":"America/Los_Angeles","zoneSource":"run"}`},
+		"call-window": {`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"filled","argument":"window","form":"lookback","asked":{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z"}}`},
+		// A 20 s drift is within the default one-minute step: no drift.
+		"call": {`{"kind":"call","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","dispatchedAt":"2026-10-09T15:40:20Z"}`},
+	}
+	for kind, want := range check {
+		if diff := cmp.Diff(want, rowsOfKind(t, res, kind)); diff != "" {
+			t.Errorf("%s rows (-want +got):\n%s", kind, diff)
+		}
+	}
+	want := &tool.CallTime{Zone: "America/Los_Angeles", Now: turnNow, DispatchedAt: turnNow.Add(20 * time.Second)}
+	if len(sn.time) != 1 || !cmp.Equal(want, sn.time[0]) {
+		t.Errorf("tool time %+v, want %+v", sn.time, want)
+	}
+}
+
+// A window wholly older than the declared retention is refused before
+// dispatch; one crossing the edge runs and is flagged.
+func TestTimeRetention(t *testing.T) {
+	kept := tool.Period{Argument: "window", Spelling: tool.SpellingISORange, Retention: "30d"}
+	cases := []struct {
+		name, window, row string
+		ran               bool
+	}{
+		{"beyond", "2026-08-01T00:00:00Z..2026-08-02T00:00:00Z",
+			`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"refused","argument":"window","form":"iso-range","asked":{"from":"2026-08-01T00:00:00Z","to":"2026-08-02T00:00:01Z"},"refused":"beyond-retention"}`, false},
+		{"partly", "2026-09-01T00:00:00Z..2026-09-20T00:00:00Z",
+			`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"model","argument":"window","form":"iso-range","asked":{"from":"2026-09-01T00:00:00Z","to":"2026-09-20T00:00:01Z"},"partlyBeyondRetention":true}`, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sn := &seen{}
+			w := &wall{t: turnNow}
+			res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2026-10-09T00:00:00Z..2026-10-09T01:00:00Z"}, kept, sn, []string{}),
+				`{"service":"checkout","window":"`+c.window+`"}`, agent.Input{Time: &clock.Given{Now: turnNow, Zone: "UTC"}},
+				agent.WithTime(""), agent.WithClock(w.now))
+			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "call-window")); diff != "" {
+				t.Errorf("call-window (-want +got):\n%s", diff)
+			}
+			if ran := len(sn.got()) == 1; ran != c.ran {
+				t.Errorf("ran = %v, want %v", ran, c.ran)
+			}
+			msgs := toolMessages(res.Conversation().History)
+			if !c.ran && (len(msgs) != 1 || !strings.Contains(msgs[0], "older than anything its source keeps") || strings.Contains(msgs[0], "2026")) {
+				t.Errorf("refusal %q (must name the reason, never the window)", msgs)
+			}
+		})
+	}
+}
+
+// A retention that is not a duration spelling is refused when the tool is
+// defined, naming the field.
+func TestTimeRetentionNotASpelling(t *testing.T) {
+	_, err := tool.New("search_logs", "s", func(context.Context, searchLogsIn) (string, error) { return "", nil },
+		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "2h"}}),
+		tool.WithPeriod(tool.Period{Argument: "window", Spelling: tool.SpellingLookback, Retention: "thirty days"}))
+	if err == nil || !strings.Contains(err.Error(), "retention") {
+		t.Errorf("err %v, want a refusal naming retention", err)
+	}
+}
+
+// A look-back the model sent, dispatched 30 minutes after the turn's now
+// (a check-in pause in between), is recorded as shifted; the turn's clock
+// is the one decided before the pause.
+func TestTimeShiftedAfterPause(t *testing.T) {
+	sn := &seen{}
+	w := &wall{t: turnNow}
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout","window":"60m"}`)}},
+		scripted.Reply{Content: "No errors."},
+	)
+	a, err := agent.New(p, agent.WithTools(tl), agent.WithTime("America/Los_Angeles"), agent.WithClock(w.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "errors in the last hour?"})
+	if err != nil || !res.Paused {
+		t.Fatalf("want a pause, got %v %+v", err, res)
+	}
+	w.set(turnNow.Add(30 * time.Minute))
+	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`{"kind":"call","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","dispatchedAt":"2026-10-09T16:10:00Z","drift":{"byMs":1800000,"outcome":"shifted"}}`}
+	if diff := cmp.Diff(want, rowsOfKind(t, res, "call")); diff != "" {
+		t.Errorf("call row (-want +got):\n%s", diff)
+	}
+	clocks := rowsOfKind(t, res, "clock")
+	if len(clocks) != 1 || !strings.Contains(clocks[0], `"now":"2026-10-09T15:40:00Z"`) || !strings.Contains(clocks[0], `"zoneSource":"builder"`) {
+		t.Errorf("clock rows %v", clocks)
+	}
+	if len(sn.time) != 1 || !sn.time[0].Now.Equal(turnNow) || !sn.time[0].DispatchedAt.Equal(turnNow.Add(30*time.Minute)) {
+		t.Errorf("tool time %+v", sn.time)
+	}
+}
+
+// Unarmed: no time row and no Call.Time.
+func TestTimeUnarmed(t *testing.T) {
+	sn := &seen{}
+	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`, agent.Input{})
+	for _, k := range []string{"clock", "call", "call-window"} {
+		if rows := rowsOfKind(t, res, k); len(rows) != 0 {
+			t.Errorf("unarmed %s rows %v", k, rows)
+		}
+	}
+	if len(sn.time) != 1 || sn.time[0] != nil {
+		t.Errorf("unarmed tool time %+v", sn.time)
+	}
+}
