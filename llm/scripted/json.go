@@ -29,6 +29,7 @@ type toolCallJSON struct {
 
 var toolCallKeys = map[string]bool{"id": true, "name": true, "args": true, "argsText": true, "argsError": true}
 
+// UnmarshalJSON refuses keys a tool call does not have, then keeps the bytes.
 func (t *toolCallJSON) UnmarshalJSON(data []byte) error {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(data, &keys); err != nil {
@@ -43,6 +44,7 @@ func (t *toolCallJSON) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// MarshalJSON writes the kept bytes back.
 func (t toolCallJSON) MarshalJSON() ([]byte, error) { return t.raw, nil }
 
 type usageJSON struct {
