@@ -442,6 +442,7 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	s.tr.s, s.tr.reads = s, s.tr.reads[:0]
 	s.flags, s.brk, s.why, s.werr = 0, false, "", nil
 	s.borrowed = s.borrowed[:0]
+	s.readIdx = nil
 	e.r.obs.stageStart(s.info)
 	return s
 }

@@ -37,6 +37,8 @@ type Scope struct {
 	werr  error
 	// borrowed fingerprints committed values read, under WithDevChecks.
 	borrowed []borrow
+	// readIdx indexes reads once a stage has many.
+	readIdx map[string]struct{}
 	// par marks a fork or selector child running beside its siblings: it
 	// must not use the run's slab, which only the run's goroutine may touch.
 	par bool
@@ -47,7 +49,8 @@ const (
 	untrackedSilent
 )
 
-// view caches the read-your-writes value of one key written in this stage.
+// view caches the read-your-writes value of a key this stage wrote and then
+// read, until its next write.
 type view struct {
 	key     string
 	val     any
@@ -67,13 +70,31 @@ func (s *Scope) StageID() string { return s.n.id }
 // SubflowPath returns the mount path of the subflow running this stage, or "".
 func (s *Scope) SubflowPath() string { return s.info.SubflowPath }
 
+// indexFrom is the number of reads past which they get a map index, so a
+// stage reading many keys stays linear.
+const indexFrom = 16
+
 func (s *Scope) track(key string) {
+	if s.readIdx != nil {
+		if _, seen := s.readIdx[key]; seen {
+			return
+		}
+		s.readIdx[key] = struct{}{}
+		s.reads = append(s.reads, key)
+		return
+	}
 	for _, k := range s.reads {
 		if k == key {
 			return
 		}
 	}
 	s.reads = append(s.reads, key)
+	if len(s.reads) > indexFrom {
+		s.readIdx = make(map[string]struct{}, 2*len(s.reads))
+		for _, k := range s.reads {
+			s.readIdx[k] = struct{}{}
+		}
+	}
 }
 
 // Get returns the key's value as this stage sees it and records the read.
@@ -152,14 +173,21 @@ func (s *Scope) Emit(name string, payload func() any) {
 // lookup returns the staged value when this stage wrote key, else the
 // committed one.
 func (s *Scope) lookup(key string) (any, bool) {
-	for i := range s.views {
-		if s.views[i].key == key {
-			v := &s.views[i]
-			if !v.valid {
-				v.val, v.present = s.fold(key)
-				v.valid = true
+	if len(s.ops) > 0 {
+		for i := range s.views {
+			if s.views[i].key == key {
+				v := &s.views[i]
+				if !v.valid {
+					v.val, v.present = s.fold(key)
+					v.valid = true
+				}
+				return v.val, v.present
 			}
-			return v.val, v.present
+		}
+		if s.wrote(key) {
+			val, present := s.fold(key)
+			s.views = append(s.views, view{key: key, val: val, present: present, valid: true})
+			return val, present
 		}
 	}
 	if sl := s.e.state[key]; sl != nil {
@@ -169,6 +197,16 @@ func (s *Scope) lookup(key string) (any, bool) {
 		return sl.val, true
 	}
 	return nil, false
+}
+
+// wrote reports whether this stage staged an op on key.
+func (s *Scope) wrote(key string) bool {
+	for i := len(s.ops) - 1; i >= 0; i-- {
+		if s.ops[i].Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // fold materialises key from the committed value and this stage's ops.
@@ -237,15 +275,11 @@ func (s *Scope) stage(op Op) {
 	}
 	op.ReadsBefore = len(s.reads)
 	s.ops = append(s.ops, op)
-	found := false
+	// Views exist only for keys read after a write in this stage.
 	for i := range s.views {
 		if s.views[i].key == op.Key {
 			s.views[i].valid = false
-			found = true
 		}
-	}
-	if !found {
-		s.views = append(s.views, view{key: op.Key})
 	}
 	if s.e.r.obs.write {
 		s.e.r.obs.writeHook(s.info, op)

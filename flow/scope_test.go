@@ -6,6 +6,7 @@ package flow_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -287,5 +288,40 @@ func TestDevChecks(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestManyKeysInOneStage(t *testing.T) {
+	const n = 60
+	keys := make([]flow.KeyDecl, n)
+	for i := range keys {
+		keys[i] = flow.Key[int](fmt.Sprint("k", i))
+	}
+	c := flow.NewBuilder("many").Keys(keys...).
+		Stage("write", func(ctx context.Context, s *flow.Scope) (any, error) {
+			for i := range n {
+				s.Set(fmt.Sprint("k", i), i)
+				s.Set(fmt.Sprint("k", i), i+1) // rewrite: read-your-writes sees the last
+			}
+			sum := 0
+			for i := range n {
+				v, _ := s.Get(fmt.Sprint("k", i))
+				sum += v.(int)
+			}
+			for i := range n { // re-reads are not listed twice
+				_, _ = s.Get(fmt.Sprint("k", i))
+			}
+			return sum, nil
+		}).MustBuild()
+	res, err := c.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := n * (n + 1) / 2; res.Output != want {
+		t.Errorf("sum = %v, want %d", res.Output, want)
+	}
+	cm := res.Record.Commits[1]
+	if len(cm.Reads) != n || len(cm.Ops) != 2*n || cm.Reads[n-1] != fmt.Sprint("k", n-1) {
+		t.Errorf("reads %d ops %d", len(cm.Reads), len(cm.Ops))
 	}
 }
