@@ -58,6 +58,8 @@ type AnswerHop struct {
 	Key    string `json:"key"`
 	Text   string `json:"text"`
 	Via    string `json:"via,omitempty"`
+	// ViaCommit is the commit of Via.
+	ViaCommit int `json:"viaCommit,omitempty"`
 }
 
 // ReadHop is one key the answering call read, with its last writer. For the
@@ -240,7 +242,7 @@ func answerCall(log *flow.Record, target Target, hop *AnswerHop) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	*hop = AnswerHop{Step: runID(log, w), Commit: w, Key: keyLatestContent, Text: text, Via: runID(log, final)}
+	*hop = AnswerHop{Step: runID(log, w), Commit: w, Key: keyLatestContent, Text: text, Via: runID(log, final), ViaCommit: final}
 	return w, nil
 }
 

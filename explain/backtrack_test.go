@@ -184,3 +184,45 @@ func requestBytes(t *testing.T, rec *agent.Record, sha string) []byte {
 	}
 	return b
 }
+
+func TestWriteDirOpen(t *testing.T) {
+	r := newRefunds(t)
+	live := r.run(t, refundsModel(false))
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := explain.WriteDir(live, dir); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := explain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := explain.Backtrack(live, explain.Target{})
+	b, err := explain.Backtrack(rec, explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(chainJSON(t, a)), string(chainJSON(t, b))); d != "" {
+		t.Errorf("chain from the directory differs (-live +dir):\n%s", d)
+	}
+	// A tampered blob is refused by name.
+	var name string
+	for k := range live.Blobs {
+		name = k
+		break
+	}
+	if err := os.WriteFile(filepath.Join(dir, "blobs", name), []byte("tampered"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := explain.Open(dir); err == nil || !strings.Contains(err.Error(), name) {
+		t.Errorf("tampered blob: err = %v", err)
+	}
+	if _, err := explain.Open(filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("a missing file was accepted")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "record.json"), []byte(`{"format":"other/1"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := explain.Open(dir); err == nil || !strings.Contains(err.Error(), "record.json") {
+		t.Errorf("wrong format: err = %v", err)
+	}
+}

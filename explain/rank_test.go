@@ -112,3 +112,39 @@ func TestRankContentBeforePlumbing(t *testing.T) {
 		t.Error("a plumbing step was accepted as a target")
 	}
 }
+
+func TestChainGraph(t *testing.T) {
+	r := newRefunds(t)
+	rec := r.run(t, refundsModel(false))
+	ch, err := explain.Backtrack(rec, explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := ch.Graph()
+	var steps []string
+	for _, n := range g.Nodes {
+		steps = append(steps, n.Step)
+	}
+	want := []string{"seed#0", "call-llm#2", "tool-calls#4", "context#5", "call-llm#6", "prepare-final#8"}
+	if !cmp.Equal(steps, want) {
+		t.Errorf("nodes = %v, want %v", steps, want)
+	}
+	has := func(e explain.GraphEdge) bool {
+		for _, x := range g.Edges {
+			if x == e {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range []explain.GraphEdge{
+		{From: "prepare-final#8", To: "call-llm#6", Kind: "answer", Key: "llmLatestContent"},
+		{From: "call-llm#6", To: "context#5", Kind: "landed", Key: "contextUnits", Unit: "vip-override"},
+		{From: "context#5", To: "seed#0", Kind: "born", Key: "contextCatalog", Unit: "vip-override"},
+		{From: "tool-calls#4", To: "call-llm#2", Kind: "allowed", Key: "history", Unit: "history/2"},
+	} {
+		if !has(e) {
+			t.Errorf("missing edge %+v in %+v", e, g.Edges)
+		}
+	}
+}

@@ -5,10 +5,13 @@ package explain
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -41,19 +44,81 @@ const (
 // ErrNoRecord refuses a nil record or a record without a commit log.
 var ErrNoRecord = errors.New("explain: the record is nil or has no commit log")
 
-// Open reads a record file written by agent.Record.MarshalJSON (format
-// agentfootprint-go.record/1). It refuses a file that cannot be read or is
-// not such a record, naming the path.
+// Open reads a record: a JSON file written by agent.Record.MarshalJSON
+// (format agentfootprint-go.record/1, blobs inline as base64), or a
+// directory written by WriteDir (record.json plus blobs/<sha256>). Every
+// blob file is checked against its name. It refuses a path that cannot be
+// read, a record that is not one, and a blob whose bytes do not hash to its
+// name, naming the path.
 func Open(path string) (*agent.Record, error) {
-	data, err := os.ReadFile(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("explain: open record: %w", err)
+	}
+	file := path
+	if st.IsDir() {
+		file = filepath.Join(path, "record.json")
+	}
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("explain: open record: %w", err)
 	}
 	rec, err := Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("explain: %s: %w", path, err)
+		return nil, fmt.Errorf("explain: %s: %w", file, err)
+	}
+	if !st.IsDir() {
+		return rec, nil
+	}
+	dir := filepath.Join(path, "blobs")
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("explain: open record: %w", err)
+	}
+	if rec.Blobs == nil {
+		rec.Blobs = map[string][]byte{}
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("explain: open record: %w", err)
+		}
+		sum := sha256.Sum256(b)
+		if hex.EncodeToString(sum[:]) != e.Name() {
+			return nil, fmt.Errorf("explain: %s: the blob's bytes do not hash to its name", filepath.Join(dir, e.Name()))
+		}
+		rec.Blobs[e.Name()] = b
 	}
 	return rec, nil
+}
+
+// WriteDir writes rec for sharing as dir/record.json (without inline blobs)
+// and dir/blobs/<sha256>, creating dir. Open reads it back.
+func WriteDir(rec *agent.Record, dir string) error {
+	if rec == nil || rec.Log == nil {
+		return ErrNoRecord
+	}
+	bare := *rec
+	bare.Blobs = nil
+	data, err := json.Marshal(&bare)
+	if err != nil {
+		return fmt.Errorf("explain: write record: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o755); err != nil {
+		return fmt.Errorf("explain: write record: %w", err)
+	}
+	for name, b := range rec.Blobs {
+		if err := os.WriteFile(filepath.Join(dir, "blobs", filepath.Base(name)), b, 0o644); err != nil {
+			return fmt.Errorf("explain: write record: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "record.json"), data, 0o644); err != nil {
+		return fmt.Errorf("explain: write record: %w", err)
+	}
+	return nil
 }
 
 // Decode reads a record from its JSON encoding. It refuses another format or
