@@ -39,6 +39,9 @@ const (
 	ReasonPeriodPartlyHeld   = "period-partly-held"
 	ReasonPeriodUnknown      = "period-unknown"
 	ReasonPeriodUndeclared   = "period-undeclared"
+	// The time layer's reasons, from the checks it files on period rows.
+	ReasonPeriodDiffersFromAsked = "period-differs-from-asked"
+	ReasonPeriodBeyondRetention  = "period-beyond-retention"
 )
 
 // Check names this package runs.
@@ -55,7 +58,7 @@ var reasonOrder = []string{
 	"asked", ReasonArgumentAsked, ReasonArgumentAssumed, ReasonArgumentUnverified, "argument-read", "value-contingent",
 	ReasonCoverageGap, ReasonDeclaredAbsent, ReasonEmptyUndeclared,
 	ReasonPeriodNotHeld, ReasonPeriodPartlyHeld, ReasonPeriodUnknown, ReasonPeriodUndeclared,
-	"period-differs-from-asked", "period-beyond-retention",
+	ReasonPeriodDiffersFromAsked, ReasonPeriodBeyondRetention,
 	"sources-conflict", "value-unsupported", "value-survived-revision", "derived-from-reading", "stopped-early",
 	"steps-unfinished", "answer-check-failed", "check-unreachable",
 }

@@ -224,11 +224,47 @@ func foldPeriods(a *Assessment, periods []ledgerRow, current []ledgerRow) {
 			a.Reasons = append(a.Reasons, Reason{Reason: rs.reason, Layer: 3, Witness: w})
 		}
 	}
+	foldTimeChecks(a, periods, current)
 	c := Check{Layer: 3, Check: CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []Pointer{}}
 	for _, p := range periods {
 		c.Witness = append(c.Witness, StatePointer(KeyFindingsLedger, at(p.i, "verdict")))
 	}
 	a.Checked = append(a.Checked, c)
+}
+
+// foldTimeChecks adds the time layer's reasons from the checks it filed on the turn's period
+// rows: period-differs-from-asked for a row whose read differs from the asked range (witness
+// /i/differs/against) or whose look-back ran shifted (/i/shifted/byMs), and
+// period-beyond-retention for a row the source's retention put out of reach
+// (/i/beyondRetention); each witness is followed by the row's join, as for the verdicts.
+func foldTimeChecks(a *Assessment, periods, current []ledgerRow) {
+	var differs, beyond []Pointer
+	for _, p := range periods {
+		var w []Pointer
+		if d, ok := p.m["differs"].(map[string]any); ok && d["against"] != nil {
+			w = append(w, StatePointer(KeyFindingsLedger, at(p.i, "differs", "against")))
+		} else if sh, ok := p.m["shifted"].(map[string]any); ok && sh["byMs"] != nil {
+			w = append(w, StatePointer(KeyFindingsLedger, at(p.i, "shifted", "byMs")))
+		}
+		if len(w) > 0 {
+			if j, ok := joinOf(p, current); ok {
+				w = append(w, StatePointer(KeyFindingsLedger, at(j, "argument")))
+			}
+			differs = append(differs, w...)
+		}
+		if p.m["beyondRetention"] == true {
+			beyond = append(beyond, StatePointer(KeyFindingsLedger, at(p.i, "beyondRetention")))
+			if j, ok := joinOf(p, current); ok {
+				beyond = append(beyond, StatePointer(KeyFindingsLedger, at(j, "argument")))
+			}
+		}
+	}
+	if len(differs) > 0 {
+		a.Reasons = append(a.Reasons, Reason{Reason: ReasonPeriodDiffersFromAsked, Layer: 3, Witness: differs})
+	}
+	if len(beyond) > 0 {
+		a.Reasons = append(a.Reasons, Reason{Reason: ReasonPeriodBeyondRetention, Layer: 3, Witness: beyond})
+	}
 }
 
 // joinOf finds the current argument row of the period row's own call, turn and argument.

@@ -287,3 +287,23 @@ func TestFoldLaws(t *testing.T) {
 		}
 	})
 }
+
+func TestTimeCheckReasons(t *testing.T) {
+	differs := `,"argument":"window","differs":{"against":"asked","asked":{"from":"a","to":"b"},"read":[],"source":"declared","missing":[{"from":"a","to":"b"}],"extra":[]}`
+	s := state(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "model", 1)+`,`+
+		period("c1", "covered", 1, differs)+`,`+
+		period("c2", "undeclared", 1, `,"beyondRetention":true`)+`,`+
+		period("c3", "covered", 1, `,"shifted":{"byMs":90000}`)+`,`+
+		period("c4", "covered", 1, `,"partlyBeyondRetention":true`)+`]}`)
+	a := Fold(s)
+	checkWitnesses(t, s, a)
+	want := []Reason{
+		{Reason: ReasonArgumentUnverified, Layer: 2, Witness: []Pointer{sp("/0/argument")}},
+		{Reason: ReasonPeriodUndeclared, Layer: 3, Witness: []Pointer{sp("/2/verdict")}},
+		{Reason: ReasonPeriodDiffersFromAsked, Layer: 3, Witness: []Pointer{sp("/1/differs/against"), sp("/0/argument"), sp("/3/shifted/byMs")}},
+		{Reason: ReasonPeriodBeyondRetention, Layer: 3, Witness: []Pointer{sp("/2/beyondRetention")}},
+	}
+	if diff := cmp.Diff(want, a.Reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+}
