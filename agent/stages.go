@@ -371,7 +371,14 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 		if stopped {
 			p.StoppedEarly = &se
 		}
-		p.AnswerAssessment, p.AnswerCoverage = notes.Assessment, notes.AnswerCoverage
+		// A nil note stays out of the any-typed fields, so an unarmed
+		// turn_end encodes byte for byte as before.
+		if notes.Assessment != nil {
+			p.AnswerAssessment = notes.Assessment
+		}
+		if notes.AnswerCoverage != nil {
+			p.AnswerCoverage = notes.AnswerCoverage
+		}
 		return p
 	})
 	return content, nil
