@@ -73,7 +73,7 @@ func PeriodRowVerdicts() []RowVerdict {
 const PeriodRowKind = "period"
 
 // PeriodRow is the results layer's verdict on one call's period, filed on the findings ledger. It
-// names the call and never copies an instant. The time layer's fields come later.
+// names the call; only the time layer's fields (all optional) carry instants.
 type PeriodRow struct {
 	Kind       string     `json:"kind"`
 	Turn       int        `json:"turn"`
@@ -84,6 +84,43 @@ type PeriodRow struct {
 	// Argument is the argument the tool's period declaration names: the join key to the inputs
 	// layer's argument row for the same call.
 	Argument string `json:"argument,omitempty"`
+	// The time layer's checks (present only under the agent's time layer).
+	// Differs: what the call read is not the window asked.
+	Differs *PeriodDiffers `json:"differs,omitempty"`
+	// Shifted: the call's look-back ran later than the turn's now.
+	Shifted *PeriodShift `json:"shifted,omitempty"`
+	// BeyondRetention: the source keeps no data as old as the asked window.
+	BeyondRetention bool `json:"beyondRetention,omitempty"`
+	// PartlyBeyondRetention: the asked window crosses the retention edge.
+	PartlyBeyondRetention bool `json:"partlyBeyondRetention,omitempty"`
+	// Held: on a not-held or partly-held row, what was asked beside what
+	// the source holds (the first declared period with the row's verdict).
+	Held *PeriodHeld `json:"held,omitempty"`
+}
+
+// PeriodDiffers is a read that differs from the window it is compared with. Every range is
+// half-open and spelled in UTC; Missing and Extra are always present, [] when empty.
+type PeriodDiffers struct {
+	// Against is "asked" (the call's own window) or "person" (the window the person set).
+	Against string `json:"against"`
+	Asked   Span   `json:"asked"`
+	Read    []Span `json:"read"`
+	// Source says where the read came from: declared, sent, shifted or asked.
+	Source  string `json:"source"`
+	StepMs  int64  `json:"stepMs,omitempty"`
+	Missing []Span `json:"missing"`
+	Extra   []Span `json:"extra"`
+}
+
+// PeriodShift is how late a shifted look-back ran, in whole milliseconds.
+type PeriodShift struct {
+	ByMs int64 `json:"byMs"`
+}
+
+// PeriodHeld sets the span a call asked about beside the span its source held.
+type PeriodHeld struct {
+	Queried Span `json:"queried"`
+	Held    Span `json:"held"`
 }
 
 // PeriodRowIsWellFormed is the checkpoint door's test for a period row decoded as JSON: kind
