@@ -110,7 +110,6 @@ func BenchmarkAppendLoop1KB(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	var retained float64
-	cpu0 := cpuNanos()
 	for b.Loop() {
 		b.StopTimer()
 		runtime.GC()
@@ -130,7 +129,6 @@ func BenchmarkAppendLoop1KB(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/iter")
-	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(b.N*iters), "cpu-ns/iter(incl-GC-probes)")
 	b.ReportMetric(retained, "retained-B")
 	b.ReportMetric(retained/float64(iters*len(payload)), "retained/appended")
 }
