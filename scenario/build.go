@@ -259,6 +259,12 @@ func (f *File) newAgent(rt *runTools) (*agent.Agent, error) {
 	if f.agent.maxTokens > 0 {
 		opts = append(opts, agent.WithMaxTokens(f.agent.maxTokens))
 	}
+	if f.agent.resultsLayer {
+		opts = append(opts, agent.ResultsLayer())
+	}
+	if f.agent.limits {
+		opts = append(opts, agent.LimitsTravelWithTheAnswer())
+	}
 	units := make([]*inject.Unit, 0, len(f.agent.units))
 	for _, u := range f.agent.units {
 		units = append(units, buildUnit(u, 0))

@@ -83,6 +83,27 @@ func (r *Report) Check() []Mismatch {
 	if e.iterations > 0 && r.Iterations != e.iterations {
 		add("expect.iterations", "want %d, got %d", e.iterations, r.Iterations)
 	}
+	if e.standing != "" || e.reasons != nil {
+		var got string
+		gotReasons := []string{}
+		if r.Standing != nil {
+			got = r.Standing.Standing
+			for _, rs := range r.Standing.Reasons {
+				gotReasons = append(gotReasons, rs.Reason)
+			}
+		}
+		switch {
+		case r.Standing == nil:
+			add("expect.standing", "the run has no standing: arm the results layer with \"agent\": {\"resultsLayer\": true}")
+		default:
+			if e.standing != "" && got != e.standing {
+				add("expect.standing", "want %q, got %q", e.standing, got)
+			}
+			if e.reasons != nil && words(e.reasons) != words(gotReasons) {
+				add("expect.reasons", "want %s, got %s", words(e.reasons), words(gotReasons))
+			}
+		}
+	}
 	return out
 }
 

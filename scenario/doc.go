@@ -13,9 +13,9 @@
 //
 // The format is documented in docs/SCENARIOS.md and described by the JSON Schema that
 // Schema returns. Parse refuses every malformed file with a *FieldError naming the field
-// path, and never panics; keys a later version of the format gives a meaning (the results
-// layer's `resultsLayer`, a tool's `period`, the run's `time`, …) are refused by name until
-// the agent supports them, so a file never looks armed when it is not.
+// path, and never panics; keys a later version of the format gives a meaning (a tool's
+// `period` and `askOrAssume`, the run's `time`, …) are refused by name until the agent
+// supports them, so a file never looks armed when it is not.
 //
 // A tool's results are served by call order, or by matching the call's arguments; each is a
 // value (plain JSON or text, optionally with a status or wrapped in a coverage declaration),
@@ -24,7 +24,7 @@
 // served is exactly what a Go tool returning the same envelope would serve.
 //
 // The Report carries the answer, the tool results as served, the coverageDeclared rows,
-// the findings ledger and standing when an honesty layer produced them, every event and the
+// the findings ledger and the standing when the results layer is armed, every event and the
 // last turn's run record. Its JSON form is the `agentfootprint scenario run --json` output.
 //
 // DemoFile is the operations-triage scenario `agentfootprint demo` runs; copy it to start

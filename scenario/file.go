@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -54,6 +55,8 @@ type agentSpec struct {
 	wrapUp        *bool
 	temperature   *float64
 	maxTokens     int
+	resultsLayer  bool
+	limits        bool
 	units         []unitSpec
 }
 
@@ -116,6 +119,8 @@ type expectSpec struct {
 	statuses       []string
 	checkStatuses  bool
 	iterations     int
+	standing       string
+	reasons        []string
 }
 
 type expectedCall struct {
@@ -126,7 +131,7 @@ type expectedCall struct {
 // Keys of each object, in the order the documentation lists them.
 var (
 	fileKeys    = []string{"$schema", "name", "description", "agent", "tools", "replies", "turns", "expect"}
-	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "units"}
+	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "resultsLayer", "limitsTravelWithTheAnswer", "units"}
 	unitKeys    = []string{"id", "kind", "text", "slot", "role", "priority", "version", "when", "onToolReturn", "tools"}
 	whenKeys    = []string{"label", "key", "equals", "contains", "atLeast", "present"}
 	toolKeys    = []string{"name", "description", "inputSchema", "validation", "resultCeiling", "results"}
@@ -134,7 +139,7 @@ var (
 	resultKeys  = []string{"when", "value", "status", "coverage", "error", "panic", "pause", "absent", "described"}
 	resultKinds = []string{"value", "error", "panic", "pause", "absent", "described"}
 	turnKeys    = []string{"user", "resume"}
-	expectKeys  = []string{"answer", "answerContains", "toolCalls", "statuses", "iterations"}
+	expectKeys  = []string{"answer", "answerContains", "toolCalls", "statuses", "iterations", "standing", "reasons"}
 	replyKeys   = []string{"content", "toolCalls", "usage", "stopReason", "error", "delay"}
 	callKeys    = []string{"id", "name", "args", "argsText", "argsError"}
 	callExpKeys = []string{"name", "args"}
@@ -144,18 +149,13 @@ var (
 // agent supports what they declare, so a file never looks armed when it is not.
 var (
 	agentReserved = map[string]string{
-		"resultsLayer":              notYet("the results layer"),
-		"limitsTravelWithTheAnswer": notYet("limits that travel with the answer"),
-		"time":                      notYet("the run's clock (time zone and now)"),
+		"time": notYet("the run's clock (time zone and now)"),
 	}
 	toolReserved = map[string]string{
 		"period":      notYet("period declarations"),
 		"askOrAssume": notYet("ask-or-assume rules"),
 		"retention":   notYet("retention declarations"),
 		"granularity": notYet("granularity declarations"),
-	}
-	expectReserved = map[string]string{
-		"standing": notYet("the answer's standing"),
 	}
 )
 
@@ -355,6 +355,10 @@ func parseAgent(path string, v any) (agentSpec, error) {
 			a.temperature = &t
 		case "maxTokens":
 			a.maxTokens, err = asInt(p, m.Value, 1)
+		case "resultsLayer":
+			a.resultsLayer, err = asBool(p, m.Value)
+		case "limitsTravelWithTheAnswer":
+			a.limits, err = asBool(p, m.Value)
 		case "units":
 			a.units, err = parseUnits(p, m.Value)
 		}
@@ -681,6 +685,8 @@ func parseResults(path string, v any) ([]canned, error) {
 	return out, nil
 }
 
+var standingWords = []string{assess.StandingKnown, assess.StandingConsistent, assess.StandingNotSure, assess.StandingAsk, assess.StandingNotAssessed}
+
 var statusWords = func() []string {
 	var out []string
 	for _, s := range tool.Statuses() {
@@ -922,7 +928,7 @@ func parseExpect(path string, v any) (*expectSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, expectKeys, expectReserved); err != nil {
+	if err := checkKeys(path, o, expectKeys, nil); err != nil {
 		return nil, err
 	}
 	e := &expectSpec{}
@@ -947,6 +953,17 @@ func parseExpect(path string, v any) (*expectSpec, error) {
 			}
 		case "iterations":
 			e.iterations, err = asInt(p, m.Value, 1)
+		case "standing":
+			if e.standing, err = asString(p, m.Value); err == nil {
+				err = enumWord(p, "standing", e.standing, standingWords)
+			}
+		case "reasons":
+			e.reasons, err = asStrings(p, m.Value)
+			for i, r := range e.reasons {
+				if err == nil {
+					err = enumWord(index(p, i), "reason", r, assess.ReasonOrder())
+				}
+			}
 		}
 		if err != nil {
 			return nil, err

@@ -55,8 +55,7 @@ func TestParseRefusals(t *testing.T) {
 			`scenario: tools[0].validation: unknown validation mode "strict"; use one of enforce, warn, off`},
 		{"ceiling zero", `{"tools":[{"name":"a","resultCeiling":{"maxChars":0}}],"replies":[],` + tl + `}`,
 			`scenario: tools[0].resultCeiling.maxChars: want a whole number from 1 to 2147483647, got 0`},
-		{"agent reserved", `{"agent":{"resultsLayer":true},"replies":[],` + tl + `}`,
-			`scenario: agent.resultsLayer: reserved for the results layer, which this build's agent does not support yet; remove the key`},
+		{"results layer type", `{"agent":{"resultsLayer":"yes"},"replies":[],` + tl + `}`, `scenario: agent.resultsLayer: want true or false, got a string`},
 		{"agent time reserved", `{"agent":{"time":{"zone":"UTC"}},"replies":[],` + tl + `}`,
 			`scenario: agent.time: reserved for the run's clock (time zone and now), which this build's agent does not support yet; remove the key`},
 		{"max iterations", `{"agent":{"maxIterations":0},"replies":[],` + tl + `}`, `scenario: agent.maxIterations: want a whole number from 1 to 2147483647, got 0`},
@@ -92,8 +91,10 @@ func TestParseRefusals(t *testing.T) {
 		{"reply not object", `{"replies":["hi"],` + tl + `}`, `scenario: replies[0]: want an object, got a string`},
 		{"expect statuses", `{"replies":[],` + tl + `,"expect":{"statuses":["ok"]}}`, `scenario: expect.statuses[0]: unknown status "ok"; use one of success`},
 		{"expect call", `{"replies":[],` + tl + `,"expect":{"toolCalls":[3]}}`, `scenario: expect.toolCalls[0]: want a tool name or {"name", "args"}, got a number`},
-		{"expect standing reserved", `{"replies":[],` + tl + `,"expect":{"standing":"known"}}`,
-			`scenario: expect.standing: reserved for the answer's standing, which this build's agent does not support yet; remove the key`},
+		{"expect standing", `{"replies":[],` + tl + `,"expect":{"standing":"not sure"}}`,
+			`scenario: expect.standing: unknown standing "not sure" (did you mean "not-sure"?); use one of known, consistent, not-sure, ask, not-assessed`},
+		{"expect reason", `{"replies":[],` + tl + `,"expect":{"reasons":["period-not-hld"]}}`,
+			`scenario: expect.reasons[0]: unknown reason "period-not-hld" (did you mean "period-not-held"?)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,6 +13,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -42,12 +44,12 @@ type Report struct {
 	ToolMessages []ToolMessage
 	// CoverageDeclared holds the coverageDeclared rows of every turn, in order.
 	CoverageDeclared []coverage.DeclaredCoverage
-	// Ledger is the findings ledger as the last conversation carries it (nil when no
-	// honesty layer filed a row).
-	Ledger json.RawMessage
-	// Standing is the answer's assessment from the last turn_end event, when an honesty
-	// layer produced one; nil otherwise.
-	Standing json.RawMessage
+	// Ledger is the findings ledger as the last turn left it, rows of earlier turns
+	// included (nil unless the results layer is armed).
+	Ledger []ledger.Row
+	// Standing is the last turn's assessment: the standing, its reasons and the checks
+	// that ran (nil unless the results layer is armed and the turn finished).
+	Standing *assess.Assessment
 	// Events are every event of the run, in emission order.
 	Events []event.Event
 	// Record is the last turn's run record (a resumed turn's record holds both legs).
@@ -95,7 +97,7 @@ type eventJSON struct {
 }
 
 // MarshalJSON writes the report as one object with the keys answer, standing (only when
-// an honesty layer produced one), ledger, coverageDeclared, toolMessages, events
+// the results layer is armed), ledger, coverageDeclared, toolMessages, events
 // ([{type, payload}]) and record, in that order. Lists are [] when empty.
 func (r *Report) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
@@ -116,10 +118,6 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		buf.Write(b)
 		return nil
 	}
-	ledger := r.Ledger
-	if len(ledger) == 0 {
-		ledger = json.RawMessage("[]")
-	}
 	evs := make([]eventJSON, 0, len(r.Events))
 	for _, e := range r.Events {
 		evs = append(evs, eventJSON{Type: e.Type, Payload: e.Payload})
@@ -129,15 +127,15 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		v   any
 	}{
 		{"answer", r.Answer},
-		{"standing", r.Standing},
-		{"ledger", ledger},
+		{"standing", standingJSON(r.Standing)},
+		{"ledger", nonNil(r.Ledger)},
 		{"coverageDeclared", nonNil(r.CoverageDeclared)},
 		{"toolMessages", nonNil(r.ToolMessages)},
 		{"events", evs},
 		{"record", r.Record},
 	}
 	for _, f := range fields {
-		if f.key == "standing" && len(r.Standing) == 0 {
+		if f.key == "standing" && r.Standing == nil {
 			continue
 		}
 		if err := put(f.key, f.v); err != nil {
@@ -167,6 +165,41 @@ func marshalNoEscape(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// standingOut is the standing as `--json` prints it: the word, the reasons with their
+// witnesses, and the checks that ran.
+type standingOut struct {
+	Standing string            `json:"standing"`
+	Reasons  []standingReason  `json:"reasons"`
+	Checked  []standingChecked `json:"checked"`
+}
+
+type standingReason struct {
+	Reason  string           `json:"reason"`
+	Layer   int              `json:"layer"`
+	Witness []assess.Pointer `json:"witness"`
+}
+
+type standingChecked struct {
+	Check string `json:"check"`
+	Layer int    `json:"layer"`
+	Ran   int    `json:"ran"`
+	Of    int    `json:"of"`
+}
+
+func standingJSON(a *assess.Assessment) *standingOut {
+	if a == nil {
+		return nil
+	}
+	out := &standingOut{Standing: a.Standing, Reasons: []standingReason{}, Checked: []standingChecked{}}
+	for _, r := range a.Reasons {
+		out.Reasons = append(out.Reasons, standingReason{Reason: r.Reason, Layer: r.Layer, Witness: nonNil(r.Witness)})
+	}
+	for _, c := range a.Checked {
+		out.Checked = append(out.Checked, standingChecked{Check: c.Check, Layer: c.Layer, Ran: c.Ran, Of: c.Of})
+	}
+	return out
 }
 
 func nonNil[T any](s []T) []T {
@@ -252,6 +285,21 @@ func (r *Report) WriteTranscript(w io.Writer) error {
 	default:
 		tw.line("Answer: (none)")
 	}
+	if a := r.Standing; a != nil {
+		var reasons []string
+		for _, rs := range a.Reasons {
+			reasons = append(reasons, rs.Reason)
+		}
+		line := a.Standing
+		if len(reasons) > 0 {
+			line += " (" + strings.Join(reasons, ", ") + ")"
+		}
+		tw.line("")
+		tw.wrapped("Standing: ", line)
+		for _, c := range a.Checked {
+			tw.line("  checked %s: ran on %d of %d", c.Check, c.Ran, c.Of)
+		}
+	}
 	return tw.err
 }
 
@@ -281,10 +329,6 @@ func (r *Report) WriteText(w io.Writer) error {
 			b, _ := json.Marshal(row)
 			tw.line("  %s", oneLine(string(b), 200))
 		}
-	}
-	if len(r.Standing) > 0 {
-		tw.line("")
-		tw.line("Standing: %s", r.Standing)
 	}
 	tw.line("")
 	tw.line("Events (%d)", len(r.Events))
@@ -346,11 +390,16 @@ func (t *textWriter) line(format string, args ...any) {
 
 // wrapped writes text after prefix, wrapping at about 100 columns with a hanging indent.
 func (t *textWriter) wrapped(prefix, text string) {
-	indent := strings.Repeat(" ", len(prefix))
+	base := strings.Repeat(" ", len(prefix))
 	for pi, para := range strings.Split(text, "\n") {
 		cur := prefix
 		if pi > 0 {
-			cur = indent
+			cur = base
+		}
+		// A bullet's continuation lines hang under its text.
+		indent := base
+		if strings.HasPrefix(para, "- ") {
+			indent += "  "
 		}
 		n := len(cur)
 		wrote := false

@@ -5,7 +5,6 @@ package scenario
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -57,14 +56,12 @@ func Run(ctx context.Context, f *File) (*Report, error) {
 		rep.finishCalls()
 		if last != nil {
 			rep.Record = last.Record()
+			rep.Ledger = last.Findings()
+			rep.Standing = last.Assessment()
 		}
 		if conv != nil {
 			rep.Transcript = conv.History
-			if len(conv.FindingsLedger) > 0 {
-				rep.Ledger = append(json.RawMessage(nil), conv.FindingsLedger...)
-			}
 		}
-		rep.Standing = standingOf(rep.Events)
 		return rep
 	}
 	for i, t := range f.turns {
@@ -201,17 +198,4 @@ func (rep *Report) finishCalls() {
 			}
 		}
 	}
-}
-
-// standingOf is the answer's assessment from the last turn_end event that carries one.
-func standingOf(evs []event.Event) json.RawMessage {
-	for i := len(evs) - 1; i >= 0; i-- {
-		if p, ok := evs[i].Payload.(event.TurnEnd); ok && p.AnswerAssessment != nil {
-			b, err := json.Marshal(p.AnswerAssessment)
-			if err == nil && string(b) != "null" {
-				return b
-			}
-		}
-	}
-	return nil
 }

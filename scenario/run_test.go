@@ -175,6 +175,19 @@ func TestRunDemo(t *testing.T) {
 	if !strings.Contains(logs, `"verdict":"not-held"`) || !strings.Contains(logs, "the store holds none of the time in `period.queried`") {
 		t.Errorf("served logs lack the verdict clause: %s", logs)
 	}
+	// The results layer filed the verdict on the ledger and folded the standing.
+	if rep.Standing == nil || rep.Standing.Standing != "not-sure" {
+		t.Fatalf("standing %+v", rep.Standing)
+	}
+	if len(rep.Ledger) != 1 {
+		t.Fatalf("ledger %v", rep.Ledger)
+	}
+	if row, ok := rep.Ledger[0].Period(); !ok || row.ToolCallID != "call_logs" || string(row.Verdict) != "not-held" {
+		t.Errorf("ledger row %+v", rep.Ledger[0])
+	}
+	if !strings.Contains(rep.Answer, "search_logs queried 2026-09-26T09:00:00Z to 2026-09-26T10:00:00Z") {
+		t.Errorf("the limits block is not on the answer: %s", rep.Answer)
+	}
 	// The record keeps the declaration without the served-only verdict.
 	if len(rep.CoverageDeclared) != 1 || rep.CoverageDeclared[0].Period == nil || rep.CoverageDeclared[0].Period.Queried.From != "2026-09-26T09:00:00Z" {
 		t.Errorf("coverage rows %+v", rep.CoverageDeclared)
@@ -372,5 +385,33 @@ func TestParseKeepsNoInput(t *testing.T) {
 	}
 	if ms := rep.Check(); len(ms) != 0 || f.Name() != "ops-triage" {
 		t.Errorf("mismatches after the input changed: %v", ms)
+	}
+}
+
+func TestCheckStanding(t *testing.T) {
+	cases := []struct {
+		name, agent, expect string
+		want                []Mismatch
+	}{
+		{"unarmed", `{}`, `{"standing":"known"}`,
+			[]Mismatch{{"expect.standing", `the run has no standing: arm the results layer with "agent": {"resultsLayer": true}`}}},
+		{"armed, other word", `{"resultsLayer":true}`, `{"standing":"not-sure","reasons":["period-not-held"]}`,
+			[]Mismatch{{"expect.standing", `want "not-sure", got "not-assessed"`}, {"expect.reasons", `want ["period-not-held"], got []`}}},
+		{"armed, holds", `{"resultsLayer":true}`, `{"standing":"not-assessed","reasons":[]}`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Parse([]byte(`{"agent":` + c.agent + `,"replies":[{"content":"All is well."}],"turns":[{"user":"How is it?"}],"expect":` + c.expect + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Run(context.Background(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(c.want, rep.Check()); d != "" {
+				t.Errorf("check (-want +got):\n%s", d)
+			}
+		})
 	}
 }

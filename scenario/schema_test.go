@@ -6,12 +6,15 @@ package scenario
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -132,7 +135,8 @@ func TestSchemaRefusesWhatTheLoaderRefuses(t *testing.T) {
 		`{"tools":[{"name":"bad name"}],"replies":[],` + tl + `}`,
 		`{"tools":[{"name":"a","period":{"argument":"w"}}],"replies":[],` + tl + `}`,
 		`{"tools":[{"name":"a","resultCeiling":{"maxChars":0}}],"replies":[],` + tl + `}`,
-		`{"agent":{"resultsLayer":true},"replies":[],` + tl + `}`,
+		`{"agent":{"time":{"zone":"UTC"}},"replies":[],` + tl + `}`,
+		`{"agent":{"resultsLayer":"yes"},"replies":[],` + tl + `}`,
 		`{"agent":{"maxIterations":2.5},"replies":[],` + tl + `}`,
 		`{"agent":{"units":[{"id":"u","kind":"fakt","text":"t"}]},"replies":[],` + tl + `}`,
 		`{"agent":{"units":[{"id":"u","kind":"instruction","text":"t"}]},"replies":[],` + tl + `}`,
@@ -142,7 +146,8 @@ func TestSchemaRefusesWhatTheLoaderRefuses(t *testing.T) {
 		`{"replies":[{"toolCalls":[{"id":"x"}]}],` + tl + `}`,
 		`{"replies":[{"stopReason":"end"}],` + tl + `}`,
 		`{"replies":[],` + tl + `,"expect":{"statuses":["ok"]}}`,
-		`{"replies":[],` + tl + `,"expect":{"standing":"known"}}`,
+		`{"replies":[],` + tl + `,"expect":{"standing":"sure"}}`,
+		`{"replies":[],` + tl + `,"expect":{"reasons":["stale"]}}`,
 	} {
 		if _, err := Parse([]byte(in)); err == nil {
 			t.Errorf("the loader accepts %s", in)
@@ -163,11 +168,28 @@ func TestSchemaKeysMatchTheLoader(t *testing.T) {
 			}
 		}
 	}
-	for _, reserved := range []map[string]string{agentReserved, toolReserved, expectReserved} {
+	for _, reserved := range []map[string]string{agentReserved, toolReserved} {
 		for k := range reserved {
 			if strings.Contains(schema, `"`+k+`":`) {
 				t.Errorf("the schema describes the reserved key %q", k)
 			}
 		}
+	}
+}
+
+// The schema's reason words are the fold's closed list, in its order.
+func TestSchemaReasonsAreTheFoldsReasons(t *testing.T) {
+	var doc struct {
+		Defs struct {
+			Reason struct {
+				Enum []string `json:"enum"`
+			} `json:"reason"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(Schema(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(assess.ReasonOrder(), doc.Defs.Reason.Enum); d != "" {
+		t.Errorf("reasons (-fold +schema):\n%s", d)
 	}
 }

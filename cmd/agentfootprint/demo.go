@@ -19,9 +19,10 @@ func newDemoCmd() *cobra.Command {
 		Short: "Run the built-in operations-triage scenario offline (no key, no network)",
 		Long: "demo runs an operations-triage agent on the scripted model: the model checks a service,\n" +
 			"then looks for a deploy and searches the logs; the log store does not hold the hour it\n" +
-			"searched, and the result the model is served says so. It prints the question, each step\n" +
-			"and the answer; --json prints the run as `scenario run --json` does. The demo is itself a\n" +
-			"scenario file: --scenario prints it, to copy and change.",
+			"searched. The model is served that verdict, the results layer files it, the answer carries\n" +
+			"the limits block and its standing is not sure. It prints the question, each step and the\n" +
+			"answer; --json prints the run as `scenario run --json` does. The demo is itself a scenario\n" +
+			"file: --scenario prints it, to copy and change.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if printFile {

@@ -36,7 +36,7 @@ func newScenarioRunCmd() *cobra.Command {
 		Short: "Run a scenario file offline on the scripted model",
 		Long: "run loads a scenario file (or standard input), runs it on the scripted model and prints the\n" +
 			"answer, the tool results as served, the events and the record's stage ids. With --json it\n" +
-			"prints one JSON object: answer, standing (when an honesty layer produced one), ledger,\n" +
+			"prints one JSON object: answer, standing (when the results layer is armed), ledger,\n" +
 			"coverageDeclared, toolMessages, events and record.\n\n" +
 			"Exit status: 0 when every expectation held, 1 when one did not, 2 for a malformed file,\n" +
 			"3 when the run failed part way.",

@@ -36,7 +36,9 @@ func TestDemoGolden(t *testing.T) {
 		"  called search_logs {\"service\":\"checkout\",\"query\":\"error\",\"lookback\":\"1h\"}",
 		`"verdict": "not-held"`,
 		"Answer: Checkout has been degraded since 09:04 UTC",
-		"input seed#0 context#1 call-llm#2 sf-route#3 tool-calls#4",
+		"input seed#0 sf-results#1 context#6 call-llm#7 sf-route#8 tool-calls#9",
+		"Standing: not-sure (coverage-gap, period-not-held)",
+		"What this answer rests on",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
