@@ -3,7 +3,12 @@
 
 package assess
 
-import "github.com/agentfootprint/agentfootprint-go/coverage"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+)
 
 // Emptiness is what a recorded result says about having found anything.
 type Emptiness string
@@ -25,7 +30,7 @@ const (
 // list (or any emptiness inside the boundary) is empty-declared; a described result is non-empty
 // when any of its data lists holds something and empty-declared otherwise; a top-level list, or
 // the list under rowsAt when the app named that key, is empty-undeclared or non-empty. Anything
-// else is unknown.
+// else is unknown. Text the framework served after the tool's value (a note) is not part of it.
 func ReadEmptiness(result any, rowsAt string) Emptiness {
 	v, ok := decoded(result)
 	if !ok {
@@ -54,7 +59,14 @@ func decoded(result any) (any, bool) {
 	if i == len(data) || (data[i] != '[' && data[i] != '{') {
 		return nil, false
 	}
-	v, err := coverage.DecodeJSON(data)
+	// The framework may serve text after the tool's value (the inputs layer's note on a
+	// filled argument), so only the first JSON value is the result.
+	dec := json.NewDecoder(bytes.NewReader(data[i:]))
+	var first json.RawMessage
+	if dec.Decode(&first) != nil {
+		return nil, false
+	}
+	v, err := coverage.DecodeJSON(first)
 	if err != nil {
 		return nil, false
 	}

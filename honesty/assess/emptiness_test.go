@@ -26,6 +26,8 @@ func TestReadEmptiness(t *testing.T) {
 		{"text", "no failures found", "", Unknown},
 		{"number", `42`, "", Unknown},
 		{"invalid JSON", `[`, "", Unknown},
+		{"note served after the value", "[]\n\n[window was not given; the tool's default 2h was used]", "", EmptyUndeclared},
+		{"note after an absence", `{"af_absent":true,"checked":[{"what":"x"}]} [note]`, "", EmptyDeclared},
 		{"already decoded list", []any{}, "", EmptyUndeclared},
 		{"bytes", []byte(`[]`), "", EmptyUndeclared},
 		{"absence marker false", `{"af_absent":false,"checked":[{"what":"x"}]}`, "", Unknown},
