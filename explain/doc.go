@@ -21,6 +21,17 @@
 //     confirmed, not-confirmed or inconclusive behind a baseline stability
 //     gate, as format "agentfootprint-go.ablation/1".
 //
+//   - Bisect finds a minimal set of suspects that flip the answer only
+//     together (ddmin over cached probes); WalkToRoot descends from a tool
+//     result to the model call that asked for it and to what that call was
+//     sent, convicting each hop by ablation.
+//   - Toolpack (and FlowToolpack for bare charts) returns tools a debugger
+//     model calls to read a finished run within fixed caps.
+//
+// Records come from agent.Result.Record in process, from Open (a record JSON
+// file, or a directory written by WriteDir: record.json plus
+// blobs/<sha256>), or from a store.
+//
 // Slice gives the backward slice of any commit of any flow record by runtime
 // stage id; control edges are part of the commit log, so a slice taken after
 // a record was saved and reloaded equals the live one.
@@ -28,5 +39,11 @@
 // Limits, stated once: a unit that was never defined cannot be found missing;
 // a predicate that read a value captured in a closure left no trace in the
 // record; the lexical scores are a proxy whose thresholds are uncalibrated,
-// and only an ablation probe supports a causal claim.
+// and only an ablation probe supports a causal claim. Reruns need the
+// agent's construction inputs (a Blueprint), because tool functions and rule
+// predicates are code the record cannot hold; the frozen clock is held at
+// the recorded start because the agent's clock reads are not recorded one by
+// one; recorded responses are not replayed as a prefix (PrefixReplay is not
+// implemented: the request bytes are only known after the provider encodes
+// them).
 package explain
