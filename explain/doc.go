@@ -10,11 +10,14 @@
 //     that encodes as format "agentfootprint-go.backtrack/1". Each suspect
 //     carries the byte span of its text in the exact request and the site of
 //     the constructor that authored it.
+//
 //   - Rank orders the content-bearing suspects (context units and tool
 //     results; never plumbing stages) by a lexical, deterministic score, and
 //     RankingConfidence says whether the top is clear or only a shortlist.
+//
 //   - MissingContext derives what was available to a model call but never
 //     sent, and what never fired, with the recorded reasons.
+//
 //   - Probe reruns copies of the agent with one suspect removed (Ablate) in
 //     a frozen world (FrozenWorld: recorded tool outputs replayed, clock
 //     held, the model live with the probe's seed) and reports verdicts
@@ -25,6 +28,7 @@
 //     together (ddmin over cached probes); WalkToRoot descends from a tool
 //     result to the model call that asked for it and to what that call was
 //     sent, convicting each hop by ablation.
+//
 //   - Toolpack (and FlowToolpack for bare charts) returns tools a debugger
 //     model calls to read a finished run within fixed caps.
 //
