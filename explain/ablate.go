@@ -93,6 +93,7 @@ type UnknownSpecError struct {
 	Removable []string
 }
 
+// Error names the spec and lists the removable ids.
 func (e *UnknownSpecError) Error() string {
 	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", e.Spec, strings.Join(e.Removable, ", "))
 }

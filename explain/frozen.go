@@ -212,8 +212,10 @@ type seeded struct {
 	seed int64
 }
 
+// Name is the wrapped provider's name.
 func (s seeded) Name() string { return s.p.Name() }
 
+// Complete sends a copy of req carrying the seed.
 func (s seeded) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	r := req.Clone()
 	seed := s.seed
@@ -221,6 +223,7 @@ func (s seeded) Complete(ctx context.Context, req *llm.Request) (*llm.Response, 
 	return s.p.Complete(ctx, r)
 }
 
+// Capabilities are the wrapped provider's.
 func (s seeded) Capabilities() llm.Caps { return llm.CapsOf(s.p) }
 
 // rerunResult is one rerun's outcome.

@@ -140,6 +140,7 @@ type Margin float64
 // Clear implements Strategy.
 func (m Margin) Clear(top, runnerUp float64) bool { return top-runnerUp >= float64(m) }
 
+// String describes the rule.
 func (m Margin) String() string { return fmt.Sprintf("margin ≥ %.2f", float64(m)) }
 
 // Ratio is the relative strategy: (top − runnerUp) / |top| ≥ threshold.
@@ -153,6 +154,7 @@ func (r Ratio) Clear(top, runnerUp float64) bool {
 	return (top-runnerUp)/math.Abs(top) >= float64(r)
 }
 
+// String describes the rule.
 func (r Ratio) String() string { return fmt.Sprintf("ratio ≥ %.2f", float64(r)) }
 
 // ShortlistBand is how far below the top score a suspect still joins the
