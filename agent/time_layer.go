@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/honesty/results"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -36,7 +38,103 @@ func armAfterHonesty(c *config) error {
 	if c.timeInputs.assumedBlock != nil {
 		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, c.timeInputs.assumedBlock)
 	}
+	if c.timeInputs.time {
+		periods := periodsOf(c)
+		for i, m := range c.headMounts {
+			if m.id == results.SubflowID && m.mount.Output != nil {
+				c.headMounts[i].mount.Output = withTimeChecks(m.mount.Output, periods)
+			}
+		}
+	}
 	return nil
+}
+
+// periodsOf maps each registered tool with a period to its declaration.
+func periodsOf(c *config) map[string]tool.Period {
+	out := map[string]tool.Period{}
+	for _, t := range c.tools {
+		if t == nil {
+			continue
+		}
+		if p, ok := t.Period(); ok {
+			out[t.Name()] = p
+		}
+	}
+	return out
+}
+
+// withTimeChecks wraps sf-results' output mapping: each period row it files
+// gains the time checks (results.TimeChecks) computed from what the parent
+// state holds about its call — the turn's clock, the call-window and call
+// rows, and the periods the call's result declared.
+func withTimeChecks(next func(flow.SubflowResult, flow.Reader) ([]flow.Op, error), periods map[string]tool.Period) func(flow.SubflowResult, flow.Reader) ([]flow.Op, error) {
+	return func(res flow.SubflowResult, parent flow.Reader) ([]flow.Op, error) {
+		ops, err := next(res, parent)
+		if err != nil {
+			return ops, err
+		}
+		ck, ok := kTurnClock.Get(parent)
+		if !ok {
+			return ops, nil
+		}
+		ledgerRows := kFindings.Get(parent)
+		declared := kCoverage.Get(parent)
+		for i, op := range ops {
+			rows, isRows := op.Value.([]ledger.Row)
+			if op.Key != ledger.StateKeyName || !isRows {
+				continue
+			}
+			out := make([]ledger.Row, len(rows))
+			for j, r := range rows {
+				out[j] = r
+				pr, isPeriod := r.Period()
+				if !isPeriod {
+					continue
+				}
+				in := timeInputOf(ck, pr, periods[pr.ToolName], ledgerRows, declared)
+				results.TimeChecks(in).Apply(&pr)
+				out[j] = ledger.FromPeriod(pr)
+			}
+			ops[i] = flow.Op{Key: op.Key, Verb: op.Verb, Value: out}
+		}
+		return ops, nil
+	}
+}
+
+// timeInputOf gathers what the record holds about one judged call.
+func timeInputOf(ck clock.Clock, pr coverage.PeriodRow, p tool.Period, rows []ledger.Row, declared []coverage.DeclaredCoverage) results.TimeInput {
+	in := results.TimeInput{Now: ck.Now(), Verdict: pr.Verdict}
+	in.Retention, _ = clock.DurationOf(p.Retention)
+	in.Granularity, _ = clock.DurationOf(p.Granularity)
+	for _, d := range declared {
+		if d.ToolCallID == pr.ToolCallID && d.Iteration == pr.Iteration && d.Period != nil {
+			in.Declared = append(in.Declared, *d.Period)
+		}
+	}
+	for _, r := range rows {
+		switch r.Kind() {
+		case rowCallWindow:
+			var w callWindowRow
+			if decodeRow(r, &w) && w.ToolCallID == pr.ToolCallID && w.Turn == pr.Turn && w.Iteration == pr.Iteration {
+				in.Asked = w.Asked
+				in.Sent = w.How == howModel || w.How == howFilled
+				in.RefusedBeyondRetention = w.Refused == refusedBeyondRetention
+				in.PartlyBeyondRetention = w.PartlyBeyondRetention
+			}
+		case rowCall:
+			var c callRow
+			if decodeRow(r, &c) && c.ToolCallID == pr.ToolCallID && c.Turn == pr.Turn && c.Iteration == pr.Iteration {
+				in.Drift = c.Drift
+			}
+		}
+	}
+	return in
+}
+
+// decodeRow reads a ledger row kept as JSON into v.
+func decodeRow(r ledger.Row, v any) bool {
+	b, err := json.Marshal(r)
+	return err == nil && json.Unmarshal(b, v) == nil
 }
 
 // kTurnClock holds the turn's clock: decided at seed, read by every later
@@ -120,15 +218,7 @@ func armTime(c *config) error {
 		kFindings.Append(s, row)
 		return nil
 	})
-	periods := map[string]tool.Period{}
-	for _, t := range c.tools {
-		if t == nil {
-			continue
-		}
-		if p, ok := t.Period(); ok {
-			periods[t.Name()] = p
-		}
-	}
+	periods := periodsOf(c)
 	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
 		p, ok := periods[call.Name]
 		if !ok {

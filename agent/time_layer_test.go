@@ -12,6 +12,8 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -128,6 +130,17 @@ func TestTimeRetention(t *testing.T) {
 			if ran := len(sn.got()) == 1; ran != c.ran {
 				t.Errorf("ran = %v, want %v", ran, c.ran)
 			}
+			periods := rowsOfKind(t, res, "period")
+			flag := `"beyondRetention":true`
+			if c.ran {
+				flag = `"partlyBeyondRetention":true`
+			}
+			if len(periods) != 1 || !strings.Contains(periods[0], flag) {
+				t.Errorf("period rows %v lack %s", periods, flag)
+			}
+			if got := contains(reasonsOf(res), assess.ReasonPeriodBeyondRetention); got == c.ran {
+				t.Errorf("reasons %v: beyond-retention reason %v", reasonsOf(res), got)
+			}
 			msgs := toolMessages(res.Conversation().History)
 			if !c.ran && (len(msgs) != 1 || !strings.Contains(msgs[0], "older than anything its source keeps") || strings.Contains(msgs[0], "2026")) {
 				t.Errorf("refusal %q (must name the reason, never the window)", msgs)
@@ -179,6 +192,13 @@ func TestTimeShiftedAfterPause(t *testing.T) {
 	if len(clocks) != 1 || !strings.Contains(clocks[0], `"now":"2026-10-09T15:40:00Z"`) || !strings.Contains(clocks[0], `"zoneSource":"builder"`) {
 		t.Errorf("clock rows %v", clocks)
 	}
+	wantPeriod := []string{`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"verdict":"undeclared","argument":"window","differs":{"against":"asked","asked":{"from":"2026-10-09T14:40:00Z","to":"2026-10-09T15:40:00Z"},"read":[{"from":"2026-10-09T15:10:00Z","to":"2026-10-09T16:10:00Z"}],"source":"shifted","missing":[{"from":"2026-10-09T14:40:00Z","to":"2026-10-09T15:10:00Z"}],"extra":[{"from":"2026-10-09T15:40:00Z","to":"2026-10-09T16:10:00Z"}]},"shifted":{"byMs":1800000}}`}
+	if diff := cmp.Diff(wantPeriod, rowsOfKind(t, res, "period")); diff != "" {
+		t.Errorf("period row (-want +got):\n%s", diff)
+	}
+	if !contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked) {
+		t.Errorf("reasons %v", reasonsOf(res))
+	}
 	if len(sn.time) != 1 || !sn.time[0].Now.Equal(turnNow) || !sn.time[0].DispatchedAt.Equal(turnNow.Add(30*time.Minute)) {
 		t.Errorf("tool time %+v", sn.time)
 	}
@@ -195,5 +215,63 @@ func TestTimeUnarmed(t *testing.T) {
 	}
 	if len(sn.time) != 1 || sn.time[0] != nil {
 		t.Errorf("unarmed tool time %+v", sn.time)
+	}
+}
+
+// declaring returns a result that declares it read [dispatchedAt − back,
+// dispatchedAt] from a store holding the last 90 days.
+func declaring(back time.Duration) func(ct *tool.CallTime) any {
+	return func(ct *tool.CallTime) any {
+		at := ct.DispatchedAt
+		c, err := coverage.Wrap([]string{}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "checkout error logs"}}, Period: &coverage.Period{
+			Queried: coverage.Span{From: clock.UTCString(at.Add(-back)), To: clock.UTCString(at)},
+			Held:    coverage.Held{Span: coverage.Span{From: clock.UTCString(at.Add(-90 * 24 * time.Hour)), To: clock.UTCString(at)}},
+		}})
+		if err != nil {
+			panic(err)
+		}
+		return c
+	}
+}
+
+func periodTool(t *testing.T, p tool.Period, result func(*tool.CallTime) any, opts ...tool.Option) *tool.Tool {
+	t.Helper()
+	opts = append([]tool.Option{tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "2h"}}), tool.WithPeriod(p)}, opts...)
+	tl, err := tool.New("search_logs", "Search a service's error logs.",
+		func(ctx context.Context, in searchLogsIn) (any, error) { return result(tool.CallFrom(ctx).Time), nil }, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// End to end: what the call read against the window it asked, on the
+// period row, and the reason in the fold.
+func TestTimePeriodChecks(t *testing.T) {
+	cases := []struct {
+		name, window string
+		back         time.Duration
+		row          string
+	}{
+		{"clamped read: less than asked", "30d", 7 * 24 * time.Hour,
+			`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"verdict":"covered","argument":"window","differs":{"against":"asked","asked":{"from":"2026-09-09T15:40:00Z","to":"2026-10-09T15:40:00Z"},"read":[{"from":"2026-10-02T15:40:00Z","to":"2026-10-09T15:40:00.001Z"}],"source":"declared","stepMs":1,"missing":[{"from":"2026-09-09T15:40:00Z","to":"2026-10-02T15:40:00Z"}],"extra":[]}}`},
+		{"wider read: more than asked", "24h", 48 * time.Hour,
+			`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"verdict":"covered","argument":"window","differs":{"against":"asked","asked":{"from":"2026-10-08T15:40:00Z","to":"2026-10-09T15:40:00Z"},"read":[{"from":"2026-10-07T15:40:00Z","to":"2026-10-09T15:40:00.001Z"}],"source":"declared","stepMs":1,"missing":[],"extra":[{"from":"2026-10-07T15:40:00Z","to":"2026-10-08T15:40:00Z"}]}}`},
+		{"exact read", "24h", 24 * time.Hour,
+			`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"verdict":"covered","argument":"window"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := &wall{t: turnNow}
+			res, _ := runOnce(t, periodTool(t, lookback, declaring(c.back)), `{"service":"checkout","window":"`+c.window+`"}`,
+				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime(""), agent.WithClock(w.now))
+			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "period")); diff != "" {
+				t.Errorf("period row (-want +got):\n%s", diff)
+			}
+			differs := strings.Contains(c.row, "differs")
+			if got := contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked); got != differs {
+				t.Errorf("reasons %v: differs reason %v, want %v", reasonsOf(res), got, differs)
+			}
+		})
 	}
 }
