@@ -73,6 +73,7 @@ func (k nodeKind) String() string {
 // node is one compiled chart node. next is the index of the node that follows
 // when the walk falls through (-1: end of the chart).
 type node struct {
+	idx      int // position in Chart.nodes
 	kind     nodeKind
 	id, name string
 	fn       StageFunc
@@ -364,8 +365,9 @@ func (cp *compiler) errf(format string, a ...any) {
 }
 
 func (cp *compiler) add(n node) int {
+	n.idx = len(cp.c.nodes)
 	cp.c.nodes = append(cp.c.nodes, n)
-	return len(cp.c.nodes) - 1
+	return n.idx
 }
 
 func validID(id string) bool {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -137,32 +138,81 @@ const DefaultRule = "default"
 // read of the decider stage and is listed in that rule's evidence. A rule
 // whose predicate panics counts as not matched and records the panic.
 func Decide(s *Scope, rules []Rule, def string) *Decision {
-	var d *Decision
-	if s.par {
-		d = &Decision{Rules: make([]RuleEvidence, 0, len(rules))}
-	} else {
-		d = s.e.r.slab.decision()
-		d.Rules = s.e.r.slab.evidence(len(rules))
-	}
+	sc := &s.dec
+	sc.Rules, s.evReads = sc.Rules[:0], s.evReads[:0]
+	chosen, isDefault := def, true
 	for i := range rules {
 		ev := evalRule(s, i, &rules[i])
-		d.Rules = append(d.Rules, ev)
+		sc.Rules = append(sc.Rules, ev)
 		if ev.Matched {
-			d.choose(rules[i].Branch)
-			return d
+			chosen, isDefault = rules[i].Branch, false
+			break
 		}
 	}
-	d.choose(def)
-	d.Default = true
+	sc.Default = isDefault
+	return s.settle(sc, chosen)
+}
+
+// settle turns the scratch decision into the one recorded. A decider that
+// decides exactly as last time (same branch, same evidence) shares that
+// immutable Decision instead of storing a copy, so a loop re-deciding the
+// same way adds no evidence bytes beyond its commit and control edge.
+func (s *Scope) settle(sc *Decision, chosen string) *Decision {
+	if !s.par {
+		if prev := s.e.ns[s.n.idx].prevDec; prev != nil && sameDecision(prev, sc, chosen) {
+			return prev
+		}
+	}
+	var d *Decision
+	if s.par {
+		d = &Decision{Rules: make([]RuleEvidence, 0, len(sc.Rules))}
+	} else {
+		d = s.e.r.slab.decision()
+		d.Rules = s.e.r.slab.evidence(len(sc.Rules))
+	}
+	d.Default = sc.Default
+	d.choose(chosen)
+	for _, ev := range sc.Rules {
+		if len(ev.Reads) > 0 {
+			if s.par {
+				ev.Reads = append([]string(nil), ev.Reads...)
+			} else {
+				ev.Reads = s.e.r.slab.strings(ev.Reads)
+			}
+		}
+		d.Rules = append(d.Rules, ev)
+	}
+	if !s.par {
+		s.e.ns[s.n.idx].prevDec = d
+	}
 	return d
+}
+
+func sameDecision(prev, sc *Decision, chosen string) bool {
+	if prev.Multi || prev.Default != sc.Default || len(prev.Chosen) != 1 || prev.Chosen[0] != chosen ||
+		len(prev.Rules) != len(sc.Rules) {
+		return false
+	}
+	for i := range sc.Rules {
+		a, b := &prev.Rules[i], &sc.Rules[i]
+		if a.Index != b.Index || a.Branch != b.Branch || a.Label != b.Label || a.Matched != b.Matched ||
+			a.Error != b.Error || !slices.Equal(a.Reads, b.Reads) || !slices.Equal(a.Conditions, b.Conditions) {
+			return false
+		}
+	}
+	return true
 }
 
 // Select evaluates every rule on s and chooses the branches of all that hold,
 // in rule order, each branch once.
 func Select(s *Scope, rules []Rule) *Decision {
+	s.evReads = s.evReads[:0]
 	d := &Decision{Multi: true, Chosen: []string{}, Rules: make([]RuleEvidence, 0, len(rules))}
 	for i := range rules {
 		ev := evalRule(s, i, &rules[i])
+		if len(ev.Reads) > 0 {
+			ev.Reads = append([]string(nil), ev.Reads...)
+		}
 		d.Rules = append(d.Rules, ev)
 		if ev.Matched && !contains(d.Chosen, rules[i].Branch) {
 			d.Chosen = append(d.Chosen, rules[i].Branch)
@@ -199,14 +249,10 @@ func evalRule(s *Scope, i int, r *Rule) (ev RuleEvidence) {
 	tr := &s.tr
 	tr.reads = tr.reads[:0]
 	defer func() {
-		if s.par {
-			ev.Reads = append([]string(nil), tr.reads...)
-		} else {
-			ev.Reads = s.e.r.slab.strings(tr.reads)
-		}
-		if ev.Reads == nil {
-			ev.Reads = []string{}
-		}
+		// The reads go to the scope's scratch; settle copies what it keeps.
+		start := len(s.evReads)
+		s.evReads = append(s.evReads, tr.reads...)
+		ev.Reads = s.evReads[start:len(s.evReads):len(s.evReads)]
 		if p := recover(); p != nil {
 			ev.Matched = false
 			ev.Error = fmt.Sprintf("panic: %v", p)

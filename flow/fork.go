@@ -127,7 +127,7 @@ func (e *exec) selector(ctx context.Context, n *node) error {
 	if err := e.end(s, err, d, nil); err != nil {
 		return err
 	}
-	e.lastDecider[e.chart.byID[n.id]] = len(e.rec.Commits) - 1
+	e.ns[n.idx].lastDecider = len(e.rec.Commits) - 1
 	rid := s.info.RuntimeStageID
 	e.r.obs.flow(s.info, func(h *Hooks) {
 		if h.Selected != nil {

@@ -79,8 +79,8 @@ func (e *exec) checkpoint(p *pausePoint) (*Checkpoint, error) {
 // visitCounts returns the loop heads' visit counts keyed by node id.
 func (e *exec) visitCounts() map[string]int {
 	m := map[string]int{}
-	for i, v := range e.visits {
-		if v > 0 {
+	for i := range e.ns {
+		if v := e.ns[i].visits; v > 0 {
 			m[e.chart.nodes[i].id] = v
 		}
 	}
@@ -165,7 +165,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 		}
 		if cm.Decision != nil {
 			if ni, ok := c.byID[cm.StageID]; ok {
-				e.lastDecider[ni] = i
+				e.ns[ni].lastDecider = i
 			}
 		}
 	}
@@ -177,7 +177,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 		if !ok {
 			return nil, &CheckpointError{Field: "visitCounts." + k, Reason: "no node with that id in chart " + c.id}
 		}
-		e.visits[ni] = v
+		e.ns[ni].visits = v
 		r.loops += v
 	}
 	e.ctl = last.Control

@@ -267,31 +267,38 @@ type slot struct {
 
 // exec is one execution of one chart: the top-level run or one subflow run.
 type exec struct {
-	r           *run
-	chart       *Chart
-	path        string
-	depth       int
-	state       map[string]*slot
-	rec         *Record
-	inputs      map[string]bool
-	visits      []int // per node index: back-edge passes into it
-	lastDecider []int // per node index: commit of its latest decision, -1 none
-	ctl         *Control
-	output      any
-	lastRID     string
-	sc          *Scope
+	r       *run
+	chart   *Chart
+	path    string
+	depth   int
+	state   map[string]*slot
+	rec     *Record
+	inputs  map[string]bool
+	ns      []nodeState // per node index
+	ctl     *Control
+	output  any
+	lastRID string
+	sc      *Scope
 }
 
 func newExec(r *run, c *Chart, path string) *exec {
 	return &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
 		rec: &Record{RunID: r.id, ChartID: c.id, kinds: c.keys}, inputs: map[string]bool{},
-		visits: make([]int, len(c.nodes)), lastDecider: newLastDecider(len(c.nodes))}
+		ns: newNodeStates(len(c.nodes))}
 }
 
-func newLastDecider(n int) []int {
-	l := make([]int, n)
+// nodeState is what one execution keeps per chart node.
+type nodeState struct {
+	visits      int       // back-edge passes into the node
+	lastDecider int       // commit of the node's latest decision, -1 none
+	prevDec     *Decision // its latest decision, shared when repeated
+	prevReads   []string  // its latest reads list, shared when repeated
+}
+
+func newNodeStates(n int) []nodeState {
+	l := make([]nodeState, n)
 	for i := range l {
-		l[i] = -1
+		l[i].lastDecider = -1
 	}
 	return l
 }
@@ -462,7 +469,14 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	c := e.r.slab.commit() // zeroed: set only what this commit has
 	c.Idx, c.Stage, c.StageID, c.RuntimeStageID = idx, s.n.name, s.n.id, s.info.RuntimeStageID
 	if len(s.reads) > 0 {
-		c.Reads = e.r.slab.strings(s.reads)
+		// A node that reads the same keys as on its last execution shares
+		// that (immutable) list.
+		if prev := e.ns[s.n.idx].prevReads; slices.Equal(prev, s.reads) {
+			c.Reads = prev
+		} else {
+			c.Reads = e.r.slab.strings(s.reads)
+			e.ns[s.n.idx].prevReads = c.Reads
+		}
 	}
 	if ops != nil {
 		c.Ops = ops
@@ -591,8 +605,8 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 		switch n.kind {
 		case kindLoop:
 			head := e.chart.nodes[n.target].id
-			e.visits[n.target]++
-			v := e.visits[n.target]
+			e.ns[n.target].visits++
+			v := e.ns[n.target].visits
 			if v > e.r.visitLimit {
 				return outcome{}, &LoopLimitError{Node: head, Limit: e.r.visitLimit}
 			}
@@ -607,7 +621,7 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 			}
 			cur = n.target
 		case kindJoin:
-			if i := e.lastDecider[n.target]; i >= 0 {
+			if i := e.ns[n.target].lastDecider; i >= 0 {
 				e.ctl = e.rec.Commits[i].Control
 			}
 			cur = n.next
@@ -702,13 +716,13 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 			}
 		}
 	}
-	if d != nil {
+	if d != nil && d.Multi {
 		d.Multi = false
 	}
 	if err := e.end(s, err, d, nil); err != nil {
 		return -1, s, err
 	}
-	e.lastDecider[e.chart.byID[n.id]] = len(e.rec.Commits) - 1
+	e.ns[n.idx].lastDecider = len(e.rec.Commits) - 1
 	e.ctl = e.r.slab.control(controlOf(s.info.RuntimeStageID, d))
 	if e.r.obs.any() {
 		e.r.obs.flow(s.info, func(h *Hooks) {

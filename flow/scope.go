@@ -37,6 +37,9 @@ type Scope struct {
 	werr  error
 	// borrowed fingerprints committed values read, under WithDevChecks.
 	borrowed []borrow
+	// dec and evReads are Decide's scratch (see settle).
+	dec     Decision
+	evReads []string
 	// readIdx indexes reads once a stage has many.
 	readIdx map[string]struct{}
 	// par marks a fork or selector child running beside its siblings: it
