@@ -213,7 +213,7 @@ func validateLedger(raw json.RawMessage) error {
 			}
 		}
 	}
-	return nil
+	return admitLedgerRows(raw)
 }
 
 // PauseCheckpoint resumes one paused turn with Agent.Resume. It carries the

@@ -537,6 +537,11 @@ func TestResultsLayerCheckpointDoor(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Field != "findingsLedger[1]" || !strings.Contains(err.Error(), `"period"`) {
 		t.Errorf("tampered ledger: err = %v, want a findingsLedger refusal naming row 1", err)
 	}
+	// The same door runs when a checkpoint is decoded.
+	data := must(json.Marshal(cv))
+	if _, err := agent.DecodeConversation(data); !errors.As(err, &ce) || ce.Field != "findingsLedger[1]" {
+		t.Errorf("DecodeConversation of a tampered ledger: %v", err)
+	}
 }
 
 // BenchmarkResultsLayerIteration is one tool-calling iteration whose result
