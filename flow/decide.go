@@ -41,6 +41,8 @@ type Rule struct {
 
 // Decision is the outcome of a decider or selector together with its
 // evidence. A decider chooses exactly one branch; a selector zero or more.
+// Once returned to the engine a Decision is immutable: commits of a decider
+// that decided the same way with the same evidence share one value.
 type Decision struct {
 	Chosen  []string
 	Default bool
