@@ -28,6 +28,9 @@ func FuzzDecodeAndExplain(f *testing.F) {
 	f.Add([]byte(`{"format":"agentfootprint-go.record/1"}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if log, err := explain.DecodeLog(data); err == nil && len(log.Commits) > 0 {
+			_, _ = explain.Slice(log, log.Commits[len(log.Commits)-1].RuntimeStageID, flow.SliceOptions{MaxNodes: 10})
+		}
 		rec, err := explain.Decode(data)
 		if err != nil {
 			return
