@@ -102,6 +102,17 @@ func armInputs(c *config) error {
 		}
 		return filled, ""
 	})
+	c.hooks.shapeRequest = chainShape(c.hooks.shapeRequest, func(_ *flow.Scope, req *llm.Request) {
+		for i, ts := range req.Tools {
+			t := tools[ts.Name]
+			if t == nil || len(t.AskOrAssume()) == 0 {
+				continue
+			}
+			if served, err := inputs.ServedSchema(ts.InputSchema, t.AskOrAssume(), t.Hidden); err == nil {
+				req.Tools[i].InputSchema = served
+			}
+		}
+	})
 	c.hooks.resultNote = func(s *flow.Scope, call llm.ToolCall) string {
 		res, ok := resolutionOf(s, call.ID)
 		t := tools[call.Name]

@@ -243,3 +243,34 @@ func TestInputsAskRefusedUntilWired(t *testing.T) {
 	}
 	_ = json.Valid
 }
+
+// I4: the served schema drops ruled arguments from required and says what
+// the rule does; the registered schema is unchanged.
+func TestInputsServedSchema(t *testing.T) {
+	rec := &recorder{}
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, &seen{}, []string{})
+	before := string(tl.InputSchema())
+	a, err := agent.New(rec.provider(scripted.Reply{Content: "ok"}), agent.WithTools(tl, statusTool(t, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), agent.Input{Message: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	var served struct {
+		Required   []string `json:"required"`
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	tools := rec.reqs[0].Tools
+	if err := json.Unmarshal(tools[0].InputSchema, &served); err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal([]string{"service"}, served.Required) || !strings.HasSuffix(served.Properties["window"].Description, ` If left out, the tool's rule fills "2h" and the record marks it assumed.`) {
+		t.Errorf("served %s", tools[0].InputSchema)
+	}
+	if string(tools[1].InputSchema) != string(statusTool(t, nil).InputSchema()) || string(tl.InputSchema()) != before {
+		t.Error("an unruled tool's or the registered schema changed")
+	}
+}

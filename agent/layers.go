@@ -27,6 +27,10 @@ type layerHooks struct {
 	// seedRun runs after seed with the run's context (the time layer reads
 	// the run's Input.Time from it to start the turn's clock).
 	seedRun func(ctx context.Context, s *flow.Scope) error
+	// shapeRequest runs last in building each model request: the inputs
+	// layer rewrites ruled tools' served schemas, the time layer appends
+	// its time line (request only, never history).
+	shapeRequest func(s *flow.Scope, req *llm.Request)
 	// resultNote returns text appended after an executed call's served
 	// content (the inputs layer's note on filled arguments), or "".
 	resultNote func(s *flow.Scope, c llm.ToolCall) string

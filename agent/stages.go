@@ -165,6 +165,9 @@ func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message,
 			req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
 		}
 	}
+	if h := a.cfg.hooks.shapeRequest; h != nil {
+		h(s, req)
+	}
 	return req
 }
 

@@ -198,7 +198,8 @@ func armTime(c *config) error {
 		return nil
 	}
 	c.honesty.results = true
-	c.hooks.keys = append(c.hooks.keys, kTurnClock)
+	c.hooks.keys = append(c.hooks.keys, kTurnClock, kTimeLine)
+	c.hooks.shapeRequest = chainShape(c.hooks.shapeRequest, appendTimeLine)
 	builder, now := c.timeInputs.zone, c.now
 	c.hooks.seedRun = chainSeedRun(c.hooks.seedRun, func(ctx context.Context, s *flow.Scope) error {
 		var given clock.Given
@@ -415,6 +416,14 @@ func chainSeedRun(prev, next func(context.Context, *flow.Scope) error) func(cont
 		}
 		return next(ctx, s)
 	}
+}
+
+// chainShape runs an earlier request step, then next.
+func chainShape(prev, next func(*flow.Scope, *llm.Request)) func(*flow.Scope, *llm.Request) {
+	if prev == nil {
+		return next
+	}
+	return func(s *flow.Scope, req *llm.Request) { prev(s, req); next(s, req) }
 }
 
 // chainFill runs an earlier args hook, then next on its args; a refusal

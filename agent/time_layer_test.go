@@ -275,3 +275,76 @@ func TestTimePeriodChecks(t *testing.T) {
 		})
 	}
 }
+
+// recorder is a scripted provider that keeps every request it is sent.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []*llm.Request
+}
+
+func (r *recorder) provider(replies ...scripted.Reply) llm.Provider {
+	return scripted.Func(func(req *llm.Request, n int, _ int64) scripted.Reply {
+		r.mu.Lock()
+		r.reqs = append(r.reqs, req)
+		r.mu.Unlock()
+		return replies[n-1]
+	})
+}
+
+func lastMessage(req *llm.Request) llm.Message { return req.Messages[len(req.Messages)-1] }
+
+// The served time line ends every request of the turn, is never written to
+// history, and carries the model's conclusion once a check has fired.
+func TestTimeLineServedLate(t *testing.T) {
+	rec := &recorder{}
+	w := &wall{t: turnNow}
+	p := rec.provider(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout","window":"30d"}`)}},
+		scripted.Reply{Content: "No errors."},
+	)
+	a, err := agent.New(p, agent.WithTools(periodTool(t, lookback, declaring(7*24*time.Hour))), agent.WithTime("America/Los_Angeles"), agent.WithClock(w.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "Any errors in the last month?", Time: &clock.Given{Now: turnNow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.reqs) != 2 {
+		t.Fatalf("%d requests", len(rec.reqs))
+	}
+	first := lastMessage(rec.reqs[0])
+	want := clock.TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00)."
+	if first.Role != llm.RoleUser || first.Unit != agent.TimeLineUnit || first.Content != want {
+		t.Errorf("first request's last message %+v\nwant %q", first, want)
+	}
+	second := lastMessage(rec.reqs[1]).Content
+	for _, part := range []string{
+		"The tools read a different stretch of time than the one asked about",
+		"search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)",
+	} {
+		if !strings.Contains(second, part) {
+			t.Errorf("second time line lacks %q:\n%s", part, second)
+		}
+	}
+	for _, m := range res.Conversation().History {
+		if strings.Contains(m.Content, clock.TimeLineMarker) {
+			t.Errorf("the time line reached history: %+v", m)
+		}
+	}
+}
+
+// Without WithTime the request has no time line.
+func TestTimeLineUnarmed(t *testing.T) {
+	rec := &recorder{}
+	a, err := agent.New(rec.provider(scripted.Reply{Content: "hi"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), agent.Input{Message: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if m := lastMessage(rec.reqs[0]); m.Content != "hello" {
+		t.Errorf("unarmed last message %+v", m)
+	}
+}

@@ -298,3 +298,22 @@ func TestAskRoundsRefuseAfterThreeMisfits(t *testing.T) {
 		t.Errorf("fitting answer: %+v", out)
 	}
 }
+
+func TestServedSchema(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"service":{"type":"string"},"window":{"type":"string","description":"how far back"}},"required":["service","window"]}`)
+	got, err := inputs.ServedSchema(schema, map[string]tool.Rule{"window": {Assume: "2h"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"properties":{"service":{"type":"string"},"window":{"description":"how far back If left out, the tool's rule fills \"2h\" and the record marks it assumed.","type":"string"}},"required":["service"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("served\n got %s\nwant %s", got, want)
+	}
+	got, _ = inputs.ServedSchema(json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}},"required":["limit"]}`), map[string]tool.Rule{"limit": {Ask: "How many?"}}, nil)
+	if want := `{"properties":{"limit":{"description":"The person will be asked for this value, so leave it out unless the person already stated it.","type":"integer"}},"type":"object"}`; string(got) != want {
+		t.Errorf("ask served\n got %s\nwant %s", got, want)
+	}
+	if _, err := inputs.ServedSchema(json.RawMessage(`[]`), map[string]tool.Rule{"a": {}}, nil); err == nil {
+		t.Error("a list schema: want an error")
+	}
+}

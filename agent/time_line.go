@@ -1,0 +1,92 @@
+// The time layer's served time line: one library-marked user message
+// appended to every model request of a turn under WithTime (never to
+// history), carrying the turn's time and the conclusions of the period
+// checks filed so far this turn. It is committed as timeLine so a replay
+// rebuilds the exact bytes.
+
+package agent
+
+import (
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// TimeLineUnit is the unit id the time line's message carries in the
+// request (its byte span kind).
+const TimeLineUnit = "time-line"
+
+// TimeLineState is the committed timeLine: the iteration whose request
+// carried it and its text.
+type TimeLineState struct {
+	Iteration int    `json:"iteration"`
+	Text      string `json:"text"`
+}
+
+var kTimeLine = flow.Key[TimeLineState]("timeLine")
+
+// appendTimeLine is the time layer's request step.
+func appendTimeLine(s *flow.Scope, req *llm.Request) {
+	ck, ok := kTurnClock.Get(s)
+	if !ok {
+		return
+	}
+	turn, _ := kTurnNumber.Get(s)
+	tl := clock.TimeLine{Clock: ck}
+	p := ck.Presentation()
+	for _, pr := range ledger.PeriodRows(ledger.OfTurn(kFindings.Get(s), turn)) {
+		if line, ok, err := clock.CheckLine(checkedOf(pr), p, clock.ForModel); err == nil && ok {
+			tl.CheckLines = append(tl.CheckLines, line)
+		}
+		if pr.Held != nil {
+			h := clock.HeldSpan{Queried: clock.SpanText{From: pr.Held.Queried.From, To: pr.Held.Queried.To},
+				Held: clock.SpanText{From: pr.Held.Held.From, To: pr.Held.Held.To}, Partly: pr.Verdict == coverage.RowVerdict(coverage.VerdictPartlyHeld)}
+			if line, err := clock.HeldLine(pr.ToolName, h, p); err == nil {
+				tl.HeldLines = append(tl.HeldLines, line)
+			}
+		}
+	}
+	text, err := clock.ServedTimeLine(tl)
+	if err != nil {
+		return
+	}
+	iter, _ := kIteration.Get(s)
+	kTimeLine.Set(s, TimeLineState{Iteration: iter, Text: text})
+	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: text, Unit: TimeLineUnit})
+}
+
+// checkedOf turns a period row's time fields into what the check line
+// renders.
+func checkedOf(pr coverage.PeriodRow) clock.CheckedPeriod {
+	c := clock.CheckedPeriod{Tool: pr.ToolName, Against: clock.AgainstAsked, Shifted: pr.Shifted != nil, BeyondRetention: pr.BeyondRetention}
+	if d := pr.Differs; d != nil {
+		if d.Against == string(clock.AgainstPerson) {
+			c.Against = clock.AgainstPerson
+		}
+		c.Compared, _ = rangeOf(d.Asked)
+		c.Reads = rangesOf(d.Read)
+		c.Missing = rangesOf(d.Missing)
+		c.Extra = rangesOf(d.Extra)
+	}
+	return c
+}
+
+func rangeOf(s coverage.Span) (clock.Range, bool) {
+	from, err1 := time.Parse(time.RFC3339Nano, s.From)
+	to, err2 := time.Parse(time.RFC3339Nano, s.To)
+	return clock.Range{From: from, To: to}, err1 == nil && err2 == nil
+}
+
+func rangesOf(ss []coverage.Span) []clock.Range {
+	var out []clock.Range
+	for _, s := range ss {
+		if r, ok := rangeOf(s); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
