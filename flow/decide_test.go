@@ -123,3 +123,35 @@ func TestDeciderFailures(t *testing.T) {
 		})
 	}
 }
+
+func TestRepeatedDecisionsShareOnlyWhenEqual(t *testing.T) {
+	n := flow.Key[int]("n")
+	c := flow.NewBuilder("loop").Keys(n).
+		Stage("inc", func(ctx context.Context, s *flow.Scope) (any, error) {
+			v, _ := n.Get(s)
+			n.Set(s, v+1)
+			return nil, nil
+		}).
+		Decider("cond", func(ctx context.Context, s *flow.Scope) (*flow.Decision, error) {
+			return flow.Decide(s, []flow.Rule{{Label: "below 3", Branch: "again",
+				Conditions: []flow.Condition{{Key: "n", Op: "lt", Threshold: 3}}}}, "stop"), nil
+		}, flow.Branch("again").LoopTo("inc"), flow.Branch("stop")).
+		Decider("same", func(ctx context.Context, s *flow.Scope) (*flow.Decision, error) {
+			return flow.Decide(s, []flow.Rule{{Label: "always", Branch: "on",
+				When: func(r flow.Reader) bool { return r.Has("n") }}}, "off"), nil
+		}, flow.Branch("on"), flow.Branch("off")).
+		MustBuild()
+	res, err := c.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actuals []string
+	for _, cm := range res.Record.Commits {
+		if cm.StageID == "cond" {
+			actuals = append(actuals, cm.Decision.Rules[0].Conditions[0].Actual)
+		}
+	}
+	if !cmp.Equal(actuals, []string{"1", "2", "3"}) {
+		t.Errorf("condition actuals = %v, want 1 2 3 (each decision keeps its own evidence)", actuals)
+	}
+}
