@@ -60,10 +60,23 @@
 // Result.Paused with a [Checkpoint], and [Chart.Resume] later runs the node's
 // Resume with the outside input and continues without re-running anything.
 //
+// # Subflows, forks and observers
+//
+// [Seq.Mount] runs another chart as one node, with its own state and log
+// (kept under the mount's runtime id in [Record.Subflows]), seeded by an
+// input mapping and merged back only through the explicit ops of its output
+// mapping. [Seq.Fork] and [Seq.Selector] run single-stage children
+// concurrently and commit them in declaration order. [Hooks] observe the
+// scope (reads, writes, commits), the flow (decisions, loops, pauses) and
+// custom events from [Scope.Emit]; attach them per run with [WithHooks] or
+// [WithObserver].
+//
 // # Keys and values
 //
 // Only declared keys can be written. Values are kept as Go values and
 // encoded only when a record or checkpoint is serialised; the declaration
 // ([Key], [List]) is what decodes them back. Committed values are shared and
-// immutable by contract: never modify what Get returns.
+// immutable by contract: never modify what Get returns ([WithDevChecks]
+// catches it in tests). [Builder.Redact] masks secret keys in the encoded
+// record, and [Chart.Structure] describes the chart as data.
 package flow
