@@ -617,3 +617,17 @@ func TestResultsLayerS9ForeignMalformedPeriod(t *testing.T) {
 		t.Errorf("a malformed period filed a row: %v", rowsJSON(t, res))
 	}
 }
+
+func TestResultsLayerLedgerSurvivesAModelFailure(t *testing.T) {
+	p := scripted.New(oneCall("c1"), scripted.Reply{Err: &llm.Error{Provider: "scripted", Kind: llm.KindRateLimit, Resumable: true, Message: "slow down"}})
+	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale))), agent.ResultsLayer()))
+	_, err := a.Run(context.Background(), agent.Input{Message: "backups?"})
+	var rce *agent.RunCheckpointError
+	if !errors.As(err, &rce) {
+		t.Fatalf("err = %v, want a RunCheckpointError", err)
+	}
+	want := `[{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}]`
+	if got := string(rce.Checkpoint.FindingsLedger); got != want {
+		t.Errorf("the failed run's checkpoint carries ledger %s, want %s", got, want)
+	}
+}
