@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -100,4 +101,53 @@ func ExampleProbe() {
 	// vip-override confirmed 3/3
 	// style not-confirmed 0/3
 	// causal 9 runs
+}
+
+func ExampleSlice() {
+	rec := exampleRecord()
+	sl, err := explain.Slice(rec.Log, "prepare-final#4", flow.SliceOptions{Keys: []string{"llmLatestContent"}, MaxDepth: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range sl.Edges {
+		fmt.Println(e.From, "→", e.To, e.Kind, e.Key+e.Rule)
+	}
+	// Output:
+	// prepare-final#4 → call-llm#2 data llmLatestContent
+	// prepare-final#4 → sf-route#3 control default
+}
+
+func ExampleBisect() {
+	rec := exampleRecord()
+	world, err := explain.FrozenWorld(rec, exampleModel())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	label := func(s string) string { return strings.TrimRight(strings.Fields(s)[0], ":") }
+	rep, err := explain.Bisect(context.Background(), rec, exampleBlueprint(), world,
+		[]explain.Spec{explain.Unit("style"), explain.Unit("vip-override")},
+		explain.BisectOptions{Comparator: func(a, b string) bool { return label(a) != label(b) }})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Outcome, rep.Culprits, len(rep.Probes), "probes")
+	// Output: confirmed [unit:vip-override] 3 probes
+}
+
+func ExampleToolpack() {
+	tools, err := explain.Toolpack(exampleRecord())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, t := range tools {
+		if t.Name() == "who_wrote" {
+			out, _ := t.Execute(context.Background(), []byte(`{"key":"finalContent"}`))
+			fmt.Println(out.Value)
+		}
+	}
+	// Output: prepare-final#4 (commit 5)
 }
