@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -175,6 +176,12 @@ func (t toolSpec) build(rt *runTools) (*tool.Tool, error) {
 	if t.ceiling != nil {
 		opts = append(opts, tool.WithResultCeiling(t.ceiling.MaxChars, t.ceiling.NarrowBy))
 	}
+	if t.rules != nil {
+		opts = append(opts, tool.WithAskOrAssume(t.rules))
+	}
+	if t.period != nil {
+		opts = append(opts, tool.WithPeriod(*t.period))
+	}
 	return tool.NewRaw(t.name, t.desc, t.schema, func(ctx context.Context, args json.RawMessage) (any, error) {
 		if rt == nil {
 			return nil, errors.New("scenario: this tool was built for checking only")
@@ -264,6 +271,15 @@ func (f *File) newAgent(rt *runTools) (*agent.Agent, error) {
 	}
 	if f.agent.limits {
 		opts = append(opts, agent.LimitsTravelWithTheAnswer())
+	}
+	if ts := f.agent.time; ts != nil {
+		opts = append(opts, agent.WithTime(ts.zone))
+		if !ts.now.IsZero() {
+			// The scenario takes place at its now: the agent's clock starts there and
+			// advances with real time, so stamps and drifts agree with the run's clock.
+			start := time.Now()
+			opts = append(opts, agent.WithClock(func() time.Time { return ts.now.Add(time.Since(start)) }))
+		}
 	}
 	units := make([]*inject.Unit, 0, len(f.agent.units))
 	for _, u := range f.agent.units {

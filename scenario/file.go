@@ -57,6 +57,7 @@ type agentSpec struct {
 	maxTokens     int
 	resultsLayer  bool
 	limits        bool
+	time          *timeSpec
 	units         []unitSpec
 }
 
@@ -90,6 +91,8 @@ type toolSpec struct {
 	schema      json.RawMessage
 	validation  tool.Mode
 	ceiling     *tool.Ceiling
+	rules       map[string]tool.Rule
+	period      *tool.Period
 	results     []canned
 	conditional int // how many results carry a "when"
 }
@@ -131,10 +134,10 @@ type expectedCall struct {
 // Keys of each object, in the order the documentation lists them.
 var (
 	fileKeys    = []string{"$schema", "name", "description", "agent", "tools", "replies", "turns", "expect"}
-	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "resultsLayer", "limitsTravelWithTheAnswer", "units"}
+	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "resultsLayer", "limitsTravelWithTheAnswer", "time", "units"}
 	unitKeys    = []string{"id", "kind", "text", "slot", "role", "priority", "version", "when", "onToolReturn", "tools"}
 	whenKeys    = []string{"label", "key", "equals", "contains", "atLeast", "present"}
-	toolKeys    = []string{"name", "description", "inputSchema", "validation", "resultCeiling", "results"}
+	toolKeys    = []string{"name", "description", "inputSchema", "validation", "resultCeiling", "askOrAssume", "period", "retention", "granularity", "results"}
 	ceilingKeys = []string{"maxChars", "narrowBy"}
 	resultKeys  = []string{"when", "value", "status", "coverage", "error", "panic", "pause", "absent", "described"}
 	resultKinds = []string{"value", "error", "panic", "pause", "absent", "described"}
@@ -144,24 +147,6 @@ var (
 	callKeys    = []string{"id", "name", "args", "argsText", "argsError"}
 	callExpKeys = []string{"name", "args"}
 )
-
-// Keys a later version of the format gives a meaning. They are refused, by name, until the
-// agent supports what they declare, so a file never looks armed when it is not.
-var (
-	agentReserved = map[string]string{
-		"time": notYet("the run's clock (time zone and now)"),
-	}
-	toolReserved = map[string]string{
-		"period":      notYet("period declarations"),
-		"askOrAssume": notYet("ask-or-assume rules"),
-		"retention":   notYet("retention declarations"),
-		"granularity": notYet("granularity declarations"),
-	}
-)
-
-func notYet(what string) string {
-	return "reserved for " + what + ", which this build's agent does not support yet; remove the key"
-}
 
 // Load reads and validates the scenario file at path (see Parse).
 func Load(path string) (*File, error) {
@@ -325,7 +310,7 @@ func parseAgent(path string, v any) (agentSpec, error) {
 	if err != nil {
 		return a, err
 	}
-	if err := checkKeys(path, o, agentKeys, agentReserved); err != nil {
+	if err := checkKeys(path, o, agentKeys, nil); err != nil {
 		return a, err
 	}
 	for _, m := range o {
@@ -359,6 +344,8 @@ func parseAgent(path string, v any) (agentSpec, error) {
 			a.resultsLayer, err = asBool(p, m.Value)
 		case "limitsTravelWithTheAnswer":
 			a.limits, err = asBool(p, m.Value)
+		case "time":
+			a.time, err = parseTime(p, m.Value)
 		case "units":
 			a.units, err = parseUnits(p, m.Value)
 		}
@@ -578,7 +565,7 @@ func parseTool(path string, v any) (toolSpec, error) {
 	if err != nil {
 		return t, err
 	}
-	if err := checkKeys(path, o, toolKeys, toolReserved); err != nil {
+	if err := checkKeys(path, o, toolKeys, nil); err != nil {
 		return t, err
 	}
 	if t.name, err = requiredString(path, o, "name"); err != nil {
@@ -601,11 +588,33 @@ func parseTool(path string, v any) (toolSpec, error) {
 			}
 		case "resultCeiling":
 			t.ceiling, err = parseCeiling(p, m.Value)
+		case "askOrAssume":
+			t.rules, err = parseRules(p, m.Value)
+		case "period":
+			t.period, err = parsePeriod(p, m.Value)
 		case "results":
 			t.results, err = parseResults(p, m.Value)
 		}
 		if err != nil {
 			return t, err
+		}
+	}
+	for _, k := range []string{"retention", "granularity"} {
+		v, ok := o.Get(k)
+		if !ok {
+			continue
+		}
+		if t.period == nil {
+			return t, fieldErr(join(path, k), "describes the tool's period source; declare \"period\" too")
+		}
+		s, err := asString(join(path, k), v)
+		if err != nil {
+			return t, err
+		}
+		if k == "retention" {
+			t.period.Retention = s
+		} else {
+			t.period.Granularity = s
 		}
 	}
 	if t.desc == "" {
@@ -637,6 +646,8 @@ func parseTool(path string, v any) (toolSpec, error) {
 // toolField maps a tool.DefinitionError path onto the scenario's key names.
 func toolField(p string) string {
 	switch {
+	case p == "period.retention" || p == "period.granularity":
+		return strings.TrimPrefix(p, "period.")
 	case p == "schema" || strings.HasPrefix(p, "schema."):
 		return "inputSchema" + strings.TrimPrefix(p, "schema")
 	case p == "":

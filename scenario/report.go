@@ -420,13 +420,19 @@ func (t *textWriter) wrapped(prefix, text string) {
 	}
 }
 
-// block writes served content: JSON indented for reading, text wrapped.
+// block writes served content: a leading JSON object or array indented for reading, and
+// any text after it (a note the framework served after the value) wrapped.
 func (t *textWriter) block(prefix, content string) {
 	trimmed := strings.TrimSpace(content)
 	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+		dec := json.NewDecoder(strings.NewReader(trimmed))
+		var raw json.RawMessage
 		var buf bytes.Buffer
-		if json.Indent(&buf, []byte(trimmed), "    ", "  ") == nil {
+		if dec.Decode(&raw) == nil && json.Indent(&buf, raw, "    ", "  ") == nil {
 			t.line("%s%s", prefix, buf.String())
+			if rest := strings.TrimSpace(trimmed[dec.InputOffset():]); rest != "" {
+				t.wrapped("    ", rest)
+			}
 			return
 		}
 	}

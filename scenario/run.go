@@ -75,7 +75,10 @@ func Run(ctx context.Context, f *File) (*Report, error) {
 		case paused != nil:
 			return finish(), fieldErr(join(t.path, "user"), "the run is paused: tool %s (call %s) waits for an answer; give {\"resume\": …} first", pausedQ.ToolName, pausedQ.ToolCallID)
 		case i == 0:
-			res, err = a.Run(ctx, agent.Input{Message: t.user})
+			res, err = a.Run(ctx, agent.Input{Message: t.user, Time: f.agent.time.given()})
+		case f.agent.time.given() != nil:
+			// A follow-up that carries the run's clock continues the conversation by hand.
+			res, err = a.Run(ctx, agent.Input{Message: t.user, ContinueFrom: a.Checkpoint(), Time: f.agent.time.given()})
 		default:
 			res, err = a.FollowUp(ctx, t.user)
 		}

@@ -415,3 +415,28 @@ func TestCheckStanding(t *testing.T) {
 		})
 	}
 }
+
+// The time and inputs layers from a file: the assumed window is filed as the tool's default,
+// the run's clock is the file's now, and the period row joins the call.
+func TestRunTimeAndInputs(t *testing.T) {
+	rep := runFile(t, "testdata/valid/time-window.json")
+	var kinds []string
+	for _, r := range rep.Ledger {
+		kinds = append(kinds, r.Kind())
+	}
+	if d := cmp.Diff([]string{"clock", "argument", "call-window", "call", "period"}, kinds); d != "" {
+		t.Errorf("ledger kinds (-want +got):\n%s", d)
+	}
+	b, err := json.Marshal(rep.Ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"now":"2026-09-26T10:00:00Z","nowSource":"app","zone":"Europe/Oslo"`, `"argument":"window","rule":"assume","period":true,"source":"default","value":"1h"`, `"verdict":"covered","argument":"window"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("ledger lacks %s:\n%s", want, b)
+		}
+	}
+	if ms := rep.Check(); len(ms) != 0 {
+		t.Errorf("mismatches: %v", ms)
+	}
+}

@@ -123,7 +123,7 @@ func TestScenarioRunExitStatus(t *testing.T) {
 	}{
 		{"bad-status.json", exitBadFile},
 		{"bad-syntax.json", exitBadFile},
-		{"bad-reserved.json", exitBadFile},
+		{"bad-zone.json", exitBadFile},
 		{"bad-turn.json", exitBadFile},
 		{"expect-fails.json", exitMismatch},
 		{"script-runs-out.json", exitRunFailed},

@@ -1,0 +1,185 @@
+// This file reads the declarations the honesty layers act on: a tool's ask-or-assume rules
+// and period (with its source's retention and granularity), and the run's clock.
+
+package scenario
+
+import (
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// timeSpec is agent.time: the zone the time layer spells instants in, and the run's now.
+type timeSpec struct {
+	zone string
+	now  time.Time // zero: each turn's start
+}
+
+var (
+	timeKeys   = []string{"zone", "now"}
+	ruleKeys   = []string{"assume", "ask", "choices"}
+	choiceKeys = []string{"value", "said"}
+	periodKeys = []string{"argument", "spelling", "accepts", "units", "maxRange", "direction"}
+	spellings  = []string{string(tool.SpellingLookback), string(tool.SpellingSignedLookback), string(tool.SpellingISORange)}
+	directions = []string{string(tool.DirectionPast), string(tool.DirectionFuture)}
+)
+
+func parseTime(path string, v any) (*timeSpec, error) {
+	o, err := asObject(path, v)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys(path, o, timeKeys, nil); err != nil {
+		return nil, err
+	}
+	ts := &timeSpec{}
+	if zv, ok := o.Get("zone"); ok {
+		p := join(path, "zone")
+		if ts.zone, err = asString(p, zv); err != nil {
+			return nil, err
+		}
+		if _, err := clock.ParseZone(ts.zone); err != nil {
+			return nil, fieldErr(p, "%v", err)
+		}
+	}
+	if nv, ok := o.Get("now"); ok {
+		p := join(path, "now")
+		s, err := asString(p, nv)
+		if err != nil {
+			return nil, err
+		}
+		if ts.now, ok = coverage.ParseInstant(s); !ok {
+			return nil, fieldErr(p, "%q is not an instant with its zone, such as 2026-09-26T10:00:00Z", s)
+		}
+	}
+	return ts, nil
+}
+
+// given is the clock input of a user turn, or nil when the file sets no now.
+func (ts *timeSpec) given() *clock.Given {
+	if ts == nil || ts.now.IsZero() {
+		return nil
+	}
+	return &clock.Given{Now: ts.now}
+}
+
+func parseRules(path string, v any) (map[string]tool.Rule, error) {
+	o, err := asObject(path, v)
+	if err != nil {
+		return nil, err
+	}
+	rules := make(map[string]tool.Rule, len(o))
+	for _, m := range o {
+		p := join(path, m.Key)
+		ro, err := asObject(p, m.Value)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkKeys(p, ro, ruleKeys, nil); err != nil {
+			return nil, err
+		}
+		var r tool.Rule
+		for _, rm := range ro {
+			rp := join(p, rm.Key)
+			switch rm.Key {
+			case "assume":
+				if rm.Value == nil {
+					return nil, fieldErr(rp, "is null; give the default value (a string, number or boolean)")
+				}
+				r.Assume = rm.Value
+			case "ask":
+				r.Ask, err = asString(rp, rm.Value)
+			case "choices":
+				r.Choices, err = parseChoices(rp, rm.Value)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		rules[m.Key] = r
+	}
+	return rules, nil
+}
+
+func parseChoices(path string, v any) ([]tool.Choice, error) {
+	arr, err := asArray(path, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tool.Choice, 0, len(arr))
+	for i, e := range arr {
+		p := index(path, i)
+		o, err := asObject(p, e)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkKeys(p, o, choiceKeys, nil); err != nil {
+			return nil, err
+		}
+		var c tool.Choice
+		val, ok := o.Get("value")
+		if !ok {
+			return nil, fieldErr(join(p, "value"), "missing: the argument value this choice fills")
+		}
+		c.Value = val
+		if sv, ok := o.Get("said"); ok {
+			if c.Said, err = asStrings(join(p, "said"), sv); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func parsePeriod(path string, v any) (*tool.Period, error) {
+	o, err := asObject(path, v)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys(path, o, periodKeys, nil); err != nil {
+		return nil, err
+	}
+	pd := &tool.Period{}
+	if pd.Argument, err = requiredString(path, o, "argument"); err != nil {
+		return nil, err
+	}
+	if _, ok := o.Get("spelling"); !ok {
+		return nil, fieldErr(join(path, "spelling"), "missing: how the argument is written (%s)", "lookback, signed-lookback or iso-range")
+	}
+	for _, m := range o {
+		p := join(path, m.Key)
+		var s string
+		switch m.Key {
+		case "spelling":
+			if s, err = asString(p, m.Value); err == nil {
+				err = enumWord(p, "spelling", s, spellings)
+				pd.Spelling = tool.PeriodSpelling(s)
+			}
+		case "accepts":
+			var ss []string
+			ss, err = asStrings(p, m.Value)
+			for i, a := range ss {
+				if err == nil {
+					err = enumWord(index(p, i), "spelling", a, spellings)
+				}
+				pd.Accepts = append(pd.Accepts, tool.PeriodSpelling(a))
+			}
+		case "units":
+			pd.Units, err = asString(p, m.Value)
+		case "maxRange":
+			pd.MaxRange, err = asString(p, m.Value)
+		case "direction":
+			if s, err = asString(p, m.Value); err == nil {
+				err = enumWord(p, "direction", s, directions)
+				pd.Direction = tool.Direction(s)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return pd, nil
+}
