@@ -34,7 +34,7 @@ func loadRecordArg(arg string) (*agent.Record, error) {
 
 func newExplainCmd() *cobra.Command {
 	var from string
-	var asJSON bool
+	var asJSON, missing bool
 	cmd := &cobra.Command{
 		Use:   "explain RUN|FILE",
 		Short: "Walk a recorded answer back to the context that produced it",
@@ -48,6 +48,12 @@ func newExplainCmd() *cobra.Command {
 			if err != nil {
 				return inputError(cmd, err)
 			}
+			if missing {
+				if err := missingRecord(cmd.OutOrStdout(), rec, from, asJSON); err != nil {
+					return inputError(cmd, err)
+				}
+				return nil
+			}
 			if err := explainRecord(cmd.OutOrStdout(), rec, from, asJSON); err != nil {
 				return inputError(cmd, err)
 			}
@@ -56,7 +62,46 @@ func newExplainCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&from, "from", "answer", `where to start: "answer" or a model call step id such as call-llm#4`)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the chain as JSON (format agentfootprint-go.backtrack/1)")
+	cmd.Flags().BoolVar(&missing, "missing", false, "print what was available to the call but never sent, and what never fired")
 	return cmd
+}
+
+// missingRecord prints the missing context of the call named by from.
+func missingRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) error {
+	var target explain.Target
+	if from != "" && from != "answer" {
+		target.Step = from
+	}
+	m, err := explain.MissingContext(rec, target)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(w, m)
+	}
+	fmt.Fprintf(w, "%s: %d available, %d sent\n", m.Call, m.AvailableCount, m.SentCount)
+	for _, d := range m.Dropped {
+		reason := d.Reason
+		if reason == "" {
+			reason = "no reason recorded"
+		}
+		fmt.Fprintf(w, "DROPPED  %s (%s): %s — %q\n", d.ID, d.Kind, reason, preview(d.Text, 80))
+	}
+	for _, in := range m.Inactive {
+		fmt.Fprintf(w, "INACTIVE %s (%s): trigger %s", in.ID, in.Kind, in.Trigger.Kind)
+		if in.Trigger.Label != "" {
+			fmt.Fprintf(w, " %q", in.Trigger.Label)
+		}
+		for _, r := range in.Trigger.Reads {
+			fmt.Fprintf(w, " (read %s ← %s)", r.Key, r.Writer)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(m.Flags) > 0 {
+		fmt.Fprintf(w, "flags: %s\n", strings.Join(m.Flags, ", "))
+	}
+	fmt.Fprintf(w, "limit: %s\n", m.Limit)
+	return nil
 }
 
 // explainRecord prints the chain of rec from from ("answer" or a call step).

@@ -66,6 +66,10 @@ func TestExplainCommand(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &ch) != nil || ch.Format != explain.BacktrackFormat || ch.Suspects[0].Unit != "vip-override" {
 		t.Errorf("--json: exit %d, %s", code, out)
 	}
+	out, _, code = runCLI(t, "", "explain", path, "--missing")
+	if code != 0 || !strings.Contains(out, "call-llm#2: 3 available, 3 sent") || !strings.Contains(out, "limit: ") {
+		t.Errorf("--missing: exit %d\n%s", code, out)
+	}
 	for _, bad := range [][]string{{"explain", filepath.Join(t.TempDir(), "none.json")}, {"explain", path, "--from", "seed#0"}, {"ablate", path}, {"ablate", path, "--without", "vip-override"}} {
 		_, errOut, code := runCLI(t, "", bad...)
 		if code == 0 || errOut == "" {
