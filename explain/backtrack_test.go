@@ -4,6 +4,7 @@
 package explain_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -224,5 +227,35 @@ func TestWriteDirOpen(t *testing.T) {
 	}
 	if _, err := explain.Open(dir); err == nil || !strings.Contains(err.Error(), "record.json") {
 		t.Errorf("wrong format: err = %v", err)
+	}
+}
+
+// TestAllowedRuleContinuesChain: a rule trigger's reads name the step that
+// last wrote each key, so the chain goes on past ALLOWED.
+func TestAllowedRuleContinuesChain(t *testing.T) {
+	vip := inject.Instruction("vip-tone", vipText, inject.Rule{Label: "message mentions a refund", When: func(r flow.Reader) bool {
+		v, _ := r.Get("userMessage")
+		s, _ := v.(string)
+		return strings.Contains(s, "refund")
+	}})
+	a, err := agent.New(refundsModel(false), agent.WithUnits(vip))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := explain.Backtrack(res.Record(), explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := ch.Suspects[0].Allowed.Trigger
+	if ch.Suspects[0].Unit != "vip-tone" || tr == nil || tr.Kind != "rule" || tr.Label != "message mentions a refund" ||
+		tr.Matched == nil || !*tr.Matched || len(tr.Reads) != 1 || tr.Reads[0] != (inject.KeyRead{Key: "userMessage", Writer: "seed#0", Commit: 1}) {
+		t.Errorf("allowed = %+v", ch.Suspects[0].Allowed)
+	}
+	if ch.Suspects[0].Born.Kind != "instruction" || !strings.HasPrefix(ch.Answer.Text, "APPROVED") {
+		t.Errorf("born %+v answer %q", ch.Suspects[0].Born, ch.Answer.Text)
 	}
 }
