@@ -24,6 +24,7 @@ func FuzzParse(f *testing.F) {
 		`{"agent":{"units":[{"id":"u","kind":"instruction","text":"t","when":{"key":"k","equals":[1,{"a":null}]}}]},"replies":[],"turns":[{"user":"x"}]}`,
 		`{"replies":[{"toolCalls":[{"name":"x","argsText":"{"}],"error":{"kind":"rate-limit","message":"m"}}],"turns":[{"user":"x"},{"resume":null}]}`,
 		`{"expect":{"toolCalls":[{"name":"a","args":{}}],"statuses":[""]},"replies":[],"turns":[{"user":"x"}]}`,
+		`{"agent":{"time":{"zone":"Europe/Oslo","now":"2026-09-26T10:00:00Z"},"resultsLayer":true},"tools":[{"name":"s","inputSchema":{"type":"object","properties":{"w":{"type":"string"}}},"askOrAssume":{"w":{"assume":"1h"}},"period":{"argument":"w","spelling":"lookback"},"retention":"30d"}],"replies":[],"turns":[{"user":"x"}],"expect":{"standing":"known","reasons":["coverage-gap"]}}`,
 		`[`, `null`, `{"replies":[],"turns":[{"user":"hi"}]} x`,
 	} {
 		f.Add([]byte(s))
