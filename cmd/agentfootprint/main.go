@@ -33,6 +33,10 @@ func newRootCmd() *cobra.Command {
 		newScenarioCmd(),
 		newExplainCmd(),
 		newAblateCmd(),
+		newDoctorCmd(),
+		newRunsCmd(),
+		newShowCmd(),
+		newAuditCmd(),
 	)
 	return root
 }

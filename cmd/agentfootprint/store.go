@@ -1,0 +1,89 @@
+// This file holds what the commands that read or write stored runs share: the --store
+// flag, opening the store it names, and loading a run's record by id or from a file.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/store"
+	"github.com/agentfootprint/agentfootprint-go/store/backend"
+	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
+	"github.com/spf13/cobra"
+)
+
+// storeFlagUsage describes --store the same way on every command.
+const storeFlagUsage = "where runs are kept: a SQLite file path or a postgres:// URL " +
+	"(default: agentfootprint/runs.db under $XDG_DATA_HOME, else ~/.local/share)"
+
+// addStoreFlag registers --store on cmd, writing the value to target.
+func addStoreFlag(cmd *cobra.Command, target *string) {
+	cmd.Flags().StringVar(target, "store", "", storeFlagUsage)
+}
+
+// commandContext is the command's context, or Background when it has none.
+func commandContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// openStore opens the store --store names ("" is the default SQLite file, created on first
+// use) and returns it with the name to show in messages.
+func openStore(ctx context.Context, target string) (store.Store, string, error) {
+	st, where, err := backend.Open(ctx, target)
+	if err != nil {
+		if target == "" {
+			return nil, "", fmt.Errorf("opening the default run store: %w", err)
+		}
+		return nil, "", fmt.Errorf("opening the run store %s: %w", target, err)
+	}
+	return st, where, nil
+}
+
+// unknownRunError names a run id the store does not hold.
+type unknownRunError struct {
+	ID    string
+	Where string
+}
+
+func (e *unknownRunError) Error() string {
+	return fmt.Sprintf("no run %q in %s (`agentfootprint runs` lists the stored runs)", e.ID, e.Where)
+}
+
+// getRun reads run id from the store named by target. An unknown id is an *unknownRunError.
+func getRun(ctx context.Context, target, id string) (*store.Run, error) {
+	st, where, err := openStore(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	run, err := st.GetRun(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, &unknownRunError{ID: id, Where: where}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading run %s from %s: %w", id, where, err)
+	}
+	return run, nil
+}
+
+// loadRecord returns the record arg names: a record file or directory when one exists at
+// that path (explain.Open reads both forms), else a run id in the store named by target
+// (--store; "" is the default store). An unknown id is an *unknownRunError.
+func loadRecord(ctx context.Context, target, arg string) (*agent.Record, error) {
+	if _, err := os.Stat(arg); err == nil {
+		return explain.Open(arg)
+	}
+	run, err := getRun(ctx, target, arg)
+	if err != nil {
+		return nil, err
+	}
+	return runrecord.Decode(run)
+}

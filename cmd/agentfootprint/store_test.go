@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
+	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// TestMain points the default store at a temporary directory, so a command run without
+// --store never writes under the real user's data directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agentfootprint-cli")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_DATA_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type serviceIn struct {
+	Service string `json:"service" jsonschema:"the service to check"`
+}
+
+// scriptedTurn runs one offline turn: the model checks a service, then answers.
+func scriptedTurn(t *testing.T, service, answer string) *agent.Result {
+	t.Helper()
+	status, err := tool.New("service_status", "Report a service's health.",
+		func(ctx context.Context, in serviceIn) (string, error) {
+			return in.Service + " is degraded since 09:04 UTC", nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := scripted.New(
+		scripted.Reply{Content: "Checking " + service + ".", ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "service_status", Args: json.RawMessage(`{"service":"` + service + `"}`)}}},
+		scripted.Reply{Content: answer},
+	)
+	a, err := agent.New(model, agent.WithTools(status), agent.WithID("cli-triage"), agent.WithModel("scripted-triage"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "Is " + service + " healthy?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// storedRuns saves one scripted turn per answer into a fresh SQLite store and returns its
+// path and the results, in order.
+func storedRuns(t *testing.T, answers ...string) (string, []*agent.Result) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "runs.db")
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var out []*agent.Result
+	for _, a := range answers {
+		res := scriptedTurn(t, "checkout", a)
+		if _, err := runrecord.Save(ctx, st, res, nil); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, res)
+	}
+	return path, out
+}
+
+func TestLoadRecord(t *testing.T) {
+	path, results := storedRuns(t, "Checkout is degraded.")
+	want, _ := json.Marshal(results[0].Record())
+	file := filepath.Join(t.TempDir(), "record.json")
+	if err := os.WriteFile(file, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, arg := range []string{results[0].RunID, file} {
+		rec, err := loadRecord(ctx, path, arg)
+		if err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		got, _ := json.Marshal(rec)
+		if string(got) != string(want) {
+			t.Errorf("%s: the loaded record differs from the saved one", arg)
+		}
+	}
+	_, err := loadRecord(ctx, path, "run-0000000000000000")
+	var unknown *unknownRunError
+	if !errors.As(err, &unknown) || unknown.ID != "run-0000000000000000" || unknown.Where != path {
+		t.Errorf("unknown id: %v", err)
+	}
+	// A store under a regular file cannot be created: the error names the store, not the run.
+	_, err = loadRecord(ctx, filepath.Join(file, "runs.db"), "run-1")
+	if err == nil || errors.As(err, &unknown) || !strings.Contains(err.Error(), "opening the run store") {
+		t.Errorf("unopenable store: %v", err)
+	}
+}
