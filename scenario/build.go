@@ -23,7 +23,7 @@ import (
 )
 
 // buildUnit makes the context unit a unitSpec describes.
-func buildUnit(u unitSpec, _ int) *inject.Unit {
+func buildUnit(u unitSpec) *inject.Unit {
 	var opts []inject.Option
 	if u.priority != 0 {
 		opts = append(opts, inject.Priority(u.priority))
@@ -283,7 +283,7 @@ func (f *File) newAgent(rt *runTools) (*agent.Agent, error) {
 	}
 	units := make([]*inject.Unit, 0, len(f.agent.units))
 	for _, u := range f.agent.units {
-		units = append(units, buildUnit(u, 0))
+		units = append(units, buildUnit(u))
 	}
 	if len(units) > 0 {
 		opts = append(opts, agent.WithUnits(units...))
