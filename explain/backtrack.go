@@ -196,7 +196,7 @@ func Backtrack(rec *agent.Record, target Target) (*Chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	ranked := rankSuspects(log, sus, targetText(ch.Answer.Text, call), callIdx)
+	ranked := rankSuspects(log, sus, targetText(ch.Answer.Text, call), callIdx, RankOptions{})
 	for _, r := range ranked {
 		ch.Suspects = append(ch.Suspects, sus[r.index])
 	}

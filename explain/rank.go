@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // persistThreshold is the similarity above which a later output counts as
@@ -34,10 +35,53 @@ type Ranked struct {
 	index int
 }
 
+// Scorer compares two texts, higher meaning more alike. Similarity is the
+// default; an embedding strategy is a Scorer computing the cosine of two
+// embeddings (see EmbeddingScorer).
+type Scorer func(a, b string) float64
+
+// EmbeddingScorer turns an embedder into a Scorer: the cosine of the two
+// texts' vectors, 0 when either is empty or zero or their lengths differ.
+// embed is called for every comparison; cache inside it when it is slow.
+func EmbeddingScorer(embed func(text string) []float64) Scorer {
+	return func(a, b string) float64 {
+		x, y := embed(a), embed(b)
+		if len(x) == 0 || len(x) != len(y) {
+			return 0
+		}
+		var dot, nx, ny float64
+		for i := range x {
+			dot += x[i] * y[i]
+			nx += x[i] * x[i]
+			ny += y[i] * y[i]
+		}
+		if nx == 0 || ny == 0 {
+			return 0
+		}
+		return dot / math.Sqrt(nx*ny)
+	}
+}
+
+// RankOptions configures RankWith. The zero value is Rank's lexical score.
+type RankOptions struct {
+	// Scorer replaces the lexical similarity.
+	Scorer Scorer
+	// Reference, when set, makes the ranking contrastive: FA becomes
+	// score(suspect, answer) − score(suspect, Reference), the reference
+	// being the answer that should have been given.
+	Reference string
+}
+
 // Rank scores the suspects of the backtrack from target, best first. Only
 // content-bearing suspects are ranked (placed context units and tool
 // results); plumbing stages never are.
 func Rank(rec *agent.Record, target Target) ([]Ranked, error) {
+	return RankWith(rec, target, RankOptions{})
+}
+
+// RankWith is Rank with a pluggable scorer and an optional contrastive
+// reference answer.
+func RankWith(rec *agent.Record, target Target, opt RankOptions) ([]Ranked, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
@@ -54,16 +98,29 @@ func Rank(rec *agent.Record, target Target) ([]Ranked, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rankSuspects(rec.Log, sus, targetText(ans.Text, call), ci), nil
+	return rankSuspects(rec.Log, sus, targetText(ans.Text, call), ci, opt), nil
 }
 
 // rankSuspects scores sus against the answer and the model outputs after
 // each suspect's first placement, up to and including the answering call.
 // Ties keep request order.
-func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int) []Ranked {
+func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int, opt RankOptions) []Ranked {
+	score := opt.Scorer
+	if score == nil {
+		toks := map[string][]string{}
+		tok := func(s string) []string {
+			t, ok := toks[s]
+			if !ok {
+				t = Tokens(s)
+				toks[s] = t
+			}
+			return t
+		}
+		score = func(a, b string) float64 { return setCosine(tok(a), tok(b)) }
+	}
 	type output struct {
 		commit int
-		toks   []string
+		text   string
 	}
 	var outs []output
 	for _, ci := range commitsOf(log, stageCallLLM) {
@@ -73,24 +130,25 @@ func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int
 		text, _, _ := valueAt[string](log, ci, keyLatestContent)
 		var b strings.Builder
 		b.WriteString(text)
-		if calls, _, err := valueAt[[]callText](log, ci, keyToolCalls); err == nil {
+		if calls, _, err := valueAt[[]llm.ToolCall](log, ci, keyToolCalls); err == nil {
 			for _, c := range calls {
 				fmt.Fprintf(&b, " %s %s", c.Name, c.Args)
 			}
 		}
-		outs = append(outs, output{ci, Tokens(b.String())})
+		outs = append(outs, output{ci, b.String()})
 	}
-	ansToks := Tokens(answer)
 	res := make([]Ranked, len(sus))
 	for i, s := range sus {
-		toks := Tokens(s.text)
-		r := Ranked{ID: s.Unit, FA: setCosine(toks, ansToks), index: i}
+		r := Ranked{ID: s.Unit, FA: score(s.text, answer), index: i}
+		if opt.Reference != "" {
+			r.FA -= score(s.text, opt.Reference)
+		}
 		n, sum, persist := 0, 0.0, 0
 		for _, o := range outs {
 			if o.commit <= s.placed {
 				continue
 			}
-			sim := setCosine(toks, o.toks)
+			sim := score(s.text, o.text)
 			n++
 			sum += sim
 			if sim > persistThreshold {
@@ -118,12 +176,6 @@ func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int
 		return 0
 	})
 	return res
-}
-
-// callText is the part of a tool call the ranking reads.
-type callText struct {
-	Name string `json:"name"`
-	Args any    `json:"args"`
 }
 
 // Strategy decides whether the top score is a clear winner.

@@ -148,3 +148,40 @@ func TestChainGraph(t *testing.T) {
 		}
 	}
 }
+
+func TestRankWithContrastiveAndScorer(t *testing.T) {
+	r := newRefunds(t)
+	rec := r.run(t, refundsModel(false))
+	// Contrastive: what resembles the wrong answer more than the right one.
+	con, err := explain.RankWith(rec, explain.Target{}, explain.RankOptions{Reference: "DECLINED: order A-17 is past the 30-day refund window for this customer."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if con[0].ID != "vip-override" {
+		t.Errorf("contrastive ranking %+v, want vip-override first", con)
+	}
+	plain, _ := explain.Rank(rec, explain.Target{})
+	// The fact shares "refund", "customer" and "window" with the reference,
+	// so its contrastive FA is its plain FA minus that similarity.
+	want := plain[0].FA - explain.Similarity(vipText, "DECLINED: order A-17 is past the 30-day refund window for this customer.")
+	if plain[0].ID != "vip-override" || math.Abs(con[0].FA-want) > 1e-12 || con[0].FA >= plain[0].FA {
+		t.Errorf("contrastive FA %v, plain %v, want %v", con[0].FA, plain[0].FA, want)
+	}
+	// A scorer that sees only whether both texts mention "VIP".
+	vip := func(s string) []float64 {
+		if strings.Contains(s, "VIP") {
+			return []float64{1, 0}
+		}
+		return []float64{0, 1}
+	}
+	emb, err := explain.RankWith(rec, explain.Target{}, explain.RankOptions{Scorer: explain.EmbeddingScorer(vip)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if emb[len(emb)-1].ID != "style" || emb[0].FA != 1 {
+		t.Errorf("embedding ranking %+v, want style last and FA 1 on top", emb)
+	}
+	if got := explain.EmbeddingScorer(func(string) []float64 { return nil })("a", "b"); got != 0 {
+		t.Errorf("empty vectors scored %v", got)
+	}
+}
