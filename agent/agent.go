@@ -86,6 +86,8 @@ type config struct {
 	arm []func(c *config) error
 	// honesty holds what ResultsLayer and LimitsTravelWithTheAnswer asked.
 	honesty honestyConfig
+	// window holds what WithWindow and KeepHistory asked (window.go).
+	window windowConfig
 }
 
 // layerMount is one honesty-layer subflow mounted on the agent chart.

@@ -95,11 +95,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 		env.Activations = skillActivations(hist)
 	}
 	entries := inject.Evaluate(a.cfg.units, s, env)
-	sent := make([]int, len(hist))
-	for i := range sent {
-		sent[i] = i
-	}
-	cu := ContextUnits{Iteration: iter, Units: entries, History: HistoryWindow{Sent: sent, Evicted: []Evicted{}}}
+	cu := ContextUnits{Iteration: iter, Units: entries, History: a.historyWindow(iter, hist)}
 	if cu.Units == nil {
 		cu.Units = []inject.Entry{}
 	}
@@ -116,6 +112,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 				p.Dropped = append(p.Dropped, event.DroppedUnit{ID: e.ID, Reason: e.Dropped.Reason})
 			}
 		}
+		p.Dropped = append(p.Dropped, evictedUnits(cu.History.Evicted)...)
 		return p
 	})
 	return nil, nil

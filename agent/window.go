@@ -1,0 +1,284 @@
+// History windows: a strategy that chooses which history messages each model
+// call carries, and the agent's bookkeeping that records every eviction in
+// contextUnits.history (explain.md §3.4) and never separates a tool call from
+// its results.
+
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// Reasons a history message can be left out of a request.
+const (
+	// EvictedByWindow marks a message a window strategy chose not to send.
+	EvictedByWindow = "window"
+	// EvictedByBudget marks a message left out to keep the history under a
+	// size budget.
+	EvictedByBudget = "budget"
+)
+
+// Window chooses, every iteration, the history messages a model request
+// leaves out. Evict receives the iteration number and the whole history of
+// the turn (earlier turns first, the person's latest message, then this
+// turn's assistant and tool messages) and returns the indices to leave out,
+// each with a reason (EvictedByWindow or EvictedByBudget; any other reason is
+// recorded as EvictedByWindow). It must not modify hist.
+//
+// The agent applies the answer with three rules, so a strategy need not
+// know them: an assistant message that asked for tools and the tool messages
+// answering it travel together (evicting any one of them evicts the group,
+// since providers refuse a call without its results and the reverse); the
+// group holding the last message and the person's latest message (the
+// question being answered) are always sent, so a request is never empty or
+// without its question; and indices pinned with KeepHistory are always sent,
+// with their group. Indices out of range are ignored. Every eviction is recorded in
+// contextUnits.history.evicted; none is silent.
+type Window interface {
+	Evict(iteration int, hist []llm.Message) []Evicted
+}
+
+// WindowFunc adapts a function to Window.
+type WindowFunc func(iteration int, hist []llm.Message) []Evicted
+
+// Evict calls f.
+func (f WindowFunc) Evict(iteration int, hist []llm.Message) []Evicted {
+	return f(iteration, hist)
+}
+
+// windowConfig is what WithWindow and KeepHistory asked.
+type windowConfig struct {
+	strategy Window
+	pinned   []int
+}
+
+// WithWindow sets the strategy that chooses the history each model call
+// carries. Without it every message is sent and nothing is recorded as
+// evicted. New refuses a nil strategy and a strategy built with invalid
+// arguments (LastMessages(0), say).
+func WithWindow(w Window) Option {
+	return func(c *config) {
+		if w == nil {
+			c.errs = append(c.errs, errors.New("agent: WithWindow: the strategy is nil"))
+			return
+		}
+		if v, ok := w.(interface{ check() error }); ok {
+			if err := v.check(); err != nil {
+				c.errs = append(c.errs, fmt.Errorf("agent: WithWindow: %w", err))
+				return
+			}
+		}
+		c.window.strategy = w
+	}
+}
+
+// KeepHistory pins history messages by index: whatever the window strategy
+// answers, these messages (and the tool call or results they travel with)
+// are sent. It lets a caller restore one evicted message on a rerun (what
+// explain's Force does) without knowing the strategy. It has no effect
+// without WithWindow, since then every message is sent. New refuses a
+// negative index.
+func KeepHistory(indices ...int) Option {
+	return func(c *config) {
+		for _, i := range indices {
+			if i < 0 {
+				c.errs = append(c.errs, fmt.Errorf("agent: KeepHistory: index %d: must not be negative", i))
+				continue
+			}
+			c.window.pinned = append(c.window.pinned, i)
+		}
+	}
+}
+
+// LastMessages is a window that sends the latest n messages and evicts the
+// older ones with reason "window". It counts whole groups (an assistant
+// message with its tool results), newest first, and stops before a group
+// that would take the count past n, so fewer than n messages may be sent;
+// the newest group is always sent even when it alone is larger than n.
+// WithWindow refuses n < 1.
+func LastMessages(n int) Window { return lastMessages{n: n} }
+
+type lastMessages struct{ n int }
+
+func (w lastMessages) check() error {
+	if w.n < 1 {
+		return fmt.Errorf("LastMessages(%d): n must be at least 1", w.n)
+	}
+	return nil
+}
+
+func (w lastMessages) Evict(_ int, hist []llm.Message) []Evicted {
+	return keepNewest(hist, EvictedByWindow, w.n, func(g group) int { return g.end - g.start })
+}
+
+// CharBudget is a window that sends the newest messages whose combined size
+// fits in maxChars and evicts the older ones with reason "budget". A
+// message's size is the length in UTF-16 code units (the unit the record
+// counts characters in) of its content plus, for each tool call it makes,
+// the tool's name and its argument text. Groups are counted whole, newest
+// first, stopping at the first that does not fit; the newest group is
+// always sent. WithWindow refuses maxChars < 1.
+func CharBudget(maxChars int) Window { return charBudget{max: maxChars} }
+
+type charBudget struct{ max int }
+
+func (w charBudget) check() error {
+	if w.max < 1 {
+		return fmt.Errorf("CharBudget(%d): maxChars must be at least 1", w.max)
+	}
+	return nil
+}
+
+func (w charBudget) Evict(_ int, hist []llm.Message) []Evicted {
+	return keepNewest(hist, EvictedByBudget, w.max, func(g group) int {
+		n := 0
+		for _, m := range hist[g.start:g.end] {
+			n += messageChars(m)
+		}
+		return n
+	})
+}
+
+// messageChars is CharBudget's size of one message.
+func messageChars(m llm.Message) int {
+	n := tool.UTF16Len(m.Content)
+	for _, c := range m.ToolCalls {
+		n += tool.UTF16Len(c.Name) + tool.UTF16Len(string(c.Args))
+	}
+	return n
+}
+
+// group is a run of history messages that must be sent together: one
+// message, or an assistant message with tool calls and the tool messages
+// answering it: hist[start:end].
+type group struct{ start, end int }
+
+// groups splits hist into groups, oldest first. A tool message joins the
+// group of the nearest earlier assistant message whose calls name it, when
+// only tool messages stand between them.
+func groups(hist []llm.Message) []group {
+	var out []group
+	for i := 0; i < len(hist); {
+		j := i + 1
+		if m := hist[i]; m.Role == llm.RoleAssistant && len(m.ToolCalls) > 0 {
+			ids := make(map[string]bool, len(m.ToolCalls))
+			for _, c := range m.ToolCalls {
+				ids[c.ID] = true
+			}
+			for j < len(hist) && hist[j].Role == llm.RoleTool && ids[hist[j].ToolCallID] {
+				j++
+			}
+		}
+		out = append(out, group{start: i, end: j})
+		i = j
+	}
+	return out
+}
+
+// keepNewest keeps groups newest first while the sizes of the kept groups
+// add up to at most limit, and evicts every older message with reason. The
+// newest group is always kept.
+func keepNewest(hist []llm.Message, reason string, limit int, size func(group) int) []Evicted {
+	gs := groups(hist)
+	total, cut := 0, 0
+	for k := len(gs) - 1; k >= 0; k-- {
+		total += size(gs[k])
+		if k < len(gs)-1 && total > limit {
+			cut = gs[k].end
+			break
+		}
+	}
+	out := make([]Evicted, 0, cut)
+	for i := 0; i < cut; i++ {
+		out = append(out, Evicted{Index: i, Reason: reason})
+	}
+	return out
+}
+
+// historyWindow is the history part of contextUnits for one iteration:
+// every index sent, nothing evicted, unless a window is set.
+func (a *Agent) historyWindow(iter int, hist []llm.Message) HistoryWindow {
+	w := a.cfg.window
+	if w.strategy == nil {
+		sent := make([]int, len(hist))
+		for i := range sent {
+			sent[i] = i
+		}
+		return HistoryWindow{Sent: sent, Evicted: []Evicted{}}
+	}
+	return applyWindow(w.strategy.Evict(iter, hist), w.pinned, hist)
+}
+
+// applyWindow turns a strategy's answer into the recorded window, enforcing
+// the rules documented on Window.
+func applyWindow(asked []Evicted, pinned []int, hist []llm.Message) HistoryWindow {
+	reason := make([]string, len(hist)) // "" = sent
+	for _, e := range asked {
+		if e.Index < 0 || e.Index >= len(hist) || reason[e.Index] != "" {
+			continue
+		}
+		if e.Reason == EvictedByBudget {
+			reason[e.Index] = EvictedByBudget
+		} else {
+			reason[e.Index] = EvictedByWindow
+		}
+	}
+	keep := make([]bool, len(hist))
+	for _, i := range pinned {
+		if i < len(hist) {
+			keep[i] = true
+		}
+	}
+	if len(hist) > 0 {
+		keep[len(hist)-1] = true
+	}
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == llm.RoleUser && hist[i].Content != wrapUpUserText {
+			keep[i] = true // the person's latest message: the question being answered
+			break
+		}
+	}
+	for _, g := range groups(hist) {
+		r, pinnedGroup := "", false
+		for i := g.start; i < g.end; i++ {
+			if r == "" {
+				r = reason[i]
+			}
+			pinnedGroup = pinnedGroup || keep[i]
+		}
+		if pinnedGroup {
+			r = ""
+		}
+		for i := g.start; i < g.end; i++ {
+			reason[i] = r
+		}
+	}
+	hw := HistoryWindow{Sent: make([]int, 0, len(hist)), Evicted: []Evicted{}}
+	for i, r := range reason {
+		if r == "" {
+			hw.Sent = append(hw.Sent, i)
+		} else {
+			hw.Evicted = append(hw.Evicted, Evicted{Index: i, Reason: r})
+		}
+	}
+	return hw
+}
+
+// evictedUnits lists a window's evictions as context.evaluated's dropped
+// entries (ids history/<index>).
+func evictedUnits(ev []Evicted) []event.DroppedUnit {
+	if len(ev) == 0 {
+		return nil
+	}
+	out := make([]event.DroppedUnit, 0, len(ev))
+	for _, e := range ev {
+		out = append(out, event.DroppedUnit{ID: "history/" + strconv.Itoa(e.Index), Reason: e.Reason})
+	}
+	return out
+}
