@@ -194,3 +194,41 @@ func TestResumeKeepsTypedSubflowLogs(t *testing.T) {
 		t.Errorf("inner verdicts after resume = %#v (%v), want typed []string", v, err)
 	}
 }
+
+func TestResumeInsideBranchRestoresGoverningDecision(t *testing.T) {
+	ask := flow.PausableFuncs{
+		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
+		ResumeFunc:  func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
+	}
+	c := flow.NewBuilder("br").
+		Decider("outer", pick("x"),
+			flow.Branch("x").
+				Decider("inner", pick("y"), flow.Branch("y").Pausable("ask", ask)).
+				Stage("after-inner", noop)).
+		Stage("tail", noop).
+		MustBuild()
+	res, err := c.Run(context.Background(), nil)
+	if err != nil || !res.Paused {
+		t.Fatalf("run: %v", err)
+	}
+	cp, err := flow.DecodeCheckpoint(mustJSON(t, res.Checkpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Resume(context.Background(), cp, json.RawMessage(`true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, cm := range out.Record.Commits {
+		got[cm.RuntimeStageID] = ""
+		if cm.Control != nil {
+			got[cm.RuntimeStageID] = cm.Control.Decider
+		}
+	}
+	want := map[string]string{"input": "", "outer#0": "", "inner#1": "outer#0", "ask#2": "inner#1",
+		"ask#3": "inner#1", "after-inner#4": "outer#0", "tail#5": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("controls after resume (-want +got):\n%s", diff)
+	}
+}
