@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -26,6 +28,8 @@ import (
 type honestyConfig struct {
 	results bool // ResultsLayer
 	limits  bool // LimitsTravelWithTheAnswer
+	// armed is set by armHonesty: the results layer is on the chart.
+	armed bool
 	// blocks are the later blocks of the limits (the inputs layer's Assumed
 	// block), printed after the coverage block in this order. A layer's arm
 	// step appends here rather than attaching its own block, so the answer
@@ -66,6 +70,7 @@ func armHonesty(c *config) error {
 			armed = true
 		}
 	}
+	c.honesty.armed = armed
 	if armed {
 		argOf := periodArguments(c)
 		l, err := results.New(results.Deps{ArgumentOf: argOf, EmitRows: emitPeriodRows})
@@ -278,6 +283,40 @@ func chainFinal(prev, next func(*flow.Scope, string) (string, FinalNotes, error)
 		}
 		return answer, notes, err
 	}
+}
+
+// unjudgedWarned is the warn-once ledger of tools whose declared period went
+// unjudged because the results layer was not armed.
+var unjudgedWarned sync.Map
+
+// warnUnjudged is the dispatch boundary's developer warning (results-layer.md
+// §2.1 step 7): once per tool and process, in dev mode, when a result
+// declares a period that no layer will judge. It names the tool only, never a
+// value the tool returned.
+func (h honestyConfig) warnUnjudged(toolName string, cr coverage.CoverageResult) {
+	if h.armed || !coverage.DevMode() {
+		return
+	}
+	if _, declared := cr.Verdict(); !declared {
+		return
+	}
+	if _, seen := unjudgedWarned.LoadOrStore(toolName, true); seen {
+		return
+	}
+	slog.Warn("agentfootprint: a tool result declared the period its read covered; the period is "+
+		"recorded and served to the model, but no verdict is filed because the results layer is off "+
+		"(agent.ResultsLayer() turns it on)", "tool", toolName)
+}
+
+// declarationRefusal reports whether a tool's error is a coverage door's
+// refusal, and returns its text: the call's result is then that refusal as
+// written ("refused: …"), an ordinary tool error with status invalid.
+func declarationRefusal(err error) (string, bool) {
+	var ref *coverage.Refusal
+	if !errors.As(err, &ref) {
+		return "", false
+	}
+	return ref.Error(), true
 }
 
 // Findings returns the turn's findings ledger (rows carried from earlier
