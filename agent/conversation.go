@@ -228,6 +228,9 @@ type PauseCheckpoint struct {
 	Blobs         map[string][]byte `json:"blobs,omitempty"`
 	Events        []event.Event     `json:"events,omitempty"`
 	DroppedEvents int               `json:"droppedEvents,omitempty"`
+	// ArgumentReplies are the replies already given to the inputs layer's
+	// question while it stays open (a field was asked again).
+	ArgumentReplies []json.RawMessage `json:"argumentReplies,omitempty"`
 }
 
 // UnmarshalJSON reads a pause checkpoint; events keep their payloads as the
@@ -241,11 +244,12 @@ func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
 		Blobs         map[string][]byte `json:"blobs"`
 		Events        []rawEvent        `json:"events"`
 		DroppedEvents int               `json:"droppedEvents"`
+		Replies       []json.RawMessage `json:"argumentReplies"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		return &CheckpointError{Field: "", Reason: err.Error()}
 	}
-	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, DroppedEvents: j.DroppedEvents}
+	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, DroppedEvents: j.DroppedEvents, ArgumentReplies: j.Replies}
 	for _, e := range j.Events {
 		p.Events = append(p.Events, event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta})
 	}

@@ -91,11 +91,26 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 
 func (a *Agent) toolCallsExecute(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
 	b := a.newBatch(ctx, s)
+	if h := a.cfg.hooks.batchAsk; h != nil {
+		if p := h(ctx, s, b); p != nil {
+			return p, nil
+		}
+	}
 	return b.run(ctx, 0, false)
 }
 
 func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
 	b := a.newBatch(ctx, s)
+	if h := a.cfg.hooks.batchAnswer; h != nil {
+		handled, err := h(ctx, s, b, input)
+		if handled {
+			if err != nil {
+				return err
+			}
+			_, err = b.run(ctx, 0, true)
+			return err
+		}
+	}
 	id, _ := kPausedID.Get(s)
 	name, _ := kPausedName.Get(s)
 	startMs, _ := kPausedStartMs.Get(s)

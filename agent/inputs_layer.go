@@ -82,7 +82,10 @@ func armInputs(c *config) error {
 	}
 	c.preRouteMounts = append(c.preRouteMounts, layerMount{id: inputsSubflowID, chart: chart,
 		mount: flow.Mount{Input: inputsMountInput, Output: inputsMountOutput}})
-	c.hooks.keys = append(c.hooks.keys, kArgumentResolutions)
+	c.hooks.keys = append(c.hooks.keys, kArgumentResolutions, kArgumentAsk)
+	c.timeInputs.toolOf = toolOf
+	c.hooks.batchAsk = askBatch(toolOf)
+	c.hooks.batchAnswer = answerBatch(toolOf)
 	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
 		res, ok := resolutionOf(s, call.ID)
 		if !ok {
@@ -92,9 +95,9 @@ func armInputs(c *config) error {
 			return args, res.Refused
 		}
 		if len(res.Ask) > 0 {
-			// The person's question is not put by this agent yet: the call
-			// does not run on a value nobody chose.
-			return args, fmt.Sprintf("The %s call was not run: its rules ask the person for %s, and this agent cannot put that question yet.", call.Name, strings.Join(res.Ask, ", "))
+			// No answer reached this call (the question could not be put):
+			// it does not run on a value nobody chose.
+			return args, fmt.Sprintf("The %s call was not run: its rules ask the person for %s, and no answer was given.", call.Name, strings.Join(res.Ask, ", "))
 		}
 		filled, err := inputs.Apply(args, res.Fills)
 		if err != nil {

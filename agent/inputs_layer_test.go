@@ -225,25 +225,6 @@ func TestInputsUnarmedAddsNothing(t *testing.T) {
 	}
 }
 
-// An ask rule's question is not put by this agent yet: the call is refused
-// by name rather than run on a value nobody chose, and the asked row stays.
-func TestInputsAskRefusedUntilWired(t *testing.T) {
-	sn := &seen{}
-	res, _ := runOnce(t, searchLogs(t, tool.Rule{Ask: "How far back?"}, lookback, sn, []string{}), `{"service":"checkout"}`, agent.Input{})
-	if len(sn.got()) != 0 {
-		t.Errorf("the tool ran: %+v", sn.got())
-	}
-	msgs := toolMessages(res.Conversation().History)
-	if len(msgs) != 1 || !strings.Contains(msgs[0], "search_logs call was not run") {
-		t.Errorf("tool messages %q", msgs)
-	}
-	want := []string{`{"kind":"argument","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"argument":"window","rule":"ask","period":true,"asked":"missing"}`}
-	if diff := cmp.Diff(want, rowsOfKind(t, res, "argument")); diff != "" {
-		t.Errorf("rows (-want +got):\n%s", diff)
-	}
-	_ = json.Valid
-}
-
 // I4: the served schema drops ruled arguments from required and says what
 // the rule does; the registered schema is unchanged.
 func TestInputsServedSchema(t *testing.T) {

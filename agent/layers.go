@@ -31,6 +31,12 @@ type layerHooks struct {
 	// layer rewrites ruled tools' served schemas, the time layer appends
 	// its time line (request only, never history).
 	shapeRequest func(s *flow.Scope, req *llm.Request)
+	// batchAsk is tool-calls' first act (inputs layer): a pause with the
+	// batch's one question, or nil to run the batch.
+	batchAsk func(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause
+	// batchAnswer resumes tool-calls paused by batchAsk; handled is false
+	// for any other pause.
+	batchAnswer func(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (handled bool, err error)
 	// resultNote returns text appended after an executed call's served
 	// content (the inputs layer's note on filled arguments), or "".
 	resultNote func(s *flow.Scope, c llm.ToolCall) string

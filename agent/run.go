@@ -236,6 +236,13 @@ func (a *Agent) Resume(ctx context.Context, cp *PauseCheckpoint, input json.RawM
 	if !json.Valid(input) {
 		return nil, fmt.Errorf("agent: resume input is not a JSON value; pass a JSON string such as %q", `"yes"`)
 	}
+	// A question of the inputs layer: a reply that leaves a field to ask
+	// again re-asks without running anything.
+	reask, forward, err := a.argumentRound(cp, input)
+	if err != nil || reask != nil {
+		return reask, err
+	}
+	input = forward
 	a.mu.Lock()
 	if a.inFlight {
 		a.mu.Unlock()

@@ -27,6 +27,9 @@ type timeInputsConfig struct {
 	time   bool       // WithTime
 	zone   clock.Zone // the builder's zone; zero when none was named
 	inputs bool       // InputsLayer
+	// toolOf resolves ruled tools for the inputs layer's question (nil when
+	// the layer is not armed).
+	toolOf inputs.ToolOf
 	// assumedBlock is the inputs layer's prepare-final step, chained after
 	// the results layer's so the Assumed block follows the coverage block.
 	assumedBlock func(s *flow.Scope, answer string) (string, FinalNotes, error)
