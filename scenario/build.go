@@ -239,7 +239,7 @@ func compact(b json.RawMessage) string {
 }
 
 // newAgent builds the scenario's agent on a fresh scripted model.
-func (f *File) newAgent(rt *runTools) (*agent.Agent, error) {
+func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
 	opts := []agent.Option{}
 	id := f.agent.id
 	if id == "" {
@@ -289,20 +289,32 @@ func (f *File) newAgent(rt *runTools) (*agent.Agent, error) {
 		opts = append(opts, agent.WithUnits(units...))
 	}
 	tools := make([]*tool.Tool, 0, len(f.tools))
+	declared := map[string]bool{}
 	for _, t := range f.tools {
+		declared[t.name] = true
+		if own, ok := rc.own(t.name); ok {
+			tools = append(tools, own)
+			continue
+		}
 		tl, err := t.build(rt)
 		if err != nil {
 			return nil, fieldErr(t.path, "%v", err)
 		}
 		tools = append(tools, tl)
 	}
+	for _, own := range rc.tools {
+		if !declared[own.Name()] {
+			tools = append(tools, own)
+		}
+	}
 	if len(tools) > 0 {
 		opts = append(opts, agent.WithTools(tools...))
 	}
+	opts = append(opts, rc.agentOpts...)
 	var provider llm.Provider = scripted.New(f.replies...)
 	a, err := agent.New(provider, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("scenario: the agent refused the file: %w", err)
+		return nil, fmt.Errorf("scenario: the agent refused this scenario: %w", err)
 	}
 	return a, nil
 }

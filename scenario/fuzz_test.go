@@ -42,7 +42,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("a loaded file has no question")
 		}
 		// Whatever loads, the agent accepts.
-		if _, err := file.newAgent(&runTools{next: map[string]int{}}); err != nil {
+		if _, err := file.newAgent(&runTools{next: map[string]int{}}, &runConfig{}); err != nil {
 			t.Fatalf("loaded, but the agent refuses it: %v", err)
 		}
 	})

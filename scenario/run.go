@@ -17,25 +17,30 @@ import (
 )
 
 // RunFile loads the scenario at path and runs it (see Load and Run).
-func RunFile(ctx context.Context, path string) (*Report, error) {
+func RunFile(ctx context.Context, path string, opts ...Option) (*Report, error) {
 	f, err := Load(path)
 	if err != nil {
 		return nil, err
 	}
-	return Run(ctx, f)
+	return Run(ctx, f, opts...)
 }
 
 // Run plays the scenario's turns in order on a fresh agent and scripted model, and returns
 // the report. A turn the run cannot take (a user message while a tool waits for an answer,
 // a resume with nothing paused) is refused as a *FieldError naming the turn. A run that
 // fails (the script runs out, ctx is cancelled) returns the report of everything that ran
-// so far together with a *RunError. Run never modifies f.
-func Run(ctx context.Context, f *File) (*Report, error) {
+// so far together with a *RunError. Options swap in your own tools or add agent options
+// for this run only. Run never modifies f.
+func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	if f == nil {
-		return nil, errors.New("scenario: Run needs a file from Parse or Load")
+		return nil, errNilFile
+	}
+	rc, err := newRunConfig(opts)
+	if err != nil {
+		return nil, err
 	}
 	rt := &runTools{next: map[string]int{}}
-	a, err := f.newAgent(rt)
+	a, err := f.newAgent(rt, rc)
 	if err != nil {
 		return nil, err
 	}
