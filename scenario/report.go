@@ -79,7 +79,8 @@ type ToolCall struct {
 	Iteration int             `json:"iteration"`
 	Status    tool.Status     `json:"status,omitempty"`
 	Error     bool            `json:"error,omitempty"`
-	// Served is false for a call that paused the run: its result is the person's answer.
+	// Served is false for a call that paused the run and was not resumed (a resumed call is
+	// served the person's answer).
 	Served bool `json:"served"`
 }
 
