@@ -355,6 +355,9 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 		if errors.As(err, &pr) {
 			return outcome{pause: pr}
 		}
+		if ref, ok := declarationRefusal(err); ok {
+			return outcome{served: ref + note, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
+		}
 		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
 		return outcome{served: text + note, isErr: true, raw: []byte(err.Error())}
 	}
@@ -375,6 +378,7 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 
 	// Step 7: recognise envelopes; status, semantics, rows and events.
 	if cr, ok := coverage.ReadCoverageResult(out.Value, c.Name); ok {
+		b.a.cfg.honesty.warnUnjudged(c.Name, cr)
 		if cr.Status == coverage.StatusAbsent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
