@@ -300,6 +300,14 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 	if !ok {
 		return ""
 	}
+	if prev, filed := callWindowOf(s, call.ID); filed && prev.Iteration == iterationOf(s) {
+		// A call resumed after its check-in keeps the row filed before the
+		// pause (and its refusal, if any).
+		if prev.Refused != "" {
+			return fmt.Sprintf("The %s call was not run: the time it asked about is older than anything its source keeps, as the tool declares.", call.Name)
+		}
+		return ""
+	}
 	row := callWindowRow{Kind: rowCallWindow, ToolCallID: call.ID, ToolName: call.Name, Argument: p.Argument}
 	row.Turn, _ = kTurnNumber.Get(s)
 	row.Iteration, _ = kIteration.Get(s)
@@ -347,6 +355,11 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		kFindings.Append(s, r)
 	}
 	return refusal
+}
+
+func iterationOf(s *flow.Scope) int {
+	it, _ := kIteration.Get(s)
+	return it
 }
 
 // filledHere reports whether the inputs layer filled argument on this call.

@@ -188,6 +188,9 @@ func TestTimeShiftedAfterPause(t *testing.T) {
 	if diff := cmp.Diff(want, rowsOfKind(t, res, "call")); diff != "" {
 		t.Errorf("call row (-want +got):\n%s", diff)
 	}
+	if windows := rowsOfKind(t, res, "call-window"); len(windows) != 1 || !strings.Contains(windows[0], `"how":"model"`) {
+		t.Errorf("call-window rows %v (want one, filed before the pause)", windows)
+	}
 	clocks := rowsOfKind(t, res, "clock")
 	if len(clocks) != 1 || !strings.Contains(clocks[0], `"now":"2026-10-09T15:40:00Z"`) || !strings.Contains(clocks[0], `"zoneSource":"builder"`) {
 		t.Errorf("clock rows %v", clocks)
