@@ -11,14 +11,17 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// timeSpec is agent.time: the zone the time layer spells instants in, and the run's now.
+// timeSpec is agent.time: the zone the time layer spells instants in, the run's now, and
+// a window the person set in the app.
 type timeSpec struct {
-	zone string
-	now  time.Time // zero: each turn's start
+	zone   string
+	now    time.Time // zero: each turn's start
+	window *clock.Range
 }
 
 var (
-	timeKeys   = []string{"zone", "now"}
+	timeKeys   = []string{"zone", "now", "window"}
+	windowKeys = []string{"from", "to"}
 	ruleKeys   = []string{"assume", "ask", "choices"}
 	choiceKeys = []string{"value", "said"}
 	periodKeys = []string{"argument", "spelling", "accepts", "units", "maxRange", "direction"}
@@ -54,15 +57,53 @@ func parseTime(path string, v any) (*timeSpec, error) {
 			return nil, fieldErr(p, "%q is not an instant with its zone, such as 2026-09-26T10:00:00Z", s)
 		}
 	}
+	if wv, ok := o.Get("window"); ok {
+		if ts.window, err = parseWindow(join(path, "window"), wv); err != nil {
+			return nil, err
+		}
+	}
 	return ts, nil
 }
 
-// given is the clock input of a user turn, or nil when the file sets no now.
+// parseWindow reads {from, to}: two instants with their zones, from before to.
+func parseWindow(path string, v any) (*clock.Range, error) {
+	o, err := asObject(path, v)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys(path, o, windowKeys, nil); err != nil {
+		return nil, err
+	}
+	var ends [2]time.Time
+	for i, k := range windowKeys {
+		s, err := requiredString(path, o, k)
+		if err != nil {
+			return nil, err
+		}
+		var ok bool
+		if ends[i], ok = coverage.ParseInstant(s); !ok {
+			return nil, fieldErr(join(path, k), "%q is not an instant with its zone, such as 2026-09-26T10:00:00Z", s)
+		}
+	}
+	r := &clock.Range{From: ends[0], To: ends[1]}
+	if err := r.Check(); err != nil {
+		return nil, fieldErr(path, "%v", err)
+	}
+	return r, nil
+}
+
+// given is the clock input of a user turn, or nil when the file sets neither now nor a
+// window.
 func (ts *timeSpec) given() *clock.Given {
-	if ts == nil || ts.now.IsZero() {
+	if ts == nil || (ts.now.IsZero() && ts.window == nil) {
 		return nil
 	}
-	return &clock.Given{Now: ts.now}
+	g := &clock.Given{Now: ts.now}
+	if ts.window != nil {
+		w := *ts.window
+		g.Window = &w
+	}
+	return g
 }
 
 func parseRules(path string, v any) (map[string]tool.Rule, error) {

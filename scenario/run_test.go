@@ -4,9 +4,11 @@
 package scenario
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -438,5 +440,30 @@ func TestRunTimeAndInputs(t *testing.T) {
 	}
 	if ms := rep.Check(); len(ms) != 0 {
 		t.Errorf("mismatches: %v", ms)
+	}
+}
+
+// agent.time.window reaches the run's clock as the window the person set in the app.
+func TestRunTimeWindow(t *testing.T) {
+	data, err := os.ReadFile("testdata/valid/time-window.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte(`"now": "2026-09-26T10:00:00Z"}`),
+		[]byte(`"now": "2026-09-26T10:00:00Z", "window": {"from": "2026-09-26T08:00:00Z", "to": "2026-09-26T10:00:00Z"}}`), 1)
+	f, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(rep.Ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"window":{"from":"2026-09-26T08:00:00Z","to":"2026-09-26T10:00:00Z","source":"control"}`; !strings.Contains(string(b), want) {
+		t.Errorf("the clock row lacks %s:\n%s", want, b)
 	}
 }

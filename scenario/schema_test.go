@@ -138,6 +138,7 @@ func TestSchemaRefusesWhatTheLoaderRefuses(t *testing.T) {
 		`{"tools":[{"name":"a","askOrAssume":{"w":{"asume":"1h"}}}],"replies":[],` + tl + `}`,
 		`{"tools":[{"name":"a","resultCeiling":{"maxChars":0}}],"replies":[],` + tl + `}`,
 		`{"agent":{"time":{"zone":"UTC","window":{}}},"replies":[],` + tl + `}`,
+		`{"agent":{"time":{"zone":"UTC","clock":{}}},"replies":[],` + tl + `}`,
 		`{"agent":{"resultsLayer":"yes"},"replies":[],` + tl + `}`,
 		`{"agent":{"maxIterations":2.5},"replies":[],` + tl + `}`,
 		`{"agent":{"units":[{"id":"u","kind":"fakt","text":"t"}]},"replies":[],` + tl + `}`,
