@@ -1,0 +1,69 @@
+// This file holds the coverage block as the time layer prints it: Period lines rendered in the
+// person's zone, followed by the lines of the period checks, and a Clocks section.
+
+package limits
+
+import (
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+)
+
+// LabelClocks labels the section that names the clocks the times were read on.
+const LabelClocks = "Clocks"
+
+// Extras are the time layer's additions to the coverage block.
+type Extras struct {
+	// PeriodLine renders one declared period; nil means coverage.PeriodLine.
+	PeriodLine func(toolName string, p coverage.Period) string
+	// PeriodChecks are the person's period check lines, printed after the Period lines.
+	PeriodChecks []string
+	// Clocks are the person's clock lines (and the unknown-zone line), printed in a Clocks
+	// section right after Period.
+	Clocks []string
+}
+
+// CoverageBlockWith renders the coverage block with the time layer's extras: the same sections
+// in the same order as CoverageBlock, the Period section's lines rendered by x.PeriodLine and
+// followed by x.PeriodChecks, then a Clocks section. The block prints when only extras have
+// lines; it is "" when nothing has any.
+func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
+	m := merge(rows)
+	render := x.PeriodLine
+	if render == nil {
+		render = coverage.PeriodLine
+	}
+	var sections []string
+	add := func(label string, lines []string) {
+		if s := section(label, lines); s != "" {
+			sections = append(sections, s)
+		}
+	}
+	add(LabelChecked, itemLines(m.checked))
+	add(LabelNotChecked, itemLines(m.notChecked))
+	add(LabelCannotCover, itemLines(m.cannotCover))
+	var periods []string
+	for _, p := range m.periods {
+		periods = append(periods, oneLine(render(p.ToolName, p.period())))
+	}
+	for _, l := range x.PeriodChecks {
+		periods = append(periods, oneLine(l))
+	}
+	add(LabelPeriod, periods)
+	clocks := make([]string, len(x.Clocks))
+	for i, l := range x.Clocks {
+		clocks[i] = oneLine(l)
+	}
+	add(LabelClocks, clocks)
+	var progress []string
+	for _, e := range m.inProgress {
+		for _, it := range e.Items {
+			progress = append(progress, inProgressLine(e.ToolName, it))
+		}
+	}
+	add(LabelInProgress, progress)
+	if len(sections) == 0 {
+		return ""
+	}
+	return Heading + "\n\n" + strings.Join(sections, "\n\n")
+}
