@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -582,12 +584,12 @@ func TestResultsLayerS8RefusedDeclaration(t *testing.T) {
 		func(ctx context.Context, args json.RawMessage) (any, error) {
 			return coverage.Absent(coverage.AbsenceDecl{What: "failed runs", Checked: []coverage.Item{{What: "the export"}}, Period: &bad})
 		}))
-	res, p, _ := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "I could not read the runs."}}, []*tool.Tool{tl}, agent.ResultsLayer())
+	res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "I could not read the runs."}}, []*tool.Tool{tl}, agent.ResultsLayer())
+	if pl := log.of(event.ToolsResult)[0].Payload.(event.ToolsResultPayload); !pl.Error || pl.Status != "invalid" {
+		t.Errorf("tools.result = %+v, want an error with status invalid", pl)
+	}
 	msg := toolMessages(p.Requests()[1].Messages)[0]
-	// results-layer.md §2.1 says the result starts with "refused: "; dispatch currently prefixes
-	// the tool-error sentence (requested in /work/briefs/requests.md), so only the refusal itself
-	// is pinned here.
-	if !strings.Contains(msg, coverage.RefusedPrefix+"`period.queried.from`") {
+	if !strings.HasPrefix(msg, "c1:"+coverage.RefusedPrefix) || !strings.Contains(msg, "`period.queried.from`") {
 		t.Errorf("served %q: want a refusal naming period.queried.from", msg)
 	}
 	if cd, _ := finalState(t, res, "coverageDeclared"); len(cd.([]coverage.DeclaredCoverage)) != 0 {
@@ -629,5 +631,57 @@ func TestResultsLayerLedgerSurvivesAModelFailure(t *testing.T) {
 	want := `[{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}]`
 	if got := string(rce.Checkpoint.FindingsLedger); got != want {
 		t.Errorf("the failed run's checkpoint carries ledger %s, want %s", got, want)
+	}
+}
+
+// captureWarnings turns dev mode on and collects slog output until the test ends.
+func captureWarnings(t *testing.T) *strings.Builder {
+	t.Helper()
+	var buf strings.Builder
+	var mu sync.Mutex
+	prev, prevDev := slog.Default(), coverage.DevMode()
+	slog.SetDefault(slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey && len(groups) == 0 {
+			return slog.Attr{} // the handler's own clock, not the warning's content
+		}
+		return a
+	}})))
+	coverage.SetDevMode(true)
+	t.Cleanup(func() { slog.SetDefault(prev); coverage.SetDevMode(prevDev) })
+	return &buf
+}
+
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestResultsLayerS13DevWarningOnce(t *testing.T) {
+	buf := captureWarnings(t)
+	// Unarmed: the period is recorded and served, and one warning says it is not judged.
+	// The warn-once ledger is per process, so the tool's name is unique to this test.
+	name := fmt.Sprintf("backup_runs_unjudged_%d", time.Now().UnixNano())
+	named := func(id string) scripted.Reply { return scripted.Reply{ToolCalls: []llm.ToolCall{call(id, name, `{}`)}} }
+	res, _, _ := runResults(t, []scripted.Reply{named("c1"), named("c2"), {Content: "No failures."}},
+		[]*tool.Tool{queueTool(t, name, s1Absent(t, rlStale), s1Absent(t, rlStale))})
+	if n := strings.Count(buf.String(), "results layer is off"); n != 1 {
+		t.Errorf("got %d warnings, want exactly one:\n%s", n, buf.String())
+	}
+	if !strings.Contains(buf.String(), "tool="+name) || instantRE.MatchString(buf.String()) {
+		t.Errorf("the warning must name the tool and carry no value:\n%s", buf.String())
+	}
+	if res.Findings() != nil {
+		t.Error("an unarmed run filed findings")
+	}
+	// Armed: no warning.
+	buf.Reset()
+	armedName := name + "_armed"
+	runResults(t, []scripted.Reply{{ToolCalls: []llm.ToolCall{call("c1", armedName, `{}`)}}, {Content: "No failures."}},
+		[]*tool.Tool{queueTool(t, armedName, s1Absent(t, rlStale))}, agent.ResultsLayer())
+	if strings.Contains(buf.String(), "results layer is off") {
+		t.Errorf("an armed run warned:\n%s", buf.String())
 	}
 }
