@@ -16,7 +16,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -133,10 +132,7 @@ func armInputs(c *config) error {
 		}
 		return b.String()
 	}
-	c.timeInputs.assumedBlock = func(s *flow.Scope, answer string) (string, FinalNotes, error) {
-		if !c.honesty.limits {
-			return answer, FinalNotes{}, nil
-		}
+	c.timeInputs.assumedText = func(s *flow.Scope) string {
 		turn, _ := kTurnNumber.Get(s)
 		rows := kFindings.Get(s)
 		var values []inputs.AssumedValue
@@ -152,14 +148,7 @@ func armInputs(c *config) error {
 			}
 			values = append(values, v)
 		}
-		block := inputs.AssumedBlock(values)
-		if block == "" {
-			return answer, FinalNotes{}, nil
-		}
-		if cb := limits.CoverageBlock(kCoverage.Get(s)); cb != "" && strings.HasSuffix(answer, cb) {
-			return answer + "\n\n" + block, FinalNotes{}, nil
-		}
-		return limits.Attach(answer, block), FinalNotes{}, nil
+		return inputs.AssumedBlock(values)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/honesty/results"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -30,16 +32,16 @@ type timeInputsConfig struct {
 	// toolOf resolves ruled tools for the inputs layer's question (nil when
 	// the layer is not armed).
 	toolOf inputs.ToolOf
-	// assumedBlock is the inputs layer's prepare-final step, chained after
-	// the results layer's so the Assumed block follows the coverage block.
-	assumedBlock func(s *flow.Scope, answer string) (string, FinalNotes, error)
+	// assumedText renders the inputs layer's Assumed block for the turn
+	// ("" for none); nil when the layer is not armed.
+	assumedText func(s *flow.Scope) string
 }
 
 // armAfterHonesty runs after armHonesty: the steps that must follow the
 // results layer's own.
 func armAfterHonesty(c *config) error {
-	if c.timeInputs.assumedBlock != nil {
-		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, c.timeInputs.assumedBlock)
+	if c.honesty.limits && (c.timeInputs.assumedText != nil || c.timeInputs.time) {
+		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, finalBlocks(c.timeInputs.time, c.timeInputs.assumedText))
 	}
 	if c.timeInputs.time {
 		periods := periodsOf(c)
@@ -50,6 +52,68 @@ func armAfterHonesty(c *config) error {
 		}
 	}
 	return nil
+}
+
+// finalBlocks runs after the results layer attached its coverage block
+// under LimitsTravelWithTheAnswer: under WithTime the block is rendered again
+// with the zoned Period lines, the person's check lines and the Clocks
+// section, and the inputs layer's Assumed block follows it.
+func finalBlocks(timed bool, assumedText func(*flow.Scope) string) func(*flow.Scope, string) (string, FinalNotes, error) {
+	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
+		rows := kCoverage.Get(s)
+		cb := limits.CoverageBlock(rows)
+		base := answer
+		switch {
+		case cb == "":
+		case answer == cb:
+			base = ""
+		case strings.HasSuffix(answer, limits.Separator+cb):
+			base = strings.TrimSuffix(answer, limits.Separator+cb)
+		}
+		block := cb
+		if timed {
+			block = limits.CoverageBlockWith(rows, timeExtras(s))
+		}
+		assumed := ""
+		if assumedText != nil {
+			assumed = assumedText(s)
+		}
+		if block == cb && assumed == "" {
+			return answer, FinalNotes{}, nil
+		}
+		return limits.Attach(base, block, assumed), FinalNotes{}, nil
+	}
+}
+
+// timeExtras are the person's time lines for the limits block: each
+// declared period in the person's zone, the period check lines of this
+// turn's rows, and the unknown-zone line.
+func timeExtras(s *flow.Scope) limits.Extras {
+	ck, ok := kTurnClock.Get(s)
+	if !ok {
+		return limits.Extras{}
+	}
+	p := ck.Presentation()
+	x := limits.Extras{PeriodLine: func(toolName string, d coverage.Period) string {
+		dp := clock.DeclaredPeriod{Queried: clock.SpanText{From: d.Queried.From, To: d.Queried.To}, ReadAt: d.ReadAt}
+		if !d.Held.Unknown {
+			dp.Held = &clock.SpanText{From: d.Held.Span.From, To: d.Held.Span.To}
+		}
+		if line, err := clock.PeriodLine(toolName, dp, p); err == nil {
+			return line
+		}
+		return coverage.PeriodLine(toolName, d)
+	}}
+	turn, _ := kTurnNumber.Get(s)
+	for _, pr := range ledger.PeriodRows(ledger.OfTurn(kFindings.Get(s), turn)) {
+		if line, ok, err := clock.CheckLine(checkedOf(pr), p, clock.ForPerson); err == nil && ok {
+			x.PeriodChecks = append(x.PeriodChecks, line)
+		}
+	}
+	if ck.ZoneUnknown() {
+		x.Clocks = append(x.Clocks, clock.UnknownZoneLine)
+	}
+	return x
 }
 
 // periodsOf maps each registered tool with a period to its declaration.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -349,5 +350,31 @@ func TestTimeLineUnarmed(t *testing.T) {
 	}
 	if m := lastMessage(rec.reqs[0]); m.Content != "hello" {
 		t.Errorf("unarmed last message %+v", m)
+	}
+}
+
+// The person's limits block under WithTime: the Period line in the person's
+// zone, then the check line of the clamped read; with no zone named, a
+// Clocks section says why the times are in UTC.
+func TestTimeLimitsBlock(t *testing.T) {
+	w := &wall{t: turnNow}
+	res, _ := runOnce(t, periodTool(t, lookback, declaring(7*24*time.Hour)), `{"service":"checkout","window":"30d"}`,
+		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime(""), agent.WithClock(w.now), agent.LimitsTravelWithTheAnswer())
+	want := "No errors.\n\n---\n\n" + limits.Heading + "\n\nChecked:\n- checkout error logs\n\nPeriod:\n" +
+		"- search_logs queried 2026-10-02 08:40–2026-10-09 08:40 America/Los_Angeles (UTC-07:00); the store holds 2026-07-11 08:40–2026-10-09 08:40 America/Los_Angeles (UTC-07:00)\n" +
+		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"
+	if res.Answer != want {
+		t.Errorf("answer\n got %q\nwant %q", res.Answer, want)
+	}
+
+	res, _ = runOnce(t, periodTool(t, lookback, declaring(2*time.Hour)), `{"service":"checkout"}`,
+		agent.Input{}, agent.WithTime(""), agent.WithClock(w.now), agent.LimitsTravelWithTheAnswer())
+	for _, part := range []string{"\n\nClocks:\n- " + clock.UnknownZoneLine, "\n\nAssumed (a tool's rule chose these values, not the person):\n- window = \"2h\" (search_logs)"} {
+		if !strings.Contains(res.Answer, part) {
+			t.Errorf("answer lacks %q:\n%s", part, res.Answer)
+		}
+	}
+	if strings.Index(res.Answer, "Clocks:") > strings.Index(res.Answer, "Assumed") {
+		t.Errorf("the Assumed block comes before Clocks:\n%s", res.Answer)
 	}
 }
