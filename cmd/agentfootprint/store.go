@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/backend"
 	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
@@ -86,4 +87,36 @@ func loadRecord(ctx context.Context, target, arg string) (*agent.Record, error) 
 		return nil, err
 	}
 	return runrecord.Decode(run)
+}
+
+// saveReport stores the record of a scenario run (its last turn) in the store target names
+// and returns the stored header and the store's name. The status is failed when runErr is
+// set, paused when the run waits for a person, incomplete when the manifest does not say
+// the turn completed, else complete.
+func saveReport(ctx context.Context, target string, rep *scenario.Report, runErr error) (store.RunInfo, string, error) {
+	if rep == nil || rep.Record == nil {
+		return store.RunInfo{}, "", errors.New("the run left no record to store")
+	}
+	status := store.StatusComplete
+	switch {
+	case runErr != nil:
+		status = store.StatusFailed
+	case rep.Paused != nil:
+		status = store.StatusPaused
+	case !rep.Record.Manifest.Complete:
+		status = store.StatusIncomplete
+	}
+	run, err := runrecord.FromRecord(rep.Record, status, rep.Answer)
+	if err != nil {
+		return store.RunInfo{}, "", err
+	}
+	st, where, err := openStore(ctx, target)
+	if err != nil {
+		return store.RunInfo{}, "", err
+	}
+	defer st.Close()
+	if err := st.PutRun(ctx, run); err != nil {
+		return store.RunInfo{}, where, fmt.Errorf("storing run %s in %s: %w", run.ID, where, err)
+	}
+	return run.RunInfo, where, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -110,5 +111,37 @@ func TestLoadRecord(t *testing.T) {
 	_, err = loadRecord(ctx, filepath.Join(file, "runs.db"), "run-1")
 	if err == nil || errors.As(err, &unknown) || !strings.Contains(err.Error(), "opening the run store") {
 		t.Errorf("unopenable store: %v", err)
+	}
+}
+
+func TestSaveReport(t *testing.T) {
+	f, err := scenario.Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, runErr := scenario.Run(context.Background(), f)
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	path := filepath.Join(t.TempDir(), "runs.db")
+	info, where, err := saveReport(context.Background(), path, rep, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if where != path || info.ID != rep.Record.Manifest.RunID || info.Status != "complete" || info.Answer != rep.Answer {
+		t.Errorf("stored %+v in %s", info, where)
+	}
+	out, errText, code := runCLI(t, "", "show", info.ID, "--store", path, "--json")
+	want, _ := json.Marshal(rep.Record)
+	if code != 0 || out != string(want)+"\n" {
+		t.Errorf("show --json: exit %d (%s); the stored demo record differs from the report's", code, errText)
+	}
+	// A failed run is stored as failed; a report without a record is refused.
+	info, _, err = saveReport(context.Background(), path, rep, errors.New("the script ran out"))
+	if err != nil || info.Status != "failed" {
+		t.Errorf("failed run: %+v, %v", info, err)
+	}
+	if _, _, err := saveReport(context.Background(), path, &scenario.Report{}, nil); err == nil {
+		t.Error("a report without a record was stored")
 	}
 }
