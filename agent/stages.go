@@ -70,9 +70,10 @@ func (a *Agent) catalog(rs *runState) []inject.CatalogEntry {
 		out = append(out, e)
 	}
 	for _, name := range a.order {
+		t := a.tools[name]
 		out = append(out, inject.CatalogEntry{
-			ID: "tool/" + name, Kind: "tool",
-			SchemaHash: "sha256:" + hashHex(a.tools[name].InputSchema()),
+			ID: "tool/" + name, Kind: "tool", DefinedAt: toolSite(t),
+			SchemaHash: "sha256:" + hashHex(t.InputSchema()),
 		})
 	}
 	return out

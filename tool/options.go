@@ -23,6 +23,7 @@ type config struct {
 	checkIn     CheckIn
 	checkInSet  bool
 	hidden      []string
+	callerSkip  int // CallerSkip's frames (site.go)
 	problemPath string
 	problem     string
 	problemFix  string

@@ -27,6 +27,7 @@ type Tool struct {
 	exec    func(context.Context, json.RawMessage) (any, error)
 	readOut func(any) (Output, error)
 	cfg     config
+	site    Site
 }
 
 var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
@@ -48,6 +49,7 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // declaration (see WithAskOrAssume, WithPeriod, WithResultCeiling,
 // WithCheckIn, WithValidation).
 func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Out, error), opts ...Option) (*Tool, error) {
+	stack := callersOf()
 	if err := checkHead(name, desc); err != nil {
 		return nil, err
 	}
@@ -71,7 +73,7 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 		}
 		return fn(ctx, in)
 	}
-	return build(name, desc, raw, exec, readTyped, opts)
+	return build(name, desc, raw, exec, readTyped, opts, &stack)
 }
 
 // NewRaw defines a tool from a JSON schema given as is (an MCP tool's, for
@@ -87,6 +89,7 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 // NewRaw refuses what New refuses, and a schema that is not valid JSON,
 // not an object, not rooted at type "object", or does not compile.
 func NewRaw(name, desc string, schema json.RawMessage, fn func(ctx context.Context, args json.RawMessage) (any, error), opts ...Option) (*Tool, error) {
+	stack := callersOf()
 	if err := checkHead(name, desc); err != nil {
 		return nil, err
 	}
@@ -101,7 +104,7 @@ func NewRaw(name, desc string, schema json.RawMessage, fn func(ctx context.Conte
 		}
 		return fn(ctx, args)
 	}
-	return build(name, desc, schema, exec, readRaw, opts)
+	return build(name, desc, schema, exec, readRaw, opts, &stack)
 }
 
 // Must returns t, and panics with err when err is not nil. It is meant for
@@ -125,7 +128,7 @@ func checkHead(name, desc string) error {
 	return nil
 }
 
-func build(name, desc string, raw []byte, exec func(context.Context, json.RawMessage) (any, error), readOut func(any) (Output, error), opts []Option) (*Tool, error) {
+func build(name, desc string, raw []byte, exec func(context.Context, json.RawMessage) (any, error), readOut func(any) (Output, error), opts []Option, stack *callStack) (*Tool, error) {
 	s, err := compileSchema(name, raw)
 	if err != nil {
 		return nil, err
@@ -152,7 +155,7 @@ func build(name, desc string, raw []byte, exec func(context.Context, json.RawMes
 		}
 	}
 	cfg.rules = rules
-	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg}, nil
+	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg, site: stack.site(cfg.callerSkip)}, nil
 }
 
 // inferOptions corrects two standard types the inference would describe by

@@ -1,0 +1,74 @@
+// Definition sites: where a tool was defined, captured when tool.New or
+// tool.NewRaw is called, so a record can name the line that defined each
+// tool (explain.md §3.1).
+
+package tool
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Site is where a tool was defined: the file as compiled (module-qualified
+// under -trimpath), the line, and the calling function's full name.
+type Site struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+}
+
+// maxCallerSkip is the largest CallerSkip accepted.
+const maxCallerSkip = 15
+
+// callStack holds the program counters above a constructor's caller, enough
+// for any CallerSkip.
+type callStack struct {
+	pcs [maxCallerSkip + 1]uintptr
+	n   int
+}
+
+// callersOf captures the stack starting at the caller of the function that
+// calls callersOf (skip counts runtime.Callers, callersOf and the
+// constructor).
+func callersOf() callStack {
+	var cs callStack
+	cs.n = runtime.Callers(3, cs.pcs[:])
+	return cs
+}
+
+// site returns the frame skip levels above the constructor's caller, or the
+// zero Site when the stack is not that deep.
+func (cs *callStack) site(skip int) Site {
+	frames := runtime.CallersFrames(cs.pcs[:cs.n])
+	for i := 0; ; i++ {
+		f, more := frames.Next()
+		if i == skip {
+			if f.PC == 0 {
+				return Site{}
+			}
+			return Site{File: f.File, Line: f.Line, Function: f.Function}
+		}
+		if !more {
+			return Site{}
+		}
+	}
+}
+
+// CallerSkip moves the recorded definition site n frames further up the
+// stack: a helper that defines tools for its callers passes CallerSkip(1)
+// so the site is the helper's caller, not the helper. n must be between 0
+// and 15; anything else is refused at definition.
+func CallerSkip(n int) Option {
+	return func(c *config) {
+		if n < 0 || n > maxCallerSkip {
+			c.fail("callerSkip", fmt.Sprintf("CallerSkip(%d) is out of range", n), fmt.Sprintf("pass 0 to %d frames", maxCallerSkip))
+			return
+		}
+		c.callerSkip = n
+	}
+}
+
+// DefinedAt returns where the tool's constructor (New or NewRaw) was
+// called, moved up by CallerSkip. It is the zero Site when the runtime
+// could not report the frame.
+func (t *Tool) DefinedAt() Site { return t.site }

@@ -1,0 +1,102 @@
+// Tests of definition sites: the line of the New/NewRaw call, moved up by
+// CallerSkip for helpers, and CallerSkip's range.
+
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+type siteIn struct {
+	Q string `json:"q"`
+}
+
+func siteFn(context.Context, siteIn) (string, error) { return "ok", nil }
+
+func rawFn(context.Context, json.RawMessage) (any, error) { return "ok", nil }
+
+// defineForCaller is a helper that defines a tool on its caller's behalf.
+func defineForCaller(skip int) (*tool.Tool, error) {
+	return tool.New("helped", "A tool a helper defined.", siteFn, tool.CallerSkip(skip))
+}
+
+// here returns this file, the caller's line and function.
+func here() tool.Site {
+	pc, file, line, _ := runtime.Caller(1)
+	return tool.Site{File: file, Line: line, Function: runtime.FuncForPC(pc).Name()}
+}
+
+func TestDefinedAt(t *testing.T) {
+	at := func(s tool.Site, delta int) tool.Site { s.Line += delta; return s }
+
+	h := here()
+	typed, err := tool.New("typed", "A typed tool.", siteFn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTyped := at(h, 1)
+
+	h = here()
+	raw, err := tool.NewRaw("raw", "A raw tool.", json.RawMessage(`{"type":"object"}`), rawFn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRaw := at(h, 1)
+
+	h = here()
+	helped, err := defineForCaller(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHelped := at(h, 1)
+
+	inHelper, err := defineForCaller(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name string
+		got  tool.Site
+		want tool.Site
+	}{
+		{"New", typed.DefinedAt(), wantTyped},
+		{"NewRaw", raw.DefinedAt(), wantRaw},
+		{"CallerSkip(1) names the helper's caller", helped.DefinedAt(), wantHelped},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	if got := inHelper.DefinedAt(); filepath.Base(got.File) != "site_test.go" || got.Function != "github.com/agentfootprint/agentfootprint-go/tool_test.defineForCaller" {
+		t.Errorf("without CallerSkip the site is the helper: %+v", got)
+	}
+}
+
+func TestCallerSkipRange(t *testing.T) {
+	for _, n := range []int{-1, 16} {
+		_, err := tool.New("skipper", "A tool.", siteFn, tool.CallerSkip(n))
+		var de *tool.DefinitionError
+		if !errors.As(err, &de) || de.Path != "callerSkip" {
+			t.Errorf("CallerSkip(%d): err = %v, want a DefinitionError on callerSkip", n, err)
+		}
+	}
+	// A skip deeper than the stack leaves the site empty rather than failing.
+	tl, err := tool.New("deep", "A tool.", siteFn, tool.CallerSkip(15))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tl.DefinedAt(); got != (tool.Site{}) {
+		t.Errorf("deep site = %+v", got)
+	}
+}
