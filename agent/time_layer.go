@@ -367,8 +367,10 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 	if prev, filed := callWindowOf(s, call.ID); filed && prev.Iteration == iterationOf(s) {
 		// A call resumed after its check-in keeps the row filed before the
 		// pause (and its refusal, if any).
-		if prev.Refused != "" {
-			return fmt.Sprintf("The %s call was not run: the time it asked about is older than anything its source keeps, as the tool declares.", call.Name)
+		if prev.Refused != "" && prev.Asked != nil {
+			if _, sentence := refusedWindow(*prev.Asked, ck.Now(), p); sentence != "" {
+				return fmt.Sprintf("The %s call was not run: %s.", call.Name, sentence)
+			}
 		}
 		return ""
 	}
@@ -403,16 +405,12 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		row.Form, row.Asked = form, &r
 	}
 	refusal := ""
-	if row.Asked != nil && p.Retention != "" {
-		if keep, err := clock.DurationOf(p.Retention); err == nil {
-			edge := ck.Now().Add(-keep)
-			switch {
-			case !row.Asked.To.After(edge):
-				row.How, row.Refused = howRefused, refusedBeyondRetention
-				refusal = fmt.Sprintf("The %s call was not run: the time it asked about is older than anything its source keeps, as the tool declares.", call.Name)
-			case row.Asked.From.Before(edge):
-				row.PartlyBeyondRetention = true
-			}
+	if row.Asked != nil {
+		if why, sentence := refusedWindow(*row.Asked, ck.Now(), p); why != "" {
+			row.How, row.Refused = howRefused, why
+			refusal = fmt.Sprintf("The %s call was not run: %s.", call.Name, sentence)
+		} else if keep, err := clock.DurationOf(p.Retention); err == nil && row.Asked.From.Before(ck.Now().Add(-keep)) {
+			row.PartlyBeyondRetention = true
 		}
 	}
 	if r, err := rawRow(row); err == nil {
@@ -424,6 +422,33 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 func iterationOf(s *flow.Scope) int {
 	it, _ := kIteration.Get(s)
 	return it
+}
+
+// Reasons a window is refused before dispatch (call-window.refused).
+const (
+	refusedTimeFuture = "time-future"
+	refusedTimePast   = "time-past"
+	refusedMaxRange   = "max-range"
+)
+
+// refusedWindow says why a tool's declared facts refuse an asked window
+// before dispatch, and the clause the model reads (never the window itself):
+// wholly older than the retention, reaching past the declared direction, or
+// longer than the maximum range. "" runs the call.
+func refusedWindow(asked clock.Range, now time.Time, p tool.Period) (why, sentence string) {
+	if keep, err := clock.DurationOf(p.Retention); err == nil && !asked.To.After(now.Add(-keep)) {
+		return refusedBeyondRetention, "the time it asked about is older than anything its source keeps, as the tool declares"
+	}
+	switch {
+	case p.Direction == tool.DirectionPast && asked.To.After(now):
+		return refusedTimeFuture, "it asked about time after this turn's time, and the tool reads only the past"
+	case p.Direction == tool.DirectionFuture && asked.From.Before(now):
+		return refusedTimePast, "it asked about time before this turn's time, and the tool reads only the future"
+	}
+	if max, err := clock.DurationOf(p.MaxRange); err == nil && asked.Duration() > max {
+		return refusedMaxRange, "the window it asked about is longer than the longest the tool accepts"
+	}
+	return "", ""
 }
 
 // filledHere reports whether the inputs layer filled argument on this call.

@@ -378,3 +378,38 @@ func TestTimeLimitsBlock(t *testing.T) {
 		t.Errorf("the Assumed block comes before Clocks:\n%s", res.Answer)
 	}
 }
+
+// A window outside the tool's declared direction, or longer than its
+// maximum range, is refused before dispatch, naming the tool and the reason.
+func TestTimeDirectionAndMaxRange(t *testing.T) {
+	cases := []struct {
+		name, window, refused, says string
+		p                           tool.Period
+	}{
+		{"future window on a past-only tool", "2026-10-09T16:00:00Z..2026-10-09T17:00:00Z", "time-future", "reads only the past",
+			tool.Period{Argument: "window", Spelling: tool.SpellingISORange, Direction: tool.DirectionPast}},
+		{"past window on a future-only tool", "2026-10-09T14:00:00Z..2026-10-09T15:00:00Z", "time-past", "reads only the future",
+			tool.Period{Argument: "window", Spelling: tool.SpellingISORange, Direction: tool.DirectionFuture}},
+		{"longer than the maximum range", "2026-10-01T00:00:00Z..2026-10-09T00:00:00Z", "max-range", "longer than the longest",
+			tool.Period{Argument: "window", Spelling: tool.SpellingISORange, MaxRange: "7d"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sn := &seen{}
+			w := &wall{t: turnNow}
+			res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2026-10-09T14:00:00Z..2026-10-09T15:00:00Z"}, c.p, sn, []string{}),
+				`{"service":"checkout","window":"`+c.window+`"}`, agent.Input{}, agent.WithTime("UTC"), agent.WithClock(w.now))
+			if len(sn.got()) != 0 {
+				t.Errorf("the tool ran: %+v", sn.got())
+			}
+			rows := rowsOfKind(t, res, "call-window")
+			if len(rows) != 1 || !strings.Contains(rows[0], `"refused":"`+c.refused+`"`) {
+				t.Errorf("call-window %v", rows)
+			}
+			msgs := toolMessages(res.Conversation().History)
+			if len(msgs) != 1 || !strings.Contains(msgs[0], c.says) || strings.Contains(msgs[0], "2026") {
+				t.Errorf("refusal %q", msgs)
+			}
+		})
+	}
+}
