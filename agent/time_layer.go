@@ -184,7 +184,8 @@ func timeInputOf(ck clock.Clock, pr coverage.PeriodRow, p tool.Period, rows []le
 			var w callWindowRow
 			if decodeRow(r, &w) && w.ToolCallID == pr.ToolCallID && w.Turn == pr.Turn && w.Iteration == pr.Iteration {
 				in.Asked = w.Asked
-				in.Sent = w.How == howModel || w.How == howFilled
+				in.Sent = w.How == howModel || w.How == howChosen || w.How == howFilled
+				in.Person = w.Person
 				in.RefusedBeyondRetention = w.Refused == refusedBeyondRetention
 				in.PartlyBeyondRetention = w.PartlyBeyondRetention
 			}
@@ -304,7 +305,7 @@ func armTime(c *config) error {
 		row.Turn, _ = kTurnNumber.Get(s)
 		row.Iteration, _ = kIteration.Get(s)
 		if p, ok := periods[call.Name]; ok {
-			if w, ok := callWindowOf(s, call.ID); ok && w.Asked != nil && (w.How == howModel || w.How == howFilled) {
+			if w, ok := callWindowOf(s, call.ID); ok && w.Asked != nil && (w.How == howModel || w.How == howChosen || w.How == howFilled) {
 				step, _ := clock.DurationOf(p.Granularity)
 				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: w.How == howFilled}); drifted {
 					row.Drift = &d
@@ -323,6 +324,7 @@ func armTime(c *config) error {
 // Who chose a call's window (call-window.how).
 const (
 	howModel     = "model"
+	howChosen    = "model-chosen"
 	howFilled    = "filled"
 	howNotFilled = "not-filled"
 	howUnread    = "unread"
@@ -341,6 +343,7 @@ type callWindowRow struct {
 	Argument              string       `json:"argument"`
 	Form                  string       `json:"form,omitempty"`
 	Asked                 *clock.Range `json:"asked,omitempty"`
+	Person                *clock.Range `json:"person,omitempty"`
 	Refused               string       `json:"refused,omitempty"`
 	PartlyBeyondRetention bool         `json:"partlyBeyondRetention,omitempty"`
 }
@@ -403,6 +406,11 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 			break
 		}
 		row.Form, row.Asked = form, &r
+		if w, ok := ck.Window(); ok && row.How == howModel && !(r.From.Equal(w.From) && r.To.Equal(w.To)) {
+			// The person set a window in the app and the model sent another:
+			// what the call reads is compared with the person's window.
+			row.How, row.Person = howChosen, &w
+		}
 	}
 	refusal := ""
 	if row.Asked != nil {

@@ -413,3 +413,26 @@ func TestTimeDirectionAndMaxRange(t *testing.T) {
 		})
 	}
 }
+
+// The person set a window in the app and the model sent another: the call
+// is compared with the person's window, and the person reads "your window".
+func TestTimeModelChoseAnotherWindow(t *testing.T) {
+	w := &wall{t: turnNow}
+	person := clock.Range{From: turnNow.Add(-2 * time.Hour), To: turnNow}
+	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, &seen{}, []string{}), `{"service":"checkout","window":"1h"}`,
+		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles", Window: &person}}, agent.WithTime(""), agent.WithClock(w.now), agent.LimitsTravelWithTheAnswer())
+	want := []string{`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"model-chosen","argument":"window","form":"lookback","asked":{"from":"2026-10-09T14:40:00Z","to":"2026-10-09T15:40:00Z"},"person":{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z"}}`}
+	if diff := cmp.Diff(want, rowsOfKind(t, res, "call-window")); diff != "" {
+		t.Errorf("call-window (-want +got):\n%s", diff)
+	}
+	if clocks := rowsOfKind(t, res, "clock"); len(clocks) != 1 || !strings.Contains(clocks[0], `"window":{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z","source":"control"}`) {
+		t.Errorf("clock row %v", clocks)
+	}
+	line := "search_logs read less than your window — your window: 2026-10-09 06:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00)"
+	if !strings.Contains(res.Answer, line) {
+		t.Errorf("answer lacks %q:\n%s", line, res.Answer)
+	}
+	if !contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked) {
+		t.Errorf("reasons %v", reasonsOf(res))
+	}
+}

@@ -36,7 +36,10 @@ type TimeInput struct {
 	// Asked is the window the call asked for (its call-window row), nil when nothing can be
 	// compared (not filled, unread).
 	Asked *clock.Range
-	// Sent is true when the call sent a look-back (how is model or filled).
+	// Person is the window the person set in the app's control, set only when the model chose
+	// another one (how is model-chosen): the read is then compared with it (against "person").
+	Person *clock.Range
+	// Sent is true when the call sent a look-back (how is model, model-chosen or filled).
 	Sent bool
 	// RefusedBeyondRetention is true when the call was refused before dispatch for asking
 	// only about time older than the source keeps.
@@ -84,7 +87,8 @@ func (f TimeFields) Names() []string {
 	return out
 }
 
-// TimeChecks compares what one call read with the window it asked. The read is, first found:
+// TimeChecks compares what one call read with the window it asked (or, when the model chose
+// another window than the person's, with the person's). The read is, first found:
 // each declared queried span read back as [from, to + step) with step the granularity, else
 // 1 ms; the asked window moved by a shifted drift; the asked window itself. Pieces of 1 ms or
 // less are dropped, and a sent look-back with no drift whose one declared read has the asked
@@ -104,6 +108,10 @@ func TimeChecks(in TimeInput) TimeFields {
 		return f
 	}
 	asked := *in.Asked
+	compared, against := asked, "asked"
+	if in.Person != nil {
+		compared, against = *in.Person, "person"
+	}
 	source, step := ReadAsked, time.Duration(0)
 	reads := []clock.Range{asked}
 	if declared := declaredReads(in.Declared, in.Granularity); len(declared) > 0 {
@@ -125,15 +133,15 @@ func TimeChecks(in TimeInput) TimeFields {
 		}
 		f.BeyondRetention = all
 	}
-	if source == ReadAsked || readsLate(in, asked, reads, source) {
+	if (source == ReadAsked && in.Person == nil) || readsLate(in, compared, reads, source) {
 		return f
 	}
-	missing := dropTiny(clock.Difference([]clock.Range{asked}, reads))
-	extra := dropTiny(clock.Difference(reads, []clock.Range{asked}))
+	missing := dropTiny(clock.Difference([]clock.Range{compared}, reads))
+	extra := dropTiny(clock.Difference(reads, []clock.Range{compared}))
 	if len(missing) == 0 && len(extra) == 0 {
 		return f
 	}
-	d := &coverage.PeriodDiffers{Against: "asked", Asked: spanOf(asked), Source: source, Read: spansOf(reads),
+	d := &coverage.PeriodDiffers{Against: against, Asked: spanOf(compared), Source: source, Read: spansOf(reads),
 		Missing: spansOf(missing), Extra: spansOf(extra)}
 	if source == ReadDeclared {
 		d.StepMs = step.Milliseconds()
