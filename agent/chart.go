@@ -63,56 +63,13 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 	return c, head, err
 }
 
-// structure describes the chart for the record: its nodes in walk order,
-// the route branches and the loop edges. (flow does not yet export a chart's
-// JSON structure; this is the agent's own description of the chart it built.)
+// structure is the chart's structure for the record: flow's own description
+// of the chart the agent built (nodes, edges with the loop back-edges to the
+// loop head, declared keys).
 func (a *Agent) structure() json.RawMessage {
-	type node struct {
-		ID       string   `json:"id"`
-		Kind     string   `json:"kind"`
-		Branches []string `json:"branches,omitempty"`
+	b, err := json.Marshal(a.chart.Structure())
+	if err != nil {
+		return nil // cannot happen: Structure holds strings, bools and slices only
 	}
-	type edge struct {
-		From string `json:"from"`
-		To   string `json:"to"`
-		Kind string `json:"kind"`
-	}
-	var nodes []node
-	var edges []edge
-	add := func(id, kind string) {
-		if len(nodes) > 0 {
-			edges = append(edges, edge{From: nodes[len(nodes)-1].ID, To: id, Kind: "next"})
-		}
-		nodes = append(nodes, node{ID: id, Kind: kind})
-	}
-	add(stageSeed, "stage")
-	for _, m := range a.cfg.headMounts {
-		add(m.id, "subflow")
-	}
-	add(stageContext, "stage")
-	add(stageCallLLM, "stage")
-	for _, m := range a.cfg.preRouteMounts {
-		add(m.id, "subflow")
-	}
-	add(stageRoute, "decider")
-	nodes[len(nodes)-1].Branches = []string{branchToolCalls, branchWrapUp, branchFinal}
-	nodes = append(nodes,
-		node{ID: stageToolCalls, Kind: "pausable"},
-		node{ID: stageWrapUp, Kind: "stage"},
-		node{ID: stagePrepareFinal, Kind: "stage"},
-		node{ID: stageBreakFinal, Kind: "stage"})
-	edges = append(edges,
-		edge{From: stageRoute, To: stageToolCalls, Kind: "branch"},
-		edge{From: stageRoute, To: stageWrapUp, Kind: "branch"},
-		edge{From: stageRoute, To: stagePrepareFinal, Kind: "branch"},
-		edge{From: stagePrepareFinal, To: stageBreakFinal, Kind: "next"},
-		edge{From: stageToolCalls, To: a.loopHead, Kind: "loop"},
-		edge{From: stageWrapUp, To: a.loopHead, Kind: "loop"})
-	b, _ := json.Marshal(struct {
-		ChartID  string `json:"chartId"`
-		LoopHead string `json:"loopHead"`
-		Nodes    []node `json:"nodes"`
-		Edges    []edge `json:"edges"`
-	}{chartID, a.loopHead, nodes, edges})
 	return b
 }
