@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -150,5 +151,54 @@ func TestInputsAnswerMisfitsThrice(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"missing", "invalid-answer", "invalid-answer", "invalid-answer"}, asked); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+}
+
+// A paused question survives a JSON round trip of its checkpoint, and so
+// does the turn's clock: the resumed batch runs with the answer, on the
+// clock decided before the pause.
+func TestInputsAskCheckpointRoundTrip(t *testing.T) {
+	sn := &seen{}
+	w := &wall{t: turnNow}
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
+		scripted.Reply{Content: "No errors."},
+	)
+	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{})), agent.WithTime("Europe/London"), agent.WithClock(w.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "Any errors?"})
+	if err != nil || !res.Paused {
+		t.Fatalf("want a pause: %v", err)
+	}
+	b, err := json.Marshal(res.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cp agent.PauseCheckpoint
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
+	requestID := res.PauseData.Data.(inputs.PauseData).RequestID
+	w.set(turnNow.Add(10 * time.Minute))
+	res, err = a.Resume(context.Background(), &cp, reply(t, requestID, map[string]any{"f1": "24h"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sn.got(); len(got) != 1 || got[0].Window != "24h" {
+		t.Errorf("execute args %+v", got)
+	}
+	if len(sn.time) != 1 || !sn.time[0].Now.Equal(turnNow) || sn.time[0].Zone != "Europe/London" {
+		t.Errorf("tool time %+v (want the clock decided before the pause)", sn.time)
+	}
+	want := `{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"filled","argument":"window","form":"lookback","asked":{"from":"2026-10-08T15:40:00Z","to":"2026-10-09T15:40:00Z"}}`
+	if got := rowsOfKind(t, res, "call-window"); len(got) != 1 || got[0] != want {
+		t.Errorf("call-window %v\nwant %s", got, want)
+	}
+	// 10 minutes after the turn's now: a library fill drifted, recorded shifted
+	// (this tool accepts no iso-range to redraw it in).
+	if got := rowsOfKind(t, res, "call"); len(got) != 1 || !strings.Contains(got[0], `"drift":{"byMs":600000,"outcome":"shifted"}`) {
+		t.Errorf("call rows %v", got)
 	}
 }
