@@ -34,7 +34,8 @@ func PeriodRowsOf(rows []coverage.PeriodRow) []Row {
 }
 
 // PeriodPayload returns the findings.period payload for a row: names, the verdict and numbers,
-// never an instant or an argument name.
+// never an instant or an argument name. A row carrying the time layer's checks lists their names
+// under timeChecks.
 func PeriodPayload(r coverage.PeriodRow) event.FindingsPeriodPayload {
 	return event.FindingsPeriodPayload{
 		ToolCallID: r.ToolCallID,
@@ -42,7 +43,28 @@ func PeriodPayload(r coverage.PeriodRow) event.FindingsPeriodPayload {
 		Iteration:  r.Iteration,
 		Turn:       r.Turn,
 		Verdict:    string(r.Verdict),
+		TimeChecks: TimeCheckNames(r),
 	}
+}
+
+// TimeCheckNames lists the time layer's checks a period row carries, in a fixed order:
+// period-differs-from-asked, period-shifted, period-beyond-retention, partly-beyond-retention.
+// A row without them gives nil.
+func TimeCheckNames(r coverage.PeriodRow) []string {
+	var out []string
+	if r.Differs != nil {
+		out = append(out, "period-differs-from-asked")
+	}
+	if r.Shifted != nil {
+		out = append(out, "period-shifted")
+	}
+	if r.BeyondRetention {
+		out = append(out, "period-beyond-retention")
+	}
+	if r.PartlyBeyondRetention {
+		out = append(out, "partly-beyond-retention")
+	}
+	return out
 }
 
 // EmitPeriodRows is the ledger's emit half for period rows: one agentfootprint.findings.period

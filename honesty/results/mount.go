@@ -35,7 +35,28 @@ func New(deps Deps) (Layer, error) {
 	if err != nil {
 		return Layer{}, err
 	}
-	return Layer{ID: SubflowID, Chart: c, Mount: flow.Mount{Input: Input, Output: Output}}, nil
+	in := Input
+	if deps.TimeInputs != nil {
+		in = func(parent flow.Reader) (map[string]any, error) { return inputWithTimes(parent, deps.TimeInputs) }
+	}
+	return Layer{ID: SubflowID, Chart: c, Mount: flow.Mount{Input: in, Output: Output}}, nil
+}
+
+// inputWithTimes is Input plus, for a visit with a batch, the time layer's inputs for its calls.
+func inputWithTimes(parent flow.Reader, timesOf func(flow.Reader, []RanCall, int) map[string]TimeInput) (map[string]any, error) {
+	in, err := Input(parent)
+	if err != nil {
+		return nil, err
+	}
+	it, ok := in[keyBatchIteration.KeyName()].(int)
+	if !ok {
+		return in, nil
+	}
+	calls, _ := in[keyCalls.KeyName()].([]RanCall)
+	if times := timesOf(parent, calls, it); len(times) > 0 {
+		in[keyTimeInputs.KeyName()] = times
+	}
+	return in, nil
 }
 
 // Input is the mount's input mapping. Without a batch to judge (see BatchToJudge) it hands the

@@ -121,6 +121,9 @@ func PeriodRowsOf(checks []CheckedPeriod, st Stamp) []coverage.PeriodRow {
 			Verdict:    c.Verdict,
 			Argument:   c.Argument,
 		})
+		if c.Time != nil {
+			c.Time.Apply(&out[len(out)-1])
+		}
 	}
 	return out
 }

@@ -29,6 +29,7 @@ var (
 	keyPeriodPlan     = flow.Key[[]PlannedPeriod]("periodPlan")
 	keyPeriodChecks   = flow.Key[[]CheckedPeriod]("periodChecks")
 	keyPeriodRows     = flow.Key[[]coverage.PeriodRow]("periodRows")
+	keyTimeInputs     = flow.Key[map[string]TimeInput]("timeInputs")
 )
 
 // Deps is what the stages are handed from outside the subflow: closures, never state.
@@ -40,6 +41,11 @@ type Deps struct {
 	// means ledger.EmitPeriodRows (one agentfootprint.findings.period per row, through the
 	// scope's emit channel).
 	EmitRows func(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow)
+	// TimeInputs, under the time layer, reads from the agent's state what the record holds about
+	// each call of the batch being judged (its asked window, drift, the tool's retention), by
+	// call id. The mount hands the result to the subflow, and Verify runs TimeChecks on it for
+	// each judged call, filling in the verdict and the declared periods. nil means no time layer.
+	TimeInputs func(parent flow.Reader, calls []RanCall, iteration int) map[string]TimeInput
 }
 
 // Chart builds the sf-results subflow. Every stage does nothing when the mount handed no batch.
@@ -49,7 +55,7 @@ func Chart(deps Deps) (*flow.Chart, error) {
 		emit = func(_ context.Context, s *flow.Scope, rows []coverage.PeriodRow) { ledger.EmitPeriodRows(s, rows) }
 	}
 	c, err := flow.NewBuilder(SubflowID).
-		Keys(keyCalls, keyPeriods, keyBatchIteration, keyTurnNumber, keyPeriodPlan, keyPeriodChecks, keyPeriodRows).
+		Keys(keyCalls, keyPeriods, keyBatchIteration, keyTurnNumber, keyPeriodPlan, keyPeriodChecks, keyPeriodRows, keyTimeInputs).
 		Stage(StageDeclare, func(_ context.Context, s *flow.Scope) (any, error) {
 			calls, _ := keyCalls.Get(s)
 			if len(calls) == 0 {
@@ -66,7 +72,11 @@ func Chart(deps Deps) (*flow.Chart, error) {
 			if len(plan) == 0 {
 				return nil, nil
 			}
-			keyPeriodChecks.Set(s, CheckPeriods(plan))
+			checks := CheckPeriods(plan)
+			if times, _ := keyTimeInputs.Get(s); len(times) > 0 {
+				checkTimes(checks, plan, times)
+			}
+			keyPeriodChecks.Set(s, checks)
 			return nil, nil
 		}).
 		Stage(StageRecord, func(ctx context.Context, s *flow.Scope) (any, error) {
@@ -91,4 +101,19 @@ func Chart(deps Deps) (*flow.Chart, error) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	return c, nil
+}
+
+// checkTimes runs the time layer's checks for every judged call the mount handed a TimeInput for,
+// with the call's own verdict and declared periods.
+func checkTimes(checks []CheckedPeriod, plan []PlannedPeriod, times map[string]TimeInput) {
+	for i := range checks {
+		in, ok := times[checks[i].ToolCallID]
+		if !ok {
+			continue
+		}
+		in.Verdict = checks[i].Verdict
+		in.Declared = plan[i].Declared
+		f := TimeChecks(in)
+		checks[i].Time = &f
+	}
 }

@@ -298,3 +298,52 @@ func TestCustomEmitGetsStageContext(t *testing.T) {
 		t.Errorf("emit saw ctx %v and rows %+v", tag, got)
 	}
 }
+
+func TestTimeInputsReachVerify(t *testing.T) {
+	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
+		results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "backup_runs"}},
+		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale), absenceRow("c2", 1, fresh)}}
+	var gotCalls []RanCall
+	var gotIteration int
+	deps := Deps{TimeInputs: func(_ flow.Reader, calls []RanCall, iteration int) map[string]TimeInput {
+		gotCalls, gotIteration = calls, iteration
+		return map[string]TimeInput{"c2": {PartlyBeyondRetention: true}}
+	}}
+	var events []flow.Event
+	c := parentChart(t, st, deps)
+	res, err := c.Run(context.Background(), nil, flow.WithHooks(&flow.Hooks{Emit: func(e flow.Event) { events = append(events, e) }}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gotCalls) != 2 || gotIteration != 1 {
+		t.Errorf("TimeInputs saw calls %v at iteration %d", gotCalls, gotIteration)
+	}
+	rows, _ := res.Output.([]ledger.Row)
+	var got []string
+	for _, r := range rows {
+		got = append(got, string(must(json.Marshal(r))))
+	}
+	want := []string{
+		`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`,
+		`{"kind":"period","turn":1,"toolCallId":"c2","toolName":"backup_runs","iteration":1,"verdict":"covered","partlyBeyondRetention":true}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if len(events) != 2 {
+		t.Fatalf("%d events", len(events))
+	}
+	if p := events[1].Payload.(event.FindingsPeriodPayload); !cmp.Equal(p.TimeChecks, []string{"partly-beyond-retention"}) {
+		t.Errorf("second event's timeChecks = %v", p.TimeChecks)
+	}
+	if p := events[0].Payload.(event.FindingsPeriodPayload); p.TimeChecks != nil {
+		t.Errorf("a call without time checks listed %v", p.TimeChecks)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -31,6 +31,8 @@ type CheckedPeriod struct {
 	ToolName   string              `json:"toolName"`
 	Verdict    coverage.RowVerdict `json:"verdict"`
 	Argument   string              `json:"argument,omitempty"`
+	// Time holds the time layer's checks, under that layer only.
+	Time *TimeFields `json:"time,omitempty"`
 }
 
 // HeldSpan sets the span a call asked about beside the span its source held, for a call the
