@@ -5,6 +5,7 @@ package flow
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 )
 
@@ -112,31 +113,73 @@ type SubflowRef struct {
 }
 
 // Commit is one bundle of the log: what one executed stage read and wrote.
+//
+// The fields that vary from one execution of a node to the next sit in the
+// Commit itself; the rest (names, reads, decision, notes) sit in its
+// [CommitDetail], reached through the embedded pointer, so c.Stage, c.Reads,
+// c.Error and the others read as plain fields. The detail is never nil in a
+// commit made by a run or decoded from JSON; a Commit built by hand must set
+// one (reading a promoted field through a nil detail panics).
 type Commit struct {
 	// Idx is the position in the log; 0 is the input commit.
-	Idx int `json:"idx"`
-	// Stage is the display name, StageID the node id, RuntimeStageID the
-	// execution id ([subflowPath/]stageId#n).
-	Stage          string `json:"stage"`
-	StageID        string `json:"stageId"`
-	RuntimeStageID string `json:"runtimeStageId"`
-	// Reads lists the keys read with tracking, in first-read order.
-	Reads []string `json:"reads"`
+	Idx int
+	// RuntimeStageID is the execution id ([subflowPath/]stageId#n).
+	RuntimeStageID string
 	// Ops are the writes in the order they were staged.
-	Ops []Op `json:"ops"`
+	Ops []Op
+	// Control is the decision governing this commit (nil before any).
+	Control *Control
+	*CommitDetail
+}
+
+// CommitDetail is the part of a commit that usually repeats from one
+// execution of a node to the next. A run gives consecutive commits of a node
+// one shared CommitDetail while these fields stay equal (in a loop that is
+// every pass), which keeps a long record about a third the size it would be
+// with one copy per commit. Shared means immutable: never modify a
+// CommitDetail reached through a Commit; build a new one instead.
+type CommitDetail struct {
+	// Stage is the display name, StageID the node id.
+	Stage   string
+	StageID string
+	// Reads lists the keys read with tracking, in first-read order.
+	Reads []string
 	// Untracked is a subset of {"env", "silent"}: the stage used Env or
 	// Peek, so a slice through it may be incomplete.
-	Untracked []string `json:"untracked,omitempty"`
-	// Control is the decision governing this commit (nil before any).
-	Control *Control `json:"control,omitempty"`
+	Untracked []string
 	// Decision is set on decider and selector commits.
-	Decision *Decision `json:"decision,omitempty"`
+	Decision *Decision
 	// Error is the failed stage's message.
-	Error string `json:"error,omitempty"`
+	Error string
 	// Subflow is set on mount commits.
-	Subflow *SubflowRef `json:"subflow,omitempty"`
+	Subflow *SubflowRef
 	// Redacted lists the keys whose values are masked in this bundle.
-	Redacted []string `json:"redacted,omitempty"`
+	Redacted []string
+}
+
+// equal reports whether d and o hold the same facts (slices element-wise,
+// the decision and subflow by identity: both are shared, never rebuilt).
+func (d *CommitDetail) equal(o *CommitDetail) bool {
+	return d.Stage == o.Stage && d.StageID == o.StageID && d.Decision == o.Decision &&
+		d.Error == o.Error && d.Subflow == o.Subflow && slices.Equal(d.Reads, o.Reads) &&
+		slices.Equal(d.Untracked, o.Untracked) && slices.Equal(d.Redacted, o.Redacted)
+}
+
+// commitJSON is the wire form of a commit; its field order is the key order
+// of an encoded commit.
+type commitJSON struct {
+	Idx            int         `json:"idx"`
+	Stage          string      `json:"stage"`
+	StageID        string      `json:"stageId"`
+	RuntimeStageID string      `json:"runtimeStageId"`
+	Reads          []string    `json:"reads"`
+	Ops            []Op        `json:"ops"`
+	Untracked      []string    `json:"untracked,omitempty"`
+	Control        *Control    `json:"control,omitempty"`
+	Decision       *Decision   `json:"decision,omitempty"`
+	Error          string      `json:"error,omitempty"`
+	Subflow        *SubflowRef `json:"subflow,omitempty"`
+	Redacted       []string    `json:"redacted,omitempty"`
 }
 
 // RedactedValue replaces the value of a redacted key's op in encoded records.
@@ -145,8 +188,11 @@ const RedactedValue = "[redacted]"
 // MarshalJSON writes empty reads and ops as [] rather than null, and masks
 // the op values of the keys listed in redacted.
 func (c Commit) MarshalJSON() ([]byte, error) {
-	type plain Commit
-	p := plain(c)
+	p := commitJSON{Idx: c.Idx, RuntimeStageID: c.RuntimeStageID, Ops: c.Ops, Control: c.Control}
+	if d := c.CommitDetail; d != nil {
+		p.Stage, p.StageID, p.Reads, p.Untracked = d.Stage, d.StageID, d.Reads, d.Untracked
+		p.Decision, p.Error, p.Subflow, p.Redacted = d.Decision, d.Error, d.Subflow, d.Redacted
+	}
 	if p.Reads == nil {
 		p.Reads = []string{}
 	}
@@ -164,6 +210,19 @@ func (c Commit) MarshalJSON() ([]byte, error) {
 		p.Ops = ops
 	}
 	return json.Marshal(p)
+}
+
+// UnmarshalJSON reads the wire form; the decoded commit always has its own
+// detail.
+func (c *Commit) UnmarshalJSON(data []byte) error {
+	var p commitJSON
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*c = Commit{Idx: p.Idx, RuntimeStageID: p.RuntimeStageID, Ops: p.Ops, Control: p.Control,
+		CommitDetail: &CommitDetail{Stage: p.Stage, StageID: p.StageID, Reads: p.Reads, Untracked: p.Untracked,
+			Decision: p.Decision, Error: p.Error, Subflow: p.Subflow, Redacted: p.Redacted}}
+	return nil
 }
 
 // Record is the evidence of one run: its commit log and, keyed by the mount's

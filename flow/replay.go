@@ -242,6 +242,11 @@ func (r *Record) validate(prefix string) error {
 		if c == nil {
 			return bad(fmt.Sprintf("commits[%d]", i), "is null")
 		}
+		if c.CommitDetail == nil {
+			// Only a commit built by hand can lack one; reading its
+			// promoted fields would panic.
+			return bad(fmt.Sprintf("commits[%d]", i), "has no detail (stage, stageId, reads)")
+		}
 	}
 	if r.Commits[0].RuntimeStageID != InputStageID {
 		return bad("commits[0].runtimeStageId", fmt.Sprintf("is %q, want %q", r.Commits[0].RuntimeStageID, InputStageID))

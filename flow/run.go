@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // DefaultVisitLimit is the default number of back-edge passes allowed into
@@ -111,6 +112,7 @@ type run struct {
 	now        func() time.Time
 	loops      int
 	idbuf      []byte
+	ids        idArena
 	slab       slab
 }
 
@@ -122,6 +124,8 @@ type slab struct {
 	evs     []RuleEvidence
 	cms     []Commit
 	cmChunk int
+	dets    []CommitDetail
+	detN    int
 	// current chunk sizes: each starts small and doubles up to a cap, so a
 	// short run allocates little and a long one few, larger chunks.
 	decN, evN, strN, opN, ctlN int
@@ -144,6 +148,18 @@ func (sb *slab) commit() *Commit {
 	c := &sb.cms[0]
 	sb.cms = sb.cms[1:]
 	return c
+}
+
+// detail returns a copy of d carved from the current chunk.
+func (sb *slab) detail(d CommitDetail) *CommitDetail {
+	if len(sb.dets) == 0 {
+		sb.detN = grow(sb.detN, 4, slabChunk/4)
+		sb.dets = make([]CommitDetail, sb.detN)
+	}
+	p := &sb.dets[0]
+	*p = d
+	sb.dets = sb.dets[1:]
+	return p
 }
 
 func (sb *slab) decision() *Decision {
@@ -255,7 +271,34 @@ func (r *run) nextID(path, id string) string {
 	b = strconv.AppendInt(b, int64(r.counter), 10)
 	r.counter++
 	r.idbuf = b
-	return string(b)
+	return r.ids.string(b)
+}
+
+// idArena turns runtime stage ids into strings carved from shared byte
+// chunks: one allocation per chunk instead of one per commit (the ids are
+// most of a loop's small allocations), and the chunks hold no pointers, so
+// the collector never scans them. Bytes are only ever appended past the
+// chunk's length, never rewritten, which is what makes the strings
+// immutable. Only the run's goroutine uses it.
+type idArena struct {
+	buf []byte
+	n   int // current chunk size: doubles from 256 bytes up to 8 KiB
+}
+
+func (a *idArena) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > 512 {
+		return string(b)
+	}
+	if cap(a.buf)-len(a.buf) < len(b) {
+		a.n = grow(a.n, 256, 8<<10)
+		a.buf = make([]byte, 0, a.n)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[start], len(b))
 }
 
 // slot is one committed key: the value readers get, the backing value
@@ -289,10 +332,10 @@ func newExec(r *run, c *Chart, path string) *exec {
 
 // nodeState is what one execution keeps per chart node.
 type nodeState struct {
-	visits      int       // back-edge passes into the node
-	lastDecider int       // commit of the node's latest decision, -1 none
-	prevDec     *Decision // its latest decision, shared when repeated
-	prevReads   []string  // its latest reads list, shared when repeated
+	visits      int           // back-edge passes into the node
+	lastDecider int           // commit of the node's latest decision, -1 none
+	prevDec     *Decision     // its latest decision, shared when repeated
+	prevDetail  *CommitDetail // its latest commit detail, shared when repeated
 }
 
 func newNodeStates(n int) []nodeState {
@@ -388,7 +431,8 @@ func (e *exec) seed(inputs map[string]any) error {
 		ops = append(ops, Op{Key: name, Verb: VerbSet, Value: v})
 		e.inputs[name] = true
 	}
-	c := Commit{Idx: 0, Stage: InputStageID, StageID: InputStageID, RuntimeStageID: InputStageID, Ops: ops}
+	c := Commit{Idx: 0, RuntimeStageID: InputStageID, Ops: ops,
+		CommitDetail: &CommitDetail{Stage: InputStageID, StageID: InputStageID}}
 	err := errors.Join(errs...)
 	if err != nil {
 		c.Error = err.Error()
@@ -467,29 +511,14 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	idx := len(e.rec.Commits)
 	ops := e.r.slab.ops(s.ops)
 	c := e.r.slab.commit() // zeroed: set only what this commit has
-	c.Idx, c.Stage, c.StageID, c.RuntimeStageID = idx, s.n.name, s.n.id, s.info.RuntimeStageID
-	if len(s.reads) > 0 {
-		// A node that reads the same keys as on its last execution shares
-		// that (immutable) list.
-		if prev := e.ns[s.n.idx].prevReads; slices.Equal(prev, s.reads) {
-			c.Reads = prev
-		} else {
-			c.Reads = e.r.slab.strings(s.reads)
-			e.ns[s.n.idx].prevReads = c.Reads
-		}
-	}
+	c.Idx, c.RuntimeStageID = idx, s.info.RuntimeStageID
 	if ops != nil {
 		c.Ops = ops
 	}
 	if e.ctl != nil {
 		c.Control = e.ctl
 	}
-	if d != nil {
-		c.Decision = d
-	}
-	if sub != nil {
-		c.Subflow = sub
-	}
+	c.CommitDetail = e.detail(s, err, d, sub, ops)
 	if len(e.rec.Commits) == cap(e.rec.Commits) {
 		// Double (append grows large slices by 1.25x, copying more often).
 		grown := make([]*Commit, len(e.rec.Commits), max(2*cap(e.rec.Commits), 32))
@@ -497,24 +526,6 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 		e.rec.Commits = grown
 	}
 	e.rec.Commits = append(e.rec.Commits, c)
-	if s.flags != 0 {
-		if s.flags&untrackedEnv != 0 {
-			c.Untracked = append(c.Untracked, "env")
-		}
-		if s.flags&untrackedSilent != 0 {
-			c.Untracked = append(c.Untracked, "silent")
-		}
-	}
-	if err != nil {
-		c.Error = err.Error()
-	}
-	if e.chart.redact != nil {
-		for _, op := range ops {
-			if e.chart.redact[op.Key] && !contains(c.Redacted, op.Key) {
-				c.Redacted = append(c.Redacted, op.Key)
-			}
-		}
-	}
 	e.apply(ops, idx)
 	e.r.obs.commit(s.info, c)
 	if err != nil {
@@ -522,6 +533,46 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 		e.r.obs.error(s.info, err)
 	}
 	return err
+}
+
+// detail returns the commit detail of the stage ending in s: the node's
+// previous detail when every field is unchanged (the usual case in a loop,
+// where a commit then costs 64 bytes instead of 192), a new one otherwise.
+func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []Op) *CommitDetail {
+	want := CommitDetail{Stage: s.n.name, StageID: s.n.id, Reads: s.reads, Decision: d, Subflow: sub}
+	if len(s.reads) == 0 {
+		want.Reads = nil
+	}
+	if s.flags&untrackedEnv != 0 {
+		want.Untracked = append(want.Untracked, "env")
+	}
+	if s.flags&untrackedSilent != 0 {
+		want.Untracked = append(want.Untracked, "silent")
+	}
+	if err != nil {
+		want.Error = err.Error()
+	}
+	if e.chart.redact != nil {
+		for _, op := range ops {
+			if e.chart.redact[op.Key] && !contains(want.Redacted, op.Key) {
+				want.Redacted = append(want.Redacted, op.Key)
+			}
+		}
+	}
+	ns := &e.ns[s.n.idx]
+	prev := ns.prevDetail
+	if prev != nil && prev.equal(&want) {
+		return prev
+	}
+	// s.reads is the scope's buffer, reused by the next stage: keep a copy,
+	// or the previous detail's list when it is the same.
+	if prev != nil && slices.Equal(prev.Reads, want.Reads) {
+		want.Reads = prev.Reads
+	} else {
+		want.Reads = e.r.slab.strings(want.Reads)
+	}
+	ns.prevDetail = e.r.slab.detail(want)
+	return ns.prevDetail
 }
 
 func callStage(ctx context.Context, n *node, s *Scope) (out any, err error) {

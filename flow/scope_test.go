@@ -227,10 +227,11 @@ func TestReadsAndProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	cm := res.Record.Commits[1]
-	want := &flow.Commit{Idx: 1, Stage: "w", StageID: "w", RuntimeStageID: "w#0", Reads: []string{"a", "b"},
-		Ops:       []flow.Op{{Key: "out", Verb: flow.VerbSet, Value: 1, ReadsBefore: 1}, {Key: "out", Verb: flow.VerbSet, Value: 3, ReadsBefore: 2}},
-		Untracked: []string{"env", "silent"}}
-	if diff := cmp.Diff(want, cm, cmp.AllowUnexported(flow.Commit{})); diff != "" {
+	want := &flow.Commit{Idx: 1, RuntimeStageID: "w#0",
+		Ops: []flow.Op{{Key: "out", Verb: flow.VerbSet, Value: 1, ReadsBefore: 1}, {Key: "out", Verb: flow.VerbSet, Value: 3, ReadsBefore: 2}},
+		CommitDetail: &flow.CommitDetail{Stage: "w", StageID: "w", Reads: []string{"a", "b"},
+			Untracked: []string{"env", "silent"}}}
+	if diff := cmp.Diff(want, cm); diff != "" {
 		t.Errorf("commit (-want +got):\n%s", diff)
 	}
 }

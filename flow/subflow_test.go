@@ -75,10 +75,10 @@ func TestSubflowMount(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	mount := res.Record.Commits[2]
-	wantMount := &flow.Commit{Idx: 2, Stage: "sf-results", StageID: "sf-results", RuntimeStageID: "sf-results#1",
-		Reads:   []string{"history"},
-		Ops:     []flow.Op{{Key: "findings", Verb: flow.VerbAppend, Value: []string{"ok:a", "ok:b"}, ReadsBefore: 1}},
-		Subflow: &flow.SubflowRef{Path: "sf-results", Run: "sf-results#1"}}
+	wantMount := &flow.Commit{Idx: 2, RuntimeStageID: "sf-results#1",
+		Ops: []flow.Op{{Key: "findings", Verb: flow.VerbAppend, Value: []string{"ok:a", "ok:b"}, ReadsBefore: 1}},
+		CommitDetail: &flow.CommitDetail{Stage: "sf-results", StageID: "sf-results", Reads: []string{"history"},
+			Subflow: &flow.SubflowRef{Path: "sf-results", Run: "sf-results#1"}}}
 	if diff := cmp.Diff(wantMount, mount); diff != "" {
 		t.Errorf("mount commit (-want +got):\n%s", diff)
 	}
