@@ -179,3 +179,14 @@ func FuzzAdmit(f *testing.F) {
 		}
 	})
 }
+
+func TestTimeCheckNames(t *testing.T) {
+	r := coverage.PeriodRow{Differs: &coverage.PeriodDiffers{}, Shifted: &coverage.PeriodShift{ByMs: 90000}, BeyondRetention: true, PartlyBeyondRetention: true}
+	want := []string{"period-differs-from-asked", "period-shifted", "period-beyond-retention", "partly-beyond-retention"}
+	if diff := cmp.Diff(want, TimeCheckNames(r)); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+	if got := PeriodPayload(coverage.PeriodRow{Verdict: "covered"}); got.TimeChecks != nil {
+		t.Errorf("a row without checks listed %v", got.TimeChecks)
+	}
+}
