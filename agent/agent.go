@@ -5,6 +5,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -126,13 +127,16 @@ func WithSystemPrompt(text string) Option {
 }
 
 // WithMaxIterations sets the step budget (default 10, minimum 1): at most n
-// model calls may ask for tools before the wrap-up call.
+// model calls may ask for tools before the wrap-up call. There is no upper
+// cap; a budget above 100 logs a warning through log/slog's default logger,
+// once per process.
 func WithMaxIterations(n int) Option {
 	return func(c *config) {
 		c.maxIter = n
 		if n < 1 {
 			c.errs = append(c.errs, fmt.Errorf("agent: maxIterations %d: must be at least 1", n))
 		}
+		warnManyIterations(slog.Default(), n)
 	}
 }
 
