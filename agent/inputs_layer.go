@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
@@ -42,6 +43,7 @@ var (
 	kInChecks    = flow.Key[inputs.Batch]("argumentChecks")
 	kInRows      = flow.Key[[]ledger.ArgumentRow]("argumentRows")
 	kInResolved  = flow.Key[[]inputs.Resolution]("argumentResolutions")
+	kInClock     = flow.Key[clock.Clock]("turnClock")
 )
 
 // InputsLayer arms honesty layer 2: for every call that will run, each
@@ -126,6 +128,8 @@ func armInputs(c *config) error {
 			switch f.Source {
 			case inputs.SourceDefault:
 				b.WriteString(inputs.Note(inputs.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+			case inputs.SourceApp:
+				b.WriteString(inputs.Note(inputs.BoundClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
 			case inputs.SourceAnswered:
 				b.WriteString(inputs.Note(inputs.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
 			}
@@ -181,6 +185,9 @@ func inputsMountInput(parent flow.Reader) (map[string]any, error) {
 		}
 	}
 	in[kInCalls.KeyName()] = batch
+	if ck, ok := kTurnClock.Get(parent); ok {
+		in[kInClock.KeyName()] = ck
+	}
 	return in, nil
 }
 
@@ -210,7 +217,7 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 // each), resolve writes what dispatch applies.
 func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 	return flow.NewBuilder(inputsSubflowID).
-		Keys(kInCalls, kInIteration, kInTurn, kInPlan, kInChecks, kInRows, kInResolved).
+		Keys(kInCalls, kInIteration, kInTurn, kInPlan, kInChecks, kInRows, kInResolved, kInClock).
 		Stage(inputsDeclare, func(_ context.Context, s *flow.Scope) (any, error) {
 			calls, _ := kInCalls.Get(s)
 			var plan []inputs.Call
@@ -231,7 +238,19 @@ func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 			}
 			it, _ := kInIteration.Get(s)
 			turn, _ := kInTurn.Get(s)
-			kInChecks.Set(s, inputs.Resolve(plan, toolOf, inputs.Stamp{Turn: turn, Iteration: it}))
+			var bind inputs.Binder
+			if ck, ok := kInClock.Get(s); ok {
+				if w, ok := ck.Window(); ok {
+					bind = func(t *tool.Tool, argument string) (any, bool) {
+						p, ok := t.Period()
+						if !ok || p.Argument != argument {
+							return nil, false
+						}
+						return bindWindow(p, w, ck.Now())
+					}
+				}
+			}
+			kInChecks.Set(s, inputs.ResolveBound(plan, toolOf, inputs.Stamp{Turn: turn, Iteration: it}, bind))
 			return nil, nil
 		}).
 		Stage(inputsRecord, func(ctx context.Context, s *flow.Scope) (any, error) {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -184,8 +185,9 @@ func timeInputOf(ck clock.Clock, pr coverage.PeriodRow, p tool.Period, rows []le
 			var w callWindowRow
 			if decodeRow(r, &w) && w.ToolCallID == pr.ToolCallID && w.Turn == pr.Turn && w.Iteration == pr.Iteration {
 				in.Asked = w.Asked
-				in.Sent = w.How == howModel || w.How == howChosen || w.How == howFilled
+				in.Sent = w.How == howModel || w.How == howChosen || w.How == howFilled || w.How == howBound
 				in.Person = w.Person
+				in.SentRange = w.Sent
 				in.RefusedBeyondRetention = w.Refused == refusedBeyondRetention
 				in.PartlyBeyondRetention = w.PartlyBeyondRetention
 			}
@@ -305,9 +307,9 @@ func armTime(c *config) error {
 		row.Turn, _ = kTurnNumber.Get(s)
 		row.Iteration, _ = kIteration.Get(s)
 		if p, ok := periods[call.Name]; ok {
-			if w, ok := callWindowOf(s, call.ID); ok && w.Asked != nil && (w.How == howModel || w.How == howChosen || w.How == howFilled) {
+			if w, ok := callWindowOf(s, call.ID); ok && w.Asked != nil && (w.How == howModel || w.How == howChosen || w.How == howFilled || w.How == howBound) {
 				step, _ := clock.DurationOf(p.Granularity)
-				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: w.How == howFilled}); drifted {
+				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: w.How == howFilled || w.How == howBound}); drifted {
 					row.Drift = &d
 				}
 			}
@@ -325,6 +327,7 @@ func armTime(c *config) error {
 const (
 	howModel     = "model"
 	howChosen    = "model-chosen"
+	howBound     = "bound"
 	howFilled    = "filled"
 	howNotFilled = "not-filled"
 	howUnread    = "unread"
@@ -344,6 +347,7 @@ type callWindowRow struct {
 	Form                  string       `json:"form,omitempty"`
 	Asked                 *clock.Range `json:"asked,omitempty"`
 	Person                *clock.Range `json:"person,omitempty"`
+	Sent                  *clock.Range `json:"sent,omitempty"`
 	Refused               string       `json:"refused,omitempty"`
 	PartlyBeyondRetention bool         `json:"partlyBeyondRetention,omitempty"`
 }
@@ -390,7 +394,11 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		row.How = howUnread
 	default:
 		row.How = howModel
-		if filledHere(s, call.ID, p.Argument) {
+		switch fillSource(s, call.ID, p.Argument) {
+		case "":
+		case inputs.SourceApp:
+			row.How = howBound
+		default:
 			row.How = howFilled
 		}
 		form := string(p.Spelling)
@@ -406,6 +414,13 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 			break
 		}
 		row.Form, row.Asked = form, &r
+		if w, ok := ck.Window(); ok && row.How == howBound && !(r.From.Equal(w.From) && r.To.Equal(w.To)) {
+			// The tool's spelling cannot hold the person's window: the
+			// smallest covering look-back was sent, and the window is what
+			// was asked.
+			sent := r
+			row.Asked, row.Sent = &w, &sent
+		}
 		if w, ok := ck.Window(); ok && row.How == howModel && !(r.From.Equal(w.From) && r.To.Equal(w.To)) {
 			// The person set a window in the app and the model sent another:
 			// what the call reads is compared with the person's window.
@@ -459,8 +474,9 @@ func refusedWindow(asked clock.Range, now time.Time, p tool.Period) (why, senten
 	return "", ""
 }
 
-// filledHere reports whether the inputs layer filled argument on this call.
-func filledHere(s *flow.Scope, id, argument string) bool {
+// fillSource says who filled argument on this call ("" when the inputs
+// layer filled nothing).
+func fillSource(s *flow.Scope, id, argument string) string {
 	rs, _ := kArgumentResolutions.Get(s)
 	for _, r := range rs {
 		if r.ToolCallID != id {
@@ -468,11 +484,58 @@ func filledHere(s *flow.Scope, id, argument string) bool {
 		}
 		for _, f := range r.Fills {
 			if f.Argument == argument {
-				return true
+				return f.Source
 			}
 		}
 	}
-	return false
+	return ""
+}
+
+// bindWindow spells the person's control window for a tool's period
+// argument: exactly as an iso-range when the tool accepts one, else as the
+// smallest look-back in the tool's units that covers it (only a window that
+// ends by now can be covered). false when it cannot be spelled.
+func bindWindow(p tool.Period, w clock.Range, now time.Time) (any, bool) {
+	accepts := append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...)
+	if slices.Contains(accepts, tool.SpellingISORange) {
+		v, err := clock.ISORange(w)
+		return v, err == nil
+	}
+	if w.To.After(now) || !w.From.Before(now) {
+		return nil, false
+	}
+	units := p.Units
+	if units == "" {
+		units = tool.DefaultUnits
+	}
+	size := map[rune]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
+	need := now.Sub(w.From)
+	best, bestUnit, bestValue := time.Duration(0), time.Duration(0), ""
+	for _, u := range units {
+		unit, ok := size[u]
+		if !ok {
+			continue
+		}
+		n := (need + unit - 1) / unit
+		// The shortest covering look-back; on a tie, the larger unit ("26h",
+		// not "1560m").
+		if d := n * unit; best == 0 || d < best || (d == best && unit > bestUnit) {
+			best, bestUnit, bestValue = d, unit, fmt.Sprintf("%d%c", n, u)
+		}
+	}
+	if bestValue == "" {
+		return nil, false
+	}
+	for _, sp := range accepts {
+		v := bestValue
+		if sp == tool.SpellingSignedLookback {
+			v = "-" + v
+		}
+		if tool.ParsesUnder(v, sp, p.Units) {
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // callWindowOf finds this turn's call-window row for a call.

@@ -436,3 +436,51 @@ func TestTimeModelChoseAnotherWindow(t *testing.T) {
 		t.Errorf("reasons %v", reasonsOf(res))
 	}
 }
+
+// The model left the window out and the person set one in the app: the
+// call is bound to it, exactly when the spelling can hold it, else as the
+// smallest covering look-back, whose extra time is then a difference.
+func TestTimeBoundToControlWindow(t *testing.T) {
+	cases := []struct {
+		name    string
+		window  clock.Range
+		sent    string
+		row     string
+		differs bool
+	}{
+		{"exact", clock.Range{From: turnNow.Add(-90 * time.Minute), To: turnNow}, "90m",
+			`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"bound","argument":"window","form":"lookback","asked":{"from":"2026-10-09T14:10:00Z","to":"2026-10-09T15:40:00Z"}}`, false},
+		{"widened", clock.Range{From: turnNow.Add(-26 * time.Hour), To: turnNow.Add(-2 * time.Hour)}, "26h",
+			`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"bound","argument":"window","form":"lookback","asked":{"from":"2026-10-08T13:40:00Z","to":"2026-10-09T13:40:00Z"},"sent":{"from":"2026-10-08T13:40:00Z","to":"2026-10-09T15:40:00Z"}}`, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sn := &seen{}
+			w := &wall{t: turnNow}
+			win := c.window
+			res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`,
+				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "UTC", Window: &win}}, agent.WithTime(""), agent.WithClock(w.now))
+			if got := sn.got(); len(got) != 1 || got[0].Window != c.sent {
+				t.Errorf("execute args %+v, want window %s", got, c.sent)
+			}
+			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "call-window")); diff != "" {
+				t.Errorf("call-window (-want +got):\n%s", diff)
+			}
+			if args := rowsOfKind(t, res, "argument"); len(args) != 1 || !strings.Contains(args[0], `"source":"app","value":"`+c.sent+`"`) {
+				t.Errorf("argument rows %v", args)
+			}
+			if msgs := toolMessages(res.Conversation().History); len(msgs) != 1 || !strings.Contains(msgs[0], "the window the person set in the app") {
+				t.Errorf("tool message %q", msgs)
+			}
+			if got := contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked); got != c.differs {
+				t.Errorf("reasons %v: differs %v, want %v", reasonsOf(res), got, c.differs)
+			}
+			if c.differs {
+				periods := rowsOfKind(t, res, "period")
+				if len(periods) != 1 || !strings.Contains(periods[0], `"source":"sent"`) || !strings.Contains(periods[0], `"extra":[{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z"}]`) {
+					t.Errorf("period rows %v", periods)
+				}
+			}
+		})
+	}
+}

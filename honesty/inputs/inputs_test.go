@@ -317,3 +317,33 @@ func TestServedSchema(t *testing.T) {
 		t.Error("a list schema: want an error")
 	}
 }
+
+func TestResolveBound(t *testing.T) {
+	search := searchTool(t, tool.Rule{Assume: "2h"})
+	bind := func(tl *tool.Tool, arg string) (any, bool) { return "90m", arg == "window" }
+	b := inputs.ResolveBound([]inputs.Call{{ID: "c1", Name: "search_logs", Args: json.RawMessage(`{"service":"a"}`)},
+		{ID: "c2", Name: "search_logs", Args: json.RawMessage(`{"service":"a","window":"1h"}`)}}, toolsOf(search), inputs.Stamp{Turn: 1, Iteration: 1}, bind)
+	want := []string{
+		`{"kind":"argument","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"argument":"window","rule":"assume","period":true,"source":"app","value":"90m"}`,
+		`{"kind":"argument","turn":1,"toolCallId":"c2","toolName":"search_logs","iteration":1,"argument":"window","rule":"assume","period":true,"source":"model","value":"1h"}`,
+	}
+	var got []string
+	for _, r := range b.Rows {
+		got = append(got, mustJSONString(t, r))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if f := b.Resolutions[0].Fills; len(f) != 1 || f[0] != (inputs.Fill{Argument: "window", Value: "90m", Source: "app"}) {
+		t.Errorf("fills %+v", f)
+	}
+}
+
+func mustJSONString(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

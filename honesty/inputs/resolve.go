@@ -20,6 +20,7 @@ const (
 	SourceDefault  = "default"
 	SourceModel    = "model"
 	SourceAnswered = "answered"
+	SourceApp      = "app"
 
 	AskedMissing       = "missing"
 	AskedInvalidAnswer = "invalid-answer"
@@ -99,10 +100,22 @@ func RuledArguments(t *tool.Tool) []string {
 	return names
 }
 
+// Binder returns the value the app binds a missing argument to (the window
+// the person set in the app's control, for a tool's period argument), and
+// false when it binds none.
+type Binder func(t *tool.Tool, argument string) (any, bool)
+
 // Resolve applies the resolve table to every call whose tool carries rules.
 // Calls to unknown or unruled tools, and calls whose arguments are not a
 // JSON object (the validator refuses those), get nothing.
 func Resolve(calls []Call, toolOf ToolOf, st Stamp) Batch {
+	return ResolveBound(calls, toolOf, st, nil)
+}
+
+// ResolveBound is Resolve with a binder: a missing argument the binder binds
+// is filled with the app's value before any rule applies, and its row says
+// source "app".
+func ResolveBound(calls []Call, toolOf ToolOf, st Stamp, bind Binder) Batch {
 	var b Batch
 	for _, c := range calls {
 		t, ok := toolOf(c.Name)
@@ -113,14 +126,14 @@ func Resolve(calls []Call, toolOf ToolOf, st Stamp) Batch {
 		if len(c.Args) > 0 && json.Unmarshal(c.Args, &args) != nil {
 			continue
 		}
-		rows, res := resolveCall(c, t, args, st)
+		rows, res := resolveCall(c, t, args, st, bind)
 		b.Rows = append(b.Rows, rows...)
 		b.Resolutions = append(b.Resolutions, res)
 	}
 	return b
 }
 
-func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp) ([]ledger.ArgumentRow, Resolution) {
+func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp, bind Binder) ([]ledger.ArgumentRow, Resolution) {
 	res := Resolution{ToolCallID: c.ID, Iteration: st.Iteration}
 	rules := t.AskOrAssume()
 	var rows []ledger.ArgumentRow
@@ -128,7 +141,19 @@ func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp
 		r := rules[name]
 		row := baseRow(c, t, name, st)
 		hidden := t.Hidden(name)
+		row.Rule = RuleAsk
+		if r.Assume != nil {
+			row.Rule = RuleAssume
+		}
+		var bound any
+		isBound := false
+		if bind != nil && IsMissing(args, name) {
+			bound, isBound = bind(t, name)
+		}
 		switch {
+		case isBound:
+			row.Source, row.Value = SourceApp, Printed(bound, hidden)
+			res.Fills = append(res.Fills, Fill{Argument: name, Value: bound, Source: SourceApp})
 		case IsMissing(args, name) && r.Assume != nil:
 			row.Rule, row.Source, row.Value = RuleAssume, SourceDefault, Printed(r.Assume, hidden)
 			res.Fills = append(res.Fills, Fill{Argument: name, Value: r.Assume, Source: SourceDefault})

@@ -32,6 +32,13 @@ func AnsweredClause(toolName, argument string, value any, hidden, omitted bool) 
 		shown(value, hidden), argument, toolName, how)
 }
 
+// BoundClause says that the call's value for argument is the window the
+// person set in the app, filled because the call had left it out.
+func BoundClause(toolName, argument string, value any, hidden bool) string {
+	return fmt.Sprintf("The %s call this result answers had no %s; it ran with %s, the window the person set in the app.",
+		toolName, argument, shown(value, hidden))
+}
+
 // NoLayerRefusal is served for a ruled tool called on an agent without the
 // inputs layer.
 func NoLayerRefusal(toolName string) string {

@@ -22,6 +22,7 @@ const (
 // Where a compared read came from (differs.source).
 const (
 	ReadDeclared = "declared"
+	ReadSent     = "sent"
 	ReadShifted  = "shifted"
 	ReadAsked    = "asked"
 )
@@ -39,6 +40,9 @@ type TimeInput struct {
 	// Person is the window the person set in the app's control, set only when the model chose
 	// another one (how is model-chosen): the read is then compared with it (against "person").
 	Person *clock.Range
+	// SentRange is what a widened fill sent when the tool's spelling could not hold the
+	// person's window exactly (call-window.sent); nil otherwise.
+	SentRange *clock.Range
 	// Sent is true when the call sent a look-back (how is model, model-chosen or filled).
 	Sent bool
 	// RefusedBeyondRetention is true when the call was refused before dispatch for asking
@@ -120,6 +124,8 @@ func TimeChecks(in TimeInput) TimeFields {
 			step = time.Millisecond
 		}
 		source, reads = ReadDeclared, declared
+	} else if in.SentRange != nil {
+		source, reads = ReadSent, []clock.Range{*in.SentRange}
 	} else if f.Shifted != nil {
 		source, reads = ReadShifted, []clock.Range{asked.Shifted(time.Duration(in.Drift.ByMs) * time.Millisecond)}
 	}
