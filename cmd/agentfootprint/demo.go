@@ -1,19 +1,25 @@
 // This file holds `agentfootprint demo`: the built-in operations-triage scenario, run offline
-// on the scripted model through the same runner as `scenario run`.
+// on the scripted model through the same runner as `scenario run` (or, with --provider, with
+// the same tools on a real model), stored so that `show` and `explain` can read it back.
 
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/providers"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/spf13/cobra"
 )
 
 func newDemoCmd() *cobra.Command {
-	var asJSON, printFile bool
+	var asJSON, printFile, noStore bool
+	var target string
+	var live providers.Config
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the built-in operations-triage scenario offline (no key, no network)",
@@ -22,7 +28,12 @@ func newDemoCmd() *cobra.Command {
 			"searched. The model is served that verdict, the results layer files it, the answer carries\n" +
 			"the limits block and its standing is not sure. It prints the question, each step and the\n" +
 			"answer; --json prints the run as `scenario run --json` does. The demo is itself a scenario\n" +
-			"file: --scenario prints it, to copy and change.",
+			"file: --scenario prints it, to copy and change.\n\n" +
+			"--provider and --model run the same agent and tools on a real model instead (the scripted\n" +
+			"replies are not used, the tools still serve their canned results; keys come from\n" +
+			"" + keyEnvList() + "). `agentfootprint doctor` checks such a configuration.\n\n" +
+			"The run is stored (--store, default: the SQLite file under your data directory; --no-store\n" +
+			"skips it) and the commands that read it back are printed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if printFile {
@@ -33,12 +44,115 @@ func newDemoCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("the built-in demo scenario is malformed: %w", err)
 			}
-			return runScenario(cmd, f, asJSON, writeDemo)
+			opts, err := demoModel(live)
+			if err != nil {
+				return inputError(cmd, err)
+			}
+			ctx := commandContext(cmd)
+			rep, runErr := scenario.Run(ctx, f, opts...)
+			stored := ""
+			if !noStore && rep != nil && rep.Record != nil {
+				info, where, err := saveReport(ctx, target, rep, runErr)
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: the run was not stored: %v\n", cmd.CommandPath(), err)
+				} else {
+					stored = storedLines(info.ID, where, target)
+				}
+			}
+			var llmErr *llm.Error
+			if live.Provider != "" && errors.As(runErr, &llmErr) {
+				// A real model that cannot be reached: its sentence says what to fix.
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", cmd.CommandPath(), llmErr.Error())
+				if stored != "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "The failed run is kept:\n%s", stored)
+				}
+				return &exitError{code: 1}
+			}
+			text := func(rep *scenario.Report, w io.Writer) error {
+				if err := writeDemo(rep, w); err != nil {
+					return err
+				}
+				_, err := io.WriteString(w, stored)
+				return err
+			}
+			return reportDemo(cmd, rep, runErr, asJSON, live.Provider != "", text)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
 	cmd.Flags().BoolVar(&printFile, "scenario", false, "print the demo's scenario file instead of running it")
+	cmd.Flags().StringVar(&live.Provider, "provider", "", "run on a real model: "+strings.Join(providers.Names(), ", "))
+	cmd.Flags().StringVar(&live.Model, "model", "", "the model to run on (with --provider)")
+	cmd.Flags().StringVar(&live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
+	addStoreFlag(cmd, &target)
+	cmd.Flags().BoolVar(&noStore, "no-store", false, "do not store the run")
 	return cmd
+}
+
+// demoModel returns the scenario options that run the demo on the real model live names,
+// or none for the scripted model. It refuses --model or --base-url without --provider, and
+// what providers.Open refuses (an unknown provider, no model).
+func demoModel(live providers.Config) ([]scenario.Option, error) {
+	if live.Provider == "" {
+		if live.Model != "" || live.BaseURL != "" {
+			return nil, errors.New("--model and --base-url choose a real model: name its --provider too")
+		}
+		return nil, nil
+	}
+	p, err := providers.Open(live)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "providers: "))
+	}
+	_ = p
+	return nil, fmt.Errorf("--provider %s: this build cannot run the demo on a real model yet (the scenario runner takes no provider)", live.Provider)
+}
+
+// storedLines says where the run went and how to read it back.
+func storedLines(id, where, target string) string {
+	flag := ""
+	if target != "" {
+		flag = " --store " + target
+	}
+	return fmt.Sprintf("\nStored as run %s in %s:\n"+
+		"  agentfootprint show %s%s      its manifest, stages, tool calls and answer\n"+
+		"  agentfootprint explain %s%s   the answer walked back to the context that produced it\n",
+		id, where, id, flag, id, flag)
+}
+
+// reportDemo prints the report as JSON or text; a failed run goes to standard error and
+// sets the exit status as `scenario run` does. The expectations of the scripted demo are
+// not checked on a live model, whose replies nobody wrote.
+func reportDemo(cmd *cobra.Command, rep *scenario.Report, runErr error, asJSON, live bool, text func(*scenario.Report, io.Writer) error) error {
+	if rep != nil {
+		var err error
+		if asJSON {
+			err = rep.WriteJSON(cmd.OutOrStdout())
+		} else {
+			err = text(rep, cmd.OutOrStdout())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	errw := cmd.ErrOrStderr()
+	if runErr != nil {
+		fmt.Fprintf(errw, "%s: %s\n", cmd.CommandPath(), describe(runErr))
+		var fe *scenario.FieldError
+		if errors.As(runErr, &fe) {
+			return &exitError{code: exitBadFile}
+		}
+		return &exitError{code: exitRunFailed}
+	}
+	if live {
+		return nil
+	}
+	if ms := rep.Check(); len(ms) > 0 {
+		fmt.Fprintf(errw, "%s: %d expectation(s) not met:\n", cmd.CommandPath(), len(ms))
+		for _, m := range ms {
+			fmt.Fprintf(errw, "  %s\n", m)
+		}
+		return &exitError{code: exitMismatch}
+	}
+	return nil
 }
 
 // writeDemo prints the transcript, then where the evidence is.

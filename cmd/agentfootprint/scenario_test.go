@@ -26,10 +26,12 @@ func normalise(s string) string {
 }
 
 func TestDemoGolden(t *testing.T) {
-	out, errText, code := runCLI(t, "", "demo")
+	store := filepath.Join(t.TempDir(), "runs.db")
+	out, errText, code := runCLI(t, "", "demo", "--store", store)
 	if code != 0 || errText != "" {
 		t.Fatalf("exit %d, stderr %s", code, errText)
 	}
+	out = normalise(strings.ReplaceAll(out, store, "STORE"))
 	for _, want := range []string{
 		"Question: Checkout is throwing errors",
 		"  called service_status {\"service\":\"checkout\"}",

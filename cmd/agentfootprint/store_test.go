@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
+	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -143,5 +145,61 @@ func TestSaveReport(t *testing.T) {
 	}
 	if _, _, err := saveReport(context.Background(), path, &scenario.Report{}, nil); err == nil {
 		t.Error("a report without a record was stored")
+	}
+}
+
+func TestDemoStoresItsRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	out, errText, code := runCLI(t, "", "demo", "--store", path)
+	if code != 0 || errText != "" {
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+	m := regexp.MustCompile(`Stored as run (run-[0-9a-f]{16}) in ` + regexp.QuoteMeta(path) + `:\n`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("demo does not say where its run went:\n%s", out)
+	}
+	id := m[1]
+	if !strings.Contains(out, "agentfootprint explain "+id+" --store "+path) {
+		t.Errorf("demo does not print the explain command for %s", id)
+	}
+	shown, errText, code := runCLI(t, "", "show", id, "--store", path)
+	if code != 0 || !strings.Contains(shown, "Run "+id+" (complete)") || !strings.Contains(shown, "3. search_logs ") {
+		t.Errorf("show of the demo run: exit %d %s\n%s", code, errText, shown)
+	}
+	// --json stores too, without a word outside the JSON.
+	js, errText, code := runCLI(t, "", "demo", "--json", "--store", path)
+	if code != 0 || errText != "" || !json.Valid([]byte(js)) {
+		t.Errorf("demo --json: exit %d, stderr %q", code, errText)
+	}
+	list, _, _ := runCLI(t, "", "runs", "--store", path, "--json")
+	var infos []store.RunInfo
+	json.Unmarshal([]byte(list), &infos)
+	if len(infos) != 2 {
+		t.Errorf("%d runs stored after two demos, want 2", len(infos))
+	}
+	// --no-store leaves the store as it was.
+	other := filepath.Join(t.TempDir(), "other.db")
+	out, _, code = runCLI(t, "", "demo", "--no-store", "--store", other)
+	if code != 0 || strings.Contains(out, "Stored as run") {
+		t.Errorf("--no-store: exit %d, output mentions a stored run", code)
+	}
+	if _, err := os.Stat(other); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("--no-store created %s (%v)", other, err)
+	}
+}
+
+func TestDemoModelFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"demo", "--model", "llama3.2"}, "name its --provider too"},
+		{[]string{"demo", "--provider", "ollama"}, "name the model"},
+		{[]string{"demo", "--provider", "mistral", "--model", "m"}, `"mistral" is not one of anthropic, ollama, openai`},
+	} {
+		out, errText, code := runCLI(t, "", c.args...)
+		if code != 2 || out != "" || !strings.Contains(errText, c.err) {
+			t.Errorf("%v: exit %d, out %q, stderr %q", c.args, code, out, errText)
+		}
 	}
 }
