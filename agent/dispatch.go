@@ -334,7 +334,7 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 	// Step 5: under .Time() (armed only), the call's clock row and time.
 	var ct *tool.CallTime
 	if a.cfg.hooks.callTime != nil {
-		ct = a.cfg.hooks.callTime(s, c)
+		ct, args = a.cfg.hooks.callTime(s, c, args)
 	}
 
 	// Step 6: execute.

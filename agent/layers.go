@@ -43,8 +43,9 @@ type layerHooks struct {
 	// fillArgs is dispatch step 2 (inputs layer): it returns the arguments to
 	// validate and run, on a fresh object, or a refusal served as the result.
 	fillArgs func(s *flow.Scope, c llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string)
-	// callTime is dispatch step 5 (time layer): the clock handed to the tool.
-	callTime func(s *flow.Scope, c llm.ToolCall) *tool.CallTime
+	// callTime is dispatch step 5 (time layer): the clock handed to the
+	// tool, and the args to run (a library fill that drifted is redrawn).
+	callTime func(s *flow.Scope, c llm.ToolCall, args json.RawMessage) (*tool.CallTime, json.RawMessage)
 	// batchDone runs when a batch completes, before iteration += 1 (the
 	// results layer stamps toolResultsIteration here).
 	batchDone func(s *flow.Scope, iteration int)

@@ -297,20 +297,32 @@ func armTime(c *config) error {
 		}
 		return args, fileCallWindow(s, call, p, args)
 	})
-	c.hooks.callTime = func(s *flow.Scope, call llm.ToolCall) *tool.CallTime {
+	c.hooks.callTime = func(s *flow.Scope, call llm.ToolCall, args json.RawMessage) (*tool.CallTime, json.RawMessage) {
 		ck, ok := kTurnClock.Get(s)
 		if !ok {
-			return nil
+			return nil, args
 		}
 		at := now().UTC().Truncate(time.Millisecond)
 		row := callRow{Kind: rowCall, ToolCallID: call.ID, ToolName: call.Name, DispatchedAt: clock.UTCString(at)}
 		row.Turn, _ = kTurnNumber.Get(s)
 		row.Iteration, _ = kIteration.Get(s)
 		if p, ok := periods[call.Name]; ok {
-			if w, ok := callWindowOf(s, call.ID); ok && w.Asked != nil && (w.How == howModel || w.How == howChosen || w.How == howFilled || w.How == howBound) {
+			lookback := sentLookback(s, call.ID)
+			if lookback != nil {
 				step, _ := clock.DurationOf(p.Granularity)
-				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: w.How == howFilled || w.How == howBound}); drifted {
+				iso := slices.Contains(append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...), tool.SpellingISORange)
+				library := lookback.How == howFilled || lookback.How == howBound
+				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: library, AcceptsISORange: iso}); drifted {
 					row.Drift = &d
+					if d.Outcome == clock.Redrawn {
+						// The library's own fill is sent as the asked range,
+						// so the late dispatch reads the time asked.
+						if v, err := clock.ISORange(*lookback.Asked); err == nil {
+							if redrawn, err := inputs.Apply(args, []inputs.Fill{{Argument: p.Argument, Value: v}}); err == nil {
+								args = redrawn
+							}
+						}
+					}
 				}
 			}
 		}
@@ -318,7 +330,22 @@ func armTime(c *config) error {
 			kFindings.Append(s, r)
 		}
 		tt := ck.ForTool(at)
-		return &tool.CallTime{Zone: tt.Zone, ZoneUnknown: tt.ZoneUnknown, Now: tt.Now, DispatchedAt: tt.DispatchedAt}
+		return &tool.CallTime{Zone: tt.Zone, ZoneUnknown: tt.ZoneUnknown, Now: tt.Now, DispatchedAt: tt.DispatchedAt}, args
+	}
+	return nil
+}
+
+// sentLookback returns the call's call-window row when the call sent a look-back
+// (model, model-chosen, filled or bound, in a look-back form): the calls
+// whose drift at dispatch means something.
+func sentLookback(s *flow.Scope, id string) *callWindowRow {
+	row, ok := callWindowOf(s, id)
+	if !ok || row.Asked == nil || (row.Form != string(tool.SpellingLookback) && row.Form != string(tool.SpellingSignedLookback)) {
+		return nil
+	}
+	switch row.How {
+	case howModel, howChosen, howFilled, howBound:
+		return &row
 	}
 	return nil
 }

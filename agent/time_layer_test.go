@@ -484,3 +484,38 @@ func TestTimeBoundToControlWindow(t *testing.T) {
 		})
 	}
 }
+
+// A look-back the library filled, dispatched 30 minutes late, is redrawn
+// as the asked range when the tool also accepts an iso-range: the call
+// reads the time asked, and nothing differs.
+func TestTimeRedrawnAfterPause(t *testing.T) {
+	sn := &seen{}
+	w := &wall{t: turnNow}
+	p := tool.Period{Argument: "window", Spelling: tool.SpellingLookback, Accepts: []tool.PeriodSpelling{tool.SpellingISORange}}
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, p, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))
+	a, err := agent.New(scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
+		scripted.Reply{Content: "No errors."},
+	), agent.WithTools(tl), agent.WithTime("UTC"), agent.WithClock(w.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "errors?"})
+	if err != nil || !res.Paused {
+		t.Fatalf("want a pause: %v", err)
+	}
+	w.set(turnNow.Add(30 * time.Minute))
+	if res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := sn.got(); len(got) != 1 || got[0].Window != "2026-10-09T13:40:00Z..2026-10-09T15:39:59Z" {
+		t.Errorf("execute args %+v", got)
+	}
+	want := []string{`{"kind":"call","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","dispatchedAt":"2026-10-09T16:10:00Z","drift":{"byMs":1800000,"outcome":"redrawn","form":"iso-range"}}`}
+	if diff := cmp.Diff(want, rowsOfKind(t, res, "call")); diff != "" {
+		t.Errorf("call row (-want +got):\n%s", diff)
+	}
+	if periods := rowsOfKind(t, res, "period"); len(periods) != 1 || strings.Contains(periods[0], "differs") || strings.Contains(periods[0], "shifted") {
+		t.Errorf("period rows %v", periods)
+	}
+}
