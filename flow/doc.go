@@ -49,7 +49,10 @@
 // the input commit seeding the run inputs, which are read-only. A decider's
 // commit carries its [Decision] evidence, and every commit executed under a
 // branch, or reached through a loop edge taken from it, carries a [Control]
-// edge naming that decision. [ValueAt] replays any key as of any commit;
+// edge naming that decision. What usually repeats from one execution of a
+// node to the next (names, reads, decision) lives in a [CommitDetail] that
+// consecutive commits of the node share, read-only, while it stays the same.
+// [ValueAt] replays any key as of any commit;
 // [LastWriter], [Slice] and [ElementBirth] walk the record backwards. The
 // [Record] and [Checkpoint] encode to JSON and decode back with
 // [Chart.DecodeRecord] and [DecodeCheckpoint].

@@ -138,11 +138,12 @@ const slabChunk = 256
 
 func grow(cur, lo, hi int) int { return min(max(cur*2, lo), hi) }
 
-// commit returns a zeroed commit from the current chunk; chunks grow from 16
-// to 1024 commits so short runs stay small.
+// commit returns a zeroed commit from the current chunk; chunks grow from 4
+// to 512 commits so short runs stay small. 512 commits are 32 KiB, the
+// largest object the allocator still serves from its small-object caches.
 func (sb *slab) commit() *Commit {
 	if len(sb.cms) == 0 {
-		sb.cmChunk = grow(sb.cmChunk, 4, 1024)
+		sb.cmChunk = grow(sb.cmChunk, 4, 512)
 		sb.cms = make([]Commit, sb.cmChunk)
 	}
 	c := &sb.cms[0]
