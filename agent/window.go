@@ -163,15 +163,11 @@ type group struct{ start, end int }
 // group of the nearest earlier assistant message whose calls name it, when
 // only tool messages stand between them.
 func groups(hist []llm.Message) []group {
-	var out []group
+	out := make([]group, 0, len(hist))
 	for i := 0; i < len(hist); {
 		j := i + 1
 		if m := hist[i]; m.Role == llm.RoleAssistant && len(m.ToolCalls) > 0 {
-			ids := make(map[string]bool, len(m.ToolCalls))
-			for _, c := range m.ToolCalls {
-				ids[c.ID] = true
-			}
-			for j < len(hist) && hist[j].Role == llm.RoleTool && ids[hist[j].ToolCallID] {
+			for j < len(hist) && hist[j].Role == llm.RoleTool && answers(m.ToolCalls, hist[j].ToolCallID) {
 				j++
 			}
 		}
@@ -179,6 +175,17 @@ func groups(hist []llm.Message) []group {
 		i = j
 	}
 	return out
+}
+
+// answers reports whether id names one of calls (a batch is short, so a
+// scan beats a map).
+func answers(calls []llm.ToolCall, id string) bool {
+	for _, c := range calls {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // keepNewest keeps groups newest first while the sizes of the kept groups
@@ -259,7 +266,13 @@ func applyWindow(asked []Evicted, pinned []int, hist []llm.Message) HistoryWindo
 			reason[i] = r
 		}
 	}
-	hw := HistoryWindow{Sent: make([]int, 0, len(hist)), Evicted: []Evicted{}}
+	evicted := 0
+	for _, r := range reason {
+		if r != "" {
+			evicted++
+		}
+	}
+	hw := HistoryWindow{Sent: make([]int, 0, len(hist)-evicted), Evicted: make([]Evicted, 0, evicted)}
 	for i, r := range reason {
 		if r == "" {
 			hw.Sent = append(hw.Sent, i)

@@ -1,0 +1,40 @@
+// Runnable example: a history window, and the evictions the record keeps.
+
+package agent_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+)
+
+// A window chooses the history each model call carries. Here only the
+// latest message is sent; the earlier turn is evicted, and the record says
+// so with the reason, so explain can list it as missing context.
+func ExampleWithWindow() {
+	p := scripted.New(scripted.Reply{Content: "Order 7 needs a manual review."})
+	a, _ := agent.New(p, agent.WithWindow(agent.LastMessages(1)))
+	earlier := &agent.Conversation{Version: 1, RunID: "run-1", CheckpointedAt: "2026-11-29T09:00:00Z", History: []llm.Message{
+		{Role: llm.RoleUser, Content: "Orders from ACME are pre-approved."},
+		{Role: llm.RoleAssistant, Content: "Noted."},
+	}}
+	res, _ := a.Run(context.Background(), agent.Input{Message: "Approve order 7 from ACME?", ContinueFrom: earlier})
+
+	i, _ := res.Record().Log.Find("context#1")
+	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
+	h := v.(agent.ContextUnits).History
+	fmt.Println("sent:", h.Sent)
+	for _, e := range h.Evicted {
+		fmt.Printf("evicted: history/%d (%s)\n", e.Index, e.Reason)
+	}
+	fmt.Println("messages in the request:", len(p.Requests()[0].Messages))
+	// Output:
+	// sent: [2]
+	// evicted: history/0 (window)
+	// evicted: history/1 (window)
+	// messages in the request: 1
+}

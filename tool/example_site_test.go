@@ -1,0 +1,33 @@
+// Runnable example: definition sites, and CallerSkip in a helper.
+
+package tool_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+type echoIn struct {
+	Text string `json:"text"`
+}
+
+// newEcho defines a tool for its caller; CallerSkip(1) records the
+// caller's line instead of this one.
+func newEcho(name string) *tool.Tool {
+	return tool.Must(tool.New(name, "Repeat the text.", func(_ context.Context, in echoIn) (string, error) {
+		return in.Text, nil
+	}, tool.CallerSkip(1)))
+}
+
+// A tool remembers where it was defined; the agent copies the site into the
+// record's catalog so an explanation can point at the line.
+func ExampleTool_DefinedAt() {
+	t := newEcho("echo")
+	s := t.DefinedAt()
+	fmt.Println(filepath.Base(s.File), s.Function)
+	// Output:
+	// example_site_test.go github.com/agentfootprint/agentfootprint-go/tool_test.ExampleTool_DefinedAt
+}
