@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -53,6 +54,9 @@ type Ask struct {
 	// Expected is each field's type as the tool's schema spells it
 	// (integer stays integer here), for the refusal.
 	Expected map[string]string `json:"expected,omitempty"`
+	// Spelling is the period spelling a shared field's choices are written
+	// in; each binding's call is filled in its own tool's spelling.
+	Spelling map[string]string `json:"spelling,omitempty"`
 }
 
 // PauseData is what the person is shown: the question, the fields and a
@@ -65,11 +69,14 @@ type PauseData struct {
 }
 
 // NewAsk builds the question for a batch: one field per distinct (tool,
-// argument) waiting, in batch order then argument order. requestID should be
-// deterministic (run, iteration, round).
+// argument) waiting, in batch order then argument order, except that the
+// look-back period arguments of several tools share one field when their
+// choices match once written in one spelling (an iso-range never shares).
+// requestID should be deterministic (run, iteration, round).
 func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error) {
-	a := Ask{RequestID: requestID, Round: 1, Expected: map[string]string{}}
+	a := Ask{RequestID: requestID, Round: 1, Expected: map[string]string{}, Spelling: map[string]string{}}
 	index := map[[2]string]int{}
+	shared := map[string]string{} // share key → field id
 	for _, c := range calls {
 		res, ok := b.ResolutionOf(c.ID)
 		if !ok || len(res.Ask) == 0 {
@@ -85,12 +92,22 @@ func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error)
 				a.Bindings[i].Calls = append(a.Bindings[i].Calls, c.ID)
 				continue
 			}
+			key, spelling := shareKey(t, arg)
+			if id, ok := shared[key]; ok && key != "" {
+				index[k] = len(a.Bindings)
+				a.Bindings = append(a.Bindings, Binding{ID: id, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
+				continue
+			}
 			f, typ, err := fieldOf(t, arg, "f"+strconv.Itoa(len(a.Fields)+1))
 			if err != nil {
 				return Ask{}, err
 			}
 			a.Expected[f.ID] = typ
-			index[k] = len(a.Fields)
+			if key != "" {
+				shared[key] = f.ID
+				a.Spelling[f.ID] = spelling
+			}
+			index[k] = len(a.Bindings)
 			a.Fields = append(a.Fields, f)
 			a.Bindings = append(a.Bindings, Binding{ID: f.ID, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
 		}
@@ -99,6 +116,45 @@ func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error)
 		return Ask{}, fmt.Errorf("inputs: the batch needs %d answers; at most 32 are asked in one question", len(a.Fields))
 	}
 	return a, nil
+}
+
+// shareKey is the key under which a look-back period argument's question is
+// shared: its choices written as lookbacks, in order. "" for anything else.
+func shareKey(t *tool.Tool, arg string) (key, spelling string) {
+	p, ok := t.Period()
+	r := t.AskOrAssume()[arg]
+	if !ok || p.Argument != arg || len(r.Choices) == 0 ||
+		(p.Spelling != tool.SpellingLookback && p.Spelling != tool.SpellingSignedLookback) {
+		return "", ""
+	}
+	parts := make([]string, 0, len(r.Choices))
+	for _, ch := range r.Choices {
+		v, isText := ch.Value.(string)
+		if !isText {
+			return "", ""
+		}
+		lb, err := tool.ConvertSpelling(v, p.Spelling, tool.SpellingLookback)
+		if err != nil {
+			return "", ""
+		}
+		parts = append(parts, lb)
+	}
+	return "period|" + strings.Join(parts, ","), string(p.Spelling)
+}
+
+// valueFor writes a shared field's answer in the binding tool's own
+// spelling; any other value passes as it is.
+func (a Ask) valueFor(fieldID string, t *tool.Tool, v any) any {
+	from, shared := a.Spelling[fieldID]
+	s, isText := v.(string)
+	p, ok := t.Period()
+	if !shared || !isText || !ok || string(p.Spelling) == from {
+		return v
+	}
+	if out, err := tool.ConvertSpelling(s, tool.PeriodSpelling(from), p.Spelling); err == nil {
+		return out
+	}
+	return v
 }
 
 func fieldOf(t *tool.Tool, arg, id string) (Field, string, error) {
@@ -169,44 +225,68 @@ func (a Ask) Answer(r Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
 		}
 	}
 	out := Outcome{Fills: map[string][]Fill{}, Refused: map[string]string{}}
-	next := Ask{RequestID: a.RequestID + "-" + strconv.Itoa(a.Round+1), Round: a.Round + 1, Misfits: map[string]int{}, Expected: a.Expected}
-	for i, f := range a.Fields {
-		b := a.Bindings[i]
-		t, ok := toolOf(b.Tool)
-		if !ok {
-			return Outcome{}, fmt.Errorf("inputs: field %s names tool %s, which is not offered", f.ID, b.Tool)
-		}
+	next := Ask{RequestID: a.RequestID + "-" + strconv.Itoa(a.Round+1), Round: a.Round + 1, Misfits: map[string]int{},
+		Expected: a.Expected, Spelling: a.Spelling}
+	for _, f := range a.Fields {
 		var v any
 		if err := json.Unmarshal(r.Values[f.ID], &v); err != nil {
 			return Outcome{}, fmt.Errorf("inputs: field %s: the value is not JSON: %w", f.ID, err)
 		}
-		rej := t.CheckArgument(b.Argument, v)
-		for _, id := range b.Calls {
-			row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: id, ToolName: b.Tool,
-				Iteration: st.Iteration, Argument: b.Argument, Rule: RuleAsk}
-			if p, ok := t.Period(); ok && p.Argument == b.Argument {
-				row.Period = true
-			}
-			if rej == nil {
-				row.Source, row.Value, row.Free = SourceAnswered, Printed(v, t.Hidden(b.Argument)), len(f.Enum) == 0
-				out.Fills[id] = append(out.Fills[id], Fill{Argument: b.Argument, Value: v, Source: SourceAnswered})
-			} else {
-				row.Asked = AskedInvalidAnswer
-			}
-			out.Rows = append(out.Rows, row)
+		// The value fits only when every argument it binds accepts it, in
+		// that tool's own spelling.
+		type bound struct {
+			b     Binding
+			t     *tool.Tool
+			value any
 		}
-		if rej == nil {
+		var binds []bound
+		fits := true
+		for _, b := range a.Bindings {
+			if b.ID != f.ID {
+				continue
+			}
+			t, ok := toolOf(b.Tool)
+			if !ok {
+				return Outcome{}, fmt.Errorf("inputs: field %s names tool %s, which is not offered", f.ID, b.Tool)
+			}
+			bv := a.valueFor(f.ID, t, v)
+			if t.CheckArgument(b.Argument, bv) != nil {
+				fits = false
+			}
+			binds = append(binds, bound{b, t, bv})
+		}
+		for _, x := range binds {
+			for _, id := range x.b.Calls {
+				row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: id, ToolName: x.b.Tool,
+					Iteration: st.Iteration, Argument: x.b.Argument, Rule: RuleAsk}
+				if p, ok := x.t.Period(); ok && p.Argument == x.b.Argument {
+					row.Period = true
+				}
+				if fits {
+					row.Source, row.Value, row.Free = SourceAnswered, Printed(x.value, x.t.Hidden(x.b.Argument)), len(f.Enum) == 0
+					out.Fills[id] = append(out.Fills[id], Fill{Argument: x.b.Argument, Value: x.value, Source: SourceAnswered})
+				} else {
+					row.Asked = AskedInvalidAnswer
+				}
+				out.Rows = append(out.Rows, row)
+			}
+		}
+		if fits {
 			continue
 		}
 		misfits := a.Misfits[f.ID] + 1
 		if misfits >= MaxRounds {
-			for _, id := range b.Calls {
-				out.Refused[id] = MisfitRefusal(b.Tool, b.Argument, a.Expected[f.ID])
+			for _, x := range binds {
+				for _, id := range x.b.Calls {
+					out.Refused[id] = MisfitRefusal(x.b.Tool, x.b.Argument, a.Expected[f.ID])
+				}
 			}
 			continue
 		}
 		next.Fields = append(next.Fields, f)
-		next.Bindings = append(next.Bindings, b)
+		for _, x := range binds {
+			next.Bindings = append(next.Bindings, x.b)
+		}
 		next.Misfits[f.ID] = misfits
 	}
 	if len(next.Fields) > 0 {

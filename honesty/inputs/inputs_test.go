@@ -347,3 +347,44 @@ func mustJSONString(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+type countsIn struct {
+	Window string `json:"window"`
+}
+
+// I7: look-back period arguments of two tools share one field when their
+// choices match in one spelling; each call is filled in its own spelling,
+// and an iso-range tool gets a field of its own.
+func TestAskSharesLookbackPeriods(t *testing.T) {
+	search := searchTool(t, tool.Rule{Ask: "How far back?", Choices: []tool.Choice{{Value: "1h"}, {Value: "24h"}}})
+	counts := tool.Must(tool.New("error_counts", "Count errors.", func(context.Context, countsIn) (int, error) { return 0, nil },
+		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Ask: "Over which time?", Choices: []tool.Choice{{Value: "-1h"}, {Value: "-24h"}}}}),
+		tool.WithPeriod(tool.Period{Argument: "window", Spelling: tool.SpellingSignedLookback})))
+	ranges := tool.Must(tool.New("range_logs", "Logs in a range.", func(context.Context, countsIn) (int, error) { return 0, nil },
+		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Ask: "Which range?"}}),
+		tool.WithPeriod(tool.Period{Argument: "window", Spelling: tool.SpellingISORange})))
+	of := toolsOf(search, counts, ranges)
+	calls := []inputs.Call{{ID: "c1", Name: "search_logs", Args: json.RawMessage(`{"service":"a"}`)},
+		{ID: "c2", Name: "error_counts", Args: json.RawMessage(`{}`)},
+		{ID: "c3", Name: "range_logs", Args: json.RawMessage(`{}`)}}
+	st := inputs.Stamp{Turn: 1, Iteration: 1}
+	ask, err := inputs.NewAsk(inputs.Resolve(calls, of, st), calls, of, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ask.Fields) != 2 {
+		t.Fatalf("fields %+v, want two (one shared, one iso-range)", ask.Fields)
+	}
+	ctx, _ := json.Marshal(ask.Pause().Context)
+	if want := `{"agentfootprint":{"ask":"arguments","fields":[{"id":"f1","tool":"search_logs","argument":"window","calls":["c1"]},{"id":"f1","tool":"error_counts","argument":"window","calls":["c2"]},{"id":"f2","tool":"range_logs","argument":"window","calls":["c3"]}]}}`; string(ctx) != want {
+		t.Errorf("context\n got %s\nwant %s", ctx, want)
+	}
+	out, err := ask.Answer(inputs.Reply{RequestID: "r1", Values: map[string]json.RawMessage{
+		"f1": json.RawMessage(`"24h"`), "f2": json.RawMessage(`"2026-10-09T00:00:00Z..2026-10-09T01:00:00Z"`)}}, of, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Next != nil || out.Fills["c1"][0].Value != "24h" || out.Fills["c2"][0].Value != "-24h" || len(out.Fills["c3"]) != 1 {
+		t.Errorf("fills %+v next %+v", out.Fills, out.Next)
+	}
+}
