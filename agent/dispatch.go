@@ -271,6 +271,11 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 			// A resumed batch cannot pause again: the call is refused by
 			// name and the model may propose it again.
 			o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
+			if h := a.cfg.hooks.pauseRefused; h != nil {
+				if more := h(s, c); more != "" {
+					o.served += " " + more
+				}
+			}
 		}
 		if o.pause != nil {
 			return

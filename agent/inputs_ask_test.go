@@ -202,3 +202,52 @@ func TestInputsAskCheckpointRoundTrip(t *testing.T) {
 		t.Errorf("call rows %v", got)
 	}
 }
+
+// I12: after the answer, a call that needs its check-in cannot pause again:
+// it is refused and the answer kept; proposed again without the argument,
+// it is filled from the kept answer (nothing asked) and then pauses for
+// its check-in.
+func TestInputsAnswerKeptForSecondPause(t *testing.T) {
+	sn := &seen{}
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c2", "search_logs", `{"service":"checkout"}`)}},
+		scripted.Reply{Content: "No errors."},
+	)
+	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "Any errors?"})
+	if err != nil || !res.Paused || res.PauseData.Kind != agent.PauseArguments {
+		t.Fatalf("want the question: %v %+v", err, res.PauseData)
+	}
+	res, err = a.Resume(context.Background(), res.Checkpoint, reply(t, res.PauseData.Data.(inputs.PauseData).RequestID, map[string]any{"f1": "7d"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || res.PauseData.ToolCallID != "c2" {
+		t.Fatalf("want c2's check-in, got %+v", res.PauseData)
+	}
+	msgs := toolMessages(res.Conversation().History)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "asked to pause again") || !strings.Contains(msgs[0], "answers for window were kept") {
+		t.Errorf("c1's refusal %q", msgs)
+	}
+	rows := rowsOfKind(t, res, "argument")
+	last := rows[len(rows)-1]
+	if !strings.Contains(last, `"toolCallId":"c2"`) || !strings.Contains(last, `"source":"answered","value":"7d"`) {
+		t.Errorf("c2's row %s (all %v)", last, rows)
+	}
+	for _, r := range rows {
+		if strings.Contains(r, `"toolCallId":"c2"`) && strings.Contains(r, `"asked"`) {
+			t.Errorf("c2 was asked: %s", r)
+		}
+	}
+	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sn.got(); len(got) != 1 || got[0].Window != "7d" || res.Answer != "No errors." {
+		t.Errorf("ran %+v, answer %q", got, res.Answer)
+	}
+}

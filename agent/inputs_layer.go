@@ -34,6 +34,10 @@ const (
 // batch that is about to run.
 var kArgumentResolutions = flow.Key[[]inputs.Resolution]("argumentResolutions")
 
+// kArgumentAnswersKept holds the person's answers kept for a later call
+// when the call they were given for needed a second pause.
+var kArgumentAnswersKept = flow.Key[[]inputs.KeptAnswer]("argumentAnswersKept")
+
 // The subflow's own keys.
 var (
 	kInCalls     = flow.Key[[]inputs.Call]("calls")
@@ -44,6 +48,7 @@ var (
 	kInRows      = flow.Key[[]ledger.ArgumentRow]("argumentRows")
 	kInResolved  = flow.Key[[]inputs.Resolution]("argumentResolutions")
 	kInClock     = flow.Key[clock.Clock]("turnClock")
+	kInKept      = flow.Key[[]inputs.KeptAnswer]("kept")
 )
 
 // InputsLayer arms honesty layer 2: for every call that will run, each
@@ -83,7 +88,28 @@ func armInputs(c *config) error {
 	}
 	c.preRouteMounts = append(c.preRouteMounts, layerMount{id: inputsSubflowID, chart: chart,
 		mount: flow.Mount{Input: inputsMountInput, Output: inputsMountOutput}})
-	c.hooks.keys = append(c.hooks.keys, kArgumentResolutions, kArgumentAsk)
+	c.hooks.keys = append(c.hooks.keys, kArgumentResolutions, kArgumentAsk, kArgumentAnswersKept)
+	c.hooks.pauseRefused = func(s *flow.Scope, call llm.ToolCall) string {
+		res, ok := resolutionOf(s, call.ID)
+		if !ok {
+			return ""
+		}
+		turn, _ := kTurnNumber.Get(s)
+		var kept []inputs.KeptAnswer
+		var names []string
+		for _, f := range res.Fills {
+			if f.Source == inputs.SourceAnswered {
+				kept = append(kept, inputs.KeptAnswer{ToolName: call.Name, Argument: f.Argument, Value: f.Value, Turn: turn})
+				names = append(names, f.Argument)
+			}
+		}
+		if len(kept) == 0 {
+			return ""
+		}
+		prev, _ := kArgumentAnswersKept.Get(s)
+		kArgumentAnswersKept.Set(s, append(append([]inputs.KeptAnswer{}, prev...), kept...))
+		return inputs.KeptClause(names)
+	}
 	c.timeInputs.toolOf = toolOf
 	c.hooks.batchAsk = askBatch(toolOf)
 	c.hooks.batchAnswer = answerBatch(toolOf)
@@ -188,6 +214,9 @@ func inputsMountInput(parent flow.Reader) (map[string]any, error) {
 	if ck, ok := kTurnClock.Get(parent); ok {
 		in[kInClock.KeyName()] = ck
 	}
+	if kept, _ := kArgumentAnswersKept.Get(parent); len(kept) > 0 {
+		in[kInKept.KeyName()] = kept
+	}
 	return in, nil
 }
 
@@ -202,6 +231,18 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 		resolved = []inputs.Resolution{}
 	}
 	ops := []flow.Op{flow.SetOp(kArgumentResolutions.KeyName(), resolved)}
+	if kept, had := res.State.Get(kInKept.KeyName()); had {
+		left := kept
+		if b, ok := res.State.Get(kInChecks.KeyName()); ok {
+			if batch, ok := b.(inputs.Batch); ok {
+				left = batch.Kept
+			}
+		}
+		if left == nil {
+			left = []inputs.KeptAnswer{}
+		}
+		ops = append(ops, flow.SetOp(kArgumentAnswersKept.KeyName(), left))
+	}
 	if len(rows) > 0 {
 		out := make([]ledger.Row, len(rows))
 		for i, a := range rows {
@@ -217,7 +258,7 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 // each), resolve writes what dispatch applies.
 func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 	return flow.NewBuilder(inputsSubflowID).
-		Keys(kInCalls, kInIteration, kInTurn, kInPlan, kInChecks, kInRows, kInResolved, kInClock).
+		Keys(kInCalls, kInIteration, kInTurn, kInPlan, kInChecks, kInRows, kInResolved, kInClock, kInKept).
 		Stage(inputsDeclare, func(_ context.Context, s *flow.Scope) (any, error) {
 			calls, _ := kInCalls.Get(s)
 			var plan []inputs.Call
@@ -250,7 +291,8 @@ func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 					}
 				}
 			}
-			kInChecks.Set(s, inputs.ResolveBound(plan, toolOf, inputs.Stamp{Turn: turn, Iteration: it}, bind))
+			kept, _ := kInKept.Get(s)
+			kInChecks.Set(s, inputs.ResolveWith(plan, toolOf, inputs.Stamp{Turn: turn, Iteration: it}, inputs.Options{Bind: bind, Kept: kept}))
 			return nil, nil
 		}).
 		Stage(inputsRecord, func(ctx context.Context, s *flow.Scope) (any, error) {

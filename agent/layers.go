@@ -37,6 +37,10 @@ type layerHooks struct {
 	// batchAnswer resumes tool-calls paused by batchAsk; handled is false
 	// for any other pause.
 	batchAnswer func(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (handled bool, err error)
+	// pauseRefused runs when a call of a resumed batch is refused for
+	// asking a second pause; it returns a sentence added to the refusal
+	// (the inputs layer keeps the person's answers for the call), or "".
+	pauseRefused func(s *flow.Scope, c llm.ToolCall) string
 	// resultNote returns text appended after an executed call's served
 	// content (the inputs layer's note on filled arguments), or "".
 	resultNote func(s *flow.Scope, c llm.ToolCall) string

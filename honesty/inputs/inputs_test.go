@@ -388,3 +388,17 @@ func TestAskSharesLookbackPeriods(t *testing.T) {
 		t.Errorf("fills %+v next %+v", out.Fills, out.Next)
 	}
 }
+
+func TestResolveFromKeptAnswer(t *testing.T) {
+	search := searchTool(t, tool.Rule{Ask: "How far back?"})
+	kept := []inputs.KeptAnswer{{ToolName: "search_logs", Argument: "window", Value: "7d", Turn: 2}, {ToolName: "search_logs", Argument: "window", Value: "1h", Turn: 1}}
+	b := inputs.ResolveWith([]inputs.Call{{ID: "c9", Name: "search_logs", Args: json.RawMessage(`{"service":"a"}`)}}, toolsOf(search),
+		inputs.Stamp{Turn: 2, Iteration: 3}, inputs.Options{Kept: kept})
+	want := `{"kind":"argument","turn":2,"toolCallId":"c9","toolName":"search_logs","iteration":3,"argument":"window","rule":"ask","period":true,"source":"answered","value":"7d"}`
+	if len(b.Rows) != 1 || mustJSONString(t, b.Rows[0]) != want || b.NeedsAsk() {
+		t.Errorf("rows %+v", b.Rows)
+	}
+	if len(b.Kept) != 1 || b.Kept[0].Turn != 1 || len(kept) != 2 {
+		t.Errorf("kept left %+v (input %+v)", b.Kept, kept)
+	}
+}

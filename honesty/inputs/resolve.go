@@ -63,6 +63,8 @@ type Resolution struct {
 type Batch struct {
 	Rows        []ledger.ArgumentRow
 	Resolutions []Resolution
+	// Kept are the kept answers left for later batches.
+	Kept []KeptAnswer
 }
 
 // NeedsAsk reports whether any call waits for the person.
@@ -116,7 +118,34 @@ func Resolve(calls []Call, toolOf ToolOf, st Stamp) Batch {
 // is filled with the app's value before any rule applies, and its row says
 // source "app".
 func ResolveBound(calls []Call, toolOf ToolOf, st Stamp, bind Binder) Batch {
-	var b Batch
+	return ResolveWith(calls, toolOf, st, Options{Bind: bind})
+}
+
+// KeptAnswer is a person's answer kept for a later call of the same tool in
+// the same turn: the call it was given for could not run (it needed a
+// second pause).
+type KeptAnswer struct {
+	ToolName string `json:"toolName"`
+	Argument string `json:"argument"`
+	Value    any    `json:"value"`
+	Turn     int    `json:"turn"`
+}
+
+// Options are what a batch is resolved with beyond the calls.
+type Options struct {
+	// Bind binds missing arguments to the app's values.
+	Bind Binder
+	// Kept are this conversation's kept answers: a missing ask argument of
+	// the same tool, in the same turn, is filled from one (row answered,
+	// nothing asked), and that answer is used up.
+	Kept []KeptAnswer
+}
+
+// ResolveWith is Resolve with options. The batch's Kept holds the kept
+// answers left after this batch.
+func ResolveWith(calls []Call, toolOf ToolOf, st Stamp, o Options) Batch {
+	b := Batch{Kept: append([]KeptAnswer{}, o.Kept...)}
+	bind := o.Bind
 	for _, c := range calls {
 		t, ok := toolOf(c.Name)
 		if !ok || t == nil || len(t.AskOrAssume()) == 0 {
@@ -126,14 +155,14 @@ func ResolveBound(calls []Call, toolOf ToolOf, st Stamp, bind Binder) Batch {
 		if len(c.Args) > 0 && json.Unmarshal(c.Args, &args) != nil {
 			continue
 		}
-		rows, res := resolveCall(c, t, args, st, bind)
+		rows, res := resolveCall(c, t, args, st, bind, &b.Kept)
 		b.Rows = append(b.Rows, rows...)
 		b.Resolutions = append(b.Resolutions, res)
 	}
 	return b
 }
 
-func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp, bind Binder) ([]ledger.ArgumentRow, Resolution) {
+func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp, bind Binder, kept *[]KeptAnswer) ([]ledger.ArgumentRow, Resolution) {
 	res := Resolution{ToolCallID: c.ID, Iteration: st.Iteration}
 	rules := t.AskOrAssume()
 	var rows []ledger.ArgumentRow
@@ -147,10 +176,24 @@ func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp
 		}
 		var bound any
 		isBound := false
-		if bind != nil && IsMissing(args, name) {
+		keptAt := -1
+		if IsMissing(args, name) && r.Assume == nil {
+			for i, k := range *kept {
+				if k.ToolName == c.Name && k.Argument == name && k.Turn == st.Turn {
+					keptAt = i
+					break
+				}
+			}
+		}
+		if bind != nil && IsMissing(args, name) && keptAt < 0 {
 			bound, isBound = bind(t, name)
 		}
 		switch {
+		case keptAt >= 0:
+			v := (*kept)[keptAt].Value
+			*kept = append((*kept)[:keptAt:keptAt], (*kept)[keptAt+1:]...)
+			row.Source, row.Value = SourceAnswered, Printed(v, hidden)
+			res.Fills = append(res.Fills, Fill{Argument: name, Value: v, Source: SourceAnswered})
 		case isBound:
 			row.Source, row.Value = SourceApp, Printed(bound, hidden)
 			res.Fills = append(res.Fills, Fill{Argument: name, Value: bound, Source: SourceApp})

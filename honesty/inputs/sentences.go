@@ -4,7 +4,10 @@
 
 package inputs
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // hiddenPhrase names a value the tool's view hides.
 const hiddenPhrase = "a value the tool's view hides"
@@ -37,6 +40,12 @@ func AnsweredClause(toolName, argument string, value any, hidden, omitted bool) 
 func BoundClause(toolName, argument string, value any, hidden bool) string {
 	return fmt.Sprintf("The %s call this result answers had no %s; it ran with %s, the window the person set in the app.",
 		toolName, argument, shown(value, hidden))
+}
+
+// KeptClause follows the refusal of a call that needed a second pause after
+// the person answered for it: the answers are kept for the next call.
+func KeptClause(arguments []string) string {
+	return fmt.Sprintf("The person's answers for %s were kept: they fill the same arguments the next time this tool is called without them.", strings.Join(arguments, ", "))
 }
 
 // NoLayerRefusal is served for a ruled tool called on an agent without the
