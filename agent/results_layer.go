@@ -73,7 +73,7 @@ func armHonesty(c *config) error {
 	c.honesty.armed = armed
 	if armed {
 		argOf := periodArguments(c)
-		l, err := results.New(results.Deps{ArgumentOf: argOf, EmitRows: emitPeriodRows})
+		l, err := results.New(results.Deps{ArgumentOf: argOf, EmitRows: emitPeriodRows, TimeInputs: c.timeInputs.periodTimes})
 		if err != nil {
 			return fmt.Errorf("agent: arming the results layer: %w", err)
 		}

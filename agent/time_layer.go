@@ -33,6 +33,9 @@ type timeInputsConfig struct {
 	// toolOf resolves ruled tools for the inputs layer's question (nil when
 	// the layer is not armed).
 	toolOf inputs.ToolOf
+	// periodTimes is the results layer's Deps.TimeInputs (nil unless
+	// WithTime).
+	periodTimes func(flow.Reader, []results.RanCall, int) map[string]results.TimeInput
 	// assumedText renders the inputs layer's Assumed block for the turn
 	// ("" for none); nil when the layer is not armed.
 	assumedText func(s *flow.Scope) string
@@ -43,14 +46,6 @@ type timeInputsConfig struct {
 func armAfterHonesty(c *config) error {
 	if c.honesty.limits && (c.timeInputs.assumedText != nil || c.timeInputs.time) {
 		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, finalBlocks(c.timeInputs.time, c.timeInputs.assumedText))
-	}
-	if c.timeInputs.time {
-		periods := periodsOf(c)
-		for i, m := range c.headMounts {
-			if m.id == results.SubflowID && m.mount.Output != nil {
-				c.headMounts[i].mount.Output = withTimeChecks(m.mount.Output, periods)
-			}
-		}
 	}
 	return nil
 }
@@ -131,59 +126,42 @@ func periodsOf(c *config) map[string]tool.Period {
 	return out
 }
 
-// withTimeChecks wraps sf-results' output mapping: each period row it files
-// gains the time checks (results.TimeChecks) computed from what the parent
-// state holds about its call — the turn's clock, the call-window and call
-// rows, and the periods the call's result declared.
-func withTimeChecks(next func(flow.SubflowResult, flow.Reader) ([]flow.Op, error), periods map[string]tool.Period) func(flow.SubflowResult, flow.Reader) ([]flow.Op, error) {
-	return func(res flow.SubflowResult, parent flow.Reader) ([]flow.Op, error) {
-		ops, err := next(res, parent)
-		if err != nil {
-			return ops, err
-		}
+// periodTimes is the results layer's Deps.TimeInputs under WithTime: for
+// each judged call of a tool with a period, what the record holds about it —
+// the turn's clock, its call-window and call rows, the tool's declared
+// retention and granularity. sf-results adds the verdict and the declared
+// periods and files the checks on the period rows.
+func periodTimes(periods map[string]tool.Period) func(flow.Reader, []results.RanCall, int) map[string]results.TimeInput {
+	return func(parent flow.Reader, calls []results.RanCall, iteration int) map[string]results.TimeInput {
 		ck, ok := kTurnClock.Get(parent)
 		if !ok {
-			return ops, nil
+			return nil
 		}
-		ledgerRows := kFindings.Get(parent)
-		declared := kCoverage.Get(parent)
-		for i, op := range ops {
-			rows, isRows := op.Value.([]ledger.Row)
-			if op.Key != ledger.StateKeyName || !isRows {
+		turn, _ := kTurnNumber.Get(parent)
+		rows := kFindings.Get(parent)
+		out := map[string]results.TimeInput{}
+		for _, c := range calls {
+			p, ok := periods[c.ToolName]
+			if !ok {
 				continue
 			}
-			out := make([]ledger.Row, len(rows))
-			for j, r := range rows {
-				out[j] = r
-				pr, isPeriod := r.Period()
-				if !isPeriod {
-					continue
-				}
-				in := timeInputOf(ck, pr, periods[pr.ToolName], ledgerRows, declared)
-				results.TimeChecks(in).Apply(&pr)
-				out[j] = ledger.FromPeriod(pr)
-			}
-			ops[i] = flow.Op{Key: op.Key, Verb: op.Verb, Value: out}
+			out[c.ToolCallID] = timeInputOf(ck, c.ToolCallID, turn, iteration, p, rows)
 		}
-		return ops, nil
+		return out
 	}
 }
 
-// timeInputOf gathers what the record holds about one judged call.
-func timeInputOf(ck clock.Clock, pr coverage.PeriodRow, p tool.Period, rows []ledger.Row, declared []coverage.DeclaredCoverage) results.TimeInput {
-	in := results.TimeInput{Now: ck.Now(), Verdict: pr.Verdict}
+// timeInputOf gathers what the record holds about one judged call (the
+// verdict and declared periods are the results layer's to add).
+func timeInputOf(ck clock.Clock, id string, turn, iteration int, p tool.Period, rows []ledger.Row) results.TimeInput {
+	in := results.TimeInput{Now: ck.Now()}
 	in.Retention, _ = clock.DurationOf(p.Retention)
 	in.Granularity, _ = clock.DurationOf(p.Granularity)
-	for _, d := range declared {
-		if d.ToolCallID == pr.ToolCallID && d.Iteration == pr.Iteration && d.Period != nil {
-			in.Declared = append(in.Declared, *d.Period)
-		}
-	}
 	for _, r := range rows {
 		switch r.Kind() {
 		case rowCallWindow:
 			var w callWindowRow
-			if decodeRow(r, &w) && w.ToolCallID == pr.ToolCallID && w.Turn == pr.Turn && w.Iteration == pr.Iteration {
+			if decodeRow(r, &w) && w.ToolCallID == id && w.Turn == turn && w.Iteration == iteration {
 				in.Asked = w.Asked
 				in.Sent = w.How == howModel || w.How == howChosen || w.How == howFilled || w.How == howBound
 				in.Person = w.Person
@@ -193,7 +171,7 @@ func timeInputOf(ck clock.Clock, pr coverage.PeriodRow, p tool.Period, rows []le
 			}
 		case rowCall:
 			var c callRow
-			if decodeRow(r, &c) && c.ToolCallID == pr.ToolCallID && c.Turn == pr.Turn && c.Iteration == pr.Iteration {
+			if decodeRow(r, &c) && c.ToolCallID == id && c.Turn == turn && c.Iteration == iteration {
 				in.Drift = c.Drift
 			}
 		}
@@ -290,6 +268,7 @@ func armTime(c *config) error {
 		return nil
 	})
 	periods := periodsOf(c)
+	c.timeInputs.periodTimes = periodTimes(periods)
 	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
 		p, ok := periods[call.Name]
 		if !ok {

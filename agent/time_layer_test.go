@@ -13,6 +13,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -267,12 +268,19 @@ func TestTimePeriodChecks(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := &wall{t: turnNow}
-			res, _ := runOnce(t, periodTool(t, lookback, declaring(c.back)), `{"service":"checkout","window":"`+c.window+`"}`,
+			res, log := runOnce(t, periodTool(t, lookback, declaring(c.back)), `{"service":"checkout","window":"`+c.window+`"}`,
 				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime(""), agent.WithClock(w.now))
 			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "period")); diff != "" {
 				t.Errorf("period row (-want +got):\n%s", diff)
 			}
 			differs := strings.Contains(c.row, "differs")
+			var wantChecks []string
+			if differs {
+				wantChecks = []string{"period-differs-from-asked"}
+			}
+			if evs := log.of(event.FindingsPeriod); len(evs) != 1 || !cmp.Equal(wantChecks, evs[0].Payload.(event.FindingsPeriodPayload).TimeChecks) {
+				t.Errorf("findings.period events %+v, want timeChecks %v", evs, wantChecks)
+			}
 			if got := contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked); got != differs {
 				t.Errorf("reasons %v: differs reason %v, want %v", reasonsOf(res), got, differs)
 			}
