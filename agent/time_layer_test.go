@@ -330,6 +330,10 @@ func TestTimeLineServedLate(t *testing.T) {
 	if first.Role != llm.RoleUser || first.Unit != agent.TimeLineUnit || first.Content != want {
 		t.Errorf("first request's last message %+v\nwant %q", first, want)
 	}
+	// time.md §10: a clock-only time line costs at most 73 tokens (chars/4).
+	if n := (tool.UTF16Len(first.Content) + 3) / 4; n > 73 {
+		t.Errorf("clock-only time line is %d tokens by chars/4, want ≤ 73", n)
+	}
 	second := lastMessage(rec.reqs[1]).Content
 	for _, part := range []string{
 		"The tools read a different stretch of time than the one asked about",
