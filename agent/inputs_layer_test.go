@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -253,5 +254,31 @@ func TestInputsServedSchema(t *testing.T) {
 	}
 	if string(tools[1].InputSchema) != string(statusTool(t, nil).InputSchema()) || string(tl.InputSchema()) != before {
 		t.Error("an unruled tool's or the registered schema changed")
+	}
+}
+
+// I13: a batch the route sends to wrap-up is not resolved: no rows, no ask,
+// argumentResolutions is [].
+func TestInputsWrapUpBatchFilesNothing(t *testing.T) {
+	sn := &seen{}
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
+		scripted.Reply{Content: "Out of steps."},
+	)
+	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{})), agent.WithMaxIterations(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "errors?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Paused || len(sn.got()) != 0 || len(rowsOfKind(t, res, "argument")) != 0 {
+		t.Errorf("paused %v, ran %v, rows %v", res.Paused, sn.got(), rowsOfKind(t, res, "argument"))
+	}
+	log := res.Record().Log
+	v, ok, err := flow.ValueAt(log, len(log.Commits)-1, "argumentResolutions")
+	if err != nil || !ok || mustJSON(t, v) != "[]" {
+		t.Errorf("argumentResolutions = %v (%v, %v)", v, ok, err)
 	}
 }
