@@ -10,8 +10,12 @@
 // ("model").
 //
 // The package is pure: Resolve turns a batch into rows and per-call
-// resolutions, Ask builds the question and Answer re-checks a reply against
-// the argument's schema (three misfits refuse the field). The agent mounts it
+// resolutions (ResolveWith also binds a missing period argument to the
+// person's app window, source "app", and fills from answers kept after a
+// refused second pause), NewAsk builds the question (look-back period
+// arguments of several tools share a field) and Answer re-checks a reply
+// against the argument's schema (three misfits refuse the field).
+// ServedSchema is what the model is shown of a ruled tool's schema. The agent mounts it
 // as the sf-inputs subflow and applies the fills; Clause writes the
 // past-tense note that follows a filled call's result, and AssumedBlock the
 // block under an answer's limits.
