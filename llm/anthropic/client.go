@@ -67,6 +67,7 @@ type Client struct {
 	base   string
 	key    string
 	sender *wire.Sender
+	caller *wire.Caller
 	ids    atomic.Int64
 }
 
@@ -102,6 +103,8 @@ func New(opts Options) *Client {
 		Retry:        opts.Retry,
 		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (anthropic.Options.Timeout)",
 	}
+	c.caller = &wire.Caller{Sender: c.sender, Timeout: c.timeout(), ModelHint: "anthropic.Options.Model",
+		MaxBody: maxBody, Encode: c.encode}
 	return c
 }
 
@@ -160,61 +163,9 @@ func (c *Client) nextID() string { return "anthropic-call-" + strconv.FormatInt(
 
 func (c *Client) endpoint() string { return c.base + "/v1/messages" }
 
-func (c *Client) senderFor(req *llm.Request) *wire.Sender {
-	s := *c.sender
-	s.Profile.Model = c.model(req)
-	return &s
-}
-
-// prepare checks the request, encodes it and opens the call's context.
-func (c *Client) prepare(ctx context.Context, req *llm.Request, stream bool) ([]byte, []llm.Span, context.Context, context.CancelFunc, error) {
-	if req == nil {
-		return nil, nil, nil, nil, &llm.Error{Provider: "anthropic", Kind: llm.KindBadRequest, Message: "the request is nil"}
-	}
-	if c.model(req) == "" {
-		return nil, nil, nil, nil, &llm.Error{Provider: "anthropic", Kind: llm.KindBadRequest,
-			Message: "no model was named; set Request.Model or anthropic.Options.Model"}
-	}
-	body, spans, err := c.encode(req, stream)
-	if err != nil {
-		return nil, nil, nil, nil, &llm.Error{Provider: "anthropic", Kind: llm.KindBadRequest, Cause: err,
-			Message: "the request could not be encoded: " + err.Error()}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, nil, wire.CtxError("anthropic", err, "")
-	}
-	callCtx, cancel := ctx, context.CancelFunc(func() {})
-	if t := c.timeout(); t > 0 {
-		callCtx, cancel = context.WithTimeout(ctx, t)
-	}
-	return body, spans, callCtx, cancel, nil
-}
-
 // Complete sends one non-streaming request.
 func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	body, spans, callCtx, cancel, err := c.prepare(ctx, req, false)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	s := c.senderFor(req)
-	ex := llm.Exchange{Spans: spans}
-	resp, err := s.Post(ctx, callCtx, c.endpoint(), c.header(false), body, &ex)
-	if err != nil {
-		return nil, wire.Attach(err, &ex)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return nil, wire.Attach(wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel), &ex)
-	}
-	ex.ResponseBody = raw
-	out, derr := c.decode(raw, s.Profile, resp.Header)
-	if derr != nil {
-		return nil, wire.Attach(derr, &ex)
-	}
-	out.Exchange = ex
-	return out, nil
+	return c.caller.Complete(ctx, req, c.endpoint(), c.header(false), c.decode)
 }
 
 // decode reads a non-streamed body: a message, or an error in a 200.
@@ -253,56 +204,7 @@ func notAMessage(p wire.Profile, raw []byte, cause error) *llm.Error {
 // Stream sends one streaming request and yields text deltas as they
 // arrive, then each whole tool call, the usage, and done.
 func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
-	return func(yield func(llm.StreamEvent, error) bool) {
-		body, spans, callCtx, cancel, err := c.prepare(ctx, req, true)
-		if err != nil {
-			yield(llm.StreamEvent{}, err)
-			return
-		}
-		defer cancel()
-		s := c.senderFor(req)
-		ex := llm.Exchange{Spans: spans}
-		resp, err := s.Post(ctx, callCtx, c.endpoint(), c.header(true), body, &ex)
-		if err != nil {
-			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
-			return
-		}
-		defer resp.Body.Close()
-		if ct := resp.Header.Get("Content-Type"); strings.Contains(ct, "json") || strings.Contains(ct, "html") {
-			raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-			if rerr != nil {
-				yield(llm.StreamEvent{}, wire.TransportError(s.Profile, rerr, ctx, callCtx, s.TimeoutLabel))
-				return
-			}
-			ex.ResponseBody = raw
-			out, derr := c.decode(raw, s.Profile, resp.Header)
-			if derr != nil {
-				yield(llm.StreamEvent{}, wire.Attach(derr, &ex))
-				return
-			}
-			out.Exchange = ex
-			if out.Content != "" && !yield(llm.StreamEvent{Kind: llm.EventText, Text: out.Content}, nil) {
-				return
-			}
-			wire.EmitTail(out, yield)
-			return
-		}
-		out, err := c.readStream(resp, &ex, s.Profile, func(text string) bool {
-			return yield(llm.StreamEvent{Kind: llm.EventText, Text: text}, nil)
-		})
-		if err != nil {
-			if le := (*llm.Error)(nil); !errors.As(err, &le) {
-				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
-			}
-			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
-			return
-		}
-		if out == nil {
-			return
-		}
-		out.Exchange = ex
-		wire.EmitTail(out, yield)
-	}
+	return c.caller.Stream(ctx, req, c.endpoint(), func() http.Header { return c.header(true) }, c.decode, c.readStream)
 }
 
 // readStream decodes an SSE body, calling onText per text delta; it returns

@@ -54,6 +54,7 @@ type Client struct {
 	opts   Options
 	base   string
 	sender *wire.Sender
+	caller *wire.Caller
 	ids    atomic.Int64
 }
 
@@ -85,6 +86,8 @@ func New(opts Options) *Client {
 		Retry:        opts.Retry,
 		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (ollama.Options.Timeout)",
 	}
+	c.caller = &wire.Caller{Sender: c.sender, Timeout: c.timeout(), ModelHint: "ollama.Options.Model (see `ollama list`)",
+		MaxBody: maxBody, Encode: c.encode}
 	return c
 }
 
@@ -165,56 +168,15 @@ func (c *Client) header(stream bool) http.Header {
 
 func (c *Client) nextID() string { return "ollama-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
 
-func (c *Client) senderFor(req *llm.Request) *wire.Sender {
-	s := *c.sender
-	s.Profile.Model = c.model(req)
-	return &s
-}
-
-func (c *Client) prepare(ctx context.Context, req *llm.Request, stream bool) ([]byte, []llm.Span, context.Context, context.CancelFunc, error) {
-	if req == nil {
-		return nil, nil, nil, nil, &llm.Error{Provider: "ollama", Kind: llm.KindBadRequest, Message: "the request is nil"}
-	}
-	if c.model(req) == "" {
-		return nil, nil, nil, nil, &llm.Error{Provider: "ollama", Kind: llm.KindBadRequest,
-			Message: "no model was named; set Request.Model or ollama.Options.Model (see `ollama list`)"}
-	}
-	body, spans, err := c.encode(req, stream)
-	if err != nil {
-		return nil, nil, nil, nil, &llm.Error{Provider: "ollama", Kind: llm.KindBadRequest, Cause: err,
-			Message: "the request could not be encoded: " + err.Error()}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, nil, wire.CtxError("ollama", err, "")
-	}
-	callCtx, cancel := ctx, context.CancelFunc(func() {})
-	if t := c.timeout(); t > 0 {
-		callCtx, cancel = context.WithTimeout(ctx, t)
-	}
-	return body, spans, callCtx, cancel, nil
-}
-
 // Complete sends one non-streaming request ("stream": false).
 func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	body, spans, callCtx, cancel, err := c.prepare(ctx, req, false)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	s := c.senderFor(req)
-	ex := llm.Exchange{Spans: spans}
-	resp, err := s.Post(ctx, callCtx, c.base+"/api/chat", c.header(false), body, &ex)
-	if err != nil {
-		return nil, wire.Attach(err, &ex)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return nil, wire.Attach(wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel), &ex)
-	}
-	ex.ResponseBody = raw
+	return c.caller.Complete(ctx, req, c.base+"/api/chat", c.header(false), c.decode)
+}
+
+// decode reads a non-streamed reply: one frame, though a server that
+// streamed anyway is tolerated.
+func (c *Client) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
 	a := &accumulator{ids: c.nextID}
-	// A non-streamed reply is one frame; tolerate a server that streamed anyway.
 	r := wire.NewNDJSONReader(strings.NewReader(string(raw)))
 	for {
 		line, _, err := r.Next()
@@ -222,21 +184,19 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 			break
 		}
 		if err != nil {
-			return nil, wire.Attach(notAReply(s.Profile, raw, err), &ex)
+			return nil, notAReply(p, raw, err)
 		}
 		if _, err := a.feed(line); err != nil {
 			if errors.Is(err, errStreamError) {
-				return nil, wire.Attach(wire.Classify(s.Profile, 0, resp.Header, a.errBody), &ex)
+				return nil, wire.Classify(p, 0, h, a.errBody)
 			}
-			return nil, wire.Attach(notAReply(s.Profile, raw, err), &ex)
+			return nil, notAReply(p, raw, err)
 		}
 	}
 	if !a.done {
-		return nil, wire.Attach(notAReply(s.Profile, raw, errors.New("no done frame")), &ex)
+		return nil, notAReply(p, raw, errors.New("no done frame"))
 	}
-	out := a.result()
-	out.Exchange = ex
-	return out, nil
+	return a.result(), nil
 }
 
 func notAReply(p wire.Profile, raw []byte, cause error) *llm.Error {
@@ -253,37 +213,10 @@ func notAReply(p wire.Profile, raw []byte, cause error) *llm.Error {
 // Stream sends one streaming request and yields text deltas as they
 // arrive, then each tool call, the usage when reported, and done.
 func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
-	return func(yield func(llm.StreamEvent, error) bool) {
-		body, spans, callCtx, cancel, err := c.prepare(ctx, req, true)
-		if err != nil {
-			yield(llm.StreamEvent{}, err)
-			return
-		}
-		defer cancel()
-		s := c.senderFor(req)
-		ex := llm.Exchange{Spans: spans}
-		resp, err := s.Post(ctx, callCtx, c.base+"/api/chat", c.header(true), body, &ex)
-		if err != nil {
-			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
-			return
-		}
-		defer resp.Body.Close()
-		out, err := c.readStream(resp.Body, &ex, s.Profile, func(text string) bool {
-			return yield(llm.StreamEvent{Kind: llm.EventText, Text: text}, nil)
-		})
-		if err != nil {
-			if le := (*llm.Error)(nil); !errors.As(err, &le) {
-				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
-			}
-			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
-			return
-		}
-		if out == nil {
-			return
-		}
-		out.Exchange = ex
-		wire.EmitTail(out, yield)
+	read := func(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+		return c.readStream(resp.Body, ex, p, onText)
 	}
+	return c.caller.Stream(ctx, req, c.base+"/api/chat", func() http.Header { return c.header(true) }, nil, read)
 }
 
 // readStream decodes an NDJSON body, calling onText per text delta; it

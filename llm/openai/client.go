@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -77,6 +76,7 @@ type Client struct {
 	key    string
 	name   string
 	sender *wire.Sender
+	caller *wire.Caller
 	ids    atomic.Int64
 }
 
@@ -114,6 +114,8 @@ func New(opts Options) *Client {
 		Retry:        opts.Retry,
 		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (openai.Options.Timeout)",
 	}
+	c.caller = &wire.Caller{Sender: c.sender, Timeout: c.timeout(), ModelHint: "openai.Options.Model",
+		MaxBody: maxBody, Encode: c.encode}
 	return c
 }
 
@@ -173,69 +175,14 @@ func (c *Client) header(stream bool) http.Header {
 
 func (c *Client) nextID() string { return c.name + "-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
 
-// profile returns the error profile for one request's model.
-func (c *Client) profile(req *llm.Request) wire.Profile {
-	p := c.sender.Profile
-	p.Model = c.model(req)
-	return p
-}
-
-// prepare checks the request, encodes it and opens the call's context.
-func (c *Client) prepare(ctx context.Context, req *llm.Request, stream bool) ([]byte, []llm.Span, context.Context, context.CancelFunc, error) {
-	if req == nil {
-		return nil, nil, nil, nil, &llm.Error{Provider: c.name, Kind: llm.KindBadRequest, Message: "the request is nil"}
-	}
-	if c.model(req) == "" {
-		return nil, nil, nil, nil, &llm.Error{Provider: c.name, Kind: llm.KindBadRequest,
-			Message: "no model was named; set Request.Model or openai.Options.Model"}
-	}
-	body, spans, err := c.encode(req, stream)
-	if err != nil {
-		return nil, nil, nil, nil, &llm.Error{Provider: c.name, Kind: llm.KindBadRequest, Cause: err,
-			Message: "the request could not be encoded: " + err.Error()}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, nil, wire.CtxError(c.name, err, "")
-	}
-	callCtx, cancel := ctx, context.CancelFunc(func() {})
-	if t := c.timeout(); t > 0 {
-		callCtx, cancel = context.WithTimeout(ctx, t)
-	}
-	return body, spans, callCtx, cancel, nil
-}
-
-// sender for one request: the profile carries the request's model.
-func (c *Client) senderFor(req *llm.Request) *wire.Sender {
-	s := *c.sender
-	s.Profile = c.profile(req)
-	return &s
-}
-
 // Complete sends one non-streaming request.
 func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	body, spans, callCtx, cancel, err := c.prepare(ctx, req, false)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	s := c.senderFor(req)
-	ex := llm.Exchange{Spans: spans}
-	resp, err := s.Post(ctx, callCtx, wire.JoinURL(c.base, "chat/completions"), c.header(false), body, &ex)
-	if err != nil {
-		return nil, wire.Attach(err, &ex)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return nil, wire.Attach(wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel), &ex)
-	}
-	ex.ResponseBody = raw
-	out, derr := decodeResponse(raw, s.Profile, resp.Header, c.nextID)
-	if derr != nil {
-		return nil, wire.Attach(derr, &ex)
-	}
-	out.Exchange = ex
-	return out, nil
+	return c.caller.Complete(ctx, req, wire.JoinURL(c.base, "chat/completions"), c.header(false), c.decode)
+}
+
+// decode reads a non-streamed reply with the client's call ids.
+func (c *Client) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
+	return decodeResponse(raw, p, h, c.nextID)
 }
 
 // completion is the non-streamed reply body.
@@ -335,59 +282,11 @@ func notAReply(p wire.Profile, h http.Header, raw []byte, cause error) *llm.Erro
 
 // Stream sends one streaming request and yields text deltas as they
 // arrive, then each whole tool call, the usage when reported, and done.
+// A plain JSON or HTML reply (an error, a proxy page, or a whole
+// completion with streaming ignored) is decoded as a whole.
 func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
-	return func(yield func(llm.StreamEvent, error) bool) {
-		body, spans, callCtx, cancel, err := c.prepare(ctx, req, true)
-		if err != nil {
-			yield(llm.StreamEvent{}, err)
-			return
-		}
-		defer cancel()
-		s := c.senderFor(req)
-		ex := llm.Exchange{Spans: spans}
-		resp, err := s.Post(ctx, callCtx, wire.JoinURL(c.base, "chat/completions"), c.header(true), body, &ex)
-		if err != nil {
-			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
-			return
-		}
-		defer resp.Body.Close()
-		if ct := resp.Header.Get("Content-Type"); strings.Contains(ct, "json") || strings.Contains(ct, "html") {
-			// The server answered a stream request with a plain body: an
-			// error, a proxy page, or a whole completion (stream ignored).
-			raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-			if rerr != nil {
-				yield(llm.StreamEvent{}, wire.TransportError(s.Profile, rerr, ctx, callCtx, s.TimeoutLabel))
-				return
-			}
-			ex.ResponseBody = raw
-			out, derr := decodeResponse(raw, s.Profile, resp.Header, c.nextID)
-			if derr != nil {
-				yield(llm.StreamEvent{}, wire.Attach(derr, &ex))
-				return
-			}
-			out.Exchange = ex
-			if out.Content != "" && !yield(llm.StreamEvent{Kind: llm.EventText, Text: out.Content}, nil) {
-				return
-			}
-			wire.EmitTail(out, yield)
-			return
-		}
-		out, err := c.readStream(resp, &ex, s.Profile, func(text string) bool {
-			return yield(llm.StreamEvent{Kind: llm.EventText, Text: text}, nil)
-		})
-		if err != nil {
-			if le := (*llm.Error)(nil); !errors.As(err, &le) {
-				err = wire.TransportError(s.Profile, err, ctx, callCtx, s.TimeoutLabel)
-			}
-			yield(llm.StreamEvent{}, wire.Attach(err, &ex))
-			return
-		}
-		if out == nil { // the consumer stopped early
-			return
-		}
-		out.Exchange = ex
-		wire.EmitTail(out, yield)
-	}
+	return c.caller.Stream(ctx, req, wire.JoinURL(c.base, "chat/completions"), func() http.Header { return c.header(true) },
+		c.decode, c.readStream)
 }
 
 // readStream decodes an SSE body into a response, calling onText for each
