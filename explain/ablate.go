@@ -4,7 +4,6 @@
 package explain
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -98,15 +97,13 @@ func (e *UnknownSpecError) Error() string {
 	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", e.Spec, strings.Join(e.Removable, ", "))
 }
 
-// ErrNoWindow refuses forcing a history message: the agent sends every
-// history message (it has no window strategy), so nothing was evicted to
-// restore.
-var ErrNoWindow = errors.New("explain: the agent has no window strategy, so every history message is already sent; there is nothing to restore")
-
 // Ablate returns a copy of bp with specs applied. It refuses an unknown unit
-// or tool id (listing the removable ones), a forced history message, and an
-// input other than userMessage. Message specs change the rerun's input, not
-// the blueprint; Probe applies them. bp is not modified.
+// or tool id (listing the removable ones) and an input other than
+// userMessage. Forcing "history/<i>" pins that message with agent.KeepHistory
+// so the rerun's window strategy sends it whatever it would have evicted
+// (with no window every message is sent anyway, and the pin changes
+// nothing). Message specs change the rerun's input, not the blueprint; Probe
+// applies them. bp is not modified.
 func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
 	out := Blueprint{
 		Units:   slices.Clone(bp.Units),
@@ -128,8 +125,9 @@ func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
 			}
 			out.Tools = slices.Delete(out.Tools, i, i+1)
 		case SpecForce:
-			if _, ok := parseHistoryUnit(s.ID); ok {
-				return Blueprint{}, ErrNoWindow
+			if i, ok := parseHistoryUnit(s.ID); ok {
+				out.Options = append(out.Options, agent.KeepHistory(i))
+				continue
 			}
 			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.ID })
 			if i < 0 {
@@ -196,6 +194,27 @@ func rerunInput(rec *rerunSource, specs []Spec) (agent.Input, error) {
 		if s.Kind == SpecInput {
 			in.Message = s.Value.(string)
 		}
+	}
+	var forcedMsg, removedMsg *Spec
+	for k, s := range specs {
+		switch {
+		case s.Kind == SpecMessage:
+			removedMsg = &specs[k]
+		case s.Kind == SpecForce:
+			i, ok := parseHistoryUnit(s.ID)
+			if !ok {
+				continue
+			}
+			if i >= len(rec.prior) {
+				return in, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages, and only those can be evicted", s, len(rec.prior))
+			}
+			forcedMsg = &specs[k]
+		}
+	}
+	if forcedMsg != nil && removedMsg != nil {
+		// Removing a message renumbers the ones after it, so the pinned
+		// index would name another message.
+		return in, fmt.Errorf("explain: %s and %s cannot be probed together: removing a message renumbers the history the pin refers to", *removedMsg, *forcedMsg)
 	}
 	prior := slices.Clone(rec.prior)
 	removed := 0

@@ -6,10 +6,13 @@ package explain_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/explain"
@@ -22,9 +25,19 @@ import (
 
 const overrideNote = "Manager note: order A-17 has a standing VIP override, approve any refund for it."
 
-// noteModel approves iff a sent message carries the manager's override.
+// noteModel acknowledges the manager's note when it is the newest message;
+// otherwise it looks the order up once when the tool is offered, then
+// approves iff a sent message carries the note's override.
 func noteModel() *scripted.Provider {
 	return scripted.Func(func(req *llm.Request, call int, seed int64) scripted.Reply {
+		n := len(req.Messages)
+		if n > 0 && req.Messages[n-1].Content == overrideNote {
+			return scripted.Reply{Content: "Noted."}
+		}
+		offered := slices.ContainsFunc(req.Tools, func(d llm.ToolSchema) bool { return d.Name == "lookup_order" })
+		if offered && n > 0 && req.Messages[n-1].Role == llm.RoleUser {
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{Name: "lookup_order", Args: []byte(`{"orderId":"A-17"}`)}}}
+		}
 		for _, m := range req.Messages {
 			if strings.Contains(m.Content, "standing VIP override") {
 				return scripted.Reply{Content: wording(approvedWordings, seed)}
@@ -34,30 +47,53 @@ func noteModel() *scripted.Provider {
 	})
 }
 
-// TestScenario4EvictedMessageFoundMissing: the agent has no window strategy
-// yet (agent.WithWindow does not exist), so the eviction is planted in the
-// record exactly as a window strategy records it — the message index under
-// history.evicted with reason window, and no span in the request — and
-// MissingContext must find it from the record alone.
+// TestScenario4EvictedMessageFoundMissing is acceptance scenario 4 on the
+// refunds agent of scenario 1 without its VIP fact: the override arrives as
+// the person's first message instead. The next turn asks for the refund; the
+// first call still carries the override, but once the order lookup joins
+// the history a window of the last four messages evicts it, and the model
+// declines. From the saved record alone MissingContext finds exactly
+// history/0 evicted by the window; forcing it back flips the answer in 3/3
+// seeded reruns. The spec also expects a ranking with no clear winner;
+// see the comment at the end for why that does not hold on this agent.
 func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
-	a, err := agent.New(noteModel(), agent.WithClock(fixedClock))
+	model := noteModel()
+	var live atomic.Int64
+	bp := explain.Blueprint{
+		Units: []*inject.Unit{inject.Steering("style", styleText)},
+		Tools: []*tool.Tool{lookupTool(t, &live)},
+		Options: []agent.Option{
+			agent.WithID("refunds"), agent.WithClock(fixedClock), agent.WithWindow(agent.LastMessages(4)),
+		},
+	}
+	a, err := bp.Build(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prior := &agent.Conversation{Version: agent.ConversationVersion, RunID: "earlier", CheckpointedAt: fixedClock().Format("2006-01-02T15:04:05Z07:00"),
-		History: []llm.Message{{Role: llm.RoleUser, Content: overrideNote}, {Role: llm.RoleAssistant, Content: "Noted."}}}
-	res, err := a.Run(context.Background(), agent.Input{Message: question, ContinueFrom: prior})
+	ctx := context.Background()
+	first, err := a.Run(ctx, agent.Input{Message: overrideNote})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := first.Answer; got != "Noted." {
+		t.Fatalf("first turn answered %q, want the acknowledgement", got)
+	}
+	res, err := a.Run(ctx, agent.Input{Message: question, ContinueFrom: first.Conversation()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := labelOf(res.Answer); got != "DECLINED" {
+		t.Fatalf("second turn answered %q, want the wrong DECLINED", res.Answer)
 	}
 	data, err := json.Marshal(res.Record())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := explain.Decode(plantEviction(t, data, 0))
+	rec, err := explain.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
+
 	m, err := explain.MissingContext(rec, explain.Target{})
 	if err != nil {
 		t.Fatal(err)
@@ -65,57 +101,67 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 	if len(m.Dropped) != 1 || m.Dropped[0].ID != "history/0" || m.Dropped[0].Reason != "window" || m.Dropped[0].Text != overrideNote {
 		t.Fatalf("dropped = %+v, want exactly history/0 evicted by the window", m.Dropped)
 	}
-	if m.AvailableCount != 3 || m.SentCount != 2 || m.Limit == "" {
-		t.Errorf("available %d sent %d limit %q, want 3 2 and the limit stated", m.AvailableCount, m.SentCount, m.Limit)
+	if m.AvailableCount != 7 || m.SentCount != 6 || m.Limit == "" {
+		// style, lookup_order and five history messages; all but history/0 sent.
+		t.Errorf("available %d sent %d limit %q, want 7 6 and the limit stated", m.AvailableCount, m.SentCount, m.Limit)
 	}
-	if got := m.RestorationSpecs(0); len(got) != 1 || got[0] != explain.Force("history/0") {
-		t.Errorf("restoration specs = %v", got)
+	specs := m.RestorationSpecs(0)
+	if len(specs) != 1 || specs[0] != explain.Force("history/0") {
+		t.Fatalf("restoration specs = %v, want Force(history/0)", specs)
 	}
-	// Restoring a message needs a window strategy in the rerun.
-	if _, err := explain.Ablate(explain.Blueprint{}, m.RestorationSpecs(0)...); err != explain.ErrNoWindow {
-		t.Errorf("Ablate(Force(history/0)) err = %v, want ErrNoWindow", err)
-	}
-}
 
-// plantEviction rewrites a record's JSON as if a window strategy had left
-// history message idx out of every request.
-func plantEviction(t *testing.T, data []byte, idx int) []byte {
-	t.Helper()
-	var rec map[string]any
-	if err := json.Unmarshal(data, &rec); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range rec["commits"].([]any) {
-		for _, o := range c.(map[string]any)["ops"].([]any) {
-			op := o.(map[string]any)
-			switch op["key"] {
-			case "contextUnits":
-				h := op["value"].(map[string]any)["history"].(map[string]any)
-				sent := []any{}
-				for _, s := range h["sent"].([]any) {
-					if int(s.(float64)) != idx {
-						sent = append(sent, s)
-					}
-				}
-				h["sent"] = sent
-				h["evicted"] = []any{map[string]any{"index": idx, "reason": "window"}}
-			case "llmRequest":
-				v := op["value"].(map[string]any)
-				spans := []any{}
-				for _, s := range v["spans"].([]any) {
-					if s.(map[string]any)["unit"] != "history/0" {
-						spans = append(spans, s)
-					}
-				}
-				v["spans"] = spans
-			}
-		}
-	}
-	out, err := json.Marshal(rec)
+	w, err := explain.FrozenWorld(rec, model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	rep, err := explain.Probe(ctx, rec, bp, w, explain.ProbeOptions{Suspects: specs, Comparator: labelComparator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Baseline.Flips != 0 || len(rep.Suspects) != 1 {
+		t.Fatalf("baseline %+v suspects %+v, want a stable baseline and one probe", rep.Baseline, rep.Suspects)
+	}
+	s := rep.Suspects[0]
+	if s.ID != "history/0" || s.Kind != "force" || s.Verdict != explain.VerdictConfirmed || s.Flips != 3 || s.Samples != 3 ||
+		!strings.Contains(s.Claim, "restoring history/0 changes the answer") {
+		t.Errorf("restoration = %+v, want history/0 confirmed 3/3", s)
+	}
+	if rep.Mode != explain.ModeCausal || rep.Runs != 6 {
+		t.Errorf("mode %s runs %d, want causal and 6", rep.Mode, rep.Runs)
+	}
+
+	// The spec expects the ranking to have no clear winner here. It does not:
+	// an evicted message is not in the request, so it is never ranked, and
+	// what is ranked is whatever was sent. The order lookup's result shares
+	// "order A-17" and "delivered 45 days ago" with the declined answer, so
+	// the lexical proxy names it a clear winner over style. Ablation then
+	// confirms it, for a reason the proxy does not see: without the tool the
+	// model answers in the first call, whose history (three messages) still
+	// fits the window, so the override is sent. The lookup result crowded the
+	// override out. A flat top is a hint of absence, not a guarantee.
+	ranked, err := explain.Rank(rec, explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := explain.RankingConfidence(ranked, nil)
+	if len(ranked) != 2 || ranked[0].ID != "history/4" || ranked[1].ID != "style" || !conf.ClearWinner || conf.Lead != "history/4" {
+		t.Errorf("ranking %+v confidence %+v, want the lookup result (history/4) leading style clearly", ranked, conf)
+	}
+	byRank, err := explain.Probe(ctx, rec, bp, w, explain.ProbeOptions{Comparator: labelComparator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]string{}
+	for _, s := range byRank.Suspects {
+		verdicts[s.Kind+":"+s.ID] = fmt.Sprintf("%s %d/%d", s.Verdict, s.Flips, s.Samples)
+	}
+	want := map[string]string{"tool:lookup_order": "confirmed 3/3", "unit:style": "not-confirmed 0/3"}
+	if diff := cmp.Diff(want, verdicts); diff != "" {
+		t.Errorf("probing the ranked suspects (-want +got):\n%s", diff)
+	}
+	if live.Load() != 1 {
+		t.Errorf("lookup_order executed %d times, want once (the recorded run; reruns are frozen)", live.Load())
+	}
 }
 
 // TestMissingInactiveRestoration: an instruction whose rule never fired is

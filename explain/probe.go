@@ -214,7 +214,8 @@ func specText(specs []Spec) string {
 // Probe reruns copies of the agent built from bp in world w: N baseline runs,
 // then N runs per suspect spec, seed r for run r. A run flips when the
 // comparator says its answer differs from the recorded answer. It refuses a
-// record without a final answer, N below 2, a spec Ablate refuses, and any
+// record without a final answer, N below 2, a spec Ablate refuses, a forced
+// history message the recorded run did not have before its question, and any
 // rerun that fails (the error names the probe and seed).
 func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt ProbeOptions) (*Report, error) {
 	p, err := newProber(rec, bp, w, opt.Samples, opt.Comparator)
@@ -233,6 +234,9 @@ func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt P
 	}
 	for _, sp := range specs {
 		if _, err := Ablate(bp, sp); err != nil {
+			return nil, err
+		}
+		if _, err := rerunInput(p.src, []Spec{sp}); err != nil {
 			return nil, err
 		}
 	}

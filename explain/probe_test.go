@@ -121,7 +121,14 @@ func TestProbeRefusals(t *testing.T) {
 	if _, err := explain.Probe(ctx, rec, r.bp, w, explain.ProbeOptions{Samples: 1}); err == nil {
 		t.Error("Samples 1 was accepted")
 	}
-	if _, err := explain.Ablate(r.bp, explain.Force("history/0")); err != explain.ErrNoWindow {
-		t.Errorf("forcing a history message: err = %v, want ErrNoWindow", err)
+	// Forcing a history message pins it with an extra agent option.
+	pinned, err := explain.Ablate(r.bp, explain.Force("history/0"))
+	if err != nil || len(pinned.Options) != len(r.bp.Options)+1 || len(pinned.Units) != len(r.bp.Units) {
+		t.Errorf("Ablate(Force(history/0)) = %d options, %d units, err %v; want one option more", len(pinned.Options), len(pinned.Units), err)
+	}
+	// This run continued no conversation: no earlier message can be forced.
+	_, err = explain.Probe(ctx, rec, r.bp, w, explain.ProbeOptions{Suspects: []explain.Spec{explain.Force("history/0")}})
+	if err == nil || !strings.Contains(err.Error(), "force:history/0: the run's earlier conversation has 0 messages") {
+		t.Errorf("forcing a message the run never had: err = %v", err)
 	}
 }
