@@ -100,6 +100,9 @@ func (a *Agent) toolCallsExecute(ctx context.Context, s *flow.Scope) (*flow.Paus
 }
 
 func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
+	if h := a.cfg.hooks.resumed; h != nil {
+		h(ctx, s)
+	}
 	b := a.newBatch(ctx, s)
 	if h := a.cfg.hooks.batchAnswer; h != nil {
 		handled, err := h(ctx, s, b, input)

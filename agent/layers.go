@@ -41,6 +41,9 @@ type layerHooks struct {
 	// asking a second pause; it returns a sentence added to the refusal
 	// (the inputs layer keeps the person's answers for the call), or "".
 	pauseRefused func(s *flow.Scope, c llm.ToolCall) string
+	// resumed runs first in a resumed leg (the time layer compares the
+	// resume's Time with the frozen clock).
+	resumed func(ctx context.Context, s *flow.Scope)
 	// resultNote returns text appended after an executed call's served
 	// content (the inputs layer's note on filled arguments), or "".
 	resultNote func(s *flow.Scope, c llm.ToolCall) string

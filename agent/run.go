@@ -223,7 +223,14 @@ func (a *Agent) runOptions(runID string) []flow.RunOption {
 // result (a JSON value; a JSON string is served as its text), the later calls
 // of the batch run, and the turn goes on. Calls that ran before the pause are
 // not run again. It refuses a nil or malformed checkpoint naming the field.
-func (a *Agent) Resume(ctx context.Context, cp *PauseCheckpoint, input json.RawMessage) (*Result, error) {
+func (a *Agent) Resume(ctx context.Context, cp *PauseCheckpoint, input json.RawMessage, opts ...ResumeOption) (*Result, error) {
+	var ro resumeConfig
+	for _, o := range opts {
+		o(&ro)
+	}
+	if err := a.checkTimeInput(ro.time); err != nil {
+		return nil, err
+	}
 	if cp == nil || cp.Flow == nil {
 		return nil, &CheckpointError{Field: "flow", Reason: "the pause checkpoint is missing"}
 	}
@@ -258,7 +265,7 @@ func (a *Agent) Resume(ctx context.Context, cp *PauseCheckpoint, input json.RawM
 		a.inFlight = false
 		a.mu.Unlock()
 	}()
-	rs := &runState{a: a, start: a.cfg.now(), message: cp.Message, turn: cp.Turn}
+	rs := &runState{a: a, start: a.cfg.now(), message: cp.Message, turn: cp.Turn, given: ro.time}
 	for k, v := range cp.Blobs {
 		if rs.blobs == nil {
 			rs.blobs = map[string][]byte{}

@@ -224,6 +224,50 @@ func WithTime(zone string) Option {
 	}
 }
 
+// ResumeOption adjusts one Resume.
+type ResumeOption func(*resumeConfig)
+
+type resumeConfig struct {
+	time *clock.Given
+}
+
+// ResumeTime passes the resumed run's clock input (time layer). The paused
+// turn keeps the clock it was decided on — its values were read against it
+// — and a Time that differs from it is recorded as a clock-on-resume row
+// {passed, kept}. Refused, like Input.Time, on an agent without WithTime or
+// with a zone or window the clock package refuses.
+func ResumeTime(g clock.Given) ResumeOption {
+	return func(r *resumeConfig) { r.time = &g }
+}
+
+// rowClockOnResume is the kind of the row a resume with another Time files.
+const rowClockOnResume = "clock-on-resume"
+
+// clockOnResume files the clock-on-resume row when the resume passed a Time
+// that differs from the frozen clock.
+func clockOnResume(ctx context.Context, s *flow.Scope) {
+	rs := runOf(ctx)
+	ck, ok := kTurnClock.Get(s)
+	if rs == nil || rs.given == nil || !ok {
+		return
+	}
+	diff, changed := ck.Resumed(*rs.given)
+	if !changed {
+		return
+	}
+	row := struct {
+		Kind      string `json:"kind"`
+		Turn      int    `json:"turn"`
+		Iteration int    `json:"iteration"`
+		clock.OnResume
+	}{Kind: rowClockOnResume, OnResume: diff}
+	row.Turn, _ = kTurnNumber.Get(s)
+	row.Iteration, _ = kIteration.Get(s)
+	if r, err := rawRow(row); err == nil {
+		kFindings.Append(s, r)
+	}
+}
+
 // checkTimeInput refuses Input.Time on an agent without WithTime, and a
 // given zone or window clock refuses, before the turn starts.
 func (a *Agent) checkTimeInput(g *clock.Given) error {
@@ -248,6 +292,7 @@ func armTime(c *config) error {
 	c.honesty.results = true
 	c.hooks.keys = append(c.hooks.keys, kTurnClock, kTimeLine)
 	c.hooks.shapeRequest = chainShape(c.hooks.shapeRequest, appendTimeLine)
+	c.hooks.resumed = clockOnResume
 	builder, now := c.timeInputs.zone, c.now
 	c.hooks.seedRun = chainSeedRun(c.hooks.seedRun, func(ctx context.Context, s *flow.Scope) error {
 		var given clock.Given

@@ -531,3 +531,41 @@ func TestTimeRedrawnAfterPause(t *testing.T) {
 		t.Errorf("period rows %v", periods)
 	}
 }
+
+// time.md §11 #4: default now, a pause, a resume passing another Time: the
+// paused turn keeps its clock and one clock-on-resume row records both.
+func TestTimeClockOnResume(t *testing.T) {
+	sn := &seen{}
+	w := &wall{t: turnNow}
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))
+	a, err := agent.New(scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
+		scripted.Reply{Content: "No errors."},
+	), agent.WithTools(tl), agent.WithTime("America/Los_Angeles"), agent.WithClock(w.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "errors?"})
+	if err != nil || !res.Paused {
+		t.Fatalf("want a pause: %v", err)
+	}
+	if _, err := a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.ResumeTime(clock.Given{Zone: "PST"})); err == nil {
+		t.Error("a resume with a refused zone: want an error")
+	}
+	later := turnNow.Add(time.Hour)
+	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.ResumeTime(clock.Given{Now: later, Zone: "Europe/Berlin"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`{"kind":"clock-on-resume","turn":1,"iteration":1,"passed":{"now":"2026-10-09T16:40:00Z","zone":"Europe/Berlin"},"kept":{"now":"2026-10-09T15:40:00Z","zone":"America/Los_Angeles"}}`}
+	if diff := cmp.Diff(want, rowsOfKind(t, res, "clock-on-resume")); diff != "" {
+		t.Errorf("clock-on-resume (-want +got):\n%s", diff)
+	}
+	clocks := rowsOfKind(t, res, "clock")
+	if len(clocks) != 1 || !strings.Contains(clocks[0], `"nowSource":"default"`) {
+		t.Errorf("clock rows %v", clocks)
+	}
+	if len(sn.time) != 1 || !sn.time[0].Now.Equal(turnNow) || sn.time[0].Zone != "America/Los_Angeles" {
+		t.Errorf("tool time %+v (want the frozen clock)", sn.time)
+	}
+}
