@@ -1,7 +1,10 @@
 // The time layer (WithTime) wired through the layer seams: the turn's clock
-// decided once at seed and frozen across pauses, the clock, call-window and
-// call rows on the findings ledger, the time handed to each tool, and the
-// refusal of a window wholly older than the tool's declared retention.
+// decided once at seed and frozen across pauses (ResumeTime, clock-on-resume),
+// the clock, call-window and call rows on the findings ledger, the time
+// handed to each tool, windows refused before dispatch (retention, direction,
+// maximum range), the person's control window bound to a call, a drifted
+// library fill redrawn, the period checks fed to sf-results, and the
+// person's time lines under the limits.
 // Unarmed, none of it runs: no key, row or byte.
 
 package agent
