@@ -89,6 +89,9 @@ type config struct {
 	honesty honestyConfig
 	// window holds what WithWindow and KeepHistory asked (window.go).
 	window windowConfig
+	// output is the typed answer WithOutputSchema asked (output.go); nil
+	// for a prose answer.
+	output *outputConfig
 }
 
 // layerMount is one honesty-layer subflow mounted on the agent chart.
@@ -229,7 +232,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	for _, arm := range append(append([]func(*config) error{}, a.cfg.arm...), armInputs, armTime, armHonesty, armAfterHonesty) {
+	for _, arm := range append(append([]func(*config) error{}, a.cfg.arm...), armInputs, armTime, armHonesty, armAfterHonesty, armOutput) {
 		if err := arm(&a.cfg); err != nil {
 			errs = append(errs, err)
 		}

@@ -50,7 +50,7 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 	for _, m := range a.cfg.preRouteMounts {
 		b.Mount(m.id, m.chart, m.mount)
 	}
-	b.Decider(stageRoute, a.routeStage,
+	b.Decider(stageRoute, a.routeStage, append([]*flow.Seq{
 		flow.Branch(branchToolCalls).Pausable(stageToolCalls, flow.PausableFuncs{
 			ExecuteFunc: a.toolCallsExecute, ResumeFunc: a.toolCallsResume,
 		}).LoopTo(head),
@@ -58,6 +58,7 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 		flow.Branch(branchFinal).
 			Stage(stagePrepareFinal, a.prepareFinalStage).
 			Stage(stageBreakFinal, a.breakFinalStage),
+	}, a.outputBranches(head)...)...,
 	)
 	c, err := b.Build()
 	return c, head, err

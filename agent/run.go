@@ -418,7 +418,7 @@ func closeOpenCalls(h []llm.Message) []llm.Message {
 func userTurns(h []llm.Message) int {
 	n := 0
 	for _, m := range h {
-		if m.Role == llm.RoleUser && m.Content != wrapUpUserText {
+		if m.Role == llm.RoleUser && m.Content != wrapUpUserText && !isOutputCorrection(m) {
 			n++
 		}
 	}

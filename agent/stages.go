@@ -292,6 +292,7 @@ func (a *Agent) routeStage(ctx context.Context, s *flow.Scope) (*flow.Decision, 
 			return len(calls) > 0 && !asked && a.cfg.wrapUp
 		},
 	}}
+	rules = append(rules, a.outputRules()...) // a typed answer's correction (output.go)
 	d := flow.Decide(s, rules, branchFinal)
 	chosen := branchFinal
 	if len(d.Chosen) > 0 {
