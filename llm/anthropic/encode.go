@@ -111,29 +111,21 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	}
 	w.EndArray()
 	if len(req.Tools) > 0 {
-		w.Key("tools")
-		w.BeginArray()
-		for _, t := range req.Tools {
-			at := w.Elem()
+		err := w.Tools(req.Tools, func(t *llm.ToolSchema) error {
 			w.BeginObject()
-			w.Key("name")
-			w.String(t.Name)
+			w.Field("name", t.Name)
 			if t.Description != "" {
-				w.Key("description")
-				w.String(t.Description)
+				w.Field("description", t.Description)
 			}
-			w.Key("input_schema")
-			schema := t.InputSchema
-			if len(schema) == 0 {
-				schema = []byte(`{"type":"object","properties":{}}`)
-			}
-			if err := w.Raw(schema); err != nil {
-				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+			if err := w.Schema("input_schema", t, wire.OpenSchema); err != nil {
+				return err
 			}
 			w.EndObject()
-			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
-		w.EndArray()
 	}
 	placeholders := len(req.Tools) == 0 && historyTools(req) != nil
 	if placeholders {
@@ -183,12 +175,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 		w.Float(*req.Temperature)
 	}
 	if len(req.Stop) > 0 {
-		w.Key("stop_sequences")
-		w.BeginArray()
-		for _, s := range req.Stop {
-			w.String(s)
-		}
-		w.EndArray()
+		w.StringList("stop_sequences", req.Stop)
 	}
 	if stream {
 		w.Key("stream")

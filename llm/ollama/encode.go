@@ -20,12 +20,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	w.Key("messages")
 	w.BeginArray()
 	if llm.SystemText(req.System) != "" {
-		w.BeginObject()
-		w.Key("role")
-		w.String("system")
-		w.Key("content")
-		w.Segments(req.System)
-		w.EndObject()
+		w.SystemMessage("system", req.System)
 	}
 	for i, m := range req.Messages {
 		switch m.Role {
@@ -74,60 +69,16 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	}
 	w.EndArray()
 	if len(req.Tools) > 0 && req.ToolChoice.Mode != llm.ToolChoiceNone {
-		w.Key("tools")
-		w.BeginArray()
-		for _, t := range req.Tools {
-			at := w.Elem()
-			w.BeginObject()
-			w.Key("type")
-			w.String("function")
-			w.Key("function")
-			w.BeginObject()
-			w.Key("name")
-			w.String(t.Name)
-			if t.Description != "" {
-				w.Key("description")
-				w.String(t.Description)
-			}
-			w.Key("parameters")
-			schema := t.InputSchema
-			if len(schema) == 0 {
-				schema = []byte(`{"type":"object","properties":{}}`)
-			}
-			if err := w.Raw(schema); err != nil {
-				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
-			}
-			w.EndObject()
-			w.EndObject()
-			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+		if err := w.Tools(req.Tools, w.FunctionTool); err != nil {
+			return nil, nil, err
 		}
-		w.EndArray()
 	}
 	w.Key("stream")
 	w.Bool(stream)
 	if req.Temperature != nil || req.MaxTokens > 0 || len(req.Stop) > 0 || req.Seed != nil {
 		w.Key("options")
 		w.BeginObject()
-		if req.Temperature != nil {
-			w.Key("temperature")
-			w.Float(*req.Temperature)
-		}
-		if req.MaxTokens > 0 {
-			w.Key("num_predict")
-			w.Int(int64(req.MaxTokens))
-		}
-		if len(req.Stop) > 0 {
-			w.Key("stop")
-			w.BeginArray()
-			for _, s := range req.Stop {
-				w.String(s)
-			}
-			w.EndArray()
-		}
-		if req.Seed != nil {
-			w.Key("seed")
-			w.Int(*req.Seed)
-		}
+		w.Sampling(req, "num_predict")
 		w.EndObject()
 	}
 	if c.opts.KeepAlive != "" {

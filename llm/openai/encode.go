@@ -20,12 +20,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	w.Key("messages")
 	w.BeginArray()
 	if llm.SystemText(req.System) != "" {
-		w.BeginObject()
-		w.Key("role")
-		w.String(c.systemRole())
-		w.Key("content")
-		w.Segments(req.System)
-		w.EndObject()
+		w.SystemMessage(c.systemRole(), req.System)
 	}
 	for i, m := range req.Messages {
 		w.BeginObject()
@@ -68,30 +63,9 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	}
 	w.EndArray()
 	if len(req.Tools) > 0 {
-		w.Key("tools")
-		w.BeginArray()
-		for _, t := range req.Tools {
-			at := w.Elem()
-			w.BeginObject()
-			w.Key("type")
-			w.String("function")
-			w.Key("function")
-			w.BeginObject()
-			w.Key("name")
-			w.String(t.Name)
-			if t.Description != "" {
-				w.Key("description")
-				w.String(t.Description)
-			}
-			w.Key("parameters")
-			if err := w.Raw(schema(t.InputSchema)); err != nil {
-				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
-			}
-			w.EndObject()
-			w.EndObject()
-			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+		if err := w.Tools(req.Tools, w.FunctionTool); err != nil {
+			return nil, nil, err
 		}
-		w.EndArray()
 	}
 	switch req.ToolChoice.Mode {
 	case llm.ToolChoiceDefault:
@@ -115,26 +89,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	default:
 		return nil, nil, fmt.Errorf("toolChoice.mode: %q is not auto, none, required or tool", req.ToolChoice.Mode)
 	}
-	if req.Temperature != nil {
-		w.Key("temperature")
-		w.Float(*req.Temperature)
-	}
-	if req.MaxTokens > 0 {
-		w.Key(c.maxTokensField())
-		w.Int(int64(req.MaxTokens))
-	}
-	if len(req.Stop) > 0 {
-		w.Key("stop")
-		w.BeginArray()
-		for _, s := range req.Stop {
-			w.String(s)
-		}
-		w.EndArray()
-	}
-	if req.Seed != nil {
-		w.Key("seed")
-		w.Int(*req.Seed)
-	}
+	w.Sampling(req, c.maxTokensField())
 	if stream {
 		w.Key("stream")
 		w.Bool(true)
@@ -148,12 +103,4 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 	}
 	w.EndObject()
 	return w.B, w.Spans, nil
-}
-
-// schema returns s, or the empty object schema when s is empty.
-func schema(s []byte) []byte {
-	if len(s) == 0 {
-		return []byte(`{"type":"object","properties":{}}`)
-	}
-	return s
 }

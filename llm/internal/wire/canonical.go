@@ -67,23 +67,19 @@ func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 	}
 	w.EndArray()
 	if len(req.Tools) > 0 {
-		w.Key("tools")
-		w.BeginArray()
-		for _, t := range req.Tools {
-			at := w.Elem()
+		err := w.Tools(req.Tools, func(t *llm.ToolSchema) error {
 			w.BeginObject()
-			w.Key("name")
-			w.String(t.Name)
-			w.Key("description")
-			w.String(t.Description)
-			w.Key("inputSchema")
-			if err := w.Raw(schemaOrEmpty(t.InputSchema)); err != nil {
-				return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+			w.Field("name", t.Name)
+			w.Field("description", t.Description)
+			if err := w.Schema("inputSchema", t, `{"type":"object"}`); err != nil {
+				return err
 			}
 			w.EndObject()
-			w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
-		w.EndArray()
 	}
 	if req.ToolChoice.Mode != "" {
 		w.Key("toolChoice")
@@ -96,37 +92,10 @@ func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 		}
 		w.EndObject()
 	}
-	if req.Temperature != nil {
-		w.Key("temperature")
-		w.Float(*req.Temperature)
-	}
-	if req.MaxTokens > 0 {
-		w.Key("maxTokens")
-		w.Int(int64(req.MaxTokens))
-	}
-	if len(req.Stop) > 0 {
-		w.Key("stop")
-		w.BeginArray()
-		for _, s := range req.Stop {
-			w.String(s)
-		}
-		w.EndArray()
-	}
-	if req.Seed != nil {
-		w.Key("seed")
-		w.Int(*req.Seed)
-	}
+	w.Sampling(req, "maxTokens")
 	w.EndObject()
 	SortSpans(w.Spans)
 	return w.B, w.Spans, nil
-}
-
-// schemaOrEmpty returns s, or the empty object schema when s is empty.
-func schemaOrEmpty(s []byte) []byte {
-	if len(s) == 0 {
-		return []byte(`{"type":"object"}`)
-	}
-	return s
 }
 
 // SortSpans orders spans by start offset (encoders emit them in order

@@ -1,0 +1,113 @@
+// This file holds the request-body pieces more than one encoder writes the
+// same way: a system message, a tool list with its spans, a function tool,
+// a tool's schema, a string list and the sampling settings.
+
+package wire
+
+import (
+	"fmt"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// OpenSchema is the schema sent for a tool that declares none, by the
+// clients whose APIs want "properties" present.
+const OpenSchema = `{"type":"object","properties":{}}`
+
+// Field writes key with the string value s.
+func (w *Writer) Field(key, s string) {
+	w.Key(key)
+	w.String(s)
+}
+
+// StringList writes key with ss as an array of strings.
+func (w *Writer) StringList(key string, ss []string) {
+	w.Key(key)
+	w.BeginArray()
+	for _, s := range ss {
+		w.String(s)
+	}
+	w.EndArray()
+}
+
+// SystemMessage writes {"role":role,"content":segs} as one array element,
+// with a span per segment.
+func (w *Writer) SystemMessage(role string, segs []llm.Segment) {
+	w.BeginObject()
+	w.Field("role", role)
+	w.Key("content")
+	w.Segments(segs)
+	w.EndObject()
+}
+
+// Tools writes "tools" as an array with one element per tool, written by
+// one, and records each element as the tool's schema span. It stops at the
+// first error one returns.
+func (w *Writer) Tools(tools []llm.ToolSchema, one func(t *llm.ToolSchema) error) error {
+	w.Key("tools")
+	w.BeginArray()
+	for i := range tools {
+		t := &tools[i]
+		at := w.Elem()
+		if err := one(t); err != nil {
+			return err
+		}
+		w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+	}
+	w.EndArray()
+	return nil
+}
+
+// Schema writes key with t's input schema, or empty when it has none. It
+// refuses a schema that is not JSON, naming the tool.
+func (w *Writer) Schema(key string, t *llm.ToolSchema, empty string) error {
+	w.Key(key)
+	s := t.InputSchema
+	if len(s) == 0 {
+		s = []byte(empty)
+	}
+	if err := w.Raw(s); err != nil {
+		return fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+	}
+	return nil
+}
+
+// FunctionTool writes t in the {"type":"function","function":{...}} shape
+// shared by Chat Completions and Ollama: name, description when set, and
+// parameters (OpenSchema when none is declared).
+func (w *Writer) FunctionTool(t *llm.ToolSchema) error {
+	w.BeginObject()
+	w.Field("type", "function")
+	w.Key("function")
+	w.BeginObject()
+	w.Field("name", t.Name)
+	if t.Description != "" {
+		w.Field("description", t.Description)
+	}
+	if err := w.Schema("parameters", t, OpenSchema); err != nil {
+		return err
+	}
+	w.EndObject()
+	w.EndObject()
+	return nil
+}
+
+// Sampling writes the request's temperature, max tokens (under maxKey),
+// stop list and seed, each only when set, in that order.
+func (w *Writer) Sampling(req *llm.Request, maxKey string) {
+	if req.Temperature != nil {
+		w.Key("temperature")
+		w.Float(*req.Temperature)
+	}
+	if req.MaxTokens > 0 {
+		w.Key(maxKey)
+		w.Int(int64(req.MaxTokens))
+	}
+	if len(req.Stop) > 0 {
+		w.StringList("stop", req.Stop)
+	}
+	if req.Seed != nil {
+		w.Key("seed")
+		w.Int(*req.Seed)
+	}
+}
