@@ -127,15 +127,13 @@ func (ft *FrozenTools) session(mode ToolMode) *replay {
 	return &replay{ft: ft, mode: mode, next: map[string]int{}}
 }
 
-// wrap returns a tool with t's name, description, schema and validation mode
-// whose execute serves the recorded outputs.
+// wrap returns a copy of t whose execute serves the recorded outputs. The
+// copy keeps every declaration of t (validation mode, hidden arguments,
+// ask-or-assume rules, period, result ceiling, check-in) and its definition
+// site, so the rerun's agent treats each call as the recorded one did.
 func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 	name := t.Name()
-	opts := []tool.Option{tool.WithValidation(t.ValidationMode())}
-	if h := t.HiddenArguments(); len(h) > 0 {
-		opts = append(opts, tool.WithHiddenArguments(h...))
-	}
-	return tool.NewRaw(name, t.Description(), t.InputSchema(), func(ctx context.Context, args json.RawMessage) (any, error) {
+	return t.WithExecute(func(ctx context.Context, args json.RawMessage) (any, error) {
 		k := callKey(name, args)
 		r.mu.Lock()
 		n := r.next[k]
@@ -173,7 +171,7 @@ func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 			return tool.Result{Content: content, Status: o.status}, nil
 		}
 		return content, nil
-	}, opts...)
+	})
 }
 
 // World is what a rerun runs on: the frozen tools, the frozen clock and the
