@@ -327,3 +327,30 @@ func ExampleWithOutputSchema() {
 	fmt.Println(v.Host, v.Failures)
 	// Output: host-103 0
 }
+
+// FuzzOutputAnswer feeds any final answer to a typed agent: the turn either
+// returns that answer unchanged or ends with an *OutputError naming at least
+// one violation, never anything else.
+func FuzzOutputAnswer(f *testing.F) {
+	for _, s := range []string{`{"failures":0,"host":"h"}`, `{"failures":"x"}`, "", "null", `[1,2]`, "```json\n{}\n```", `{"failures":1e400,"host":"h"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		p := scripted.New(scripted.Reply{Content: answer}, scripted.Reply{Content: answer})
+		a, err := agent.New(p, agent.WithOutputSchema(json.RawMessage(failuresSchema)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), agent.Input{Message: "q"})
+		if err == nil {
+			if res.Answer != answer {
+				t.Fatalf("answer changed: %q -> %q", answer, res.Answer)
+			}
+			return
+		}
+		var oe *agent.OutputError
+		if !errors.As(err, &oe) || len(oe.Violations) == 0 || oe.Answer != answer {
+			t.Fatalf("err = %v, want an *OutputError with violations for %q", err, answer)
+		}
+	})
+}
