@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -32,12 +31,7 @@ func client(url string) *Client {
 }
 
 func sseServer(t *testing.T, body string) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return wiretest.BodyServer(t, "text/event-stream", body)
 }
 
 func ev(name, data string) string { return "event: " + name + "\ndata: " + data + "\n\n" }
@@ -194,19 +188,8 @@ func TestToolLessCallWithToolHistory(t *testing.T) {
 }
 
 func TestSpansProperty(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
 	c := New(Options{BaseURL: "http://x"})
-	for range 200 {
-		r := wiretest.RandomRequest(rng)
-		body, spans, err := c.encode(r, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !json.Valid(body) {
-			t.Fatalf("invalid JSON %q", body)
-		}
-		wiretest.CheckSpans(t, r, llm.Exchange{RequestBody: body, Spans: spans})
-	}
+	wiretest.SpansProperty(t, 5, 6, func(r *llm.Request) ([]byte, []llm.Span, error) { return c.encode(r, true) })
 }
 
 func TestErrors(t *testing.T) {
@@ -307,17 +290,9 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 	s.WriteString(stop("end_turn", 1000))
 	data := []byte(s.String())
 	c := New(Options{BaseURL: "http://x", Model: "m"})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	cpu0 := wiretest.CPUTime()
-	for b.Loop() {
-		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data))}
+	wiretest.BenchDecode(b, data, func(body io.Reader) (*llm.Response, error) {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(body)}
 		var ex llm.Exchange
-		out, err := c.readStream(resp, &ex, c.sender.Profile, func(string) bool { return true })
-		if err != nil || out.Usage.Output != 1000 {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
-	b.ReportMetric(float64((wiretest.CPUTime()-cpu0).Nanoseconds())/float64(b.N)/1000, "cpu-ns/chunk")
+		return c.readStream(resp, &ex, c.sender.Profile, func(string) bool { return true })
+	})
 }

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -27,30 +26,16 @@ func TestReplayRecordedTraffic(t *testing.T) {
 		"langchaingo/anthropicclient__TestClient_CreateMessage.httprr",
 		"langchaingo/anthropicclient__TestClient_CreateMessageStream.httprr",
 	}
-	for _, f := range files {
-		t.Run(f, func(t *testing.T) {
-			recs := wiretest.Load(t, f)
-			srv := wiretest.Serve(t, recs)
-			c := client(srv.URL)
-			var got []wiretest.Outcome
-			for _, rec := range recs {
-				stream := bytes.Contains(rec.RequestBody, []byte(`"stream":true`)) || filepath.Ext(f) == ".sse"
-				if stream {
-					got = append(got, wiretest.Drain(t, c.Stream(context.Background(), req())))
-				} else {
-					got = append(got, wiretest.Summarize(c.Complete(context.Background(), req())))
-				}
-			}
-			for i, body := range srv.Requests {
-				if !json.Valid(body) || srv.Paths[i] != "/v1/messages" {
-					t.Errorf("request %d to %s: %s", i, srv.Paths[i], body)
-				}
-			}
-			name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-			out := strings.ReplaceAll(string(wiretest.JSON(got)), srv.URL, "{base}")
-			wiretest.Golden(t, "replay/"+name+".json", []byte(out), *update)
-		})
-	}
+	wiretest.Replay{
+		Files:   files,
+		Path:    "/v1/messages",
+		New:     func(base string) wiretest.Client { return client(base) },
+		Request: req,
+		Streamed: func(f string, rec wiretest.Recorded) bool {
+			return wiretest.StreamFlag(rec, true) || filepath.Ext(f) == ".sse"
+		},
+		Update: *update,
+	}.Run(t)
 }
 
 // The recorded "concurrent" run turned out to ask for one city per

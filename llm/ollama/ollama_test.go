@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -33,12 +32,7 @@ func client(url string) *Client {
 }
 
 func ndServer(t *testing.T, body string) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/x-ndjson")
-		_, _ = io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return wiretest.BodyServer(t, "application/x-ndjson", body)
 }
 
 const doneLine = `{"model":"qwen3:0.6b","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":21,"eval_count":7}` + "\n"
@@ -134,19 +128,8 @@ func TestEncodeGolden(t *testing.T) {
 }
 
 func TestSpansProperty(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
 	c := New(Options{BaseURL: "http://x"})
-	for range 200 {
-		r := wiretest.RandomRequest(rng)
-		body, spans, err := c.encode(r, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !json.Valid(body) {
-			t.Fatalf("invalid JSON %q", body)
-		}
-		wiretest.CheckSpans(t, r, llm.Exchange{RequestBody: body, Spans: spans})
-	}
+	wiretest.SpansProperty(t, 7, 8, func(r *llm.Request) ([]byte, []llm.Span, error) { return c.encode(r, true) })
 }
 
 func TestErrors(t *testing.T) {
@@ -226,16 +209,8 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 	s.WriteString(`{"model":"qwen3:0.6b","created_at":"2025-08-20T13:48:24.316155Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":10,"eval_count":1000}` + "\n")
 	data := []byte(s.String())
 	c := New(Options{BaseURL: "http://x", Model: "m"})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	cpu0 := wiretest.CPUTime()
-	for b.Loop() {
+	wiretest.BenchDecode(b, data, func(body io.Reader) (*llm.Response, error) {
 		var ex llm.Exchange
-		out, err := c.readStream(bytes.NewReader(data), &ex, c.sender.Profile, func(string) bool { return true })
-		if err != nil || out.Usage.Output != 1000 {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
-	b.ReportMetric(float64((wiretest.CPUTime()-cpu0).Nanoseconds())/float64(b.N)/1000, "cpu-ns/chunk")
+		return c.readStream(body, &ex, c.sender.Profile, func(string) bool { return true })
+	})
 }

@@ -1,10 +1,6 @@
 package ollama
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wiretest"
@@ -18,27 +14,12 @@ func TestReplayRecordedTraffic(t *testing.T) {
 		"langchaingo/ollamaclient__TestClient_GenerateChatStream.httprr",
 		"langchaingo/ollama__TestWithStreaming.httprr",
 	}
-	for _, f := range files {
-		t.Run(f, func(t *testing.T) {
-			recs := wiretest.Load(t, f)
-			srv := wiretest.Serve(t, recs)
-			c := client(srv.URL)
-			var got []wiretest.Outcome
-			for _, rec := range recs {
-				if bytes.Contains(rec.RequestBody, []byte(`"stream":false`)) {
-					got = append(got, wiretest.Summarize(c.Complete(context.Background(), req())))
-				} else {
-					got = append(got, wiretest.Drain(t, c.Stream(context.Background(), req())))
-				}
-			}
-			for i, body := range srv.Requests {
-				if !json.Valid(body) || srv.Paths[i] != "/api/chat" {
-					t.Errorf("request %d to %s: %s", i, srv.Paths[i], body)
-				}
-			}
-			name := strings.TrimSuffix(strings.TrimPrefix(f, "langchaingo/"), ".httprr")
-			out := strings.ReplaceAll(string(wiretest.JSON(got)), srv.URL, "{base}")
-			wiretest.Golden(t, "replay/"+name+".json", []byte(out), *update)
-		})
-	}
+	wiretest.Replay{
+		Files:    files,
+		Path:     "/api/chat",
+		New:      func(base string) wiretest.Client { return client(base) },
+		Request:  req,
+		Streamed: func(_ string, rec wiretest.Recorded) bool { return !wiretest.StreamFlag(rec, false) },
+		Update:   *update,
+	}.Run(t)
 }

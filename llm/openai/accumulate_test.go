@@ -56,17 +56,9 @@ func stream1000(n int) []byte {
 func BenchmarkDecodeStream1000(b *testing.B) {
 	data := stream1000(1000)
 	c := New(Options{BaseURL: "http://x", Model: "m"})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	cpu0 := wiretest.CPUTime()
-	for b.Loop() {
-		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data))}
+	wiretest.BenchDecode(b, data, func(body io.Reader) (*llm.Response, error) {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(body)}
 		var ex llm.Exchange
-		out, err := c.readStream(resp, &ex, c.sender.Profile, func(string) bool { return true })
-		if err != nil || out.Usage.Output != 1000 {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
-	b.ReportMetric(float64((wiretest.CPUTime()-cpu0).Nanoseconds())/float64(b.N)/1000, "cpu-ns/chunk")
+		return c.readStream(resp, &ex, c.sender.Profile, func(string) bool { return true })
+	})
 }

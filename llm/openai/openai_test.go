@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -30,12 +29,7 @@ func req() *llm.Request {
 
 // sseServer answers every request with body as an SSE stream.
 func sseServer(t *testing.T, body string) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return wiretest.BodyServer(t, "text/event-stream", body)
 }
 
 func client(url string) *Client {
@@ -156,19 +150,8 @@ func TestEncodeGolden(t *testing.T) {
 }
 
 func TestSpansProperty(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
 	c := New(Options{BaseURL: "http://x"})
-	for range 200 {
-		r := wiretest.RandomRequest(rng)
-		body, spans, err := c.encode(r, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !json.Valid(body) {
-			t.Fatalf("invalid JSON: %q", body)
-		}
-		wiretest.CheckSpans(t, r, llm.Exchange{RequestBody: body, Spans: spans})
-	}
+	wiretest.SpansProperty(t, 3, 4, func(r *llm.Request) ([]byte, []llm.Span, error) { return c.encode(r, false) })
 }
 
 func TestEncodeRefusals(t *testing.T) {
