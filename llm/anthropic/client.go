@@ -117,12 +117,7 @@ func (c *Client) BaseURL() string { return c.base }
 // Capabilities: the Messages API has no seed; forced tool choice works.
 func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: false, ForcedToolChoice: true} }
 
-func (c *Client) model(req *llm.Request) string {
-	if req.Model != "" {
-		return req.Model
-	}
-	return c.opts.Model
-}
+func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
 func (c *Client) maxTokens(req *llm.Request) int {
 	switch {
@@ -134,24 +129,10 @@ func (c *Client) maxTokens(req *llm.Request) int {
 	return DefaultMaxTokens
 }
 
-func (c *Client) timeout() time.Duration {
-	if c.opts.Timeout == 0 {
-		return DefaultTimeout
-	}
-	return c.opts.Timeout
-}
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
-	h := http.Header{}
-	for k, v := range c.opts.Header {
-		h[k] = append([]string(nil), v...)
-	}
-	h.Set("Content-Type", "application/json")
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	} else {
-		h.Set("Accept", "application/json")
-	}
+	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
 	h.Set("anthropic-version", APIVersion)
 	if c.key != "" {
 		h.Set("x-api-key", c.key)
@@ -210,30 +191,19 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 // readStream decodes an SSE body, calling onText per text delta; it returns
 // (nil, nil) when onText asks to stop.
 func (c *Client) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
-	r := wire.NewSSEReader(resp.Body)
 	a := &accumulator{}
-	for !a.done {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		ex.Frames = append(ex.Frames, ev.Raw)
+	stopped, err := wire.DriveSSE(resp.Body, ex, func(ev wire.SSEEvent) (string, error) {
 		text, err := a.feed(ev.Name, ev.Data)
 		if errors.Is(err, errStreamError) {
-			return nil, wire.Classify(p, 0, resp.Header, a.errBody)
+			return "", wire.Classify(p, 0, resp.Header, a.errBody)
 		}
 		if err != nil {
-			return nil, notAMessage(p, ev.Data, err)
+			return "", notAMessage(p, ev.Data, err)
 		}
-		if text != "" && !onText(text) {
-			return nil, nil
-		}
-	}
-	if rest := r.Rest(); len(rest) > 0 {
-		ex.Frames = append(ex.Frames, rest)
+		return text, nil
+	}, func() bool { return a.done }, onText)
+	if err != nil || stopped {
+		return nil, err
 	}
 	if !a.done && a.stop == "" {
 		return nil, &llm.Error{Provider: p.Provider, Kind: llm.KindServer, Status: resp.StatusCode, Retryable: true, Resumable: true,

@@ -138,32 +138,12 @@ func (c *Client) BaseURL() string { return c.base }
 // Capabilities: options.seed reaches the model; there is no forced tool choice.
 func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: false} }
 
-func (c *Client) model(req *llm.Request) string {
-	if req.Model != "" {
-		return req.Model
-	}
-	return c.opts.Model
-}
+func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
-func (c *Client) timeout() time.Duration {
-	if c.opts.Timeout == 0 {
-		return DefaultTimeout
-	}
-	return c.opts.Timeout
-}
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
-	h := http.Header{}
-	for k, v := range c.opts.Header {
-		h[k] = append([]string(nil), v...)
-	}
-	h.Set("Content-Type", "application/json")
-	if stream {
-		h.Set("Accept", "application/x-ndjson")
-	} else {
-		h.Set("Accept", "application/json")
-	}
-	return h
+	return wire.CallHeader(c.opts.Header, stream, "application/x-ndjson")
 }
 
 func (c *Client) nextID() string { return "ollama-call-" + strconv.FormatInt(c.ids.Add(1), 10) }

@@ -128,12 +128,7 @@ func (c *Client) BaseURL() string { return c.base }
 // Capabilities: Chat Completions honours seed and forced tool choice.
 func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: true} }
 
-func (c *Client) model(req *llm.Request) string {
-	if req.Model != "" {
-		return req.Model
-	}
-	return c.opts.Model
-}
+func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
 func (c *Client) systemRole() string {
 	if c.opts.DeveloperRole {
@@ -149,24 +144,10 @@ func (c *Client) maxTokensField() string {
 	return "max_tokens"
 }
 
-func (c *Client) timeout() time.Duration {
-	if c.opts.Timeout == 0 {
-		return DefaultTimeout
-	}
-	return c.opts.Timeout
-}
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
-	h := http.Header{}
-	for k, v := range c.opts.Header {
-		h[k] = append([]string(nil), v...)
-	}
-	h.Set("Content-Type", "application/json")
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	} else {
-		h.Set("Accept", "application/json")
-	}
+	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
 	if c.key != "" {
 		h.Set("Authorization", "Bearer "+c.key)
 	}
@@ -294,30 +275,19 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 // errors are returned raw for the caller to classify; a frame that is not
 // JSON or that carries an error is an *llm.Error.
 func (c *Client) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
-	r := wire.NewSSEReader(resp.Body)
 	a := &accumulator{}
-	for !a.done {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		ex.Frames = append(ex.Frames, ev.Raw)
+	stopped, err := wire.DriveSSE(resp.Body, ex, func(ev wire.SSEEvent) (string, error) {
 		text, err := a.feed(ev.Data)
 		if errors.Is(err, errStreamError) {
-			return nil, wire.Classify(p, 0, resp.Header, a.errBody)
+			return "", wire.Classify(p, 0, resp.Header, a.errBody)
 		}
 		if err != nil {
-			return nil, notAReply(p, resp.Header, ev.Data, err)
+			return "", notAReply(p, resp.Header, ev.Data, err)
 		}
-		if text != "" && !onText(text) {
-			return nil, nil
-		}
-	}
-	if rest := r.Rest(); len(rest) > 0 {
-		ex.Frames = append(ex.Frames, rest)
+		return text, nil
+	}, func() bool { return a.done }, onText)
+	if err != nil || stopped {
+		return nil, err
 	}
 	if !a.done && a.finish == "" {
 		return nil, &llm.Error{Provider: p.Provider, Kind: llm.KindServer, Status: resp.StatusCode, Retryable: true, Resumable: true,

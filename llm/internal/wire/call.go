@@ -182,3 +182,20 @@ func (k *Caller) Stream(ctx context.Context, req *llm.Request, url string, heade
 		EmitTail(out, yield)
 	}
 }
+
+// TimeoutOr returns t, or def when t is zero (a negative t means none and
+// is returned as is).
+func TimeoutOr(t, def time.Duration) time.Duration {
+	if t == 0 {
+		return def
+	}
+	return t
+}
+
+// ModelOr returns the request's model, or def when the request names none.
+func ModelOr(req *llm.Request, def string) string {
+	if req.Model != "" {
+		return req.Model
+	}
+	return def
+}

@@ -167,3 +167,20 @@ func Attach(err error, ex *llm.Exchange) error {
 	}
 	return err
 }
+
+// CallHeader returns the headers of one call: a copy of extra, then a JSON
+// Content-Type and an Accept of streamAccept for a stream or
+// application/json otherwise. Credentials are the caller's to add.
+func CallHeader(extra http.Header, stream bool, streamAccept string) http.Header {
+	h := http.Header{}
+	for k, v := range extra {
+		h[k] = append([]string(nil), v...)
+	}
+	h.Set("Content-Type", "application/json")
+	if stream {
+		h.Set("Accept", streamAccept)
+	} else {
+		h.Set("Accept", "application/json")
+	}
+	return h
+}

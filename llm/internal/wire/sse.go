@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // SSEEvent is one dispatched server-sent event. Name is the event: field
@@ -99,3 +101,34 @@ func (s *SSEReader) emit(name string, data []byte) SSEEvent {
 // Rest returns bytes consumed after the last event (trailing comments or
 // blank lines), for the record.
 func (s *SSEReader) Rest() []byte { return s.raw }
+
+// DriveSSE reads events from body until finished reports true or the body
+// ends, appending each event's bytes (and, at a normal end, any trailing
+// bytes) to ex.Frames. feed turns an event into the text it adds; onText
+// receives each non-empty text and returns false to stop, which makes
+// DriveSSE return stopped. Errors from feed and from the reader are
+// returned as they are.
+func DriveSSE(body io.Reader, ex *llm.Exchange, feed func(ev SSEEvent) (string, error), finished func() bool, onText func(string) bool) (stopped bool, err error) {
+	r := NewSSEReader(body)
+	for !finished() {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return false, err
+		}
+		ex.Frames = append(ex.Frames, ev.Raw)
+		text, err := feed(ev)
+		if err != nil {
+			return false, err
+		}
+		if text != "" && !onText(text) {
+			return true, nil
+		}
+	}
+	if rest := r.Rest(); len(rest) > 0 {
+		ex.Frames = append(ex.Frames, rest)
+	}
+	return false, nil
+}
