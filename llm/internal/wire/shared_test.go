@@ -1,0 +1,220 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+func noHeader() http.Header { return http.Header{} }
+
+func TestFieldWriters(t *testing.T) {
+	temp, seed := 0.5, int64(7)
+	tests := []struct {
+		name  string
+		write func(w *Writer) error
+		want  string
+		spans int
+	}{
+		{"function tool, no schema", func(w *Writer) error {
+			return w.Tools([]llm.ToolSchema{{Name: "f"}}, w.FunctionTool)
+		}, `"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]`, 1},
+		{"function tool, described", func(w *Writer) error {
+			return w.Tools([]llm.ToolSchema{{Name: "f", Description: "d", InputSchema: []byte(`{"type":"object"}`)}}, w.FunctionTool)
+		}, `"tools":[{"type":"function","function":{"name":"f","description":"d","parameters":{"type":"object"}}}]`, 1},
+		{"system message", func(w *Writer) error {
+			w.Key("messages")
+			w.BeginArray()
+			w.SystemMessage("developer", []llm.Segment{{Unit: "s", Text: "be terse"}})
+			w.EndArray()
+			return nil
+		}, `"messages":[{"role":"developer","content":"be terse"}]`, 1},
+		{"sampling, all set", func(w *Writer) error {
+			w.Sampling(&llm.Request{Temperature: &temp, MaxTokens: 3, Stop: []string{"a", "b"}, Seed: &seed}, "num_predict")
+			return nil
+		}, `"temperature":0.5,"num_predict":3,"stop":["a","b"],"seed":7`, 0},
+		{"sampling, none set", func(w *Writer) error {
+			w.Sampling(&llm.Request{}, "max_tokens")
+			return nil
+		}, ``, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := NewWriter(64)
+			w.BeginObject()
+			if err := tt.write(w); err != nil {
+				t.Fatal(err)
+			}
+			w.EndObject()
+			if diff := cmp.Diff("{"+tt.want+"}", string(w.B)); diff != "" {
+				t.Errorf("body (-want +got):\n%s", diff)
+			}
+			if len(w.Spans) != tt.spans {
+				t.Errorf("spans = %+v, want %d", w.Spans, tt.spans)
+			}
+		})
+	}
+}
+
+func TestSchemaRefusesNonJSON(t *testing.T) {
+	w := NewWriter(16)
+	w.BeginObject()
+	err := w.Tools([]llm.ToolSchema{{Name: "broken", InputSchema: []byte(`{nope`)}}, w.FunctionTool)
+	if err == nil || !strings.Contains(err.Error(), `tool "broken": inputSchema`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestCallHeader(t *testing.T) {
+	extra := http.Header{"X-Org": {"o1"}, "Accept": {"text/plain"}}
+	tests := []struct {
+		stream bool
+		accept string
+	}{{false, "application/json"}, {true, "application/x-ndjson"}}
+	for _, tt := range tests {
+		h := CallHeader(extra, tt.stream, "application/x-ndjson")
+		want := http.Header{"X-Org": {"o1"}, "Accept": {tt.accept}, "Content-Type": {"application/json"}}
+		if diff := cmp.Diff(want, h); diff != "" {
+			t.Errorf("stream=%v (-want +got):\n%s", tt.stream, diff)
+		}
+		h["X-Org"][0] = "changed"
+		if extra.Get("X-Org") != "o1" {
+			t.Fatal("CallHeader shares its value slices with extra")
+		}
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	if got := TimeoutOr(0, time.Minute); got != time.Minute {
+		t.Errorf("TimeoutOr(0) = %v", got)
+	}
+	if got := TimeoutOr(-1, time.Minute); got != -1 {
+		t.Errorf("TimeoutOr(-1) = %v", got)
+	}
+	if got := ModelOr(&llm.Request{}, "d"); got != "d" {
+		t.Errorf("ModelOr(empty) = %q", got)
+	}
+	if got := ModelOr(&llm.Request{Model: "m"}, "d"); got != "m" {
+		t.Errorf("ModelOr(m) = %q", got)
+	}
+}
+
+// Frames past a finished stream are not read, so none are kept.
+func TestDriveSSE(t *testing.T) {
+	body := "data: a\n\ndata: b\n\n: trailing comment\n"
+	tests := []struct {
+		name        string
+		stopAt      string
+		finishAfter int
+		feedErr     error
+		wantStopped bool
+		wantTexts   []string
+		wantFrames  int
+	}{
+		{name: "to the end, rest kept", wantTexts: []string{"a", "b"}, wantFrames: 3},
+		{name: "consumer stops", stopAt: "a", wantStopped: true, wantTexts: []string{"a"}, wantFrames: 1},
+		{name: "finished early", finishAfter: 1, wantTexts: []string{"a"}, wantFrames: 1},
+		{name: "feed refuses", feedErr: errors.New("bad frame"), wantFrames: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ex llm.Exchange
+			var texts []string
+			fed := 0
+			stopped, err := DriveSSE(strings.NewReader(body), &ex, func(ev SSEEvent) (string, error) {
+				fed++
+				return string(ev.Data), tt.feedErr
+			}, func() bool { return tt.finishAfter > 0 && fed >= tt.finishAfter }, func(s string) bool {
+				texts = append(texts, s)
+				return s != tt.stopAt
+			})
+			if !errors.Is(err, tt.feedErr) || stopped != tt.wantStopped {
+				t.Fatalf("stopped=%v err=%v", stopped, err)
+			}
+			if diff := cmp.Diff(tt.wantTexts, texts); diff != "" {
+				t.Errorf("texts (-want +got):\n%s", diff)
+			}
+			if len(ex.Frames) != tt.wantFrames {
+				t.Errorf("frames = %q, want %d", ex.Frames, tt.wantFrames)
+			}
+		})
+	}
+}
+
+func TestCallerRefusals(t *testing.T) {
+	encode := func(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
+		if req.Model == "bad" {
+			return nil, nil, errors.New("cannot encode")
+		}
+		return []byte(`{}`), nil, nil
+	}
+	k := &Caller{Sender: &Sender{Profile: Profile{Provider: "p", BaseURL: "http://x"}, HTTP: http.DefaultClient},
+		ModelHint: "p.Options.Model", MaxBody: 1 << 10, Encode: encode}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		req  *llm.Request
+		kind llm.ErrorKind
+		msg  string
+	}{
+		{"nil request", context.Background(), nil, llm.KindBadRequest, "the request is nil"},
+		{"no model", context.Background(), &llm.Request{}, llm.KindBadRequest, "set Request.Model or p.Options.Model"},
+		{"encode fails", context.Background(), &llm.Request{Model: "bad"}, llm.KindBadRequest, "could not be encoded: cannot encode"},
+		{"cancelled", cancelled, &llm.Request{Model: "m"}, llm.KindOf(CtxError("p", context.Canceled, "")), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := k.Complete(tt.ctx, tt.req, "http://x", http.Header{}, nil)
+			if llm.KindOf(err) != tt.kind || !strings.Contains(fmt.Sprint(err), tt.msg) {
+				t.Errorf("Complete err = %v (kind %s)", err, llm.KindOf(err))
+			}
+			for _, serr := range k.Stream(tt.ctx, tt.req, "http://x", noHeader, nil, nil) {
+				if llm.KindOf(serr) != tt.kind || !strings.Contains(fmt.Sprint(serr), tt.msg) {
+					t.Errorf("Stream err = %v", serr)
+				}
+			}
+		})
+	}
+}
+
+func TestCallerStreamPlainBody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `whole`)
+	}))
+	defer srv.Close()
+	k := &Caller{Sender: &Sender{Profile: Profile{Provider: "p", BaseURL: srv.URL, Model: "m"}, HTTP: srv.Client()},
+		MaxBody: 1 << 10, Encode: func(*llm.Request, bool) ([]byte, []llm.Span, error) { return []byte(`{}`), nil, nil }}
+	plain := func(raw []byte, _ Profile, _ http.Header) (*llm.Response, error) {
+		return &llm.Response{Content: string(raw)}, nil
+	}
+	var kinds []llm.EventKind
+	var done *llm.Response
+	for ev, err := range k.Stream(context.Background(), &llm.Request{}, srv.URL, noHeader, plain, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, ev.Kind)
+		if ev.Kind == llm.EventDone {
+			done = ev.Response
+		}
+	}
+	if diff := cmp.Diff([]llm.EventKind{llm.EventText, llm.EventDone}, kinds); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if done == nil || string(done.Exchange.ResponseBody) != "whole" || string(done.Exchange.RequestBody) != "{}" {
+		t.Errorf("done = %+v", done)
+	}
+}
