@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,6 +24,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func req() *llm.Request {
 	return &llm.Request{Model: "claude-test", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi", Unit: "history/0"}}}
 }
+
+func newClient(base string) wiretest.Client { return client(base) }
 
 func client(url string) *Client {
 	return New(Options{BaseURL: url, APIKey: "sk-ant-secret-key", Model: "claude-test", Retry: llm.RetryPolicy{Attempts: 1}})
@@ -92,10 +93,7 @@ var quirks = []struct{ name, sse string }{
 func TestStreamQuirks(t *testing.T) {
 	for _, q := range quirks {
 		t.Run(q.name, func(t *testing.T) {
-			srv := sseServer(t, q.sse)
-			got := wiretest.Drain(t, client(srv.URL).Stream(context.Background(), req()))
-			out := strings.ReplaceAll(string(wiretest.JSON(got)), srv.URL, "{base}")
-			wiretest.Golden(t, filepath.Join("quirks", q.name+".json"), []byte(out), *update)
+			wiretest.StreamGolden(t, q.name, "text/event-stream", q.sse, newClient, req(), *update)
 		})
 	}
 }

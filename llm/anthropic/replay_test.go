@@ -29,7 +29,7 @@ func TestReplayRecordedTraffic(t *testing.T) {
 	wiretest.Replay{
 		Files:   files,
 		Path:    "/v1/messages",
-		New:     func(base string) wiretest.Client { return client(base) },
+		New:     newClient,
 		Request: req,
 		Streamed: func(f string, rec wiretest.Recorded) bool {
 			return wiretest.StreamFlag(rec, true) || filepath.Ext(f) == ".sse"

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,6 +25,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func req() *llm.Request {
 	return &llm.Request{Model: "qwen3:0.6b", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi", Unit: "history/0"}}}
 }
+
+func newClient(base string) wiretest.Client { return client(base) }
 
 func client(url string) *Client {
 	return New(Options{BaseURL: url, Model: "qwen3:0.6b", Retry: llm.RetryPolicy{Attempts: 1}})
@@ -57,10 +58,7 @@ var quirks = []struct{ name, nd string }{
 func TestStreamQuirks(t *testing.T) {
 	for _, q := range quirks {
 		t.Run(q.name, func(t *testing.T) {
-			srv := ndServer(t, q.nd)
-			got := wiretest.Drain(t, client(srv.URL).Stream(context.Background(), req()))
-			out := strings.ReplaceAll(string(wiretest.JSON(got)), srv.URL, "{base}")
-			wiretest.Golden(t, filepath.Join("quirks", q.name+".json"), []byte(out), *update)
+			wiretest.StreamGolden(t, q.name, "application/x-ndjson", q.nd, newClient, req(), *update)
 		})
 	}
 }

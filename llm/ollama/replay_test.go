@@ -17,7 +17,7 @@ func TestReplayRecordedTraffic(t *testing.T) {
 	wiretest.Replay{
 		Files:    files,
 		Path:     "/api/chat",
-		New:      func(base string) wiretest.Client { return client(base) },
+		New:      newClient,
 		Request:  req,
 		Streamed: func(_ string, rec wiretest.Recorded) bool { return !wiretest.StreamFlag(rec, false) },
 		Update:   *update,

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -31,6 +30,8 @@ func req() *llm.Request {
 func sseServer(t *testing.T, body string) *httptest.Server {
 	return wiretest.BodyServer(t, "text/event-stream", body)
 }
+
+func newClient(base string) wiretest.Client { return client(base) }
 
 func client(url string) *Client {
 	return New(Options{BaseURL: url, APIKey: "sk-test-secret-key", Model: "gpt-test", Retry: llm.RetryPolicy{Attempts: 1}})
@@ -71,10 +72,7 @@ var quirks = []struct{ name, sse string }{
 func TestStreamQuirks(t *testing.T) {
 	for _, q := range quirks {
 		t.Run(q.name, func(t *testing.T) {
-			srv := sseServer(t, q.sse)
-			got := wiretest.Drain(t, client(srv.URL).Stream(context.Background(), req()))
-			out := strings.ReplaceAll(string(wiretest.JSON(got)), srv.URL, "{base}")
-			wiretest.Golden(t, filepath.Join("quirks", q.name+".json"), []byte(out), *update)
+			wiretest.StreamGolden(t, q.name, "text/event-stream", q.sse, newClient, req(), *update)
 		})
 	}
 }

@@ -20,7 +20,7 @@ func TestReplayRecordedTraffic(t *testing.T) {
 	wiretest.Replay{
 		Files:    files,
 		Path:     "/chat/completions",
-		New:      func(base string) wiretest.Client { return client(base) },
+		New:      newClient,
 		Request:  req,
 		Streamed: func(_ string, rec wiretest.Recorded) bool { return wiretest.StreamFlag(rec, true) },
 		Update:   *update,

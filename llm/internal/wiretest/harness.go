@@ -126,3 +126,14 @@ func BenchDecode(b *testing.B, data []byte, decode func(body io.Reader) (*llm.Re
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
 	b.ReportMetric(float64((CPUTime()-cpu0).Nanoseconds())/float64(b.N)/1000, "cpu-ns/chunk")
 }
+
+// StreamGolden streams one call through a BodyServer answering body under
+// contentType and compares the outcome (base URL written as {base}) with
+// testdata/quirks/<name>.json.
+func StreamGolden(t *testing.T, name, contentType, body string, newClient func(base string) Client, req *llm.Request, update bool) {
+	t.Helper()
+	srv := BodyServer(t, contentType, body)
+	got := Drain(t, newClient(srv.URL).Stream(context.Background(), req))
+	out := strings.ReplaceAll(string(JSON(got)), srv.URL, "{base}")
+	Golden(t, filepath.Join("quirks", name+".json"), []byte(out), update)
+}
