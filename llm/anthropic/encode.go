@@ -16,10 +16,7 @@ import (
 // itself, and translators such as Ollama's keep the order that way). System
 // messages inside Messages are appended to the top-level system text.
 func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
-	w := wire.NewWriter(1024)
-	w.BeginObject()
-	w.Key("model")
-	w.String(c.model(req))
+	w := wire.StartBody(c.model(req))
 	w.Key("max_tokens")
 	w.Int(int64(c.maxTokens(req)))
 	system := req.System

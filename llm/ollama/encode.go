@@ -13,15 +13,8 @@ import (
 // encode writes the request body. Sampling settings go under "options";
 // a tool choice of none sends no tools (the API has no tool_choice).
 func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
-	w := wire.NewWriter(1024)
-	w.BeginObject()
-	w.Key("model")
-	w.String(c.model(req))
-	w.Key("messages")
-	w.BeginArray()
-	if llm.SystemText(req.System) != "" {
-		w.SystemMessage("system", req.System)
-	}
+	w := wire.StartBody(c.model(req))
+	w.OpenMessages("system", req.System)
 	for i, m := range req.Messages {
 		switch m.Role {
 		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant, llm.RoleTool:

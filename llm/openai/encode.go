@@ -13,15 +13,8 @@ import (
 // encode writes the request body. stream adds "stream" and, unless
 // omitted, "stream_options":{"include_usage":true}.
 func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
-	w := wire.NewWriter(1024)
-	w.BeginObject()
-	w.Key("model")
-	w.String(c.model(req))
-	w.Key("messages")
-	w.BeginArray()
-	if llm.SystemText(req.System) != "" {
-		w.SystemMessage(c.systemRole(), req.System)
-	}
+	w := wire.StartBody(c.model(req))
+	w.OpenMessages(c.systemRole(), req.System)
 	for i, m := range req.Messages {
 		w.BeginObject()
 		w.Key("role")

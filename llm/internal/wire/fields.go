@@ -111,3 +111,22 @@ func (w *Writer) Sampling(req *llm.Request, maxKey string) {
 		w.Int(*req.Seed)
 	}
 }
+
+// StartBody returns a writer holding the opening of a request body:
+// {"model":model, with the object left open.
+func StartBody(model string) *Writer {
+	w := NewWriter(1024)
+	w.BeginObject()
+	w.Field("model", model)
+	return w
+}
+
+// OpenMessages writes "messages" and opens its array, starting it with a
+// system message of role when the system text is not empty.
+func (w *Writer) OpenMessages(role string, system []llm.Segment) {
+	w.Key("messages")
+	w.BeginArray()
+	if llm.SystemText(system) != "" {
+		w.SystemMessage(role, system)
+	}
+}

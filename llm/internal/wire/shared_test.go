@@ -218,3 +218,23 @@ func TestCallerStreamPlainBody(t *testing.T) {
 		t.Errorf("done = %+v", done)
 	}
 }
+
+func TestStartBodyOpenMessages(t *testing.T) {
+	tests := []struct {
+		system []llm.Segment
+		want   string
+	}{
+		{nil, `{"model":"m","messages":[]}`},
+		{[]llm.Segment{{Unit: "s", Text: ""}}, `{"model":"m","messages":[]}`},
+		{[]llm.Segment{{Unit: "s", Text: "x"}}, `{"model":"m","messages":[{"role":"system","content":"x"}]}`},
+	}
+	for _, tt := range tests {
+		w := StartBody("m")
+		w.OpenMessages("system", tt.system)
+		w.EndArray()
+		w.EndObject()
+		if string(w.B) != tt.want {
+			t.Errorf("system %+v: body = %s, want %s", tt.system, w.B, tt.want)
+		}
+	}
+}
