@@ -238,7 +238,8 @@ func compact(b json.RawMessage) string {
 	return string(b)
 }
 
-// newAgent builds the scenario's agent on a fresh scripted model.
+// newAgent builds the scenario's agent on a fresh scripted model, or on the provider
+// WithProvider gave.
 func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
 	opts := []agent.Option{}
 	id := f.agent.id
@@ -312,6 +313,9 @@ func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
 	}
 	opts = append(opts, rc.agentOpts...)
 	var provider llm.Provider = scripted.New(f.replies...)
+	if rc.provider != nil {
+		provider = rc.provider
+	}
 	a, err := agent.New(provider, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: the agent refused this scenario: %w", err)

@@ -1,5 +1,5 @@
-// This file holds the options of a run: your own Go tools in place of canned ones, and
-// further agent options.
+// This file holds the options of a run: your own Go tools in place of canned ones, further
+// agent options, and another model in place of the scripted replies.
 
 package scenario
 
@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -17,6 +18,7 @@ type Option func(*runConfig)
 type runConfig struct {
 	tools     []*tool.Tool
 	agentOpts []agent.Option
+	provider  llm.Provider
 }
 
 // WithTools runs your own tools instead of the file's canned ones: a tool whose name the
@@ -30,6 +32,15 @@ func WithTools(tools ...*tool.Tool) Option {
 // the same kind wins, as agent.New applies them in order).
 func WithAgentOptions(opts ...agent.Option) Option {
 	return func(c *runConfig) { c.agentOpts = append(c.agentOpts, opts...) }
+}
+
+// WithProvider runs the file's agent on p instead of its scripted replies, which are then
+// not used; the tools still serve their canned results. The file's agent.model is what the
+// agent asks p for unless WithAgentOptions(agent.WithModel(…)) names another. A live model
+// writes its own replies, so expectations about them may not hold. A nil p keeps the
+// scripted replies.
+func WithProvider(p llm.Provider) Option {
+	return func(c *runConfig) { c.provider = p }
 }
 
 func newRunConfig(opts []Option) (*runConfig, error) {

@@ -1,13 +1,17 @@
-// Tests for run options: your own tools in place of canned ones, extra agent options.
+// Tests for run options: your own tools in place of canned ones, extra agent options,
+// another model.
 
 package scenario
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/google/go-cmp/cmp"
 )
@@ -72,5 +76,52 @@ func TestRunOptionRefusals(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), nil); err == nil {
 		t.Error("a nil file ran")
+	}
+}
+
+func TestRunWithProvider(t *testing.T) {
+	f, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A model of its own: it checks checkout once, then answers from what it was served.
+	var models []string
+	live := scripted.Func(func(req *llm.Request, call int, seed int64) scripted.Reply {
+		models = append(models, req.Model)
+		if call == 1 {
+			return scripted.Reply{Content: "Checking.", ToolCalls: []llm.ToolCall{{ID: "live_1", Name: "service_status", Args: json.RawMessage(`{"service":"checkout"}`)}}}
+		}
+		return scripted.Reply{Content: "Live: checkout is degraded."}
+	})
+	rep, err := Run(context.Background(), f, WithProvider(live), WithAgentOptions(agent.WithModel("live-1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rep.Answer, "Live: checkout is degraded.") || len(rep.ToolCalls) != 1 || rep.ToolCalls[0].ID != "live_1" {
+		t.Errorf("answer %q, calls %+v", rep.Answer, rep.ToolCalls)
+	}
+	// The canned result is still what the tool serves.
+	if !strings.Contains(rep.ToolMessages[0].Content, `"state":"degraded"`) {
+		t.Errorf("served %q", rep.ToolMessages[0].Content)
+	}
+	if d := cmp.Diff([]string{"live-1", "live-1"}, models); d != "" {
+		t.Errorf("models asked for (-want +got):\n%s", d)
+	}
+	// Without a model option the file's agent.model is asked for; a nil provider keeps the
+	// scripted replies.
+	models = nil
+	live2 := scripted.Func(func(req *llm.Request, call int, seed int64) scripted.Reply {
+		models = append(models, req.Model)
+		return scripted.Reply{Content: "Nothing to check."}
+	})
+	if _, err := Run(context.Background(), f, WithProvider(live2)); err != nil {
+		t.Fatal(err)
+	}
+	if len(models) != 1 || f.agent.model == "" || models[0] != f.agent.model {
+		t.Errorf("models asked for %v, want the file's %q", models, f.agent.model)
+	}
+	plain, err := Run(context.Background(), f, WithProvider(nil))
+	if err != nil || plain.Answer == "" || strings.HasPrefix(plain.Answer, "Live") || len(plain.ToolCalls) != 3 {
+		t.Errorf("WithProvider(nil): %v, %d calls, answer %q", err, len(plain.ToolCalls), plain.Answer)
 	}
 }

@@ -29,8 +29,8 @@ func RunFile(ctx context.Context, path string, opts ...Option) (*Report, error) 
 // the report. A turn the run cannot take (a user message while a tool waits for an answer,
 // a resume with nothing paused) is refused as a *FieldError naming the turn. A run that
 // fails (the script runs out, ctx is cancelled) returns the report of everything that ran
-// so far together with a *RunError. Options swap in your own tools or add agent options
-// for this run only. Run never modifies f.
+// so far together with a *RunError. Options swap in your own tools or another model, or
+// add agent options, for this run only. Run never modifies f.
 func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	if f == nil {
 		return nil, errNilFile
