@@ -81,30 +81,15 @@ var (
 // New returns a client. It never fails: a missing key is reported by the
 // first call (or by Diagnose) with the variable to set.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, base: opts.BaseURL, key: opts.APIKey}
-	if c.base == "" {
-		c.base = os.Getenv(BaseURLEnv)
-	}
-	if c.base == "" {
-		c.base = DefaultBaseURL
-	}
-	c.base = strings.TrimSuffix(strings.TrimRight(c.base, "/"), "/v1")
-	if c.key == "" {
-		c.key = os.Getenv(KeyEnv)
-	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	c.sender = &wire.Sender{
+	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv))}
+	base := wire.FirstSet(opts.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL)
+	c.base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
+	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
 			KeyOption: "anthropic.Options.APIKey", Key: c.key},
-		HTTP:         hc,
-		Retry:        opts.Retry,
-		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (anthropic.Options.Timeout)",
-	}
-	c.caller = &wire.Caller{Sender: c.sender, Timeout: c.timeout(), ModelHint: "anthropic.Options.Model",
-		MaxBody: maxBody, Encode: c.encode}
+		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "anthropic", MaxBody: maxBody, Encode: c.encode,
+	})
+	c.sender = c.caller.Sender
 	return c
 }
 

@@ -68,26 +68,14 @@ var (
 // New returns a client. It never fails: a server that is not running is
 // reported by the first call (or by Diagnose) with `ollama serve`.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, base: opts.BaseURL}
-	if c.base == "" {
-		c.base = hostURL(os.Getenv(HostEnv))
-	}
-	if c.base == "" {
-		c.base = DefaultBaseURL
-	}
-	c.base = strings.TrimRight(c.base, "/")
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	c.sender = &wire.Sender{
-		Profile:      wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
-		HTTP:         hc,
-		Retry:        opts.Retry,
-		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (ollama.Options.Timeout)",
-	}
-	c.caller = &wire.Caller{Sender: c.sender, Timeout: c.timeout(), ModelHint: "ollama.Options.Model (see `ollama list`)",
-		MaxBody: maxBody, Encode: c.encode}
+	c := &Client{opts: opts}
+	c.base = strings.TrimRight(wire.FirstSet(opts.BaseURL, hostURL(os.Getenv(HostEnv)), DefaultBaseURL), "/")
+	c.caller = wire.NewCaller(wire.Setup{
+		Profile: wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
+		HTTP:    opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "ollama",
+		ModelHint: "ollama.Options.Model (see `ollama list`)", MaxBody: maxBody, Encode: c.encode,
+	})
+	c.sender = c.caller.Sender
 	return c
 }
 

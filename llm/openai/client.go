@@ -90,32 +90,14 @@ var (
 // New returns a client. It never fails: a missing key or an unreachable
 // server is reported by the first call (or by Diagnose) with the fix.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, base: opts.BaseURL, key: opts.APIKey, name: opts.Name}
-	if c.base == "" {
-		c.base = os.Getenv(BaseURLEnv)
-	}
-	if c.base == "" {
-		c.base = DefaultBaseURL
-	}
-	if c.key == "" {
-		c.key = os.Getenv(KeyEnv)
-	}
-	if c.name == "" {
-		c.name = "openai"
-	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	c.sender = &wire.Sender{
+	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL),
+		key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv)), name: wire.FirstSet(opts.Name, "openai")}
+	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
 			KeyOption: "openai.Options.APIKey", Key: c.key},
-		HTTP:         hc,
-		Retry:        opts.Retry,
-		TimeoutLabel: "the client timeout of " + c.timeout().String() + " (openai.Options.Timeout)",
-	}
-	c.caller = &wire.Caller{Sender: c.sender, Timeout: c.timeout(), ModelHint: "openai.Options.Model",
-		MaxBody: maxBody, Encode: c.encode}
+		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "openai", MaxBody: maxBody, Encode: c.encode,
+	})
+	c.sender = c.caller.Sender
 	return c
 }
 

@@ -199,3 +199,56 @@ func ModelOr(req *llm.Request, def string) string {
 	}
 	return def
 }
+
+// Setup is what a client's constructor knows about its calls.
+type Setup struct {
+	// Profile names the provider, base URL, default model and key.
+	Profile Profile
+	// HTTP sends the requests; nil means a plain client.
+	HTTP *http.Client
+	// Retry bounds retries of failures that can pass.
+	Retry llm.RetryPolicy
+	// Timeout bounds one whole call (already defaulted); 0 or negative
+	// means none.
+	Timeout time.Duration
+	// Pkg is the client package's name, used to name its options in
+	// messages ("openai.Options.Timeout").
+	Pkg string
+	// ModelHint, when set, replaces "<Pkg>.Options.Model" in the sentence
+	// that asks for a model.
+	ModelHint string
+	// MaxBody bounds a non-streamed reply.
+	MaxBody int64
+	// Encode returns the exact request body and its spans.
+	Encode func(req *llm.Request, stream bool) ([]byte, []llm.Span, error)
+}
+
+// NewCaller builds the sender and caller a client's constructor keeps.
+func NewCaller(s Setup) *Caller {
+	hc := s.HTTP
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	hint := s.ModelHint
+	if hint == "" {
+		hint = s.Pkg + ".Options.Model"
+	}
+	return &Caller{
+		Sender: &Sender{Profile: s.Profile, HTTP: hc, Retry: s.Retry,
+			TimeoutLabel: "the client timeout of " + s.Timeout.String() + " (" + s.Pkg + ".Options.Timeout)"},
+		Timeout:   s.Timeout,
+		ModelHint: hint,
+		MaxBody:   s.MaxBody,
+		Encode:    s.Encode,
+	}
+}
+
+// FirstSet returns the first of vals that is not empty, or "".
+func FirstSet(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -238,3 +238,30 @@ func TestStartBodyOpenMessages(t *testing.T) {
 		}
 	}
 }
+
+func TestNewCaller(t *testing.T) {
+	tests := []struct {
+		name      string
+		setup     Setup
+		wantLabel string
+		wantHint  string
+	}{
+		{"defaults", Setup{Pkg: "openai", Timeout: time.Minute}, "the client timeout of 1m0s (openai.Options.Timeout)", "openai.Options.Model"},
+		{"own hint", Setup{Pkg: "ollama", Timeout: -1, ModelHint: "ollama.Options.Model (see `ollama list`)"},
+			"the client timeout of -1ns (ollama.Options.Timeout)", "ollama.Options.Model (see `ollama list`)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k := NewCaller(tt.setup)
+			if k.Sender.HTTP == nil || k.Sender.TimeoutLabel != tt.wantLabel || k.ModelHint != tt.wantHint || k.Timeout != tt.setup.Timeout {
+				t.Errorf("caller = %+v, sender = %+v", k, k.Sender)
+			}
+		})
+	}
+	if got := FirstSet("", "b", "c"); got != "b" {
+		t.Errorf("FirstSet = %q", got)
+	}
+	if got := FirstSet("", ""); got != "" {
+		t.Errorf("FirstSet(empty) = %q", got)
+	}
+}
