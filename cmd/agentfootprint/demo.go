@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/providers"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
@@ -102,8 +103,7 @@ func demoModel(live providers.Config) ([]scenario.Option, error) {
 	if err != nil {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), "providers: "))
 	}
-	_ = p
-	return nil, fmt.Errorf("--provider %s: this build cannot run the demo on a real model yet (the scenario runner takes no provider)", live.Provider)
+	return []scenario.Option{scenario.WithProvider(p), scenario.WithAgentOptions(agent.WithModel(live.Model))}, nil
 }
 
 // storedLines says where the run went and how to read it back.
