@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,25 +13,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
+	wiretest.Golden(t, name, got, *update)
 }
 
 func userReq(text string) *llm.Request {
@@ -217,45 +204,28 @@ func TestExchangeGolden(t *testing.T) {
 	checkSpans(t, req, ex)
 }
 
-// checkSpans asserts the explain.md §4.2 rules on one exchange.
+// checkSpans asserts the explain.md §4.2 rules on one exchange (the
+// shared wiretest check), and, stricter for the canonical wire, that every
+// unit has a span even when its text is empty and every tool span is the
+// object that names the tool.
 func checkSpans(t *testing.T, req *llm.Request, ex llm.Exchange) {
 	t.Helper()
-	want := map[string]string{}
-	for _, s := range req.System {
-		if s.Unit != "" && s.Text != "" {
-			want[s.Unit] = s.Text
+	wiretest.CheckSpans(t, req, ex)
+	seen := map[string]bool{}
+	for _, sp := range ex.Spans {
+		seen[sp.Unit] = true
+		if sp.Kind != llm.SpanToolSchema {
+			continue
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(ex.RequestBody[sp.Start:sp.End], &obj); err != nil || obj["name"] == nil {
+			t.Errorf("tool span %s is not the tool object: %s", sp.Unit, ex.RequestBody[sp.Start:sp.End])
 		}
 	}
 	for _, m := range req.Messages {
-		if m.Unit != "" {
-			want[m.Unit] = m.Content
+		if m.Unit != "" && !seen[m.Unit] {
+			t.Errorf("unit %s has no span", m.Unit)
 		}
-	}
-	prevEnd := 0
-	for _, sp := range ex.Spans {
-		if sp.Start < prevEnd || sp.End < sp.Start || sp.End > len(ex.RequestBody) {
-			t.Fatalf("span %+v out of order or range", sp)
-		}
-		prevEnd = sp.End
-		frag := ex.RequestBody[sp.Start:sp.End]
-		if sp.Kind == llm.SpanToolSchema {
-			var obj map[string]any
-			if err := json.Unmarshal(frag, &obj); err != nil || obj["name"] == nil {
-				t.Errorf("tool span %s is not the tool object: %s", sp.Unit, frag)
-			}
-			continue
-		}
-		var got string
-		if err := json.Unmarshal(append(append([]byte{'"'}, frag...), '"'), &got); err != nil {
-			t.Fatalf("span %s: %v", sp.Unit, err)
-		}
-		if got != want[sp.Unit] {
-			t.Errorf("span %s = %q, want %q", sp.Unit, got, want[sp.Unit])
-		}
-		delete(want, sp.Unit)
-	}
-	if len(want) != 0 {
-		t.Errorf("units without a span: %v", want)
 	}
 }
 
