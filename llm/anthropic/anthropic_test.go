@@ -21,9 +21,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func req() *llm.Request {
-	return &llm.Request{Model: "claude-test", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi", Unit: "history/0"}}}
-}
+func req() *llm.Request { return wiretest.UserHi("claude-test") }
 
 func newClient(base string) wiretest.Client { return client(base) }
 

@@ -22,9 +22,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func req() *llm.Request {
-	return &llm.Request{Model: "qwen3:0.6b", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi", Unit: "history/0"}}}
-}
+func req() *llm.Request { return wiretest.UserHi("qwen3:0.6b") }
 
 func newClient(base string) wiretest.Client { return client(base) }
 

@@ -22,9 +22,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func req() *llm.Request {
-	return &llm.Request{Model: "gpt-test", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi", Unit: "history/0"}}}
-}
+func req() *llm.Request { return wiretest.UserHi("gpt-test") }
 
 // sseServer answers every request with body as an SSE stream.
 func sseServer(t *testing.T, body string) *httptest.Server {

@@ -137,3 +137,9 @@ func StreamGolden(t *testing.T, name, contentType, body string, newClient func(b
 	out := strings.ReplaceAll(string(JSON(got)), srv.URL, "{base}")
 	Golden(t, filepath.Join("quirks", name+".json"), []byte(out), update)
 }
+
+// UserHi returns the one-turn request the client tests send: the user says
+// "hi" as unit history/0 to model.
+func UserHi(model string) *llm.Request {
+	return &llm.Request{Model: model, Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi", Unit: "history/0"}}}
+}
