@@ -1,5 +1,5 @@
-// This file holds the files the package carries: the scenario JSON Schema and the demo
-// scenario.
+// This file holds the files the package carries: the scenario JSON Schema and the demo's
+// two scenarios.
 
 package scenario
 
@@ -13,6 +13,9 @@ var schemaJSON []byte
 //go:embed examples/ops-triage.json
 var demoJSON []byte
 
+//go:embed examples/clamped-lookback.json
+var lookbackJSON []byte
+
 // Schema returns the JSON Schema (draft 2020-12) of the scenario file format. The slice is
 // a fresh copy.
 func Schema() []byte { return append([]byte(nil), schemaJSON...) }
@@ -23,3 +26,11 @@ func DemoFile() []byte { return append([]byte(nil), demoJSON...) }
 
 // Demo parses DemoFile.
 func Demo() (*File, error) { return Parse(demoJSON) }
+
+// LookbackDemoFile returns the second part of `agentfootprint demo`: the person asks about
+// 30 days, the log store reads the last 7, and the line the person reads under the answer
+// says so in their zone. The slice is a fresh copy of examples/clamped-lookback.json.
+func LookbackDemoFile() []byte { return append([]byte(nil), lookbackJSON...) }
+
+// LookbackDemo parses LookbackDemoFile.
+func LookbackDemo() (*File, error) { return Parse(lookbackJSON) }

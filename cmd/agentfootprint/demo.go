@@ -1,4 +1,4 @@
-// This file holds `agentfootprint demo`: the built-in operations-triage scenario, run offline
+// This file holds `agentfootprint demo`: the built-in operations-triage scenarios, run offline
 // on the scripted model through the same runner as `scenario run` (or, with --provider, with
 // the same tools on a real model), stored so that `show` and `explain` can read it back.
 
@@ -17,76 +17,128 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// demoPart is one of the demo's built-in scenarios.
+type demoPart struct {
+	title string
+	load  func() (*scenario.File, error)
+	file  func() []byte
+}
+
+// demoParts returns the demo's scenarios in the order `demo` runs them.
+func demoParts() []demoPart {
+	return []demoPart{
+		{"an empty search of an hour the store does not hold", scenario.Demo, scenario.DemoFile},
+		{"a look-back the tool clamped", scenario.LookbackDemo, scenario.LookbackDemoFile},
+	}
+}
+
 func newDemoCmd() *cobra.Command {
 	var asJSON, printFile, noStore bool
+	var part int
 	var target string
 	var live providers.Config
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run the built-in operations-triage scenario offline (no key, no network)",
-		Long: "demo runs an operations-triage agent on the scripted model: the model checks a service,\n" +
-			"then looks for a deploy and searches the logs; the log store does not hold the hour it\n" +
-			"searched. The model is served that verdict, the results layer files it, the answer carries\n" +
-			"the limits block and its standing is not sure. It prints the question, each step and the\n" +
-			"answer; --json prints the run as `scenario run --json` does. The demo is itself a scenario\n" +
-			"file: --scenario prints it, to copy and change.\n\n" +
-			"--provider and --model run the same agent and tools on a real model instead (the scripted\n" +
+		Short: "Run the built-in operations-triage scenarios offline (no key, no network)",
+		Long: "demo runs two operations-triage agents on the scripted model. In part 1 the model checks a\n" +
+			"service, then looks for a deploy and searches the logs; the log store does not hold the hour\n" +
+			"it searched. The model is served that verdict, the results layer files it, the answer carries\n" +
+			"the limits block and its standing is not sure. In part 2 the person asks about 30 days and the\n" +
+			"log store reads 7: the time layer files the difference and the answer ends with the line the\n" +
+			"person reads, in their zone. Each part prints the question, each step and the answer.\n\n" +
+			"--part 1 or --part 2 runs one part. --json prints one part's run as `scenario run --json`\n" +
+			"does (part 1 unless --part 2). Each part is a scenario file: --scenario prints it, to copy\n" +
+			"and change.\n\n" +
+			"--provider and --model run the same agents and tools on a real model instead (the scripted\n" +
 			"replies are not used, the tools still serve their canned results; keys come from\n" +
 			"" + keyEnvList() + "). `agentfootprint doctor` checks such a configuration.\n\n" +
-			"The run is stored (--store, default: the SQLite file under your data directory; --no-store\n" +
+			"Each run is stored (--store, default: the SQLite file under your data directory; --no-store\n" +
 			"skips it) and the commands that read it back are printed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if printFile {
-				_, err := cmd.OutOrStdout().Write(scenario.DemoFile())
-				return err
+			all := demoParts()
+			if part < 0 || part > len(all) {
+				return inputError(cmd, fmt.Errorf("--part %d: want 1 or 2 (or 0 for both)", part))
 			}
-			f, err := scenario.Demo()
-			if err != nil {
-				return fmt.Errorf("the built-in demo scenario is malformed: %w", err)
+			parts := all
+			switch {
+			case part > 0:
+				parts = all[part-1 : part]
+			case asJSON || printFile:
+				parts = all[:1]
+			}
+			if printFile {
+				_, err := cmd.OutOrStdout().Write(parts[0].file())
+				return err
 			}
 			opts, err := demoModel(live)
 			if err != nil {
 				return inputError(cmd, err)
 			}
-			ctx := commandContext(cmd)
-			rep, runErr := scenario.Run(ctx, f, opts...)
-			stored := ""
-			if !noStore && rep != nil && rep.Record != nil {
-				info, where, err := saveReport(ctx, target, rep, runErr)
-				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: the run was not stored: %v\n", cmd.CommandPath(), err)
-				} else {
-					stored = storedLines(info.ID, where, target)
+			for i, p := range parts {
+				n := i + 1
+				if part > 0 {
+					n = part
 				}
-			}
-			var llmErr *llm.Error
-			if live.Provider != "" && errors.As(runErr, &llmErr) {
-				// A real model that cannot be reached: its sentence says what to fix.
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", cmd.CommandPath(), llmErr.Error())
-				if stored != "" {
-					fmt.Fprintf(cmd.ErrOrStderr(), "The failed run is kept:\n%s", stored)
+				if len(parts) > 1 && !asJSON {
+					sep := ""
+					if i > 0 {
+						sep = "\n"
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%s=== Part %d of %d: %s ===\n\n", sep, n, len(all), p.title)
 				}
-				return &exitError{code: 1}
-			}
-			text := func(rep *scenario.Report, w io.Writer) error {
-				if err := writeDemo(rep, w); err != nil {
+				if err := runDemoPart(cmd, p, n, opts, target, noStore, asJSON, live.Provider != ""); err != nil {
 					return err
 				}
-				_, err := io.WriteString(w, stored)
-				return err
 			}
-			return reportDemo(cmd, rep, runErr, asJSON, live.Provider != "", text)
+			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
-	cmd.Flags().BoolVar(&printFile, "scenario", false, "print the demo's scenario file instead of running it")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object (one part: 1 unless --part 2)")
+	cmd.Flags().BoolVar(&printFile, "scenario", false, "print the part's scenario file instead of running it")
+	cmd.Flags().IntVar(&part, "part", 0, "run only this part: 1 or 2 (0: both)")
 	cmd.Flags().StringVar(&live.Provider, "provider", "", "run on a real model: "+strings.Join(providers.Names(), ", "))
 	cmd.Flags().StringVar(&live.Model, "model", "", "the model to run on (with --provider)")
 	cmd.Flags().StringVar(&live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
 	addStoreFlag(cmd, &target)
 	cmd.Flags().BoolVar(&noStore, "no-store", false, "do not store the run")
 	return cmd
+}
+
+// runDemoPart runs one part, stores its run unless noStore, and prints it.
+func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, target string, noStore, asJSON, live bool) error {
+	f, err := p.load()
+	if err != nil {
+		return fmt.Errorf("the built-in demo scenario %d is malformed: %w", n, err)
+	}
+	ctx := commandContext(cmd)
+	rep, runErr := scenario.Run(ctx, f, opts...)
+	stored := ""
+	if !noStore && rep != nil && rep.Record != nil {
+		info, where, err := saveReport(ctx, target, rep, runErr)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: the run was not stored: %v\n", cmd.CommandPath(), err)
+		} else {
+			stored = storedLines(info.ID, where, target)
+		}
+	}
+	var llmErr *llm.Error
+	if live && errors.As(runErr, &llmErr) {
+		// A real model that cannot be reached: its sentence says what to fix.
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", cmd.CommandPath(), llmErr.Error())
+		if stored != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "The failed run is kept:\n%s", stored)
+		}
+		return &exitError{code: 1}
+	}
+	text := func(rep *scenario.Report, w io.Writer) error {
+		if err := writeDemo(rep, w, n); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, stored)
+		return err
+	}
+	return reportDemo(cmd, rep, runErr, asJSON, live, text)
 }
 
 // demoModel returns the scenario options that run the demo on the real model live names,
@@ -156,7 +208,7 @@ func reportDemo(cmd *cobra.Command, rep *scenario.Report, runErr error, asJSON, 
 }
 
 // writeDemo prints the transcript, then where the evidence is.
-func writeDemo(rep *scenario.Report, w io.Writer) error {
+func writeDemo(rep *scenario.Report, w io.Writer, n int) error {
 	if err := rep.WriteTranscript(w); err != nil {
 		return err
 	}
@@ -171,8 +223,9 @@ func writeDemo(rep *scenario.Report, w io.Writer) error {
 	for i := 0; i < len(ids); i += 8 {
 		fmt.Fprintf(&b, "  %s\n", strings.Join(ids[i:min(i+8, len(ids))], " "))
 	}
-	b.WriteString("`demo --json` prints the whole run; `demo --scenario > triage.json` writes this demo as a\n" +
-		"scenario file, and `agentfootprint scenario run triage.json` runs it with its events and record.\n")
+	fmt.Fprintf(&b, "`demo --part %d --json` prints the whole run; `demo --part %d --scenario > part%d.json` writes\n"+
+		"this part as a scenario file, and `agentfootprint scenario run part%d.json` runs it with its events\n"+
+		"and record.\n", n, n, n, n)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

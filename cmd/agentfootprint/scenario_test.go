@@ -41,6 +41,9 @@ func TestDemoGolden(t *testing.T) {
 		"input seed#0 sf-results#1 context#6 call-llm#7 sf-route#8 tool-calls#9",
 		"Standing: not-sure (coverage-gap, period-not-held)",
 		"What this answer rests on",
+		"=== Part 2 of 2: a look-back the tool clamped ===",
+		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59",
+		"Standing: not-sure (argument-unverified, period-differs-from-asked)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)

@@ -155,6 +155,9 @@ func TestDemoStoresItsRun(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errText)
 	}
 	m := regexp.MustCompile(`Stored as run (run-[0-9a-f]{16}) in ` + regexp.QuoteMeta(path) + `:\n`).FindStringSubmatch(out)
+	if n := strings.Count(out, "Stored as run "); n != 2 {
+		t.Errorf("demo stored %d runs, want one per part", n)
+	}
 	if m == nil {
 		t.Fatalf("demo does not say where its run went:\n%s", out)
 	}
@@ -174,8 +177,8 @@ func TestDemoStoresItsRun(t *testing.T) {
 	list, _, _ := runCLI(t, "", "runs", "--store", path, "--json")
 	var infos []store.RunInfo
 	json.Unmarshal([]byte(list), &infos)
-	if len(infos) != 2 {
-		t.Errorf("%d runs stored after two demos, want 2", len(infos))
+	if len(infos) != 3 {
+		t.Errorf("%d runs stored after `demo` (two parts) and `demo --json` (one), want 3", len(infos))
 	}
 	// --no-store leaves the store as it was.
 	other := filepath.Join(t.TempDir(), "other.db")
