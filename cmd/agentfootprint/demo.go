@@ -138,7 +138,7 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 		_, err := io.WriteString(w, stored)
 		return err
 	}
-	return reportDemo(cmd, rep, runErr, asJSON, live, text)
+	return reportScenario(cmd, rep, runErr, asJSON, live, text)
 }
 
 // demoModel returns the scenario options that run the demo on the real model live names,
@@ -168,43 +168,6 @@ func storedLines(id, where, target string) string {
 		"  agentfootprint show %s%s      its manifest, stages, tool calls and answer\n"+
 		"  agentfootprint explain %s%s   the answer walked back to the context that produced it\n",
 		id, where, id, flag, id, flag)
-}
-
-// reportDemo prints the report as JSON or text; a failed run goes to standard error and
-// sets the exit status as `scenario run` does. The expectations of the scripted demo are
-// not checked on a live model, whose replies nobody wrote.
-func reportDemo(cmd *cobra.Command, rep *scenario.Report, runErr error, asJSON, live bool, text func(*scenario.Report, io.Writer) error) error {
-	if rep != nil {
-		var err error
-		if asJSON {
-			err = rep.WriteJSON(cmd.OutOrStdout())
-		} else {
-			err = text(rep, cmd.OutOrStdout())
-		}
-		if err != nil {
-			return err
-		}
-	}
-	errw := cmd.ErrOrStderr()
-	if runErr != nil {
-		fmt.Fprintf(errw, "%s: %s\n", cmd.CommandPath(), describe(runErr))
-		var fe *scenario.FieldError
-		if errors.As(runErr, &fe) {
-			return &exitError{code: exitBadFile}
-		}
-		return &exitError{code: exitRunFailed}
-	}
-	if live {
-		return nil
-	}
-	if ms := rep.Check(); len(ms) > 0 {
-		fmt.Fprintf(errw, "%s: %d expectation(s) not met:\n", cmd.CommandPath(), len(ms))
-		for _, m := range ms {
-			fmt.Fprintf(errw, "  %s\n", m)
-		}
-		return &exitError{code: exitMismatch}
-	}
-	return nil
 }
 
 // writeDemo prints the transcript, then where the evidence is.
