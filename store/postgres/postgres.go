@@ -3,7 +3,7 @@
 // on first use.
 //
 // This file holds opening (connection, schema creation under an advisory lock, the version
-// guard). The small connection pool is in pool.go; reads and writes are in runs.go.
+// guard); reads and writes are in runs.go. Connections come from pgxpool, bounded by maxConns.
 package postgres
 
 import (
@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // maxConns bounds the connections one Store opens.
@@ -23,7 +24,7 @@ const maxConns = 4
 // Store is a store.Store backed by PostgreSQL. Its tables are prefixed agentfootprint_ and
 // live in the first schema of the connection's search_path.
 type Store struct {
-	pool   *pool
+	pool   *pgxpool.Pool
 	where  string
 	closed atomic.Bool
 
@@ -38,13 +39,18 @@ var _ store.Store = (*Store)(nil)
 // as pgx accepts) and creates the schema on first use. It refuses an unreachable server and
 // a schema written by a newer version (*store.SchemaVersionError).
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	cfg, err := pgx.ParseConfig(dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading the connection string: %w", err)
 	}
-	s := &Store{pool: newPool(cfg, maxConns)}
+	cfg.MaxConns = maxConns
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	s := &Store{pool: p}
 	if err := s.initSchema(ctx); err != nil {
-		s.pool.close()
+		p.Close()
 		return nil, err
 	}
 	return s, nil
@@ -58,7 +64,7 @@ func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
-	s.pool.close()
+	s.pool.Close()
 	return nil
 }
 
@@ -108,11 +114,11 @@ var schemaV1 = []string{
 // initSchema creates the tables, or checks the recorded version, under a transaction-scoped
 // advisory lock so that processes starting together do not race.
 func (s *Store) initSchema(ctx context.Context) error {
-	conn, err := s.pool.acquire(ctx)
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: connecting: %w", err)
 	}
-	defer s.pool.release(conn)
+	defer conn.Release()
 	var db, schema string
 	if err := conn.QueryRow(ctx, `SELECT current_database(), coalesce(current_schema(), '')`).Scan(&db, &schema); err != nil {
 		return fmt.Errorf("postgres: connecting: %w", err)

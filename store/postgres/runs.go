@@ -34,12 +34,12 @@ func (s *Store) with(ctx context.Context, fn func(*pgx.Conn) error) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
-	c, err := s.pool.acquire(ctx)
+	c, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.pool.release(c)
-	return fn(c)
+	defer c.Release()
+	return fn(c.Conn())
 }
 
 // PutRun implements store.Store. The run row, its blobs and their links are written in one
