@@ -1,6 +1,6 @@
 // This file holds `agentfootprint explain` and `agentfootprint ablate`: the
 // backtrack chain of a recorded run, and the ablation probe of one suspect,
-// read from a record JSON file.
+// read from a record file or, by run id, from the store (--store).
 
 package main
 
@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode"
 
@@ -19,21 +18,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// loadRecordArg reads the record named on the command line. Today that is a
-// path to a record JSON file (format agentfootprint-go.record/1); run ids
-// from the store are resolved here once the store is wired into the CLI.
-func loadRecordArg(arg string) (*agent.Record, error) {
-	if _, err := os.Stat(arg); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no record file %q (reading run ids from the store is not wired yet; pass a record JSON file)", arg)
-		}
-		return nil, err
-	}
-	return explain.Open(arg)
-}
-
 func newExplainCmd() *cobra.Command {
-	var from string
+	var from, target string
 	var asJSON, missing bool
 	cmd := &cobra.Command{
 		Use:   "explain RUN|FILE",
@@ -44,7 +30,7 @@ func newExplainCmd() *cobra.Command {
 			"span), why it was allowed in, and where it was defined. Everything comes from the record.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rec, err := loadRecordArg(args[0])
+			rec, err := loadRecord(commandContext(cmd), target, args[0])
 			if err != nil {
 				return inputError(cmd, err)
 			}
@@ -63,6 +49,7 @@ func newExplainCmd() *cobra.Command {
 	cmd.Flags().StringVar(&from, "from", "answer", `where to start: "answer" or a model call step id such as call-llm#4`)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the chain as JSON (format agentfootprint-go.backtrack/1)")
 	cmd.Flags().BoolVar(&missing, "missing", false, "print what was available to the call but never sent, and what never fired")
+	addStoreFlag(cmd, &target)
 	return cmd
 }
 
@@ -177,6 +164,7 @@ func explainRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) err
 
 func newAblateCmd() *cobra.Command {
 	var without []string
+	var target string
 	var samples int
 	var asJSON bool
 	var compare string
@@ -189,7 +177,7 @@ func newAblateCmd() *cobra.Command {
 			"command works on runs whose agent this binary can rebuild (see rebuildAgent).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rec, err := loadRecordArg(args[0])
+			rec, err := loadRecord(commandContext(cmd), target, args[0])
 			if err != nil {
 				return inputError(cmd, err)
 			}
@@ -210,6 +198,7 @@ func newAblateCmd() *cobra.Command {
 	cmd.Flags().StringSliceVar(&without, "without", nil, "the suspect to remove: a unit id, tool:NAME, message:INDEX or force:ID (repeatable)")
 	cmd.Flags().IntVar(&samples, "samples", 3, "reruns per probe (at least 2)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (format agentfootprint-go.ablation/1)")
+	addStoreFlag(cmd, &target)
 	cmd.Flags().StringVar(&compare, "compare", "similarity", `what counts as a changed answer: "similarity" (word overlap below 0.8) or "first-word" (a different leading label such as APPROVED)`)
 	return cmd
 }
