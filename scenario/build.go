@@ -241,6 +241,29 @@ func compact(b json.RawMessage) string {
 // newAgent builds the scenario's agent on a fresh scripted model, or on the provider
 // WithProvider gave.
 func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
+	p, err := f.parts(rt, rc)
+	if err != nil {
+		return nil, err
+	}
+	opts := p.Options
+	if len(p.Units) > 0 {
+		opts = append(opts, agent.WithUnits(p.Units...))
+	}
+	if len(p.Tools) > 0 {
+		opts = append(opts, agent.WithTools(p.Tools...))
+	}
+	opts = append(opts, rc.agentOpts...)
+	a, err := agent.New(p.Provider, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: the agent refused this scenario: %w", err)
+	}
+	return a, nil
+}
+
+// parts builds what newAgent assembles: the options other than units, tools and the
+// caller's extra agent options (kept in the order the agent has always been given them),
+// the units, the tools and the model.
+func (f *File) parts(rt *runTools, rc *runConfig) (Parts, error) {
 	opts := []agent.Option{}
 	id := f.agent.id
 	if id == "" {
@@ -286,9 +309,6 @@ func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
 	for _, u := range f.agent.units {
 		units = append(units, buildUnit(u))
 	}
-	if len(units) > 0 {
-		opts = append(opts, agent.WithUnits(units...))
-	}
 	tools := make([]*tool.Tool, 0, len(f.tools))
 	declared := map[string]bool{}
 	for _, t := range f.tools {
@@ -299,7 +319,7 @@ func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
 		}
 		tl, err := t.build(rt)
 		if err != nil {
-			return nil, fieldErr(t.path, "%v", err)
+			return Parts{}, fieldErr(t.path, "%v", err)
 		}
 		tools = append(tools, tl)
 	}
@@ -308,17 +328,9 @@ func (f *File) newAgent(rt *runTools, rc *runConfig) (*agent.Agent, error) {
 			tools = append(tools, own)
 		}
 	}
-	if len(tools) > 0 {
-		opts = append(opts, agent.WithTools(tools...))
-	}
-	opts = append(opts, rc.agentOpts...)
 	var provider llm.Provider = scripted.New(f.replies...)
 	if rc.provider != nil {
 		provider = rc.provider
 	}
-	a, err := agent.New(provider, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("scenario: the agent refused this scenario: %w", err)
-	}
-	return a, nil
+	return Parts{Units: units, Tools: tools, Options: opts, Provider: provider}, nil
 }

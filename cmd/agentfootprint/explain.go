@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/spf13/cobra"
 )
 
@@ -224,10 +225,25 @@ func firstWord(s string) string {
 	return strings.ToUpper(s)
 }
 
-// rebuildAgent returns the construction inputs and live model of the agent
-// that wrote rec. No agent is registered with this binary yet; the lead wires
-// the demo agent here.
+// rebuildAgent returns the construction inputs and model of the agent that wrote rec. This
+// binary can rebuild the agents of its built-in demo parts (matched by the record's agent
+// id, which a scenario sets to its name); any other agent's tools and predicates are code
+// that only its own program holds.
 func rebuildAgent(rec *agent.Record) (explain.Blueprint, llm.Provider, error) {
+	for _, load := range []func() (*scenario.File, error){scenario.Demo, scenario.LookbackDemo} {
+		f, err := load()
+		if err != nil {
+			return explain.Blueprint{}, nil, err
+		}
+		if f.Name() != rec.Manifest.AgentID {
+			continue
+		}
+		p, err := f.Parts()
+		if err != nil {
+			return explain.Blueprint{}, nil, err
+		}
+		return explain.Blueprint{Units: p.Units, Tools: p.Tools, Options: p.Options}, p.Provider, nil
+	}
 	return explain.Blueprint{}, nil, fmt.Errorf("this binary cannot rebuild agent %q (its tools and predicates are code); call explain.Probe from Go with the agent's Blueprint", rec.Manifest.AgentID)
 }
 
