@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -128,6 +129,20 @@ func (a *Agent) needsReturns() bool {
 	return false
 }
 
+// EmptyReplyError is the cause inside a *RunCheckpointError when the model
+// answered with neither text nor a tool call: there is no answer to return and
+// no tool to run. Step is the model call's runtime stage id (call-llm#n).
+type EmptyReplyError struct {
+	Step      string
+	Iteration int
+	Provider  string
+}
+
+// Error names the call and says what was missing.
+func (e *EmptyReplyError) Error() string {
+	return fmt.Sprintf("%s (iteration %d): %s replied with no text and no tool call", e.Step, e.Iteration, e.Provider)
+}
+
 // providerFailure carries a provider error out of call-llm with what a
 // conversation checkpoint needs.
 type providerFailure struct {
@@ -218,6 +233,18 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		return p
 	})
 
+	if strings.TrimSpace(resp.Content) == "" && len(resp.ToolCalls) == 0 {
+		// Nothing to answer with and nothing to run: the exchange is kept, the
+		// history is not given an empty turn, and the run ends naming the call.
+		kLLMRequest.Set(s, capt)
+		empty := &EmptyReplyError{Step: s.RuntimeStageID(), Iteration: iter, Provider: a.provider.Name()}
+		rs.failure = &FailurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
+		rs.failHistory = hist
+		rs.emit(s, event.ErrorFatal, iter, func() any {
+			return event.ErrorFatalPayload{Error: empty.Error(), Stage: stageCallLLM, Scope: "run"}
+		})
+		return nil, &providerFailure{err: empty}
+	}
 	calls := append([]llm.ToolCall{}, resp.ToolCalls...)
 	kHistory.Append(s, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
 	kLatestContent.Set(s, resp.Content)
