@@ -5,8 +5,8 @@
 package coverage
 
 // AbsenceNote is the note every minted absence carries.
-const AbsenceNote = "The search ran and matched nothing. This is a result, not a failure, and nothing was " +
-	"put in place of what was asked for. Calling again with the same arguments returns this same " +
+const AbsenceNote = "The search ran and matched nothing. That empty match is the answer, not an error, and " +
+	"nothing was put in place of what was asked for. Calling again with the same arguments returns this same " +
 	"result. `checked` lists the ground the search covered. `not_checked` and `cannot_cover` list " +
 	"ground outside this result: only a different request can reach it, never a retry."
 
@@ -19,15 +19,15 @@ const AbsenceNoteHeldOnly = "The search ran over the time the store holds and ma
 
 // CoverageNote is the note every minted coverage ledger carries.
 const CoverageNote = "This result covers only the ground in `checked`. `not_checked` lists ground the " +
-	"answering call skipped, and `cannot_cover` lists ground this tool can never see. A clean result " +
-	"is no evidence about either, and no retry changes `cannot_cover`. Any answer built on this " +
+	"answering call skipped, and `cannot_cover` lists ground this tool can never see. Nothing found " +
+	"here proves anything about either list, and no retry changes `cannot_cover`. Any answer built on this " +
 	"result must keep these limits."
 
 // SemanticsNote is the note every minted described result carries.
 const SemanticsNote = "The payload is structured data, not a narrative. `grain` and `provenance` " +
 	"qualify its numbers. Check `is_counter` before adding series values together. `measured_at` " +
-	"and `age_seconds` say how old the data is. Everything in `not_covered` lies outside this " +
-	"result, and a clean result says nothing about it."
+	"and `age_seconds` say how old the data is. Whatever `not_covered` lists lies outside this " +
+	"result, which holds no evidence about it either way."
 
 // The clause served after the note for each served verdict.
 const (
