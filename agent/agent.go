@@ -79,15 +79,15 @@ type config struct {
 	headMounts     []layerMount
 	preRouteMounts []layerMount
 	hooks          layerHooks
-	// timeInputs holds what WithTime and InputsLayer asked (time_layer.go).
+	// timeInputs holds what WithTimeLayer and WithInputsLayer asked (time_layer.go).
 	timeInputs timeInputsConfig
 	// arm runs after every option and after tools and units are checked,
 	// before the chart is built: a layer inspects the final configuration
 	// (its tools' declarations, say) and fills the mounts and hooks above.
 	arm []func(c *config) error
-	// honesty holds what ResultsLayer and LimitsTravelWithTheAnswer asked.
+	// honesty holds what WithResultsLayer and WithLimitsBlock asked.
 	honesty honestyConfig
-	// window holds what WithWindow and KeepHistory asked (window.go).
+	// window holds what WithWindow and WithPinnedHistory asked (window.go).
 	window windowConfig
 	// output is the typed answer WithOutputSchema asked (output.go); nil
 	// for a prose answer.
@@ -143,10 +143,11 @@ func WithMaxIterations(n int) Option {
 	}
 }
 
-// WithWrapUp turns the wrap-up call on (the default) or off. Off, a turn
-// whose budget is spent with calls pending ends with the last reply's content
-// and stoppedEarly records the cut.
-func WithWrapUp(on bool) Option { return func(c *config) { c.wrapUp = on } }
+// WithoutWrapUp turns off the wrap-up call (one last model call without
+// tools once the step budget is spent). Without it, a turn whose budget is
+// spent with calls pending ends with the last reply's content, and
+// stoppedEarly records the cut.
+func WithoutWrapUp() Option { return func(c *config) { c.wrapUp = false } }
 
 // WithCapture sets the request-bytes capture policy (CaptureFull by default).
 func WithCapture(p Capture) Option {
@@ -164,10 +165,11 @@ func WithTemperature(t float64) Option { return func(c *config) { c.temperature 
 // WithMaxTokens sets the reply length limit sent with every request.
 func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = n } }
 
-// WithEventLog keeps (the default) or drops the events in the run record.
-// Kept events are built even with no listener; dropping them restores the
-// no-listener fast path.
-func WithEventLog(on bool) Option { return func(c *config) { c.recordEvents = on } }
+// WithoutEventLog leaves the events out of the run record (they are kept by
+// default). Kept events are built even with no listener; leaving them out
+// restores the no-listener fast path, where an event nobody hears is not
+// built.
+func WithoutEventLog() Option { return func(c *config) { c.recordEvents = false } }
 
 // WithClock sets the clock used for event times, durations and checkpoint
 // stamps (default time.Now).

@@ -23,7 +23,7 @@ func BenchmarkAgentIteration(b *testing.B) {
 		opts []agent.Option
 	}{
 		{"record=full", nil},
-		{"record=minimal", []agent.Option{agent.WithCapture(agent.CaptureHashOnly), agent.WithEventLog(false)}},
+		{"record=minimal", []agent.Option{agent.WithCapture(agent.CaptureHashOnly), agent.WithoutEventLog()}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p := scripted.New(

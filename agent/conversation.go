@@ -1,257 +1,206 @@
-// Checkpoints: the conversation checkpoint (JSON v1, runtime.md §2.10) that
-// carries a conversation across turns and processes, and the pause
-// checkpoint that resumes one paused turn.
+// The Conversation handle: one conversation's history, its pending pause and
+// its one turn in flight, kept apart from the Agent so one Agent serves any
+// number of conversations at once.
 
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"time"
+	"sync"
 
-	"github.com/agentfootprint/agentfootprint-go/event"
-	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// ConversationVersion is the conversation checkpoint format this package
-// writes and reads.
-const ConversationVersion = 1
-
-// PauseCheckpointVersion is the pause checkpoint format this package writes
-// and reads.
-const PauseCheckpointVersion = 1
-
-// Conversation is a conversation checkpoint: the history so far and where
-// it stands. Encode it with encoding/json; decode one from elsewhere with
-// DecodeConversation, which validates it.
+// Conversation is one conversation with an Agent: its history so far, the
+// question it waits on when a tool paused it, and the turn in flight. A
+// Conversation takes one turn at a time (a second concurrent Send or Resume
+// gets ErrRunInFlight); the conversations of one Agent are independent of
+// each other and may run concurrently. Save one with Checkpoint and restore
+// it, in this process or another, with Agent.LoadConversation.
 type Conversation struct {
-	Version                int             `json:"version"`
-	RunID                  string          `json:"runId"`
-	History                []llm.Message   `json:"history"`
-	LastCompletedIteration int             `json:"lastCompletedIteration"`
-	OriginalInput          OriginalInput   `json:"originalInput"`
-	CheckpointedAt         string          `json:"checkpointedAt"`
-	Identity               json.RawMessage `json:"identity,omitempty"`
-	Agent                  *AgentRef       `json:"agent,omitempty"`
-	FailurePoint           *FailurePoint   `json:"failurePoint,omitempty"`
-	FindingsLedger         json.RawMessage `json:"findingsLedger,omitempty"`
+	a *Agent
+
+	mu       sync.Mutex
+	state    *ConversationCheckpoint // nil until a turn has left history
+	pending  *PauseCheckpoint        // the pause waiting for Resume, or nil
+	inFlight bool
+	// abandoned is the run id of a pause dropped by AbandonPause, until the
+	// next turn records it.
+	abandoned string
 }
 
-// OriginalInput is the input of the turn that produced a checkpoint.
-type OriginalInput struct {
-	Message string `json:"message"`
-}
+// NewConversation starts an empty conversation with the agent.
+func (a *Agent) NewConversation() *Conversation { return &Conversation{a: a} }
 
-// AgentRef names the agent a checkpoint came from.
-type AgentRef struct {
-	ID string `json:"id"`
-}
-
-// FailurePoint says where a failed run stopped: the iteration, the phase
-// (iteration, tool, llm or unknown) and the stage ("call-llm" or a tool name,
-// never a URL or a secret).
-type FailurePoint struct {
-	Iteration int    `json:"iteration"`
-	Phase     string `json:"phase"`
-	Stage     string `json:"stage,omitempty"`
-}
-
-// CheckpointError refuses a checkpoint, naming the field at fault.
-type CheckpointError struct {
-	Field  string
-	Reason string
-}
-
-// Error names the field and the reason.
-func (e *CheckpointError) Error() string {
-	return fmt.Sprintf("agent: checkpoint field %q: %s", e.Field, e.Reason)
-}
-
-func (a *Agent) conversation(runID string, hist []llm.Message, lastIter int, message string) *Conversation {
-	if lastIter < 0 {
-		lastIter = 0
-	}
-	return &Conversation{
-		Version: ConversationVersion, RunID: runID, History: cloneMessages(hist),
-		LastCompletedIteration: lastIter, OriginalInput: OriginalInput{Message: message},
-		CheckpointedAt: a.cfg.now().UTC().Format(time.RFC3339Nano), Agent: &AgentRef{ID: a.cfg.id},
-	}
-}
-
-func (c *Conversation) clone() *Conversation {
-	cp := *c
-	cp.History = cloneMessages(c.History)
-	cp.Identity = append(json.RawMessage(nil), c.Identity...)
-	cp.FindingsLedger = append(json.RawMessage(nil), c.FindingsLedger...)
-	if c.Agent != nil {
-		ag := *c.Agent
-		cp.Agent = &ag
-	}
-	if c.FailurePoint != nil {
-		fp := *c.FailurePoint
-		cp.FailurePoint = &fp
-	}
-	return &cp
-}
-
-// DecodeConversation decodes and validates a conversation checkpoint. Unknown
-// top-level fields are refused by name.
-func DecodeConversation(data []byte) (*Conversation, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, &CheckpointError{Field: "", Reason: "not a JSON object: " + err.Error()}
-	}
-	known := map[string]bool{"version": true, "runId": true, "history": true, "lastCompletedIteration": true,
-		"originalInput": true, "checkpointedAt": true, "identity": true, "agent": true, "failurePoint": true, "findingsLedger": true}
-	for k := range raw {
-		if !known[k] {
-			return nil, &CheckpointError{Field: k, Reason: "unknown field"}
-		}
-	}
-	for _, k := range []string{"version", "runId", "history", "lastCompletedIteration", "originalInput", "checkpointedAt"} {
-		if _, ok := raw[k]; !ok {
-			return nil, &CheckpointError{Field: k, Reason: "missing"}
-		}
-	}
-	var c Conversation
-	for k, v := range raw {
-		var err error
-		switch k {
-		case "version":
-			err = json.Unmarshal(v, &c.Version)
-		case "runId":
-			err = json.Unmarshal(v, &c.RunID)
-		case "history":
-			err = json.Unmarshal(v, &c.History)
-		case "lastCompletedIteration":
-			err = json.Unmarshal(v, &c.LastCompletedIteration)
-		case "originalInput":
-			err = json.Unmarshal(v, &c.OriginalInput)
-		case "checkpointedAt":
-			err = json.Unmarshal(v, &c.CheckpointedAt)
-		case "identity":
-			c.Identity = append(json.RawMessage(nil), v...)
-		case "agent":
-			err = json.Unmarshal(v, &c.Agent)
-		case "failurePoint":
-			err = json.Unmarshal(v, &c.FailurePoint)
-		case "findingsLedger":
-			c.FindingsLedger = append(json.RawMessage(nil), v...)
-		}
-		if err != nil {
-			return nil, &CheckpointError{Field: k, Reason: err.Error()}
-		}
-	}
-	if err := c.Validate(); err != nil {
+// LoadConversation restores a conversation from the bytes Checkpoint wrote.
+// It refuses, naming the field, a checkpoint that is not JSON, of another
+// version, of another agent (agent.id), or with a malformed field; a
+// paused conversation comes back paused.
+func (a *Agent) LoadConversation(data []byte) (*Conversation, error) {
+	cp, err := decodeCheckpoint(data)
+	if err != nil {
 		return nil, err
 	}
-	return &c, nil
+	if cp.Agent != nil && cp.Agent.ID != "" && cp.Agent.ID != a.cfg.id {
+		return nil, &CheckpointError{Field: "agent.id", Reason: fmt.Sprintf("the checkpoint belongs to agent %q, not %q", cp.Agent.ID, a.cfg.id)}
+	}
+	c := &Conversation{a: a, state: cp, pending: cp.Pause}
+	cp.Pause = nil
+	return c, nil
 }
 
-// Validate checks a conversation checkpoint and names the first bad field.
-func (c *Conversation) Validate() error {
-	if c.Version != ConversationVersion {
-		return &CheckpointError{Field: "version", Reason: fmt.Sprintf("got %d, want %d", c.Version, ConversationVersion)}
+// Send takes the conversation's next turn with the person's message. It
+// refuses ErrRunInFlight while a turn of this conversation runs and
+// ErrPendingQuestion while it is paused; a bad Input.Time is refused before
+// anything runs. A turn whose model call fails returns a
+// *RunCheckpointError, and the conversation keeps the checkpoint as of the
+// last iteration boundary, so the next Send continues from there.
+func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
+	a := c.a
+	if err := a.checkTimeInput(in.Time); err != nil {
+		return nil, err
 	}
-	if c.RunID == "" {
-		return &CheckpointError{Field: "runId", Reason: "empty"}
+	c.mu.Lock()
+	switch {
+	case c.inFlight:
+		c.mu.Unlock()
+		return nil, ErrRunInFlight
+	case c.pending != nil:
+		c.mu.Unlock()
+		return nil, ErrPendingQuestion
 	}
-	if c.LastCompletedIteration < 0 {
-		return &CheckpointError{Field: "lastCompletedIteration", Reason: "negative"}
+	c.inFlight = true
+	from := c.state
+	abandoned := c.abandoned
+	c.mu.Unlock()
+
+	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1, given: in.Time, abandoned: abandoned}
+	if from != nil {
+		rs.prior = closeOpenCalls(cloneMessages(from.History))
+		rs.turn = userTurns(rs.prior) + 1
+		rs.from = from
 	}
-	if _, err := time.Parse(time.RFC3339Nano, c.CheckpointedAt); err != nil {
-		return &CheckpointError{Field: "checkpointedAt", Reason: "not an RFC 3339 time"}
-	}
-	for i, m := range c.History {
-		switch m.Role {
-		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant:
-		case llm.RoleTool:
-			if m.ToolCallID == "" {
-				return &CheckpointError{Field: fmt.Sprintf("history[%d].toolCallId", i), Reason: "a tool message must name the call it answers"}
-			}
-		default:
-			return &CheckpointError{Field: fmt.Sprintf("history[%d].role", i), Reason: fmt.Sprintf("unknown role %q", m.Role)}
+	res, end, err := a.startTurn(ctx, rs)
+	c.settle(end, true)
+	return res, err
+}
+
+// Resume answers the question the conversation is paused on: answer becomes
+// the paused call's result (a JSON value; a JSON string is served as its
+// text; for a check-in, true or "yes" runs the call), the later calls of the
+// batch run, and the turn goes on. Calls that ran before the pause are not
+// run again. It refuses ErrNotPaused when nothing waits, ErrRunInFlight while
+// a turn runs, and an answer that is not JSON.
+func (c *Conversation) Resume(ctx context.Context, answer json.RawMessage, opts ...ResumeOption) (*Result, error) {
+	var ro resumeConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&ro)
 		}
 	}
-	if fp := c.FailurePoint; fp != nil {
-		switch fp.Phase {
-		case "iteration", "tool", "llm", "unknown":
-		default:
-			return &CheckpointError{Field: "failurePoint.phase", Reason: fmt.Sprintf("unknown phase %q", fp.Phase)}
-		}
+	c.mu.Lock()
+	switch {
+	case c.inFlight:
+		c.mu.Unlock()
+		return nil, ErrRunInFlight
+	case c.pending == nil:
+		c.mu.Unlock()
+		return nil, ErrNotPaused
 	}
-	return validateLedger(c.FindingsLedger)
+	c.inFlight = true
+	cp := c.pending
+	c.mu.Unlock()
+
+	res, end, err := c.a.resumeTurn(ctx, cp, answer, ro)
+	if res == nil && err != nil && end.state == nil && end.pending == nil {
+		// Refused before anything ran: the pause still waits.
+		c.mu.Lock()
+		c.inFlight = false
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.settle(end, false)
+	return res, err
 }
 
-// ledgerKinds are the findings-ledger row kinds a checkpoint may carry.
-var ledgerKinds = map[string]bool{
-	"period": true, "argument": true,
-	"clock": true, "clock-on-resume": true, "call": true, "call-window": true, "source-clock": true,
+// settle records what a finished leg left and frees the conversation for
+// the next turn. A leg that ends without a new pause clears the old one.
+func (c *Conversation) settle(end turnEnd, fresh bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inFlight = false
+	if fresh {
+		c.abandoned = ""
+	}
+	if end.state != nil {
+		c.state = end.state
+	}
+	c.pending = end.pending
 }
 
-// validateLedger checks the checkpoint's findingsLedger: an array of objects,
-// each with a known kind, a turn and an iteration. The rows' other fields
-// belong to the layer that files them and are checked there.
-func validateLedger(raw json.RawMessage) error {
-	if len(raw) == 0 || string(raw) == "null" {
+// Pending returns what the conversation waits for (the paused call and what
+// its tool asked), or nil when it is not paused.
+func (c *Conversation) Pending() *PauseInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending == nil || c.pending.Flow == nil {
 		return nil
 	}
-	var rows []map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &rows); err != nil {
-		return &CheckpointError{Field: "findingsLedger", Reason: "not an array of row objects"}
+	if pi, ok := c.pending.Flow.PauseData.(PauseInfo); ok {
+		return &pi
 	}
-	for i, r := range rows {
-		var kind string
-		if err := json.Unmarshal(r["kind"], &kind); err != nil || !ledgerKinds[kind] {
-			return &CheckpointError{Field: fmt.Sprintf("findingsLedger[%d].kind", i), Reason: fmt.Sprintf("unknown row kind %s", r["kind"])}
-		}
-		for _, k := range []string{"turn", "iteration"} {
-			var n int
-			if err := json.Unmarshal(r[k], &n); err != nil || n < 0 {
-				return &CheckpointError{Field: fmt.Sprintf("findingsLedger[%d].%s", i, k), Reason: "missing or not a non-negative integer"}
-			}
-		}
-	}
-	return admitLedgerRows(raw)
-}
-
-// PauseCheckpoint resumes one paused turn with Agent.Resume. It carries the
-// engine checkpoint (state and the whole log), the turn's input, and the
-// blobs and events collected before the pause so the resumed turn's record
-// is complete. It encodes with encoding/json.
-type PauseCheckpoint struct {
-	Version       int               `json:"version"`
-	Flow          *flow.Checkpoint  `json:"flow"`
-	Message       string            `json:"message"`
-	Turn          int               `json:"turn"`
-	Blobs         map[string][]byte `json:"blobs,omitempty"`
-	Events        []event.Event     `json:"events,omitempty"`
-	DroppedEvents int               `json:"droppedEvents,omitempty"`
-	// ArgumentReplies are the replies already given to the inputs layer's
-	// question while it stays open (a field was asked again).
-	ArgumentReplies []json.RawMessage `json:"argumentReplies,omitempty"`
-}
-
-// UnmarshalJSON reads a pause checkpoint; events keep their payloads as the
-// JSON they were written as, so the resumed record encodes them unchanged.
-func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
-	var j struct {
-		Version       int               `json:"version"`
-		Flow          *flow.Checkpoint  `json:"flow"`
-		Message       string            `json:"message"`
-		Turn          int               `json:"turn"`
-		Blobs         map[string][]byte `json:"blobs"`
-		Events        []rawEvent        `json:"events"`
-		DroppedEvents int               `json:"droppedEvents"`
-		Replies       []json.RawMessage `json:"argumentReplies"`
-	}
-	if err := json.Unmarshal(data, &j); err != nil {
-		return &CheckpointError{Field: "", Reason: err.Error()}
-	}
-	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, DroppedEvents: j.DroppedEvents, ArgumentReplies: j.Replies}
-	for _, e := range j.Events {
-		p.Events = append(p.Events, event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta})
+	var pi PauseInfo
+	if b, err := json.Marshal(c.pending.Flow.PauseData); err == nil && json.Unmarshal(b, &pi) == nil && pi.ToolCallID != "" {
+		return &pi
 	}
 	return nil
+}
+
+// AbandonPause drops the question the conversation waits on, so the next
+// Send starts a new turn; that turn's record names the dropped run
+// (manifest abandonedPause) and the call left without a result is answered
+// as not run. It returns what was pending, or nil when nothing was.
+func (c *Conversation) AbandonPause() *PauseInfo {
+	pi := c.Pending()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending != nil && !c.inFlight {
+		if c.pending.Flow != nil {
+			c.abandoned = c.pending.Flow.RunID
+		}
+		c.pending = nil
+	}
+	return pi
+}
+
+// History returns the conversation's messages so far (a copy).
+func (c *Conversation) History() []llm.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == nil {
+		return nil
+	}
+	return cloneMessages(c.state.History)
+}
+
+// Checkpoint encodes the conversation for LoadConversation: its history, the
+// findings ledger the armed layers carry across turns, and the pending pause
+// when it is paused. It refuses while a turn is in flight (ErrRunInFlight),
+// because the state is about to change. An empty conversation encodes too.
+func (c *Conversation) Checkpoint() ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inFlight {
+		return nil, ErrRunInFlight
+	}
+	var cp ConversationCheckpoint
+	if c.state != nil {
+		cp = *c.state.clone()
+	} else {
+		cp = *c.a.checkpoint("", nil, 0, "")
+	}
+	cp.Pause = c.pending
+	return json.Marshal(&cp)
 }

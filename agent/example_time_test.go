@@ -30,7 +30,7 @@ func ExampleInputsLayer() {
 		scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "search_logs", Args: json.RawMessage(`{"service":"checkout"}`)}}},
 		scripted.Reply{Content: "No errors."},
 	)
-	a, err := agent.New(model, agent.WithTools(search), agent.InputsLayer(), agent.LimitsTravelWithTheAnswer())
+	a, err := agent.New(model, agent.WithTools(search), agent.WithInputsLayer(), agent.WithLimitsBlock())
 	if err != nil {
 		panic(err)
 	}
@@ -64,7 +64,7 @@ func ExampleWithTime() {
 		scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "search_logs", Args: json.RawMessage(`{"service":"checkout","window":"2h"}`)}}},
 		scripted.Reply{Content: "No errors."},
 	)
-	a, err := agent.New(model, agent.WithTools(search), agent.WithTime("America/Los_Angeles"))
+	a, err := agent.New(model, agent.WithTools(search), agent.WithTimeLayer("America/Los_Angeles"))
 	if err != nil {
 		panic(err)
 	}

@@ -113,23 +113,23 @@ func waitingAsk(state map[string]any) (ArgumentAsk, bool) {
 	return a, a.Waiting != nil
 }
 
-// argumentRound is Agent.Resume's first step for a paused question. A reply
+// argumentRound is Conversation.Resume's first step for a paused question. A reply
 // that leaves a field to ask again returns the re-asked pause (nothing runs,
 // the record is unchanged until the batch resumes); a reply that settles
 // every field returns the input the paused stage replays. Not a question:
 // input passes through.
-func (a *Agent) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Result, json.RawMessage, error) {
+func (a *Agent) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Result, *PauseCheckpoint, json.RawMessage, error) {
 	if a.cfg.timeInputs.toolOf == nil || cp.Flow == nil {
-		return nil, input, nil
+		return nil, nil, input, nil
 	}
 	ask, ok := waitingAsk(cp.Flow.State)
 	if !ok {
-		return nil, input, nil
+		return nil, nil, input, nil
 	}
 	replies := append(append([]json.RawMessage{}, cp.ArgumentReplies...), input)
 	_, last, err := replay(*ask.Waiting, replies, a.cfg.timeInputs.toolOf, inputs.Stamp{Turn: cp.Turn, Iteration: ask.Iteration})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if last != nil {
 		next := *cp
@@ -139,13 +139,10 @@ func (a *Agent) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Resu
 		first := last.Bindings[0]
 		pi := PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: last.Pause()}
 		next.Flow.PauseData = pi
-		a.mu.Lock()
-		a.pending = &next
-		a.mu.Unlock()
-		return &Result{RunID: cp.Flow.RunID, Paused: true, Checkpoint: &next, PauseData: &pi}, nil, nil
+		return &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}, &next, nil, nil
 	}
 	b, err := json.Marshal(repliesInput{Replies: replies})
-	return nil, b, err
+	return nil, nil, b, err
 }
 
 // answerBatch is tool-calls' resume for a question: it replays every reply,

@@ -164,7 +164,7 @@ func TestInputsAskCheckpointRoundTrip(t *testing.T) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "No errors."},
 	)
-	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{})), agent.WithTime("Europe/London"), agent.WithClock(w.now))
+	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{})), agent.WithTimeLayer("Europe/London"), agent.WithClock(w.now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,14 +51,14 @@ var (
 	kInKept      = flow.Key[[]inputs.KeptAnswer]("kept")
 )
 
-// InputsLayer arms honesty layer 2: for every call that will run, each
+// WithInputsLayer arms honesty layer 2: for every call that will run, each
 // argument a tool rules with tool.WithAskOrAssume gets a row on the findings
 // ledger saying who chose its value (the tool's default, the person or the
 // model), and a missing argument under an assume rule is filled with the
 // declared default. A registered tool that declares rules arms the layer
 // without this option. The layer also arms the results layer, whose ledger
 // it files into.
-func InputsLayer() Option { return func(c *config) { c.timeInputs.inputs = true } }
+func WithInputsLayer() Option { return func(c *config) { c.timeInputs.inputs = true } }
 
 // armInputs mounts sf-inputs and fills the dispatch hooks when the layer is
 // armed.

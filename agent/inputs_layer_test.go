@@ -180,18 +180,18 @@ func TestInputsModelValueRunsAsSent(t *testing.T) {
 	}
 }
 
-// I9: the Assumed block follows the answer under LimitsTravelWithTheAnswer;
+// I9: the Assumed block follows the answer under WithLimitsBlock;
 // a hidden value is never printed.
 func TestInputsAssumedBlock(t *testing.T) {
 	sn := &seen{}
-	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`, agent.Input{}, agent.LimitsTravelWithTheAnswer())
+	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`, agent.Input{}, agent.WithLimitsBlock())
 	want := "No errors.\n\n---\n\nAssumed (a tool's rule chose these values, not the person):\n- window = \"2h\" (search_logs)"
 	if res.Answer != want {
 		t.Errorf("answer\n got %q\nwant %q", res.Answer, want)
 	}
 
 	sn = &seen{}
-	res, log := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithHiddenArguments("window")), `{"service":"checkout"}`, agent.Input{}, agent.LimitsTravelWithTheAnswer())
+	res, log := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithHiddenArguments("window")), `{"service":"checkout"}`, agent.Input{}, agent.WithLimitsBlock())
 	if got := sn.got(); len(got) != 1 || got[0].Window != "2h" {
 		t.Errorf("hidden: execute args %+v", got)
 	}
@@ -205,7 +205,7 @@ func TestInputsAssumedBlock(t *testing.T) {
 }
 
 // A batch the route will not dispatch (wrap-up) files nothing; an agent
-// with no ruled tool and no InputsLayer has no sf-inputs stage.
+// with no ruled tool and no WithInputsLayer has no sf-inputs stage.
 func TestInputsUnarmedAddsNothing(t *testing.T) {
 	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"a"}`)}}, scripted.Reply{Content: "ok"})
 	a, err := agent.New(p, agent.WithTools(statusTool(t, nil)))

@@ -23,7 +23,7 @@ type layerHooks struct {
 	// honestyLayers, the ledger restored from the continued conversation,
 	// the time layer's clock row). from is nil for a fresh conversation.
 	// An error fails the seed stage (its writes still commit).
-	seed func(s *flow.Scope, from *Conversation) error
+	seed func(s *flow.Scope, from *ConversationCheckpoint) error
 	// seedRun runs after seed with the run's context (the time layer reads
 	// the run's Input.Time from it to start the turn's clock).
 	seedRun func(ctx context.Context, s *flow.Scope) error

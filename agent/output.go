@@ -1,7 +1,7 @@
 // Typed answers (WithOutputSchema): the final answer is one JSON value that
 // must conform to a schema the caller gives; a non-conforming answer gets
 // one corrective model call, then a typed error. A typed answer is never
-// given the prose limits block: under LimitsTravelWithTheAnswer the same fold
+// given the prose limits block: under WithLimitsBlock the same fold
 // travels beside it as answerCoverage (results-layer.md §9). An untyped
 // agent has none of it on its chart: no node, key, event or byte.
 
@@ -54,7 +54,7 @@ var (
 type outputConfig struct {
 	validator *jsonschema.Schema
 	printer   *message.Printer
-	// limits is LimitsTravelWithTheAnswer, read when armOutput runs.
+	// limits is WithLimitsBlock, read when armOutput runs.
 	limits bool
 	// ledger is set when the findings ledger is on the chart (the inputs
 	// layer's assumed arguments are read from it).
@@ -92,7 +92,7 @@ func (e *OutputError) Error() string {
 // as the model wrote it: no code fence or prose is stripped.
 //
 // A typed answer never gets the limits block; under
-// LimitsTravelWithTheAnswer, what the tools declared travels beside it as
+// WithLimitsBlock, what the tools declared travels beside it as
 // answerCoverage (state key, turn_end, Result.AnswerCoverage). New refuses
 // a schema that is not valid JSON or does not compile, and a second
 // WithOutputSchema (its unit id is taken).
@@ -266,7 +266,7 @@ func (a *Agent) outputCorrectionStage(ctx context.Context, s *flow.Scope) (any, 
 // keys and wraps the prepare-final chain: the answer is checked against the
 // schema, the other layers' notes (the assessment) are kept but whatever
 // block they attached is dropped, and answerCoverage is filed under
-// LimitsTravelWithTheAnswer when something was declared or assumed.
+// WithLimitsBlock when something was declared or assumed.
 func armOutput(c *config) error {
 	o := c.output
 	if o == nil {
@@ -341,7 +341,7 @@ func answerCoverageOf(s *flow.Scope, o *outputConfig) *limits.AnswerCoverage {
 }
 
 // AnswerCoverage returns what the turn's tools declared, beside a typed
-// answer under LimitsTravelWithTheAnswer (the answerCoverage key), or nil:
+// answer under WithLimitsBlock (the answerCoverage key), or nil:
 // an untyped agent, the option off, or nothing declared or assumed.
 func (r *Result) AnswerCoverage() *limits.AnswerCoverage {
 	if r == nil || r.record == nil || r.record.Log == nil || len(r.record.Log.Commits) == 0 {

@@ -55,7 +55,7 @@ func TestOutputS16AnswerCoverage(t *testing.T) {
 	const answer = `{"failures": 0, "host": "host-103"}`
 	res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: answer}},
 		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))},
-		agent.WithOutputSchema(json.RawMessage(failuresSchema)), agent.ResultsLayer(), agent.LimitsTravelWithTheAnswer())
+		agent.WithOutputSchema(json.RawMessage(failuresSchema)), agent.WithResultsLayer(), agent.WithLimitsBlock())
 	if res.Answer != answer {
 		t.Errorf("the typed answer changed: got %q, want %q", res.Answer, answer)
 	}
@@ -131,7 +131,7 @@ func TestOutputNonConforming(t *testing.T) {
 				replies = append(replies, scripted.Reply{Content: r})
 			}
 			p := scripted.New(replies...)
-			a := must(agent.New(p, schema, agent.LimitsTravelWithTheAnswer()))
+			a := must(agent.New(p, schema, agent.WithLimitsBlock()))
 			res, err := a.Run(context.Background(), agent.Input{Message: "Any failures?"})
 			if p.Calls() != 2 {
 				t.Errorf("model calls = %d, want 2 (the answer and one correction)", p.Calls())
@@ -243,7 +243,7 @@ func typedRun(t *testing.T, opts ...agent.Option) (reqs string, events []string,
 
 func TestOutputNothingArmedAddsNothing(t *testing.T) {
 	plainReqs, plainEvents, plainKeys, plain := typedRun(t)
-	limReqs, limEvents, limKeys, lim := typedRun(t, agent.LimitsTravelWithTheAnswer())
+	limReqs, limEvents, limKeys, lim := typedRun(t, agent.WithLimitsBlock())
 	if diff := cmp.Diff(plainReqs, limReqs); diff != "" {
 		t.Errorf("requests differ (-unarmed +limits):\n%s", diff)
 	}
@@ -269,11 +269,11 @@ func TestOutputNothingArmedAddsNothing(t *testing.T) {
 			t.Errorf("an event carries answerCoverage: %s", e)
 		}
 	}
-	// A declaring tool without LimitsTravelWithTheAnswer: still no key, and no block.
+	// A declaring tool without WithLimitsBlock: still no key, and no block.
 	res, _, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: `{"failures":0,"host":"h"}`}},
 		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithOutputSchema(json.RawMessage(failuresSchema)))
 	if _, ok := finalState(t, res, "answerCoverage"); ok || res.AnswerCoverage() != nil {
-		t.Error("answerCoverage without LimitsTravelWithTheAnswer")
+		t.Error("answerCoverage without WithLimitsBlock")
 	}
 	if te := log.of(event.AgentTurnEnd)[0].Payload.(event.TurnEnd); te.AnswerCoverage != nil {
 		t.Errorf("turn_end carries answerCoverage: %s", mustJSON(t, te.AnswerCoverage))

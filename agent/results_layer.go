@@ -26,8 +26,8 @@ import (
 // honestyConfig is what the builder asked of the results layer and the
 // limits block.
 type honestyConfig struct {
-	results bool // ResultsLayer
-	limits  bool // LimitsTravelWithTheAnswer
+	results bool // WithResultsLayer
+	limits  bool // WithLimitsBlock
 	// armed is set by armHonesty: the results layer is on the chart.
 	armed bool
 	// blocks are the later blocks of the limits (the inputs layer's Assumed
@@ -44,18 +44,18 @@ var (
 	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
 )
 
-// ResultsLayer arms honesty layer 3: after every batch of tool calls the
+// WithResultsLayer arms honesty layer 3: after every batch of tool calls the
 // sf-results subflow, at the loop head, files one period verdict per call on
 // the findings ledger, and the turn's standing is folded from the record into
 // turn_end and Result.Assessment. A registered tool that declares a period
 // argument (tool.WithPeriod) arms the layer without this option.
-func ResultsLayer() Option { return func(c *config) { c.honesty.results = true } }
+func WithResultsLayer() Option { return func(c *config) { c.honesty.results = true } }
 
-// LimitsTravelWithTheAnswer appends to a prose answer the block of what the
+// WithLimitsBlock appends to a prose answer the block of what the
 // turn's tools declared they covered (Checked, Not checked, Cannot cover,
 // Period, In progress), where the model cannot leave it out. With nothing
 // declared the answer is returned unchanged.
-func LimitsTravelWithTheAnswer() Option { return func(c *config) { c.honesty.limits = true } }
+func WithLimitsBlock() Option { return func(c *config) { c.honesty.limits = true } }
 
 // armHonesty runs with the other arm steps, once every tool is known. It
 // mounts sf-results and fills the hooks when the layer is armed, and the
@@ -125,7 +125,7 @@ func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRo
 // seedResults writes the run constant honestyLayers and the ledger: the rows
 // the continued conversation carries (already through the checkpoint door),
 // or none.
-func seedResults(s *flow.Scope, from *Conversation) error {
+func seedResults(s *flow.Scope, from *ConversationCheckpoint) error {
 	kHonestyLayers.Set(s, map[string]bool{"results": true})
 	var prior []ledger.Row
 	if from != nil {
@@ -140,7 +140,7 @@ func seedResults(s *flow.Scope, from *Conversation) error {
 }
 
 // finalHonesty folds the standing (results armed) and attaches the limits
-// blocks (LimitsTravelWithTheAnswer) to a prose answer: the coverage block,
+// blocks (WithLimitsBlock) to a prose answer: the coverage block,
 // then the later blocks, behind one separator.
 func finalHonesty(armed, withLimits bool, later []func(*flow.Scope) string) func(s *flow.Scope, answer string) (string, FinalNotes, error) {
 	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
@@ -243,11 +243,11 @@ func ledgerRefusal(err error) error {
 }
 
 // chainSeed runs an earlier seed hook, then next.
-func chainSeed(prev, next func(*flow.Scope, *Conversation) error) func(*flow.Scope, *Conversation) error {
+func chainSeed(prev, next func(*flow.Scope, *ConversationCheckpoint) error) func(*flow.Scope, *ConversationCheckpoint) error {
 	if prev == nil {
 		return next
 	}
-	return func(s *flow.Scope, from *Conversation) error {
+	return func(s *flow.Scope, from *ConversationCheckpoint) error {
 		if err := prev(s, from); err != nil {
 			return err
 		}
@@ -305,7 +305,7 @@ func (h honestyConfig) warnUnjudged(toolName string, cr coverage.CoverageResult)
 	}
 	slog.Warn("agentfootprint: a tool result declared the period its read covered; the period is "+
 		"recorded and served to the model, but no verdict is filed because the results layer is off "+
-		"(agent.ResultsLayer() turns it on)", "tool", toolName)
+		"(agent.WithResultsLayer() turns it on)", "tool", toolName)
 }
 
 // declarationRefusal reports whether a tool's error is a coverage door's

@@ -146,7 +146,7 @@ func oneCall(id string) scripted.Reply {
 
 func TestResultsLayerS1(t *testing.T) {
 	res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "No failures."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.ResultsLayer())
+		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithResultsLayer())
 	if pl := log.of(event.ToolsResult)[0].Payload.(event.ToolsResultPayload); pl.Status != "absent" || pl.Error {
 		t.Errorf("tools.result = %+v, want status absent and no error", pl)
 	}
@@ -196,7 +196,7 @@ func TestResultsLayerS1(t *testing.T) {
 
 func TestResultsLayerS2LimitsOnTheAnswer(t *testing.T) {
 	res, _, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "No failures."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.ResultsLayer(), agent.LimitsTravelWithTheAnswer())
+		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithResultsLayer(), agent.WithLimitsBlock())
 	want := "No failures.\n\n---\n\n" + limits.Heading + "\n\nChecked:\n- every job in the 02:00 export\n\nPeriod:\n- " +
 		"backup_runs queried 2026-09-26T09:00:00Z to 2026-09-26T10:00:00Z; the store holds 2026-08-27T02:00:00Z to 2026-09-26T02:00:00Z"
 	if res.Answer != want {
@@ -227,7 +227,7 @@ func TestResultsLayerVerdicts(t *testing.T) { // S3, S4, S5
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "Done."}},
-				[]*tool.Tool{queueTool(t, "backup_runs", tt.result)}, agent.ResultsLayer())
+				[]*tool.Tool{queueTool(t, "backup_runs", tt.result)}, agent.WithResultsLayer())
 			rows := res.Findings()
 			if len(rows) != 1 {
 				t.Fatalf("rows = %v", rowsJSON(t, res))
@@ -263,7 +263,7 @@ func jsonEscape(s string) string {
 func TestResultsLayerS7WrapAroundAbsent(t *testing.T) {
 	wrapped := must(coverage.Wrap(s1Absent(t, rlStale), coverage.LedgerDecl{Checked: []coverage.Item{{What: "the export index"}}, Period: &rlFresh}))
 	res, _, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "No failures."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", wrapped)}, agent.ResultsLayer(), agent.LimitsTravelWithTheAnswer())
+		[]*tool.Tool{queueTool(t, "backup_runs", wrapped)}, agent.WithResultsLayer(), agent.WithLimitsBlock())
 	cd, _ := finalState(t, res, "coverageDeclared")
 	rows := cd.([]coverage.DeclaredCoverage)
 	if len(rows) != 2 || rows[0].Kind != coverage.KindLedger || rows[1].Kind != coverage.KindAbsence {
@@ -290,7 +290,7 @@ func TestResultsLayerS7WrapAroundAbsent(t *testing.T) {
 func TestResultsLayerS10ReentryJudgesNothing(t *testing.T) {
 	res, _, log := runResults(t, []scripted.Reply{oneCall("c1"), oneCall("c2"), {Content: "No failures."}},
 		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale), s1Absent(t, rlStale))},
-		agent.ResultsLayer(), agent.WithMaxIterations(2))
+		agent.WithResultsLayer(), agent.WithMaxIterations(2))
 	if n := len(res.Findings()); n != 1 {
 		t.Errorf("rows = %v, want exactly one", rowsJSON(t, res))
 	}
@@ -312,7 +312,7 @@ func TestResultsLayerS10ReentryJudgesNothing(t *testing.T) {
 func TestResultsLayerS11ReusedIDAcrossBatches(t *testing.T) {
 	covered := must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "runs"}}, Period: &rlFresh}))
 	res, _, _ := runResults(t, []scripted.Reply{oneCall("c1"), oneCall("c1"), {Content: "Done."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", covered, s1Absent(t, rlStale))}, agent.ResultsLayer())
+		[]*tool.Tool{queueTool(t, "backup_runs", covered, s1Absent(t, rlStale))}, agent.WithResultsLayer())
 	want := []string{
 		`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"covered"}`,
 		`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":2,"verdict":"not-held"}`,
@@ -328,7 +328,7 @@ func TestResultsLayerS11ReusedIDAcrossBatches(t *testing.T) {
 func TestResultsLayerS12S18FollowUpTurns(t *testing.T) {
 	covered := must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "runs"}}, Period: &rlFresh}))
 	p := scripted.New(oneCall("c1"), scripted.Reply{Content: "All fine."}, oneCall("c1"), scripted.Reply{Content: "Still fine."}, scripted.Reply{Content: "Nothing new."})
-	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", covered, s1Absent(t, rlStale))), agent.ResultsLayer()))
+	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", covered, s1Absent(t, rlStale))), agent.WithResultsLayer()))
 	r1 := must(a.Run(context.Background(), agent.Input{Message: "backups?"}))
 	cv := r1.Conversation()
 	if string(cv.FindingsLedger) == "" {
@@ -365,7 +365,7 @@ func TestResultsLayerS12S18FollowUpTurns(t *testing.T) {
 func TestResultsLayerS13UnarmedAddsNothing(t *testing.T) {
 	script := func() []scripted.Reply { return []scripted.Reply{oneCall("c1"), {Content: "No failures."}} }
 	plain, pp, plog := runResults(t, script(), []*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))})
-	armed, ap, _ := runResults(t, script(), []*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.ResultsLayer())
+	armed, ap, _ := runResults(t, script(), []*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithResultsLayer())
 	for _, k := range []string{"findingsLedger", "honestyLayers", "toolResultsIteration"} {
 		if _, ok := finalState(t, plain, k); ok {
 			t.Errorf("unarmed run has key %s", k)
@@ -400,7 +400,7 @@ func TestResultsLayerS13UnarmedAddsNothing(t *testing.T) {
 func TestResultsLayerS14TwoCallsOneBatch(t *testing.T) {
 	unk := must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "runs"}}, Period: &rlUnk}))
 	res, _, log := runResults(t, []scripted.Reply{{ToolCalls: []llm.ToolCall{call("c1", "backup_runs", `{}`), call("c2", "backup_runs", `{}`)}}, {Content: "Done."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale), unk)}, agent.ResultsLayer())
+		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale), unk)}, agent.WithResultsLayer())
 	want := []string{
 		`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`,
 		`{"kind":"period","turn":1,"toolCallId":"c2","toolName":"backup_runs","iteration":1,"verdict":"unknown"}`,
@@ -428,7 +428,7 @@ func TestResultsLayerS15InProgress(t *testing.T) {
 	led := must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "the 02:00 export"}},
 		InProgress: []coverage.InProgressItem{{What: "sessions syncing", Count: 96, Why: "since 08:10"}}, Period: &rlFresh}))
 	res, p, _ := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "Backups are fine."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", led)}, agent.ResultsLayer(), agent.LimitsTravelWithTheAnswer())
+		[]*tool.Tool{queueTool(t, "backup_runs", led)}, agent.WithResultsLayer(), agent.WithLimitsBlock())
 	if !strings.Contains(toolMessages(p.Requests()[1].Messages)[0], jsonEscape(coverage.InProgressClause)+`"`) {
 		t.Error("the served note does not end with the in-progress clause")
 	}
@@ -453,7 +453,7 @@ func TestResultsLayerS17Overflow(t *testing.T) {
 		results = append(results, must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: items})))
 	}
 	res, _, _ := runResults(t, []scripted.Reply{oneCall("c1"), oneCall("c2"), {Content: "Fine."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", results...)}, agent.LimitsTravelWithTheAnswer())
+		[]*tool.Tool{queueTool(t, "backup_runs", results...)}, agent.WithLimitsBlock())
 	_, block, _ := strings.Cut(res.Answer, "Checked:\n")
 	lines := strings.Split(block, "\n")
 	if len(lines) != 13 || !strings.HasPrefix(lines[12], "- … 2 ") {
@@ -464,7 +464,7 @@ func TestResultsLayerS17Overflow(t *testing.T) {
 	}
 	// Limits alone arm no results layer.
 	if res.Findings() != nil {
-		t.Error("LimitsTravelWithTheAnswer alone filed findings")
+		t.Error("WithLimitsBlock alone filed findings")
 	}
 }
 
@@ -476,7 +476,7 @@ func TestResultsLayerS6PeriodToolArmsItself(t *testing.T) {
 		func(ctx context.Context, _ in) ([]string, error) { return []string{}, nil },
 		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "2h"}}),
 		tool.WithPeriod(tool.Period{Argument: "window", Spelling: tool.SpellingLookback})))
-	// No ResultsLayer(): the period declaration arms it. The model leaves window out.
+	// No WithResultsLayer(): the period declaration arms it. The model leaves window out.
 	res, _, log := runResults(t, []scripted.Reply{{ToolCalls: []llm.ToolCall{call("s1", "search_logs", `{}`)}}, {Content: "No errors."}},
 		[]*tool.Tool{search})
 	rows := rowsJSON(t, res)
@@ -502,7 +502,7 @@ func TestResultsLayerPauseMidBatch(t *testing.T) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "backup_runs", `{}`), call("c2", "ask_approval", `{"action":"rerun backups"}`)}},
 		scripted.Reply{Content: "Rerun approved."},
 	)
-	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale)), approvalTool(t, nil)), agent.ResultsLayer()))
+	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale)), approvalTool(t, nil)), agent.WithResultsLayer()))
 	var log eventLog
 	log.on(a)
 	res := must(a.Run(context.Background(), agent.Input{Message: "rerun?"}))
@@ -530,7 +530,7 @@ func TestResultsLayerPauseMidBatch(t *testing.T) {
 
 func TestResultsLayerCheckpointDoor(t *testing.T) {
 	p := scripted.New(scripted.Reply{Content: "ok"})
-	a := must(agent.New(p, agent.ResultsLayer()))
+	a := must(agent.New(p, agent.WithResultsLayer()))
 	cv := must(a.Run(context.Background(), agent.Input{Message: "hi"})).Conversation()
 	cv.FindingsLedger = json.RawMessage(`[{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"},` +
 		`{"kind":"period","turn":1,"toolCallId":"c2","toolName":"backup_runs","iteration":1,"verdict":"fine"}]`)
@@ -556,8 +556,8 @@ func BenchmarkResultsLayerIteration(b *testing.B) {
 		opts []agent.Option
 	}{
 		{"unarmed", nil},
-		{"armed", []agent.Option{agent.ResultsLayer()}},
-		{"armed+limits", []agent.Option{agent.ResultsLayer(), agent.LimitsTravelWithTheAnswer()}},
+		{"armed", []agent.Option{agent.WithResultsLayer()}},
+		{"armed+limits", []agent.Option{agent.WithResultsLayer(), agent.WithLimitsBlock()}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p := scripted.New(oneCall("c1"), scripted.Reply{Content: "No failures."})
@@ -584,7 +584,7 @@ func TestResultsLayerS8RefusedDeclaration(t *testing.T) {
 		func(ctx context.Context, args json.RawMessage) (any, error) {
 			return coverage.Absent(coverage.AbsenceDecl{What: "failed runs", Checked: []coverage.Item{{What: "the export"}}, Period: &bad})
 		}))
-	res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "I could not read the runs."}}, []*tool.Tool{tl}, agent.ResultsLayer())
+	res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "I could not read the runs."}}, []*tool.Tool{tl}, agent.WithResultsLayer())
 	if pl := log.of(event.ToolsResult)[0].Payload.(event.ToolsResultPayload); !pl.Error || pl.Status != "invalid" {
 		t.Errorf("tools.result = %+v, want an error with status invalid", pl)
 	}
@@ -604,7 +604,7 @@ func TestResultsLayerS9ForeignMalformedPeriod(t *testing.T) {
 	foreign := map[string]any{"af_absent": true, "looked_for": "failed runs", "checked": []any{map[string]any{"what": "the export"}},
 		"period": map[string]any{"queried": map[string]any{"from": "2026-09-26T09:00:00Z", "to": "2026-09-26T10:00:00Z"}, "held": "sometimes"}}
 	res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "Nothing found."}},
-		[]*tool.Tool{queueTool(t, "backup_runs", foreign)}, agent.ResultsLayer())
+		[]*tool.Tool{queueTool(t, "backup_runs", foreign)}, agent.WithResultsLayer())
 	if pl := log.of(event.ToolsResult)[0].Payload.(event.ToolsResultPayload); pl.Status != "absent" {
 		t.Errorf("status %q, want absent", pl.Status)
 	}
@@ -622,7 +622,7 @@ func TestResultsLayerS9ForeignMalformedPeriod(t *testing.T) {
 
 func TestResultsLayerLedgerSurvivesAModelFailure(t *testing.T) {
 	p := scripted.New(oneCall("c1"), scripted.Reply{Err: &llm.Error{Provider: "scripted", Kind: llm.KindRateLimit, Resumable: true, Message: "slow down"}})
-	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale))), agent.ResultsLayer()))
+	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale))), agent.WithResultsLayer()))
 	_, err := a.Run(context.Background(), agent.Input{Message: "backups?"})
 	var rce *agent.RunCheckpointError
 	if !errors.As(err, &rce) {
@@ -680,7 +680,7 @@ func TestResultsLayerS13DevWarningOnce(t *testing.T) {
 	buf.Reset()
 	armedName := name + "_armed"
 	runResults(t, []scripted.Reply{{ToolCalls: []llm.ToolCall{call("c1", armedName, `{}`)}}, {Content: "No failures."}},
-		[]*tool.Tool{queueTool(t, armedName, s1Absent(t, rlStale))}, agent.ResultsLayer())
+		[]*tool.Tool{queueTool(t, armedName, s1Absent(t, rlStale))}, agent.WithResultsLayer())
 	if strings.Contains(buf.String(), "results layer is off") {
 		t.Errorf("an armed run warned:\n%s", buf.String())
 	}

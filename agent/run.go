@@ -1,4 +1,5 @@
-// Running a turn: Run, Resume, FollowUp, the Result and the run errors.
+// Running a turn: the one-shot Run, how a turn or a resumed leg becomes a
+// Result, and the run errors.
 
 package agent
 
@@ -19,28 +20,26 @@ import (
 
 // Errors a caller branches on.
 var (
-	// ErrRunInFlight refuses a second concurrent turn of the agent's
-	// conversation (FollowUp or Resume while one is running).
+	// ErrRunInFlight refuses a second concurrent turn of one conversation
+	// (Send or Resume while a turn of it runs).
 	ErrRunInFlight = errors.New("agent: a turn of this conversation is already running")
-	// ErrPendingQuestion refuses a new turn while the agent's conversation is
-	// paused waiting for a person; Resume it, or AbandonPause first.
+	// ErrPendingQuestion refuses a new turn while the conversation is
+	// paused waiting for a person; answer it with Resume, or drop it with
+	// AbandonPause first.
 	ErrPendingQuestion = errors.New("agent: the conversation is paused waiting for an answer; call Resume or AbandonPause")
-	// ErrNoConversation refuses FollowUp before any turn completed.
-	ErrNoConversation = errors.New("agent: there is no conversation to follow up yet; call Run first")
+	// ErrNotPaused refuses Resume on a conversation that waits for nothing.
+	ErrNotPaused = errors.New("agent: the conversation is not paused; there is nothing to resume")
 )
 
-// Input is one turn's input: the person's message, and optionally the
-// conversation it continues.
+// Input is one turn's input: the person's message and, for an agent built
+// with WithTimeLayer, the turn's clock input.
 type Input struct {
 	// Message is the person's message for this turn.
 	Message string
-	// ContinueFrom, when set, continues that conversation: its history is
-	// restored and Message is appended as the next user turn.
-	ContinueFrom *Conversation
-	// Time is the run's clock input for the time layer (WithTime): the
+	// Time is the run's clock input for the time layer (WithTimeLayer): the
 	// message's time, the person's zone (overriding the agent's) and a
-	// window the person set in the app. Refused on an agent without
-	// WithTime.
+	// window the person set in the app. Refused on an agent without the
+	// time layer.
 	Time *clock.Given
 }
 
@@ -57,10 +56,9 @@ type Usage struct {
 type Result struct {
 	// Answer is the final content of the turn ("" when paused or failed).
 	Answer string
-	// Paused reports a turn stopped by a tool asking a person; Resume it with
-	// Checkpoint and the person's answer.
-	Paused     bool
-	Checkpoint *PauseCheckpoint
+	// Paused reports a turn stopped by a tool asking a person; answer it
+	// with Conversation.Resume.
+	Paused bool
 	// PauseData is what the tool asked (its tool.Pause data), with the call.
 	PauseData *PauseInfo
 	// Iterations is the iteration the turn ended on.
@@ -71,8 +69,8 @@ type Result struct {
 	// RunID names the run (the last leg's id after a resume).
 	RunID string
 
-	record *Record
-	conv   *Conversation
+	record  *Record
+	history []llm.Message
 }
 
 // FinalContent returns Answer (the finalContent key's value).
@@ -81,17 +79,19 @@ func (r *Result) FinalContent() string { return r.Answer }
 // Record returns the turn's run record.
 func (r *Result) Record() *Record { return r.record }
 
-// Conversation returns the conversation checkpoint as of the end of this
-// turn (history including the final answer, or as of the pause), or nil
-// when the turn failed before any history existed.
-func (r *Result) Conversation() *Conversation { return r.conv }
+// History returns the conversation's messages as of the end of this turn
+// (including the final answer, or as of the pause, or as of the last
+// iteration boundary of a failed turn); nil when the turn failed before any
+// history existed. The slice is the caller's.
+func (r *Result) History() []llm.Message { return cloneMessages(r.history) }
 
 // RunCheckpointError ends a run whose model call failed. Checkpoint is the
 // conversation as of the last iteration boundary, with its failure point;
-// continue it with Input.ContinueFrom when Resumable says that can help.
+// the Conversation the turn ran on keeps it, so a later Send continues from
+// there when Resumable says that can help.
 type RunCheckpointError struct {
 	Cause      error
-	Checkpoint *Conversation
+	Checkpoint *ConversationCheckpoint
 }
 
 // Error says the model call failed, why, and whether resuming can help.
@@ -112,98 +112,22 @@ func (e *RunCheckpointError) Resumable() bool {
 	return errors.As(e.Cause, &le) && le.Resumable
 }
 
-// Run takes one turn: it starts a new conversation from in.Message, or
-// continues in.ContinueFrom. It is safe to call concurrently; each call owns
-// its execution. It refuses (ErrPendingQuestion) while the agent's remembered
-// conversation is paused.
+// Run takes one turn of a fresh conversation: the convenience for a
+// one-shot question. It is safe to call concurrently. To take further turns,
+// start a Conversation with NewConversation and Send to it.
 func (a *Agent) Run(ctx context.Context, in Input) (*Result, error) {
-	a.mu.Lock()
-	if a.pending != nil {
-		a.mu.Unlock()
-		return nil, ErrPendingQuestion
-	}
-	a.mu.Unlock()
-	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1}
-	if err := a.checkTimeInput(in.Time); err != nil {
-		return nil, err
-	}
-	rs.given = in.Time
-	if cv := in.ContinueFrom; cv != nil {
-		if err := cv.Validate(); err != nil {
-			return nil, err
-		}
-		if cv.Agent != nil && cv.Agent.ID != "" && cv.Agent.ID != a.cfg.id {
-			return nil, &CheckpointError{Field: "agent.id", Reason: fmt.Sprintf("the checkpoint belongs to agent %q, not %q", cv.Agent.ID, a.cfg.id)}
-		}
-		rs.prior = closeOpenCalls(cloneMessages(cv.History))
-		rs.turn = userTurns(rs.prior) + 1
-		rs.from = cv.clone()
-	}
-	return a.start(ctx, rs, false)
+	return a.NewConversation().Send(ctx, in)
 }
 
-// FollowUp takes the next turn of the agent's remembered conversation (the
-// last turn that ended). It refuses ErrNoConversation before any turn,
-// ErrRunInFlight while a turn of it runs, ErrPendingQuestion while it is
-// paused.
-func (a *Agent) FollowUp(ctx context.Context, message string) (*Result, error) {
-	a.mu.Lock()
-	switch {
-	case a.pending != nil:
-		a.mu.Unlock()
-		return nil, ErrPendingQuestion
-	case a.inFlight:
-		a.mu.Unlock()
-		return nil, ErrRunInFlight
-	case a.conv == nil:
-		a.mu.Unlock()
-		return nil, ErrNoConversation
-	}
-	cv := a.conv
-	a.inFlight = true
-	a.mu.Unlock()
-	rs := &runState{a: a, start: a.cfg.now(), message: message, prior: closeOpenCalls(cloneMessages(cv.History)), from: cv.clone()}
-	rs.turn = userTurns(rs.prior) + 1
-	return a.start(ctx, rs, true)
+// turnEnd is what a finished leg leaves for its conversation: the
+// checkpoint to continue from (nil: unchanged) and the pause, if any.
+type turnEnd struct {
+	state   *ConversationCheckpoint
+	pending *PauseCheckpoint
 }
 
-// Checkpoint returns the agent's remembered conversation (the last turn
-// that ended, or the history as of a pause), or nil before any turn.
-func (a *Agent) Checkpoint() *Conversation {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.conv == nil {
-		return nil
-	}
-	return a.conv.clone()
-}
-
-// AbandonPause drops the remembered pause so a new turn may start, and
-// returns the checkpoint dropped (nil when nothing was paused).
-func (a *Agent) AbandonPause() *PauseCheckpoint {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	p := a.pending
-	a.pending = nil
-	if p != nil && p.Flow != nil {
-		a.abandoned = p.Flow.RunID
-	}
-	return p
-}
-
-// start runs the chart for one turn. guarded marks a turn of the remembered
-// conversation, whose in-flight flag it clears when done.
-func (a *Agent) start(ctx context.Context, rs *runState, guarded bool) (*Result, error) {
-	a.mu.Lock()
-	rs.abandoned, a.abandoned = a.abandoned, ""
-	a.mu.Unlock()
-	if guarded {
-		defer func() {
-			a.mu.Lock()
-			a.inFlight = false
-			a.mu.Unlock()
-		}()
-	}
+// startTurn runs the chart for one new turn.
+func (a *Agent) startTurn(ctx context.Context, rs *runState) (*Result, turnEnd, error) {
 	res, err := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(newRunID())...)
 	return a.finish(rs, res, err, nil, rs.message)
 }
@@ -219,52 +143,30 @@ func (a *Agent) runOptions(runID string) []flow.RunOption {
 	return opts
 }
 
-// Resume continues a turn paused by a tool: input becomes the paused call's
-// result (a JSON value; a JSON string is served as its text), the later calls
-// of the batch run, and the turn goes on. Calls that ran before the pause are
-// not run again. It refuses a nil or malformed checkpoint naming the field.
-func (a *Agent) Resume(ctx context.Context, cp *PauseCheckpoint, input json.RawMessage, opts ...ResumeOption) (*Result, error) {
-	var ro resumeConfig
-	for _, o := range opts {
-		o(&ro)
-	}
+// resumeTurn continues a paused turn: input becomes the paused call's
+// result (a JSON value; a JSON string is served as its text), the later
+// calls of the batch run, and the turn goes on. Calls that ran before the
+// pause are not run again.
+func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.RawMessage, ro resumeConfig) (*Result, turnEnd, error) {
 	if err := a.checkTimeInput(ro.time); err != nil {
-		return nil, err
-	}
-	if cp == nil || cp.Flow == nil {
-		return nil, &CheckpointError{Field: "flow", Reason: "the pause checkpoint is missing"}
-	}
-	if cp.Version != PauseCheckpointVersion {
-		return nil, &CheckpointError{Field: "version", Reason: fmt.Sprintf("got %d, want %d", cp.Version, PauseCheckpointVersion)}
+		return nil, turnEnd{}, err
 	}
 	if len(input) == 0 {
 		input = json.RawMessage("null")
 	}
 	if !json.Valid(input) {
-		return nil, fmt.Errorf("agent: resume input is not a JSON value; pass a JSON string such as %q", `"yes"`)
+		return nil, turnEnd{}, fmt.Errorf("agent: resume input is not a JSON value; pass a JSON string such as %q", `"yes"`)
 	}
 	// A question of the inputs layer: a reply that leaves a field to ask
 	// again re-asks without running anything.
-	reask, forward, err := a.argumentRound(cp, input)
-	if err != nil || reask != nil {
-		return reask, err
+	reask, next, forward, err := a.argumentRound(cp, input)
+	if err != nil {
+		return nil, turnEnd{}, err
+	}
+	if reask != nil {
+		return reask, turnEnd{pending: next}, nil
 	}
 	input = forward
-	a.mu.Lock()
-	if a.inFlight {
-		a.mu.Unlock()
-		return nil, ErrRunInFlight
-	}
-	a.inFlight = true
-	if a.pending != nil && a.pending.Flow.RunID == cp.Flow.RunID {
-		a.pending = nil
-	}
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		a.inFlight = false
-		a.mu.Unlock()
-	}()
 	rs := &runState{a: a, start: a.cfg.now(), message: cp.Message, turn: cp.Turn, given: ro.time}
 	for k, v := range cp.Blobs {
 		if rs.blobs == nil {
@@ -278,23 +180,24 @@ func (a *Agent) Resume(ctx context.Context, cp *PauseCheckpoint, input json.RawM
 	return a.finish(rs, res, err, cp, cp.Message)
 }
 
-// finish turns a flow result into the agent's Result and remembers the
-// conversation.
-func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseCheckpoint, message string) (*Result, error) {
+// finish turns a flow result into the agent's Result and what the
+// conversation keeps.
+func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseCheckpoint, message string) (*Result, turnEnd, error) {
 	out := &Result{}
 	if res != nil && res.Record != nil {
+		last := len(res.Record.Commits) - 1
 		out.RunID = res.Record.RunID
 		out.record = a.record(rs, res.Record, from, err == nil && !res.Paused)
-		if v, ok, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kIteration.KeyName()); ok {
+		if v, ok, _ := flow.ValueAt(res.Record, last, kIteration.KeyName()); ok {
 			out.Iterations, _ = v.(int)
 		}
-		in, _, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kTotalIn.KeyName())
-		o, _, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kTotalOut.KeyName())
-		un, _, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kUsageUnreported.KeyName())
+		in, _, _ := flow.ValueAt(res.Record, last, kTotalIn.KeyName())
+		o, _, _ := flow.ValueAt(res.Record, last, kTotalOut.KeyName())
+		un, _, _ := flow.ValueAt(res.Record, last, kUsageUnreported.KeyName())
 		out.Usage.Input, _ = in.(int)
 		out.Usage.Output, _ = o.(int)
 		out.Usage.Unreported, _ = un.(int)
-		if v, ok, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kStoppedEarly.KeyName()); ok {
+		if v, ok, _ := flow.ValueAt(res.Record, last, kStoppedEarly.KeyName()); ok {
 			if se, ok := v.(event.StoppedEarly); ok {
 				out.StoppedEarly = &se
 			}
@@ -303,12 +206,13 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 	if err != nil {
 		var pf *providerFailure
 		if errors.As(err, &pf) {
-			cv := a.conversation(out.RunID, rs.failHistory, rs.failure.Iteration-1, message)
+			cv := a.checkpoint(out.RunID, rs.failHistory, rs.failure.Iteration-1, message)
 			a.attachLedger(cv, res)
 			cv.FailurePoint = rs.failure
-			return out, &RunCheckpointError{Cause: pf.err, Checkpoint: cv}
+			out.history = cv.History
+			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: cv.clone()}
 		}
-		return out, fmt.Errorf("agent: run %s: %w", out.RunID, err)
+		return out, turnEnd{}, fmt.Errorf("agent: run %s: %w", out.RunID, err)
 	}
 	if res.Paused {
 		out.Paused = true
@@ -317,32 +221,25 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 		if pi, ok := res.PauseData.(PauseInfo); ok {
 			out.PauseData = &pi
 		}
-		out.Checkpoint = cp
+		end := turnEnd{pending: cp}
 		if h, ok, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, kHistory.KeyName()); ok {
 			hist, _ := h.([]llm.Message)
-			out.conv = a.conversation(out.RunID, hist, out.Iterations-1, message)
-			a.attachLedger(out.conv, res)
+			end.state = a.checkpoint(out.RunID, hist, out.Iterations-1, message)
+			a.attachLedger(end.state, res)
+			out.history = end.state.History
 		}
-		a.mu.Lock()
-		a.pending = cp
-		if out.conv != nil {
-			a.conv = out.conv.clone()
-		}
-		a.mu.Unlock()
-		return out, nil
+		return out, end, nil
 	}
 	out.Answer, _ = res.Output.(string)
-	out.conv = a.conversation(out.RunID, rs.finalHistory, rs.lastIter, message)
-	a.attachLedger(out.conv, res)
-	a.mu.Lock()
-	a.conv = out.conv.clone()
-	a.mu.Unlock()
-	return out, nil
+	cv := a.checkpoint(out.RunID, rs.finalHistory, rs.lastIter, message)
+	a.attachLedger(cv, res)
+	out.history = cv.History
+	return out, turnEnd{state: cv}, nil
 }
 
 // attachLedger carries the armed layers' findings ledger on a conversation
 // checkpoint (nothing when no layer files findings).
-func (a *Agent) attachLedger(cv *Conversation, res *flow.Result) {
+func (a *Agent) attachLedger(cv *ConversationCheckpoint, res *flow.Result) {
 	if a.cfg.hooks.exportLedger != nil && res != nil && res.Record != nil {
 		cv.FindingsLedger = a.cfg.hooks.exportLedger(res.Record)
 	}

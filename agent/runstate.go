@@ -28,7 +28,7 @@ type runState struct {
 	prior   []llm.Message
 	turn    int
 	// from is the conversation this turn continues, or nil.
-	from *Conversation
+	from *ConversationCheckpoint
 	// abandoned is the run id of a pause dropped just before this turn.
 	abandoned string
 	// given is the run's Input.Time (time layer), or nil.

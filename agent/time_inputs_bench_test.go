@@ -14,7 +14,7 @@ import (
 // BenchmarkTimeInputsIteration measures one turn (one call of a tool with
 // an assume rule and a period that declares a clamped read, then the
 // answer) with the results layer only, with the inputs layer (the rule
-// arms it), and with WithTime and the limits block on top.
+// arms it), and with WithTimeLayer and the limits block on top.
 func BenchmarkTimeInputsIteration(b *testing.B) {
 	t := &testing.T{}
 	tl := periodTool(t, lookback, declaring(7*24*time.Hour))
@@ -25,9 +25,9 @@ func BenchmarkTimeInputsIteration(b *testing.B) {
 		in   agent.Input
 	}{
 		{"inputs", nil, agent.Input{Message: "errors?"}},
-		{"inputs+time", []agent.Option{agent.WithTime("America/Los_Angeles"), agent.WithClock(func() time.Time { return now })},
+		{"inputs+time", []agent.Option{agent.WithTimeLayer("America/Los_Angeles"), agent.WithClock(func() time.Time { return now })},
 			agent.Input{Message: "errors?", Time: &clock.Given{Now: now}}},
-		{"inputs+time+limits", []agent.Option{agent.WithTime("America/Los_Angeles"), agent.WithClock(func() time.Time { return now }), agent.LimitsTravelWithTheAnswer()},
+		{"inputs+time+limits", []agent.Option{agent.WithTimeLayer("America/Los_Angeles"), agent.WithClock(func() time.Time { return now }), agent.WithLimitsBlock()},
 			agent.Input{Message: "errors?", Time: &clock.Given{Now: now}}},
 	}
 	for _, c := range cases {

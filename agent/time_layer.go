@@ -1,5 +1,5 @@
-// The time layer (WithTime) wired through the layer seams: the turn's clock
-// decided once at seed and frozen across pauses (ResumeTime, clock-on-resume),
+// The time layer (WithTimeLayer) wired through the layer seams: the turn's clock
+// decided once at seed and frozen across pauses (WithResumeTime, clock-on-resume),
 // the clock, call-window and call rows on the findings ledger, the time
 // handed to each tool, windows refused before dispatch (retention, direction,
 // maximum range), the person's control window bound to a call, a drifted
@@ -28,16 +28,16 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// timeInputsConfig is what WithTime and InputsLayer asked.
+// timeInputsConfig is what WithTimeLayer and WithInputsLayer asked.
 type timeInputsConfig struct {
-	time   bool       // WithTime
+	time   bool       // WithTimeLayer
 	zone   clock.Zone // the builder's zone; zero when none was named
-	inputs bool       // InputsLayer
+	inputs bool       // WithInputsLayer
 	// toolOf resolves ruled tools for the inputs layer's question (nil when
 	// the layer is not armed).
 	toolOf inputs.ToolOf
 	// periodTimes is the results layer's Deps.TimeInputs (nil unless
-	// WithTime).
+	// WithTimeLayer).
 	periodTimes func(flow.Reader, []results.RanCall, int) map[string]results.TimeInput
 	// assumedText renders the inputs layer's Assumed block for the turn
 	// ("" for none); nil when the layer is not armed.
@@ -54,7 +54,7 @@ func armAfterHonesty(c *config) error {
 }
 
 // finalBlocks runs after the results layer attached its coverage block
-// under LimitsTravelWithTheAnswer: under WithTime the block is rendered again
+// under WithLimitsBlock: under WithTimeLayer the block is rendered again
 // with the zoned Period lines, the person's check lines and the Clocks
 // section, and the inputs layer's Assumed block follows it.
 func finalBlocks(timed bool, assumedText func(*flow.Scope) string) func(*flow.Scope, string) (string, FinalNotes, error) {
@@ -129,7 +129,7 @@ func periodsOf(c *config) map[string]tool.Period {
 	return out
 }
 
-// periodTimes is the results layer's Deps.TimeInputs under WithTime: for
+// periodTimes is the results layer's Deps.TimeInputs under WithTimeLayer: for
 // each judged call of a tool with a period, what the record holds about it —
 // the turn's clock, its call-window and call rows, the tool's declared
 // retention and granularity. sf-results adds the verdict and the declared
@@ -202,7 +202,7 @@ const (
 // Reasons a call is refused before dispatch (call-window.refused).
 const refusedBeyondRetention = "beyond-retention"
 
-// WithTime arms the time layer. zone is the fallback zone for runs whose
+// WithTimeLayer arms the time layer. zone is the fallback zone for runs whose
 // Input.Time names none: "UTC" or an IANA Area/Location name such as
 // "America/New_York". An empty zone names none: a run without a zone of its
 // own is then spelled in UTC and every time line says the zone is unknown.
@@ -212,7 +212,7 @@ const refusedBeyondRetention = "beyond-retention"
 // Each turn records one clock (now: Input.Time.Now, else the turn's start;
 // zone: the run's, else this one, else unknown), frozen for the turn and
 // across pauses; every tool call is handed it as tool.Call.Time.
-func WithTime(zone string) Option {
+func WithTimeLayer(zone string) Option {
 	return func(c *config) {
 		c.timeInputs.time = true
 		if zone == "" {
@@ -220,7 +220,7 @@ func WithTime(zone string) Option {
 		}
 		z, err := clock.ParseZone(zone)
 		if err != nil {
-			c.errs = append(c.errs, fmt.Errorf("agent: WithTime(%q): %w (name a zone such as \"America/New_York\" or \"UTC\")", zone, err))
+			c.errs = append(c.errs, fmt.Errorf("agent: WithTimeLayer(%q): %w (name a zone such as \"America/New_York\" or \"UTC\")", zone, err))
 			return
 		}
 		c.timeInputs.zone = z
@@ -234,12 +234,12 @@ type resumeConfig struct {
 	time *clock.Given
 }
 
-// ResumeTime passes the resumed run's clock input (time layer). The paused
+// WithResumeTime passes the resumed run's clock input (time layer). The paused
 // turn keeps the clock it was decided on — its values were read against it
 // — and a Time that differs from it is recorded as a clock-on-resume row
-// {passed, kept}. Refused, like Input.Time, on an agent without WithTime or
+// {passed, kept}. Refused, like Input.Time, on an agent without WithTimeLayer or
 // with a zone or window the clock package refuses.
-func ResumeTime(g clock.Given) ResumeOption {
+func WithResumeTime(g clock.Given) ResumeOption {
 	return func(r *resumeConfig) { r.time = &g }
 }
 
@@ -271,14 +271,14 @@ func clockOnResume(ctx context.Context, s *flow.Scope) {
 	}
 }
 
-// checkTimeInput refuses Input.Time on an agent without WithTime, and a
+// checkTimeInput refuses Input.Time on an agent without WithTimeLayer, and a
 // given zone or window clock refuses, before the turn starts.
 func (a *Agent) checkTimeInput(g *clock.Given) error {
 	if g == nil {
 		return nil
 	}
 	if !a.cfg.timeInputs.time {
-		return fmt.Errorf("agent: Input.Time was passed, but the agent was built without WithTime; add agent.WithTime(zone) to use it")
+		return fmt.Errorf("agent: Input.Time was passed, but the agent was built without WithTimeLayer; add agent.WithTimeLayer(zone) to use it")
 	}
 	if err := g.Check(); err != nil {
 		return fmt.Errorf("agent: Input.Time: %w", err)

@@ -44,8 +44,8 @@ var turnNow = time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
 func TestTimeRefusesBadInput(t *testing.T) {
 	p := scripted.New(scripted.Reply{Content: "hi"})
 	for _, zone := range []string{"PST", "+05:30", "Local", "america/los_angeles", "EST"} {
-		if _, err := agent.New(p, agent.WithTime(zone)); err == nil || !strings.Contains(err.Error(), zone) {
-			t.Errorf("WithTime(%q): err %v, want a refusal naming it", zone, err)
+		if _, err := agent.New(p, agent.WithTimeLayer(zone)); err == nil || !strings.Contains(err.Error(), zone) {
+			t.Errorf("WithTimeLayer(%q): err %v, want a refusal naming it", zone, err)
 		}
 	}
 	plain, err := agent.New(p)
@@ -53,10 +53,10 @@ func TestTimeRefusesBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = plain.Run(context.Background(), agent.Input{Message: "hi", Time: &clock.Given{Zone: "UTC"}})
-	if err == nil || !strings.Contains(err.Error(), "WithTime") {
-		t.Errorf("Input.Time without WithTime: err %v, want it to name WithTime", err)
+	if err == nil || !strings.Contains(err.Error(), "WithTimeLayer") {
+		t.Errorf("Input.Time without WithTimeLayer: err %v, want it to name WithTimeLayer", err)
 	}
-	timed, err := agent.New(p, agent.WithTime("UTC"))
+	timed, err := agent.New(p, agent.WithTimeLayer("UTC"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTimeZoneUnknown(t *testing.T) {
 	sn := &seen{}
 	w := &wall{t: turnNow}
 	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`,
-		agent.Input{}, agent.WithTime(""), agent.WithClock(w.now))
+		agent.Input{}, agent.WithTimeLayer(""), agent.WithClock(w.now))
 	want := []string{`{"kind":"clock","turn":1,"iteration":1,"now":"2026-10-09T15:40:00Z","nowSource":"default","zone":"UTC","zoneSource":"unknown"}`}
 	if diff := cmp.Diff(want, rowsOfKind(t, res, "clock")); diff != "" {
 		t.Errorf("clock row (-want +got):\n%s", diff)
@@ -88,7 +88,7 @@ func TestTimeRowsForAnAssumedWindow(t *testing.T) {
 	sn := &seen{}
 	w := &wall{t: turnNow.Add(20 * time.Second)}
 	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`,
-		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime("UTC"), agent.WithClock(w.now))
+		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTimeLayer("UTC"), agent.WithClock(w.now))
 	check := map[string][]string{
 		"clock":       {`{"kind":"clock","turn":1,"iteration":1,"now":"2026-10-09T15:40:00Z","nowSource":"app","zone":"America/Los_Angeles","zoneSource":"run"}`},
 		"call-window": {`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"filled","argument":"window","form":"lookback","asked":{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z"}}`},
@@ -125,7 +125,7 @@ func TestTimeRetention(t *testing.T) {
 			w := &wall{t: turnNow}
 			res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2026-10-09T00:00:00Z..2026-10-09T01:00:00Z"}, kept, sn, []string{}),
 				`{"service":"checkout","window":"`+c.window+`"}`, agent.Input{Time: &clock.Given{Now: turnNow, Zone: "UTC"}},
-				agent.WithTime(""), agent.WithClock(w.now))
+				agent.WithTimeLayer(""), agent.WithClock(w.now))
 			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "call-window")); diff != "" {
 				t.Errorf("call-window (-want +got):\n%s", diff)
 			}
@@ -173,7 +173,7 @@ func TestTimeShiftedAfterPause(t *testing.T) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout","window":"60m"}`)}},
 		scripted.Reply{Content: "No errors."},
 	)
-	a, err := agent.New(p, agent.WithTools(tl), agent.WithTime("America/Los_Angeles"), agent.WithClock(w.now))
+	a, err := agent.New(p, agent.WithTools(tl), agent.WithTimeLayer("America/Los_Angeles"), agent.WithClock(w.now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestTimePeriodChecks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := &wall{t: turnNow}
 			res, log := runOnce(t, periodTool(t, lookback, declaring(c.back)), `{"service":"checkout","window":"`+c.window+`"}`,
-				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime(""), agent.WithClock(w.now))
+				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTimeLayer(""), agent.WithClock(w.now))
 			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "period")); diff != "" {
 				t.Errorf("period row (-want +got):\n%s", diff)
 			}
@@ -314,7 +314,7 @@ func TestTimeLineServedLate(t *testing.T) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout","window":"30d"}`)}},
 		scripted.Reply{Content: "No errors."},
 	)
-	a, err := agent.New(p, agent.WithTools(periodTool(t, lookback, declaring(7*24*time.Hour))), agent.WithTime("America/Los_Angeles"), agent.WithClock(w.now))
+	a, err := agent.New(p, agent.WithTools(periodTool(t, lookback, declaring(7*24*time.Hour))), agent.WithTimeLayer("America/Los_Angeles"), agent.WithClock(w.now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestTimeLineServedLate(t *testing.T) {
 	}
 }
 
-// Without WithTime the request has no time line.
+// Without WithTimeLayer the request has no time line.
 func TestTimeLineUnarmed(t *testing.T) {
 	rec := &recorder{}
 	a, err := agent.New(rec.provider(scripted.Reply{Content: "hi"}))
@@ -365,13 +365,13 @@ func TestTimeLineUnarmed(t *testing.T) {
 	}
 }
 
-// The person's limits block under WithTime: the Period line in the person's
+// The person's limits block under WithTimeLayer: the Period line in the person's
 // zone, then the check line of the clamped read; with no zone named, a
 // Clocks section says why the times are in UTC.
 func TestTimeLimitsBlock(t *testing.T) {
 	w := &wall{t: turnNow}
 	res, _ := runOnce(t, periodTool(t, lookback, declaring(7*24*time.Hour)), `{"service":"checkout","window":"30d"}`,
-		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTime(""), agent.WithClock(w.now), agent.LimitsTravelWithTheAnswer())
+		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTimeLayer(""), agent.WithClock(w.now), agent.WithLimitsBlock())
 	want := "No errors.\n\n---\n\n" + limits.Heading + "\n\nChecked:\n- checkout error logs\n\nPeriod:\n" +
 		"- search_logs queried 2026-10-02 08:40–2026-10-09 08:40 America/Los_Angeles (UTC-07:00); the store holds 2026-07-11 08:40–2026-10-09 08:40 America/Los_Angeles (UTC-07:00)\n" +
 		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"
@@ -380,7 +380,7 @@ func TestTimeLimitsBlock(t *testing.T) {
 	}
 
 	res, _ = runOnce(t, periodTool(t, lookback, declaring(2*time.Hour)), `{"service":"checkout"}`,
-		agent.Input{}, agent.WithTime(""), agent.WithClock(w.now), agent.LimitsTravelWithTheAnswer())
+		agent.Input{}, agent.WithTimeLayer(""), agent.WithClock(w.now), agent.WithLimitsBlock())
 	for _, part := range []string{"\n\nClocks:\n- " + clock.UnknownZoneLine, "\n\nAssumed (a tool's rule chose these values, not the person):\n- window = \"2h\" (search_logs)"} {
 		if !strings.Contains(res.Answer, part) {
 			t.Errorf("answer lacks %q:\n%s", part, res.Answer)
@@ -410,7 +410,7 @@ func TestTimeDirectionAndMaxRange(t *testing.T) {
 			sn := &seen{}
 			w := &wall{t: turnNow}
 			res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2026-10-09T14:00:00Z..2026-10-09T15:00:00Z"}, c.p, sn, []string{}),
-				`{"service":"checkout","window":"`+c.window+`"}`, agent.Input{}, agent.WithTime("UTC"), agent.WithClock(w.now))
+				`{"service":"checkout","window":"`+c.window+`"}`, agent.Input{}, agent.WithTimeLayer("UTC"), agent.WithClock(w.now))
 			if len(sn.got()) != 0 {
 				t.Errorf("the tool ran: %+v", sn.got())
 			}
@@ -432,7 +432,7 @@ func TestTimeModelChoseAnotherWindow(t *testing.T) {
 	w := &wall{t: turnNow}
 	person := clock.Range{From: turnNow.Add(-2 * time.Hour), To: turnNow}
 	res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, &seen{}, []string{}), `{"service":"checkout","window":"1h"}`,
-		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles", Window: &person}}, agent.WithTime(""), agent.WithClock(w.now), agent.LimitsTravelWithTheAnswer())
+		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles", Window: &person}}, agent.WithTimeLayer(""), agent.WithClock(w.now), agent.WithLimitsBlock())
 	want := []string{`{"kind":"call-window","turn":1,"iteration":1,"toolCallId":"c1","toolName":"search_logs","how":"model-chosen","argument":"window","form":"lookback","asked":{"from":"2026-10-09T14:40:00Z","to":"2026-10-09T15:40:00Z"},"person":{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z"}}`}
 	if diff := cmp.Diff(want, rowsOfKind(t, res, "call-window")); diff != "" {
 		t.Errorf("call-window (-want +got):\n%s", diff)
@@ -471,7 +471,7 @@ func TestTimeBoundToControlWindow(t *testing.T) {
 			w := &wall{t: turnNow}
 			win := c.window
 			res, _ := runOnce(t, searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}), `{"service":"checkout"}`,
-				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "UTC", Window: &win}}, agent.WithTime(""), agent.WithClock(w.now))
+				agent.Input{Time: &clock.Given{Now: turnNow, Zone: "UTC", Window: &win}}, agent.WithTimeLayer(""), agent.WithClock(w.now))
 			if got := sn.got(); len(got) != 1 || got[0].Window != c.sent {
 				t.Errorf("execute args %+v, want window %s", got, c.sent)
 			}
@@ -508,7 +508,7 @@ func TestTimeRedrawnAfterPause(t *testing.T) {
 	a, err := agent.New(scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "No errors."},
-	), agent.WithTools(tl), agent.WithTime("UTC"), agent.WithClock(w.now))
+	), agent.WithTools(tl), agent.WithTimeLayer("UTC"), agent.WithClock(w.now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestTimeClockOnResume(t *testing.T) {
 	a, err := agent.New(scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "No errors."},
-	), agent.WithTools(tl), agent.WithTime("America/Los_Angeles"), agent.WithClock(w.now))
+	), agent.WithTools(tl), agent.WithTimeLayer("America/Los_Angeles"), agent.WithClock(w.now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,11 +549,11 @@ func TestTimeClockOnResume(t *testing.T) {
 	if err != nil || !res.Paused {
 		t.Fatalf("want a pause: %v", err)
 	}
-	if _, err := a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.ResumeTime(clock.Given{Zone: "PST"})); err == nil {
+	if _, err := a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.WithResumeTime(clock.Given{Zone: "PST"})); err == nil {
 		t.Error("a resume with a refused zone: want an error")
 	}
 	later := turnNow.Add(time.Hour)
-	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.ResumeTime(clock.Given{Now: later, Zone: "Europe/Berlin"}))
+	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.WithResumeTime(clock.Given{Now: later, Zone: "Europe/Berlin"}))
 	if err != nil {
 		t.Fatal(err)
 	}

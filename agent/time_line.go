@@ -1,5 +1,5 @@
 // The time layer's served time line: one library-marked user message
-// appended to every model request of a turn under WithTime (never to
+// appended to every model request of a turn under WithTimeLayer (never to
 // history), carrying the turn's time and the conclusions of the period
 // checks filed so far this turn. It is committed as timeLine so a replay
 // rebuilds the exact bytes.

@@ -163,7 +163,11 @@ func TestMaxIterationsWrapUp(t *testing.T) {
 			if !tc.wrap {
 				p = scripted.New(loop("1"), loop("2"), loop("3"))
 			}
-			a, err := agent.New(p, agent.WithTools(statusTool(t, &c)), agent.WithMaxIterations(3), agent.WithWrapUp(tc.wrap))
+			opts := []agent.Option{agent.WithTools(statusTool(t, &c)), agent.WithMaxIterations(3)}
+			if !tc.wrap {
+				opts = append(opts, agent.WithoutWrapUp())
+			}
+			a, err := agent.New(p, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,7 +37,7 @@ const (
 // since providers refuse a call without its results and the reverse); the
 // group holding the last message and the person's latest message (the
 // question being answered) are always sent, so a request is never empty or
-// without its question; and indices pinned with KeepHistory are always sent,
+// without its question; and indices pinned with WithPinnedHistory are always sent,
 // with their group. Indices out of range are ignored. Every eviction is recorded in
 // contextUnits.history.evicted; none is silent.
 type Window interface {
@@ -52,7 +52,7 @@ func (f WindowFunc) Evict(iteration int, hist []llm.Message) []Evicted {
 	return f(iteration, hist)
 }
 
-// windowConfig is what WithWindow and KeepHistory asked.
+// windowConfig is what WithWindow and WithPinnedHistory asked.
 type windowConfig struct {
 	strategy Window
 	pinned   []int
@@ -78,17 +78,17 @@ func WithWindow(w Window) Option {
 	}
 }
 
-// KeepHistory pins history messages by index: whatever the window strategy
+// WithPinnedHistory pins history messages by index: whatever the window strategy
 // answers, these messages (and the tool call or results they travel with)
 // are sent. It lets a caller restore one evicted message on a rerun (what
 // explain's Force does) without knowing the strategy. It has no effect
 // without WithWindow, since then every message is sent. New refuses a
 // negative index.
-func KeepHistory(indices ...int) Option {
+func WithPinnedHistory(indices ...int) Option {
 	return func(c *config) {
 		for _, i := range indices {
 			if i < 0 {
-				c.errs = append(c.errs, fmt.Errorf("agent: KeepHistory: index %d: must not be negative", i))
+				c.errs = append(c.errs, fmt.Errorf("agent: WithPinnedHistory: index %d: must not be negative", i))
 				continue
 			}
 			c.window.pinned = append(c.window.pinned, i)

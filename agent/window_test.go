@@ -137,7 +137,7 @@ func callOf(stage string) string {
 }
 
 func TestKeepHistoryRestoresAnEviction(t *testing.T) {
-	res, p, _ := windowRun(t, agent.WithWindow(agent.LastMessages(1)), agent.KeepHistory(0))
+	res, p, _ := windowRun(t, agent.WithWindow(agent.LastMessages(1)), agent.WithPinnedHistory(0))
 	cu := valueAt[agent.ContextUnits](t, res.Record(), "context#1", "contextUnits")
 	want := agent.HistoryWindow{Sent: []int{0, 2}, Evicted: []agent.Evicted{{Index: 1, Reason: "window"}}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
@@ -183,10 +183,10 @@ func TestNoWindowSendsEverything(t *testing.T) {
 			t.Errorf("dropped = %v, want none", d)
 		}
 	}
-	// KeepHistory alone changes nothing.
-	res2, _, _ := windowRun(t, agent.KeepHistory(1))
+	// WithPinnedHistory alone changes nothing.
+	res2, _, _ := windowRun(t, agent.WithPinnedHistory(1))
 	if diff := cmp.Diff(want, valueAt[agent.ContextUnits](t, res2.Record(), "context#5", "contextUnits").History); diff != "" {
-		t.Errorf("KeepHistory without a window (-want +got):\n%s", diff)
+		t.Errorf("WithPinnedHistory without a window (-want +got):\n%s", diff)
 	}
 }
 
@@ -199,7 +199,7 @@ func TestWindowRefusals(t *testing.T) {
 		{"nil", agent.WithWindow(nil), "the strategy is nil"},
 		{"last0", agent.WithWindow(agent.LastMessages(0)), "LastMessages(0): n must be at least 1"},
 		{"budget-1", agent.WithWindow(agent.CharBudget(-1)), "CharBudget(-1): maxChars must be at least 1"},
-		{"keep-neg", agent.KeepHistory(-2), "KeepHistory: index -2: must not be negative"},
+		{"keep-neg", agent.WithPinnedHistory(-2), "WithPinnedHistory: index -2: must not be negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,7 +99,7 @@ func (e *UnknownSpecError) Error() string {
 
 // Ablate returns a copy of bp with specs applied. It refuses an unknown unit
 // or tool id (listing the removable ones) and an input other than
-// userMessage. Forcing "history/<i>" pins that message with agent.KeepHistory
+// userMessage. Forcing "history/<i>" pins that message with agent.WithPinnedHistory
 // so the rerun's window strategy sends it whatever it would have evicted
 // (with no window every message is sent anyway, and the pin changes
 // nothing). Message specs change the rerun's input, not the blueprint; Probe
@@ -126,7 +126,7 @@ func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
 			out.Tools = slices.Delete(out.Tools, i, i+1)
 		case SpecForce:
 			if i, ok := parseHistoryUnit(s.ID); ok {
-				out.Options = append(out.Options, agent.KeepHistory(i))
+				out.Options = append(out.Options, agent.WithPinnedHistory(i))
 				continue
 			}
 			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.ID })
@@ -185,10 +185,18 @@ func forced(u *inject.Unit) *inject.Unit {
 	}
 }
 
+// rerunTurn is what a rerun sends: the turn's input and, for a continued
+// conversation, the checkpoint it continues (nil for a first turn).
+type rerunTurn struct {
+	in    agent.Input
+	prior *agent.ConversationCheckpoint
+}
+
 // rerunInput is the input of a rerun of rec with specs applied: the recorded
 // user message (or its override) and, for a continued conversation, the
 // earlier history minus any removed message.
-func rerunInput(rec *rerunSource, specs []Spec) (agent.Input, error) {
+func rerunInput(rec *rerunSource, specs []Spec) (rerunTurn, error) {
+	var turn rerunTurn
 	in := agent.Input{Message: rec.message}
 	for _, s := range specs {
 		if s.Kind == SpecInput {
@@ -206,7 +214,7 @@ func rerunInput(rec *rerunSource, specs []Spec) (agent.Input, error) {
 				continue
 			}
 			if i >= len(rec.prior) {
-				return in, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages, and only those can be evicted", s, len(rec.prior))
+				return turn, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages, and only those can be evicted", s, len(rec.prior))
 			}
 			forcedMsg = &specs[k]
 		}
@@ -214,7 +222,7 @@ func rerunInput(rec *rerunSource, specs []Spec) (agent.Input, error) {
 	if forcedMsg != nil && removedMsg != nil {
 		// Removing a message renumbers the ones after it, so the pinned
 		// index would name another message.
-		return in, fmt.Errorf("explain: %s and %s cannot be probed together: removing a message renumbers the history the pin refers to", *removedMsg, *forcedMsg)
+		return turn, fmt.Errorf("explain: %s and %s cannot be probed together: removing a message renumbers the history the pin refers to", *removedMsg, *forcedMsg)
 	}
 	prior := slices.Clone(rec.prior)
 	removed := 0
@@ -224,19 +232,20 @@ func rerunInput(rec *rerunSource, specs []Spec) (agent.Input, error) {
 		}
 		i := s.Index - removed
 		if s.Index >= len(rec.prior) || i < 0 || i >= len(prior) {
-			return in, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages", s, len(rec.prior))
+			return turn, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages", s, len(rec.prior))
 		}
 		prior = slices.Delete(prior, i, i+1)
 		removed++
 	}
 	if len(rec.prior) > 0 {
-		in.ContinueFrom = &agent.Conversation{
+		turn.prior = &agent.ConversationCheckpoint{
 			Version: agent.ConversationVersion, RunID: rec.runID, History: prior,
 			CheckpointedAt: rec.started.UTC().Format(time.RFC3339Nano),
 			OriginalInput:  agent.OriginalInput{Message: rec.message},
 		}
 	}
-	return in, nil
+	turn.in = in
+	return turn, nil
 }
 
 // rerunSource is what a rerun takes from the record.

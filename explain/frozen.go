@@ -232,7 +232,7 @@ type rerunResult struct {
 }
 
 // rerun runs bp once in the world with seed.
-func (w *World) rerun(ctx context.Context, bp Blueprint, in agent.Input, seed int64) (rerunResult, error) {
+func (w *World) rerun(ctx context.Context, bp Blueprint, turn rerunTurn, seed int64) (rerunResult, error) {
 	rp := w.Tools.session(w.Mode)
 	frozen := Blueprint{Units: bp.Units, Options: bp.Options}
 	for _, t := range bp.Tools {
@@ -246,7 +246,17 @@ func (w *World) rerun(ctx context.Context, bp Blueprint, in agent.Input, seed in
 	if err != nil {
 		return rerunResult{}, err
 	}
-	res, err := a.Run(ctx, in)
+	conv := a.NewConversation()
+	if turn.prior != nil {
+		b, err := json.Marshal(turn.prior)
+		if err != nil {
+			return rerunResult{}, fmt.Errorf("explain: encoding the earlier conversation: %w", err)
+		}
+		if conv, err = a.LoadConversation(b); err != nil {
+			return rerunResult{}, fmt.Errorf("explain: restoring the earlier conversation: %w", err)
+		}
+	}
+	res, err := conv.Send(ctx, turn.in)
 	if err != nil {
 		return rerunResult{}, err
 	}

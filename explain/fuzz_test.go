@@ -15,7 +15,7 @@ import (
 func FuzzDecodeAndExplain(f *testing.F) {
 	// A small record keeps each exec and any minimisation short.
 	r := newRefunds(f)
-	r.bp.Options = append(r.bp.Options, agent.WithEventLog(false))
+	r.bp.Options = append(r.bp.Options, agent.WithoutEventLog())
 	rec := r.run(f, refundsModel(false))
 	data, err := json.Marshal(rec)
 	if err != nil {

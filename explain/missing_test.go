@@ -71,14 +71,15 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	first, err := a.Run(ctx, agent.Input{Message: overrideNote})
+	conv := a.NewConversation()
+	first, err := conv.Send(ctx, agent.Input{Message: overrideNote})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := first.Answer; got != "Noted." {
 		t.Fatalf("first turn answered %q, want the acknowledgement", got)
 	}
-	res, err := a.Run(ctx, agent.Input{Message: question, ContinueFrom: first.Conversation()})
+	res, err := conv.Send(ctx, agent.Input{Message: question})
 	if err != nil {
 		t.Fatal(err)
 	}

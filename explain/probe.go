@@ -175,7 +175,7 @@ func (p *prober) run(ctx context.Context, specs []Spec) (sample, error) {
 	if err != nil {
 		return s, err
 	}
-	in, err := rerunInput(p.src, specs)
+	turn, err := rerunInput(p.src, specs)
 	if err != nil {
 		return s, err
 	}
@@ -184,7 +184,7 @@ func (p *prober) run(ctx context.Context, specs []Spec) (sample, error) {
 		label = specText(specs)
 	}
 	for _, seed := range p.seeds {
-		r, err := p.w.rerun(ctx, b, in, seed)
+		r, err := p.w.rerun(ctx, b, turn, seed)
 		if err != nil {
 			return s, fmt.Errorf("explain: probe %s, seed %d: %w", label, seed, err)
 		}

@@ -29,7 +29,7 @@ func TestRerunInputHistorySpecs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := rerunInput(src, tc.specs)
+			turn, err := rerunInput(src, tc.specs)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
@@ -39,8 +39,8 @@ func TestRerunInputHistorySpecs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if in.Message != src.message || in.ContinueFrom == nil || len(in.ContinueFrom.History) != tc.prior {
-				t.Errorf("input = %+v, want the recorded message continuing %d messages", in, tc.prior)
+			if turn.in.Message != src.message || turn.prior == nil || len(turn.prior.History) != tc.prior {
+				t.Errorf("input = %+v, want the recorded message continuing %d messages", turn, tc.prior)
 			}
 		})
 	}

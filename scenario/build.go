@@ -282,7 +282,9 @@ func (f *File) parts(rt *runTools, rc *runConfig) (Parts, error) {
 		opts = append(opts, agent.WithMaxIterations(f.agent.maxIterations))
 	}
 	if f.agent.wrapUp != nil {
-		opts = append(opts, agent.WithWrapUp(*f.agent.wrapUp))
+		if !*f.agent.wrapUp {
+			opts = append(opts, agent.WithoutWrapUp())
+		}
 	}
 	if f.agent.temperature != nil {
 		opts = append(opts, agent.WithTemperature(*f.agent.temperature))
@@ -291,13 +293,13 @@ func (f *File) parts(rt *runTools, rc *runConfig) (Parts, error) {
 		opts = append(opts, agent.WithMaxTokens(f.agent.maxTokens))
 	}
 	if f.agent.resultsLayer {
-		opts = append(opts, agent.ResultsLayer())
+		opts = append(opts, agent.WithResultsLayer())
 	}
 	if f.agent.limits {
-		opts = append(opts, agent.LimitsTravelWithTheAnswer())
+		opts = append(opts, agent.WithLimitsBlock())
 	}
 	if ts := f.agent.time; ts != nil {
-		opts = append(opts, agent.WithTime(ts.zone))
+		opts = append(opts, agent.WithTimeLayer(ts.zone))
 		if !ts.now.IsZero() {
 			// The scenario takes place at its now: the agent's clock starts there and
 			// advances with real time, so stamps and drifts agree with the run's clock.

@@ -5,7 +5,6 @@ package scenario
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
@@ -46,13 +45,13 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	}
 	rep := &Report{Scenario: f.name, Description: f.description, Question: f.Question(), expect: f.expect}
 	var (
-		paused  *agent.PauseCheckpoint
 		pausedQ *agent.PauseInfo
 		seen    int           // history messages already reported
 		last    *agent.Result // the last result of any turn
 		leg     *agent.Result // a paused leg whose evidence a resume will carry on
-		conv    *agent.Conversation
+		hist    []llm.Message // the conversation as of the last turn
 	)
+	conv := a.NewConversation()
 	finish := func() *Report {
 		if leg != nil {
 			rep.addEvidence(leg)
@@ -64,39 +63,30 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 			rep.Ledger = last.Findings()
 			rep.Standing = last.Assessment()
 		}
-		if conv != nil {
-			rep.Transcript = conv.History
-		}
+		rep.Transcript = hist
 		return rep
 	}
-	for i, t := range f.turns {
+	for _, t := range f.turns {
 		var res *agent.Result
 		switch {
 		case t.resume != nil:
-			if paused == nil {
+			if pausedQ == nil {
 				return finish(), fieldErr(join(t.path, "resume"), "nothing is paused: the turn before ended with an answer")
 			}
-			res, err = a.Resume(ctx, paused, t.resume)
-		case paused != nil:
+			res, err = conv.Resume(ctx, t.resume)
+		case pausedQ != nil:
 			return finish(), fieldErr(join(t.path, "user"), "the run is paused: tool %s (call %s) waits for an answer; give {\"resume\": …} first", pausedQ.ToolName, pausedQ.ToolCallID)
-		case i == 0:
-			res, err = a.Run(ctx, agent.Input{Message: t.user, Time: f.agent.time.given()})
-		case f.agent.time.given() != nil:
-			// A follow-up that carries the run's clock continues the conversation by hand.
-			res, err = a.Run(ctx, agent.Input{Message: t.user, ContinueFrom: a.Checkpoint(), Time: f.agent.time.given()})
 		default:
-			res, err = a.FollowUp(ctx, t.user)
+			res, err = conv.Send(ctx, agent.Input{Message: t.user, Time: f.agent.time.given()})
 		}
 		if res != nil {
 			last = res
-		}
-		if res != nil {
-			if c := conversationOf(res, err); c != nil {
-				conv = c
+			if h := res.History(); h != nil {
+				hist = h
 			}
 			// A resumed leg's record holds the paused leg's evidence too.
 			leg = nil
-			rep.addTurn(t, res, conv, &seen)
+			rep.addTurn(t, res, hist, &seen)
 			if res.Paused && err == nil {
 				leg = res
 			} else {
@@ -106,9 +96,9 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		if err != nil {
 			return finish(), &RunError{Turn: t.path, Err: err}
 		}
-		paused, pausedQ = nil, nil
+		pausedQ = nil
 		if res.Paused {
-			paused, pausedQ = res.Checkpoint, res.PauseData
+			pausedQ = res.PauseData
 		}
 	}
 	return finish(), nil
@@ -131,7 +121,7 @@ func (e *RunError) Unwrap() error { return e.Err }
 
 // addTurn folds one turn's result into the report: the turn, the answer and the tool
 // messages the model was served in it.
-func (rep *Report) addTurn(t turn, res *agent.Result, c *agent.Conversation, seen *int) {
+func (rep *Report) addTurn(t turn, res *agent.Result, hist []llm.Message, seen *int) {
 	tr := TurnReport{Answer: res.Answer, Paused: res.Paused, Iterations: res.Iterations, RunID: res.RunID}
 	if t.resume != nil {
 		tr.Resume = t.resume
@@ -145,27 +135,14 @@ func (rep *Report) addTurn(t turn, res *agent.Result, c *agent.Conversation, see
 	rep.Turns = append(rep.Turns, tr)
 	rep.Answer, rep.Iterations = res.Answer, res.Iterations
 	rep.Paused = tr.Pause
-	if c != nil {
-		for _, m := range c.History[min(*seen, len(c.History)):] {
+	if hist != nil {
+		for _, m := range hist[min(*seen, len(hist)):] {
 			if m.Role == llm.RoleTool {
 				rep.ToolMessages = append(rep.ToolMessages, ToolMessage{ToolCallID: m.ToolCallID, ToolName: m.ToolName, Content: m.Content, IsError: m.IsError})
 			}
 		}
-		*seen = len(c.History)
+		*seen = len(hist)
 	}
-}
-
-// conversationOf is the conversation as of the end of a turn, or of a failed turn's last
-// iteration boundary.
-func conversationOf(res *agent.Result, err error) *agent.Conversation {
-	if c := res.Conversation(); c != nil {
-		return c
-	}
-	var ce *agent.RunCheckpointError
-	if errors.As(err, &ce) {
-		return ce.Checkpoint
-	}
-	return nil
 }
 
 // addEvidence folds a result's record into the report: its events and its

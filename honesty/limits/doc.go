@@ -1,5 +1,5 @@
 // Package limits prints what an answer's tools declared they covered, where the model cannot drop
-// it: the limits block appended to a prose answer under LimitsTravelWithTheAnswer, and
+// it: the limits block appended to a prose answer under WithLimitsBlock, and
 // answerCoverage, the same fold as data beside a typed (JSON) answer.
 //
 // Both read only the run's coverageDeclared rows, merged over every declaring call. The block has
