@@ -44,6 +44,7 @@ type Agent struct {
 	order    []string
 	chart    *flow.Chart
 	loopHead string
+	seams    seams
 	d        event.Dispatcher
 
 	mu       sync.Mutex
@@ -71,35 +72,13 @@ type config struct {
 	now            func() time.Time
 	errs           []error
 
-	// Seams for the honesty layers (issues 5 and later). A mount listed in
-	// headMounts is placed at the loop head, before context, so every
-	// back-edge lands on the first of them; preRoute mounts run between
-	// call-llm and sf-route. Both are empty unless a layer is armed, so an
-	// unarmed agent has no extra node, key, event or byte.
-	headMounts     []layerMount
-	preRouteMounts []layerMount
-	hooks          layerHooks
-	// timeInputs holds what WithTimeLayer and WithInputsLayer asked (time_layer.go).
-	timeInputs timeInputsConfig
-	// arm runs after every option and after tools and units are checked,
-	// before the chart is built: a layer inspects the final configuration
-	// (its tools' declarations, say) and fills the mounts and hooks above.
-	arm []func(c *config) error
-	// honesty holds what WithResultsLayer and WithLimitsBlock asked.
-	honesty honestyConfig
+	// layers are the honesty layers the options asked for; New adds the
+	// ones the tools' declarations arm and puts them in order (layers.go).
+	layers []layer
 	// window holds what WithWindow and WithPinnedHistory asked (window.go).
 	window windowConfig
-	// output is the typed answer WithOutputSchema asked (output.go); nil
-	// for a prose answer.
-	output *outputConfig
 }
 
-// layerMount is one honesty-layer subflow mounted on the agent chart.
-type layerMount struct {
-	id    string
-	chart *flow.Chart
-	mount flow.Mount
-}
 
 // Option configures an Agent at construction.
 type Option func(*config)
@@ -234,14 +213,11 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	for _, arm := range append(append([]func(*config) error{}, a.cfg.arm...), armInputs, armTime, armHonesty, armAfterHonesty, armOutput) {
-		if err := arm(&a.cfg); err != nil {
-			errs = append(errs, err)
-		}
+	sm, err := armLayers(&a.cfg)
+	if err != nil {
+		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
+	a.seams = sm
 	chart, head, err := buildChart(a)
 	if err != nil {
 		return nil, fmt.Errorf("agent: building the chart: %w", err)

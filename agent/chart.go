@@ -36,10 +36,10 @@ const (
 const chartID = "agentfootprint.agent"
 
 func buildChart(a *Agent) (*flow.Chart, string, error) {
-	b := flow.NewBuilder(chartID).Keys(append(allKeys(), a.cfg.hooks.keys...)...)
+	b := flow.NewBuilder(chartID).Keys(append(allKeys(), a.seams.keys...)...)
 	b.Stage(stageSeed, a.seedStage)
 	head := stageContext
-	for i, m := range a.cfg.headMounts {
+	for i, m := range a.seams.headMounts {
 		if i == 0 {
 			head = m.id
 		}
@@ -47,7 +47,7 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 	}
 	b.Stage(stageContext, a.contextStage)
 	b.Stage(stageCallLLM, a.callLLMStage)
-	for _, m := range a.cfg.preRouteMounts {
+	for _, m := range a.seams.preRoute {
 		b.Mount(m.id, m.chart, m.mount)
 	}
 	b.Decider(stageRoute, a.routeStage, append([]*flow.Seq{

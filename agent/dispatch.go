@@ -91,8 +91,8 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 
 func (a *Agent) toolCallsExecute(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
 	b := a.newBatch(ctx, s)
-	if h := a.cfg.hooks.batchAsk; h != nil {
-		if p := h(ctx, s, b); p != nil {
+	if ask := a.seams.ask; ask != nil {
+		if p := ask.batchAsk(ctx, s, b); p != nil {
 			return p, nil
 		}
 	}
@@ -100,12 +100,10 @@ func (a *Agent) toolCallsExecute(ctx context.Context, s *flow.Scope) (*flow.Paus
 }
 
 func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
-	if h := a.cfg.hooks.resumed; h != nil {
-		h(ctx, s)
-	}
+	a.seams.runResumed(ctx, s)
 	b := a.newBatch(ctx, s)
-	if h := a.cfg.hooks.batchAnswer; h != nil {
-		handled, err := h(ctx, s, b, input)
+	if ask := a.seams.ask; ask != nil {
+		handled, err := ask.batchAnswer(ctx, s, b, input)
 		if handled {
 			if err != nil {
 				return err
@@ -235,9 +233,7 @@ func (b *batch) commit(done bool) {
 		b.rows = nil
 	}
 	if done {
-		if b.a.cfg.hooks.batchDone != nil {
-			b.a.cfg.hooks.batchDone(b.s, b.iter)
-		}
+		b.a.seams.runBatchDone(b.s, b.iter)
 		b.rs.emit(b.s, event.AgentIterationEnd, b.iter, func() any {
 			return event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)}
 		})
@@ -274,10 +270,8 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 			// A resumed batch cannot pause again: the call is refused by
 			// name and the model may propose it again.
 			o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
-			if h := a.cfg.hooks.pauseRefused; h != nil {
-				if more := h(s, c); more != "" {
-					o.served += " " + more
-				}
+			if more := a.seams.pauseRefused(s, c); more != "" {
+				o.served += " " + more
 			}
 		}
 		if o.pause != nil {
@@ -301,13 +295,11 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 	}
 	// Step 2: the inputs layer (armed only) fills missing arguments on a
 	// fresh args object, or refuses the call.
-	if fill := a.cfg.hooks.fillArgs; fill != nil {
-		filled, refusal := fill(s, c, t, args)
-		if refusal != "" {
-			return outcome{served: refusal, status: tool.StatusInvalid, isErr: true}
-		}
-		args = filled
+	filled, refusal := a.seams.fillArgs(s, c, t, args)
+	if refusal != "" {
+		return outcome{served: refusal, status: tool.StatusInvalid, isErr: true}
 	}
+	args = filled
 
 	// Step 3: argument validation.
 	if rej := t.Validate(args, c.ArgsError); rej != nil {
@@ -341,8 +333,8 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 	}
 	// Step 5: under .Time() (armed only), the call's clock row and time.
 	var ct *tool.CallTime
-	if a.cfg.hooks.callTime != nil {
-		ct, args = a.cfg.hooks.callTime(s, c, args)
+	if a.seams.callTime != nil {
+		ct, args = a.seams.callTime.callTime(s, c, args)
 	}
 
 	// Step 6: execute.
@@ -354,9 +346,7 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 	out, err := t.Execute(tool.WithCall(ctx, call), args)
 	note := ""
 	if err == nil || !errors.As(err, new(*tool.PauseRequest)) {
-		if h := a.cfg.hooks.resultNote; h != nil {
-			note = h(s, c)
-		}
+		note = a.seams.resultNote(s, c)
 	}
 	if err != nil {
 		var pr *tool.PauseRequest
@@ -386,7 +376,7 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 
 	// Step 7: recognise envelopes; status, semantics, rows and events.
 	if cr, ok := coverage.ReadCoverageResult(out.Value, c.Name); ok {
-		b.a.cfg.honesty.warnUnjudged(c.Name, cr)
+		warnUnjudged(b.a.cfg.has(layerResults), c.Name, cr)
 		if cr.Status == coverage.StatusAbsent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}

@@ -118,8 +118,8 @@ func waitingAsk(state map[string]any) (ArgumentAsk, bool) {
 // the record is unchanged until the batch resumes); a reply that settles
 // every field returns the input the paused stage replays. Not a question:
 // input passes through.
-func (a *Agent) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Result, *PauseCheckpoint, json.RawMessage, error) {
-	if a.cfg.timeInputs.toolOf == nil || cp.Flow == nil {
+func (l *inputsLayer) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Result, *PauseCheckpoint, json.RawMessage, error) {
+	if cp.Flow == nil {
 		return nil, nil, input, nil
 	}
 	ask, ok := waitingAsk(cp.Flow.State)
@@ -127,7 +127,7 @@ func (a *Agent) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Resu
 		return nil, nil, input, nil
 	}
 	replies := append(append([]json.RawMessage{}, cp.ArgumentReplies...), input)
-	_, last, err := replay(*ask.Waiting, replies, a.cfg.timeInputs.toolOf, inputs.Stamp{Turn: cp.Turn, Iteration: ask.Iteration})
+	_, last, err := replay(*ask.Waiting, replies, l.toolOf, inputs.Stamp{Turn: cp.Turn, Iteration: ask.Iteration})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -58,129 +58,156 @@ var (
 // declared default. A registered tool that declares rules arms the layer
 // without this option. The layer also arms the results layer, whose ledger
 // it files into.
-func WithInputsLayer() Option { return func(c *config) { c.timeInputs.inputs = true } }
+func WithInputsLayer() Option { return func(c *config) { c.addLayer(&inputsLayer{}) } }
 
-// armInputs mounts sf-inputs and fills the dispatch hooks when the layer is
-// armed.
-func armInputs(c *config) error {
-	armed := c.timeInputs.inputs
-	tools := map[string]*tool.Tool{}
+// inputsLayer resolves ruled arguments before dispatch (sf-inputs), asks
+// the person one question per batch, fills and notes the values, and
+// renders the Assumed block.
+type inputsLayer struct {
+	tools  map[string]*tool.Tool
+	toolOf inputs.ToolOf
+	mount  layerMount
+}
+
+func (*inputsLayer) plain()             {}
+func (*inputsLayer) name() string       { return layerInputs }
+func (*inputsLayer) requires() []string { return []string{layerResults} }
+func (*inputsLayer) after() []string    { return nil }
+
+// arm builds sf-inputs over the registered tools.
+func (l *inputsLayer) arm(c *config) error {
+	l.tools = map[string]*tool.Tool{}
 	for _, t := range c.tools {
-		if t == nil {
-			continue
-		}
-		tools[t.Name()] = t
-		if len(t.AskOrAssume()) > 0 {
-			armed = true
+		if t != nil {
+			l.tools[t.Name()] = t
 		}
 	}
-	if !armed {
-		return nil
-	}
-	c.honesty.results = true
-	toolOf := func(name string) (*tool.Tool, bool) {
-		t, ok := tools[name]
+	l.toolOf = func(name string) (*tool.Tool, bool) {
+		t, ok := l.tools[name]
 		return t, ok
 	}
-	chart, err := inputsChart(toolOf)
+	chart, err := inputsChart(l.toolOf)
 	if err != nil {
 		return fmt.Errorf("agent: arming the inputs layer: %w", err)
 	}
-	c.preRouteMounts = append(c.preRouteMounts, layerMount{id: inputsSubflowID, chart: chart,
-		mount: flow.Mount{Input: inputsMountInput, Output: inputsMountOutput}})
-	c.hooks.keys = append(c.hooks.keys, kArgumentResolutions, kArgumentAsk, kArgumentAnswersKept)
-	c.hooks.pauseRefused = func(s *flow.Scope, call llm.ToolCall) string {
-		res, ok := resolutionOf(s, call.ID)
-		if !ok {
-			return ""
-		}
-		turn, _ := kTurnNumber.Get(s)
-		var kept []inputs.KeptAnswer
-		var names []string
-		for _, f := range res.Fills {
-			if f.Source == inputs.SourceAnswered {
-				kept = append(kept, inputs.KeptAnswer{ToolName: call.Name, Argument: f.Argument, Value: f.Value, Turn: turn})
-				names = append(names, f.Argument)
-			}
-		}
-		if len(kept) == 0 {
-			return ""
-		}
-		prev, _ := kArgumentAnswersKept.Get(s)
-		kArgumentAnswersKept.Set(s, append(append([]inputs.KeptAnswer{}, prev...), kept...))
-		return inputs.KeptClause(names)
+	l.mount = layerMount{id: inputsSubflowID, chart: chart, mount: flow.Mount{Input: inputsMountInput, Output: inputsMountOutput}}
+	return nil
+}
+
+func (l *inputsLayer) preRouteMount() layerMount { return l.mount }
+
+func (*inputsLayer) keys() []flow.KeyDecl {
+	return []flow.KeyDecl{kArgumentResolutions, kArgumentAsk, kArgumentAnswersKept}
+}
+
+// pauseRefused keeps the person's answers for a call refused for pausing
+// again, and says so in the refusal.
+func (*inputsLayer) pauseRefused(s *flow.Scope, call llm.ToolCall) string {
+	res, ok := resolutionOf(s, call.ID)
+	if !ok {
+		return ""
 	}
-	c.timeInputs.toolOf = toolOf
-	c.hooks.batchAsk = askBatch(toolOf)
-	c.hooks.batchAnswer = answerBatch(toolOf)
-	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
-		res, ok := resolutionOf(s, call.ID)
-		if !ok {
-			return args, ""
+	turn, _ := kTurnNumber.Get(s)
+	var kept []inputs.KeptAnswer
+	var names []string
+	for _, f := range res.Fills {
+		if f.Source == inputs.SourceAnswered {
+			kept = append(kept, inputs.KeptAnswer{ToolName: call.Name, Argument: f.Argument, Value: f.Value, Turn: turn})
+			names = append(names, f.Argument)
 		}
-		if res.Refused != "" {
-			return args, res.Refused
-		}
-		if len(res.Ask) > 0 {
-			// No answer reached this call (the question could not be put):
-			// it does not run on a value nobody chose.
-			return args, fmt.Sprintf("The %s call was not run: its rules ask the person for %s, and no answer was given.", call.Name, strings.Join(res.Ask, ", "))
-		}
-		filled, err := inputs.Apply(args, res.Fills)
-		if err != nil {
-			return args, fmt.Sprintf("The %s call was not run: its arguments are not a JSON object, so the rule's values could not be filled in.", call.Name)
-		}
-		return filled, ""
-	})
-	c.hooks.shapeRequest = chainShape(c.hooks.shapeRequest, func(_ *flow.Scope, req *llm.Request) {
-		for i, ts := range req.Tools {
-			t := tools[ts.Name]
-			if t == nil || len(t.AskOrAssume()) == 0 {
-				continue
-			}
-			if served, err := inputs.ServedSchema(ts.InputSchema, t.AskOrAssume(), t.Hidden); err == nil {
-				req.Tools[i].InputSchema = served
-			}
-		}
-	})
-	c.hooks.resultNote = func(s *flow.Scope, call llm.ToolCall) string {
-		res, ok := resolutionOf(s, call.ID)
-		t := tools[call.Name]
-		if !ok || t == nil {
-			return ""
-		}
-		var b strings.Builder
-		for _, f := range res.Fills {
-			switch f.Source {
-			case inputs.SourceDefault:
-				b.WriteString(inputs.Note(inputs.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
-			case inputs.SourceApp:
-				b.WriteString(inputs.Note(inputs.BoundClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
-			case inputs.SourceAnswered:
-				b.WriteString(inputs.Note(inputs.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
-			}
-		}
-		return b.String()
 	}
-	c.timeInputs.assumedText = func(s *flow.Scope) string {
-		turn, _ := kTurnNumber.Get(s)
-		rows := kFindings.Get(s)
-		var values []inputs.AssumedValue
-		for _, r := range inputs.AssumedRows(rows, turn) {
-			v := inputs.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
-			if t := tools[r.ToolName]; t != nil {
-				v.Hidden = t.Hidden(r.Argument)
-				if rule, ok := t.AskOrAssume()[r.Argument]; ok && rule.Assume != nil {
-					if _, isText := rule.Assume.(string); isText {
-						v.Shown = inputs.Quoted(r.Value)
-					}
+	if len(kept) == 0 {
+		return ""
+	}
+	prev, _ := kArgumentAnswersKept.Get(s)
+	kArgumentAnswersKept.Set(s, append(append([]inputs.KeptAnswer{}, prev...), kept...))
+	return inputs.KeptClause(names)
+}
+
+func (l *inputsLayer) batchAsk(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause {
+	return askBatch(l.toolOf)(ctx, s, b)
+}
+
+func (l *inputsLayer) batchAnswer(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (bool, error) {
+	return answerBatch(l.toolOf)(ctx, s, b, input)
+}
+
+// fillArgs applies sf-inputs' resolution to the call's arguments, or
+// refuses a call whose values nobody chose.
+func (*inputsLayer) fillArgs(s *flow.Scope, call llm.ToolCall, _ *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
+	res, ok := resolutionOf(s, call.ID)
+	if !ok {
+		return args, ""
+	}
+	if res.Refused != "" {
+		return args, res.Refused
+	}
+	if len(res.Ask) > 0 {
+		// No answer reached this call (the question could not be put):
+		// it does not run on a value nobody chose.
+		return args, fmt.Sprintf("The %s call was not run: its rules ask the person for %s, and no answer was given.", call.Name, strings.Join(res.Ask, ", "))
+	}
+	filled, err := inputs.Apply(args, res.Fills)
+	if err != nil {
+		return args, fmt.Sprintf("The %s call was not run: its arguments are not a JSON object, so the rule's values could not be filled in.", call.Name)
+	}
+	return filled, ""
+}
+
+// shapeRequest serves ruled tools' schemas without the arguments the rules
+// hide from the model.
+func (l *inputsLayer) shapeRequest(_ *flow.Scope, req *llm.Request) {
+	for i, ts := range req.Tools {
+		t := l.tools[ts.Name]
+		if t == nil || len(t.AskOrAssume()) == 0 {
+			continue
+		}
+		if served, err := inputs.ServedSchema(ts.InputSchema, t.AskOrAssume(), t.Hidden); err == nil {
+			req.Tools[i].InputSchema = served
+		}
+	}
+}
+
+// resultNote tells the model which of the call's values it did not choose.
+func (l *inputsLayer) resultNote(s *flow.Scope, call llm.ToolCall) string {
+	res, ok := resolutionOf(s, call.ID)
+	t := l.tools[call.Name]
+	if !ok || t == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range res.Fills {
+		switch f.Source {
+		case inputs.SourceDefault:
+			b.WriteString(inputs.Note(inputs.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+		case inputs.SourceApp:
+			b.WriteString(inputs.Note(inputs.BoundClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+		case inputs.SourceAnswered:
+			b.WriteString(inputs.Note(inputs.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
+		}
+	}
+	return b.String()
+}
+
+// assumedText renders the turn's Assumed block for the limits layer ("" for
+// none).
+func (l *inputsLayer) assumedText(s *flow.Scope) string {
+	turn, _ := kTurnNumber.Get(s)
+	rows := kFindings.Get(s)
+	var values []inputs.AssumedValue
+	for _, r := range inputs.AssumedRows(rows, turn) {
+		v := inputs.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
+		if t := l.tools[r.ToolName]; t != nil {
+			v.Hidden = t.Hidden(r.Argument)
+			if rule, ok := t.AskOrAssume()[r.Argument]; ok && rule.Assume != nil {
+				if _, isText := rule.Assume.(string); isText {
+					v.Shown = inputs.Quoted(r.Value)
 				}
 			}
-			values = append(values, v)
 		}
-		return inputs.AssumedBlock(values)
+		values = append(values, v)
 	}
-	return nil
+	return inputs.AssumedBlock(values)
 }
 
 // resolutionOf returns the resolution sf-inputs made for a call of the

@@ -50,11 +50,12 @@ var (
 	kAnswerCoverage   = flow.Key[limits.AnswerCoverage]("answerCoverage")
 )
 
-// outputConfig is what WithOutputSchema asked, compiled.
+// outputConfig is the typed-answer layer: what WithOutputSchema asked,
+// compiled.
 type outputConfig struct {
 	validator *jsonschema.Schema
 	printer   *message.Printer
-	// limits is WithLimitsBlock, read when armOutput runs.
+	// limits is set when the limits layer is armed: answerCoverage is filed.
 	limits bool
 	// ledger is set when the findings ledger is on the chart (the inputs
 	// layer's assumed arguments are read from it).
@@ -104,7 +105,7 @@ func WithOutputSchema(schema json.RawMessage) Option {
 			c.errs = append(c.errs, err)
 			return
 		}
-		c.output = o
+		c.addLayer(o)
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, raw) // valid: compileOutput decoded it
 		c.units = append(c.units, inject.Steering(OutputSchemaUnit,
@@ -224,7 +225,7 @@ func isOutputCorrection(m llm.Message) bool {
 // final answer that breaks the schema, with no tool call pending and no
 // correction asked yet this turn, goes to output-correction.
 func (a *Agent) outputRules() []flow.Rule {
-	o := a.cfg.output
+	o := a.output()
 	if o == nil {
 		return nil
 	}
@@ -241,7 +242,7 @@ func (a *Agent) outputRules() []flow.Rule {
 
 // outputBranches is the decider branch of a typed agent (nil otherwise).
 func (a *Agent) outputBranches(head string) []*flow.Seq {
-	if a.cfg.output == nil {
+	if a.output() == nil {
 		return nil
 	}
 	return []*flow.Seq{flow.Branch(branchOutputCorrection).Stage(stageOutputCorrection, a.outputCorrectionStage).LoopTo(head)}
@@ -253,7 +254,7 @@ func (a *Agent) outputCorrectionStage(ctx context.Context, s *flow.Scope) (any, 
 	rs := runOf(ctx)
 	iter, _ := kIteration.Get(s)
 	content, _ := kLatestContent.Get(s)
-	v := a.cfg.output.violations(content)
+	v := a.output().violations(content)
 	kOutputViolations.Set(s, v)
 	kHistory.Append(s, llm.Message{Role: llm.RoleUser, Content: correctionText(v), Unit: OutputCorrectionUnit})
 	kOutputCorrected.Set(s, true)
@@ -262,18 +263,23 @@ func (a *Agent) outputCorrectionStage(ctx context.Context, s *flow.Scope) (any, 
 	return nil, nil
 }
 
-// armOutput runs after every other arm step. It declares the typed agent's
-// keys and wraps the prepare-final chain: the answer is checked against the
-// schema, the other layers' notes (the assessment) are kept but whatever
-// block they attached is dropped, and answerCoverage is filed under
-// WithLimitsBlock when something was declared or assumed.
-func armOutput(c *config) error {
-	o := c.output
-	if o == nil {
-		return nil
-	}
-	o.limits = c.honesty.limits
-	o.ledger = c.honesty.armed
+// output returns the typed-answer layer, or nil for a prose answer.
+func (a *Agent) output() *outputConfig {
+	o, _ := a.cfg.layer(layerOutput).(*outputConfig)
+	return o
+}
+
+func (*outputConfig) name() string       { return layerOutput }
+func (*outputConfig) requires() []string { return nil }
+func (*outputConfig) after() []string {
+	return []string{layerInputs, layerTime, layerResults, layerLimits}
+}
+
+// arm reads which other layers are armed: answerCoverage is filed under the
+// limits layer, from the ledger when the results layer keeps one.
+func (o *outputConfig) arm(c *config) error {
+	o.limits = c.has(layerLimits)
+	o.ledger = c.has(layerResults)
 	tools := map[string]*tool.Tool{}
 	for _, t := range c.tools {
 		if t != nil {
@@ -284,42 +290,36 @@ func armOutput(c *config) error {
 		t := tools[name]
 		return t != nil && t.Hidden(arg)
 	}
-	c.hooks.keys = append(c.hooks.keys, kOutputCorrected, kOutputViolations)
-	if o.limits {
-		c.hooks.keys = append(c.hooks.keys, kAnswerCoverage)
-	}
-	c.hooks.prepareFinal = typedFinal(o, c.hooks.prepareFinal)
 	return nil
 }
 
-// typedFinal is prepare-final for a typed answer.
-func typedFinal(o *outputConfig, prev func(*flow.Scope, string) (string, FinalNotes, error)) func(*flow.Scope, string) (string, FinalNotes, error) {
-	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
-		var notes FinalNotes
-		if v := o.violations(answer); v != nil {
-			kOutputViolations.Set(s, v)
-			return answer, notes, &OutputError{Answer: answer, Violations: v}
-		}
-		if prev != nil {
-			var err error
-			// The answer a layer returns (a limits block attached) is
-			// dropped: a typed answer stays the model's JSON.
-			if _, notes, err = prev(s, answer); err != nil {
-				return answer, notes, err
-			}
-		}
-		if o.limits {
-			if ac := answerCoverageOf(s, o); ac != nil {
-				b, err := json.Marshal(ac)
-				if err != nil {
-					return answer, notes, fmt.Errorf("agent: encoding answerCoverage: %w", err)
-				}
-				kAnswerCoverage.Set(s, *ac)
-				notes.AnswerCoverage = b
-			}
-		}
-		return answer, notes, nil
+func (o *outputConfig) keys() []flow.KeyDecl {
+	if o.limits {
+		return []flow.KeyDecl{kOutputCorrected, kOutputViolations, kAnswerCoverage}
 	}
+	return []flow.KeyDecl{kOutputCorrected, kOutputViolations}
+}
+
+// prepareFinal checks the answer against the schema and keeps it as the
+// model wrote it (the limits layer attaches nothing to a typed answer);
+// under the limits layer, answerCoverage carries what the tools declared.
+func (o *outputConfig) prepareFinal(s *flow.Scope, f *finalDraft) error {
+	if v := o.violations(f.reply); v != nil {
+		kOutputViolations.Set(s, v)
+		return &OutputError{Answer: f.reply, Violations: v}
+	}
+	f.answer = f.reply
+	if o.limits {
+		if ac := answerCoverageOf(s, o); ac != nil {
+			b, err := json.Marshal(ac)
+			if err != nil {
+				return fmt.Errorf("agent: encoding answerCoverage: %w", err)
+			}
+			kAnswerCoverage.Set(s, *ac)
+			f.notes.AnswerCoverage = b
+		}
+	}
+	return nil
 }
 
 // answerCoverageOf folds the run's coverageDeclared rows and this turn's

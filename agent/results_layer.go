@@ -1,8 +1,7 @@
-// The results layer (honesty layer 3) wired into the agent through the layer
-// seams: arming, the sf-results mount at the loop head, the batch stamp, the
-// findings ledger across turns and its checkpoint door, and what
-// prepare-final adds (the standing, the limits block). Unarmed, none of it
-// runs: no node, key, event or byte.
+// The results layer as a value: the sf-results mount at the loop head, the
+// batch stamp, the findings ledger across turns and its checkpoint check,
+// and the standing prepare-final folds. Unarmed, none of it runs: no node,
+// key, event or byte.
 
 package agent
 
@@ -19,23 +18,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/honesty/results"
 )
-
-// honestyConfig is what the builder asked of the results layer and the
-// limits block.
-type honestyConfig struct {
-	results bool // WithResultsLayer
-	limits  bool // WithLimitsBlock
-	// armed is set by armHonesty: the results layer is on the chart.
-	armed bool
-	// blocks are the later blocks of the limits (the inputs layer's Assumed
-	// block), printed after the coverage block in this order. A layer's arm
-	// step appends here rather than attaching its own block, so the answer
-	// gets one separator and the blocks their fixed order.
-	blocks []func(s *flow.Scope) string
-}
 
 // State keys the results layer adds, declared only when it is armed.
 var (
@@ -44,48 +28,68 @@ var (
 	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
 )
 
-// WithResultsLayer arms honesty layer 3: after every batch of tool calls the
-// sf-results subflow, at the loop head, files one period verdict per call on
-// the findings ledger, and the turn's standing is folded from the record into
-// turn_end and Result.Assessment. A registered tool that declares a period
-// argument (tool.WithPeriod) arms the layer without this option.
-func WithResultsLayer() Option { return func(c *config) { c.honesty.results = true } }
+// WithResultsLayer arms the results layer: after every batch of tool calls
+// the sf-results subflow (a recorded sub-chart at the loop head) files one
+// period verdict per call on the findings ledger, and the turn's standing is
+// folded from the record into turn_end and Result.Assessment. A registered
+// tool that declares a period argument (tool.WithPeriod) arms the layer
+// without this option.
+func WithResultsLayer() Option { return func(c *config) { c.addLayer(&resultsLayer{}) } }
 
-// WithLimitsBlock appends to a prose answer the block of what the
-// turn's tools declared they covered (Checked, Not checked, Cannot cover,
-// Period, In progress), where the model cannot leave it out. With nothing
-// declared the answer is returned unchanged.
-func WithLimitsBlock() Option { return func(c *config) { c.honesty.limits = true } }
+// resultsLayer judges each batch's declarations, keeps the findings ledger
+// across turns and folds the standing.
+type resultsLayer struct {
+	mount layerMount
+}
 
-// armHonesty runs with the other arm steps, once every tool is known. It
-// mounts sf-results and fills the hooks when the layer is armed, and the
-// prepare-final hook alone for a limits block without the layer.
-func armHonesty(c *config) error {
-	armed := c.honesty.results
-	for _, t := range c.tools {
-		if t == nil {
-			continue
-		}
-		if _, ok := t.Period(); ok {
-			armed = true
-		}
+func (*resultsLayer) plain()             {}
+func (*resultsLayer) name() string       { return layerResults }
+func (*resultsLayer) requires() []string { return nil }
+func (*resultsLayer) after() []string    { return []string{layerInputs, layerTime} }
+
+// arm builds sf-results; with the time layer armed, its period checks read
+// the turn's clock.
+func (r *resultsLayer) arm(c *config) error {
+	deps := results.Deps{ArgumentOf: periodArguments(c), EmitRows: emitPeriodRows}
+	if t, ok := c.layer(layerTime).(*timeLayer); ok {
+		deps.TimeInputs = periodTimes(t.periods)
 	}
-	c.honesty.armed = armed
-	if armed {
-		argOf := periodArguments(c)
-		l, err := results.New(results.Deps{ArgumentOf: argOf, EmitRows: emitPeriodRows, TimeInputs: c.timeInputs.periodTimes})
-		if err != nil {
-			return fmt.Errorf("agent: arming the results layer: %w", err)
-		}
-		c.headMounts = append([]layerMount{{id: l.ID, chart: l.Chart, mount: l.Mount}}, c.headMounts...)
-		c.hooks.keys = append(c.hooks.keys, kFindings, kToolResultsIteration, kHonestyLayers)
-		c.hooks.seed = chainSeed(c.hooks.seed, seedResults)
-		c.hooks.batchDone = chainBatch(c.hooks.batchDone, func(s *flow.Scope, iter int) { kToolResultsIteration.Set(s, iter) })
-		c.hooks.exportLedger = exportLedger
+	l, err := results.New(deps)
+	if err != nil {
+		return fmt.Errorf("agent: arming the results layer: %w", err)
 	}
-	if armed || c.honesty.limits {
-		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, finalHonesty(armed, c.honesty.limits, c.honesty.blocks))
+	r.mount = layerMount{id: l.ID, chart: l.Chart, mount: l.Mount}
+	return nil
+}
+
+func (r *resultsLayer) headMount() layerMount { return r.mount }
+
+func (*resultsLayer) keys() []flow.KeyDecl {
+	return []flow.KeyDecl{kFindings, kToolResultsIteration, kHonestyLayers}
+}
+
+func (*resultsLayer) seed(s *flow.Scope, from *ConversationCheckpoint) error {
+	return seedResults(s, from)
+}
+
+// batchDone stamps the batch sf-results judges next.
+func (*resultsLayer) batchDone(s *flow.Scope, iteration int) {
+	kToolResultsIteration.Set(s, iteration)
+}
+
+func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exportLedger(rec) }
+
+// prepareFinal folds the standing into turn_end.
+func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
+	st, err := assess.StateFromReader(s)
+	if err != nil {
+		return err
 	}
+	b, err := json.Marshal(assess.Fold(st))
+	if err != nil {
+		return err
+	}
+	f.notes.Assessment = b
 	return nil
 }
 
@@ -137,34 +141,6 @@ func seedResults(s *flow.Scope, from *ConversationCheckpoint) error {
 	}
 	kFindings.Set(s, append([]ledger.Row{}, prior...))
 	return nil
-}
-
-// finalHonesty folds the standing (results armed) and attaches the limits
-// blocks (WithLimitsBlock) to a prose answer: the coverage block,
-// then the later blocks, behind one separator.
-func finalHonesty(armed, withLimits bool, later []func(*flow.Scope) string) func(s *flow.Scope, answer string) (string, FinalNotes, error) {
-	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
-		var notes FinalNotes
-		if armed {
-			st, err := assess.StateFromReader(s)
-			if err != nil {
-				return answer, notes, err
-			}
-			b, err := json.Marshal(assess.Fold(st))
-			if err != nil {
-				return answer, notes, err
-			}
-			notes.Assessment = b
-		}
-		if withLimits {
-			blocks := []string{limits.CoverageBlock(kCoverage.Get(s))}
-			for _, b := range later {
-				blocks = append(blocks, b(s))
-			}
-			answer = limits.Attach(answer, blocks...)
-		}
-		return answer, notes, nil
-	}
 }
 
 // exportLedger reads the ledger as of the record's last commit for the
@@ -242,49 +218,6 @@ func ledgerRefusal(err error) error {
 	return &CheckpointError{Field: field, Reason: re.Error()}
 }
 
-// chainSeed runs an earlier seed hook, then next.
-func chainSeed(prev, next func(*flow.Scope, *ConversationCheckpoint) error) func(*flow.Scope, *ConversationCheckpoint) error {
-	if prev == nil {
-		return next
-	}
-	return func(s *flow.Scope, from *ConversationCheckpoint) error {
-		if err := prev(s, from); err != nil {
-			return err
-		}
-		return next(s, from)
-	}
-}
-
-// chainBatch runs an earlier batch hook, then next.
-func chainBatch(prev, next func(*flow.Scope, int)) func(*flow.Scope, int) {
-	if prev == nil {
-		return next
-	}
-	return func(s *flow.Scope, iter int) { prev(s, iter); next(s, iter) }
-}
-
-// chainFinal runs an earlier prepare-final hook, then next on its answer; a
-// note next sets replaces the earlier one.
-func chainFinal(prev, next func(*flow.Scope, string) (string, FinalNotes, error)) func(*flow.Scope, string) (string, FinalNotes, error) {
-	if prev == nil {
-		return next
-	}
-	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
-		answer, notes, err := prev(s, answer)
-		if err != nil {
-			return answer, notes, err
-		}
-		answer, more, err := next(s, answer)
-		if more.Assessment != nil {
-			notes.Assessment = more.Assessment
-		}
-		if more.AnswerCoverage != nil {
-			notes.AnswerCoverage = more.AnswerCoverage
-		}
-		return answer, notes, err
-	}
-}
-
 // unjudgedWarned is the warn-once ledger of tools whose declared period went
 // unjudged because the results layer was not armed.
 var unjudgedWarned sync.Map
@@ -293,8 +226,8 @@ var unjudgedWarned sync.Map
 // §2.1 step 7): once per tool and process, in dev mode, when a result
 // declares a period that no layer will judge. It names the tool only, never a
 // value the tool returned.
-func (h honestyConfig) warnUnjudged(toolName string, cr coverage.CoverageResult) {
-	if h.armed || !coverage.DevMode() {
+func warnUnjudged(judged bool, toolName string, cr coverage.CoverageResult) {
+	if judged || !coverage.DevMode() {
 		return
 	}
 	if _, declared := cr.Verdict(); !declared {

@@ -159,14 +159,16 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.
 	}
 	// A question of the inputs layer: a reply that leaves a field to ask
 	// again re-asks without running anything.
-	reask, next, forward, err := a.argumentRound(cp, input)
-	if err != nil {
-		return nil, turnEnd{}, err
+	if ask := a.seams.ask; ask != nil {
+		reask, next, forward, err := ask.argumentRound(cp, input)
+		if err != nil {
+			return nil, turnEnd{}, err
+		}
+		if reask != nil {
+			return reask, turnEnd{pending: next}, nil
+		}
+		input = forward
 	}
-	if reask != nil {
-		return reask, turnEnd{pending: next}, nil
-	}
-	input = forward
 	rs := &runState{a: a, start: a.cfg.now(), message: cp.Message, turn: cp.Turn, given: ro.time}
 	for k, v := range cp.Blobs {
 		if rs.blobs == nil {
@@ -240,8 +242,8 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 // attachLedger carries the armed layers' findings ledger on a conversation
 // checkpoint (nothing when no layer files findings).
 func (a *Agent) attachLedger(cv *ConversationCheckpoint, res *flow.Result) {
-	if a.cfg.hooks.exportLedger != nil && res != nil && res.Record != nil {
-		cv.FindingsLedger = a.cfg.hooks.exportLedger(res.Record)
+	if a.seams.ledger != nil && res != nil && res.Record != nil {
+		cv.FindingsLedger = a.seams.ledger.exportLedger(res.Record)
 	}
 }
 

@@ -39,15 +39,8 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 	kCatalog.Set(s, a.catalog(rs))
 	kCoverage.Set(s, []coverage.DeclaredCoverage{})
 	kFinalContent.Set(s, "")
-	if a.cfg.hooks.seed != nil {
-		if err := a.cfg.hooks.seed(s, rs.from); err != nil {
-			return nil, err
-		}
-	}
-	if a.cfg.hooks.seedRun != nil {
-		if err := a.cfg.hooks.seedRun(ctx, s); err != nil {
-			return nil, err
-		}
+	if err := a.seams.runSeed(ctx, s, rs.from); err != nil {
+		return nil, err
 	}
 	rs.emit(s, event.AgentTurnStart, 0, func() any {
 		return event.TurnStart{TurnNumber: rs.turn, MessageChars: tool.UTF16Len(rs.message)}
@@ -178,9 +171,7 @@ func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message,
 			req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
 		}
 	}
-	if h := a.cfg.hooks.shapeRequest; h != nil {
-		h(s, req)
-	}
+	a.seams.shapeRequest(s, req)
 	return req
 }
 
@@ -377,9 +368,9 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 	out, _ := kTotalOut.Get(s)
 	se, stopped := kStoppedEarly.Get(s)
 	var notes FinalNotes
-	if a.cfg.hooks.prepareFinal != nil {
+	if len(a.seams.final) > 0 {
 		var err error
-		if content, notes, err = a.cfg.hooks.prepareFinal(s, content); err != nil {
+		if content, notes, err = a.seams.prepareFinal(s, content); err != nil {
 			return nil, err
 		}
 	}

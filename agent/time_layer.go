@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
@@ -27,62 +26,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
-
-// timeInputsConfig is what WithTimeLayer and WithInputsLayer asked.
-type timeInputsConfig struct {
-	time   bool       // WithTimeLayer
-	zone   clock.Zone // the builder's zone; zero when none was named
-	inputs bool       // WithInputsLayer
-	// toolOf resolves ruled tools for the inputs layer's question (nil when
-	// the layer is not armed).
-	toolOf inputs.ToolOf
-	// periodTimes is the results layer's Deps.TimeInputs (nil unless
-	// WithTimeLayer).
-	periodTimes func(flow.Reader, []results.RanCall, int) map[string]results.TimeInput
-	// assumedText renders the inputs layer's Assumed block for the turn
-	// ("" for none); nil when the layer is not armed.
-	assumedText func(s *flow.Scope) string
-}
-
-// armAfterHonesty runs after armHonesty: the steps that must follow the
-// results layer's own.
-func armAfterHonesty(c *config) error {
-	if c.honesty.limits && (c.timeInputs.assumedText != nil || c.timeInputs.time) {
-		c.hooks.prepareFinal = chainFinal(c.hooks.prepareFinal, finalBlocks(c.timeInputs.time, c.timeInputs.assumedText))
-	}
-	return nil
-}
-
-// finalBlocks runs after the results layer attached its coverage block
-// under WithLimitsBlock: under WithTimeLayer the block is rendered again
-// with the zoned Period lines, the person's check lines and the Clocks
-// section, and the inputs layer's Assumed block follows it.
-func finalBlocks(timed bool, assumedText func(*flow.Scope) string) func(*flow.Scope, string) (string, FinalNotes, error) {
-	return func(s *flow.Scope, answer string) (string, FinalNotes, error) {
-		rows := kCoverage.Get(s)
-		cb := limits.CoverageBlock(rows)
-		base := answer
-		switch {
-		case cb == "":
-		case answer == cb:
-			base = ""
-		case strings.HasSuffix(answer, limits.Separator+cb):
-			base = strings.TrimSuffix(answer, limits.Separator+cb)
-		}
-		block := cb
-		if timed {
-			block = limits.CoverageBlockWith(rows, timeExtras(s))
-		}
-		assumed := ""
-		if assumedText != nil {
-			assumed = assumedText(s)
-		}
-		if block == cb && assumed == "" {
-			return answer, FinalNotes{}, nil
-		}
-		return limits.Attach(base, block, assumed), FinalNotes{}, nil
-	}
-}
 
 // timeExtras are the person's time lines for the limits block: each
 // declared period in the person's zone, the period check lines of this
@@ -214,17 +157,73 @@ const refusedBeyondRetention = "beyond-retention"
 // across pauses; every tool call is handed it as tool.Call.Time.
 func WithTimeLayer(zone string) Option {
 	return func(c *config) {
-		c.timeInputs.time = true
-		if zone == "" {
-			return
+		t := &timeLayer{}
+		if zone != "" {
+			z, err := clock.ParseZone(zone)
+			if err != nil {
+				c.errs = append(c.errs, fmt.Errorf("agent: WithTimeLayer(%q): %w (name a zone such as \"America/New_York\" or \"UTC\")", zone, err))
+				return
+			}
+			t.zone = z
 		}
-		z, err := clock.ParseZone(zone)
-		if err != nil {
-			c.errs = append(c.errs, fmt.Errorf("agent: WithTimeLayer(%q): %w (name a zone such as \"America/New_York\" or \"UTC\")", zone, err))
-			return
-		}
-		c.timeInputs.zone = z
+		c.addLayer(t)
 	}
+}
+
+// timeLayer decides the turn's clock, files the clock, call-window and call
+// rows, hands each call its time and feeds the period checks.
+type timeLayer struct {
+	zone    clock.Zone // the builder's zone; zero when none was named
+	now     func() time.Time
+	periods map[string]tool.Period // the registered tools' declared periods
+}
+
+func (*timeLayer) name() string       { return layerTime }
+func (*timeLayer) requires() []string { return []string{layerResults} }
+func (*timeLayer) after() []string    { return []string{layerInputs} }
+
+func (t *timeLayer) arm(c *config) error {
+	t.now = c.now
+	t.periods = periodsOf(c)
+	return nil
+}
+
+func (*timeLayer) keys() []flow.KeyDecl { return []flow.KeyDecl{kTurnClock, kTimeLine} }
+
+// shapeRequest appends the time line to the request.
+func (*timeLayer) shapeRequest(s *flow.Scope, req *llm.Request) { appendTimeLine(s, req) }
+
+func (*timeLayer) resumed(ctx context.Context, s *flow.Scope) { clockOnResume(ctx, s) }
+
+// seedRun decides the turn's clock from the run's Input.Time and files its
+// row.
+func (t *timeLayer) seedRun(ctx context.Context, s *flow.Scope) error {
+	var given clock.Given
+	if rs := runOf(ctx); rs != nil && rs.given != nil {
+		given = *rs.given
+	}
+	ck, err := clock.Start(t.zone, given, t.now)
+	if err != nil {
+		return fmt.Errorf("agent: Input.Time: %w", err)
+	}
+	kTurnClock.Set(s, ck)
+	turn, _ := kTurnNumber.Get(s)
+	row, err := clockRow(ck, turn)
+	if err != nil {
+		return err
+	}
+	kFindings.Append(s, row)
+	return nil
+}
+
+// fillArgs files the call-window row of a call whose tool declares a
+// period, refusing a window the tool cannot read.
+func (t *timeLayer) fillArgs(s *flow.Scope, call llm.ToolCall, _ *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
+	p, ok := t.periods[call.Name]
+	if !ok {
+		return args, ""
+	}
+	return args, fileCallWindow(s, call, p, args)
 }
 
 // ResumeOption adjusts one Resume.
@@ -277,7 +276,7 @@ func (a *Agent) checkTimeInput(g *clock.Given) error {
 	if g == nil {
 		return nil
 	}
-	if !a.cfg.timeInputs.time {
+	if !a.cfg.has(layerTime) {
 		return fmt.Errorf("agent: Input.Time was passed, but the agent was built without WithTimeLayer; add agent.WithTimeLayer(zone) to use it")
 	}
 	if err := g.Check(); err != nil {
@@ -286,80 +285,42 @@ func (a *Agent) checkTimeInput(g *clock.Given) error {
 	return nil
 }
 
-// armTime mounts nothing: it fills the seed, args and call-time hooks, and
-// arms the results layer so the ledger exists.
-func armTime(c *config) error {
-	if !c.timeInputs.time {
-		return nil
+// callTime files the call's row (with its drift at dispatch) and returns the
+// clock handed to the tool; a drifted library fill is redrawn.
+func (t *timeLayer) callTime(s *flow.Scope, call llm.ToolCall, args json.RawMessage) (*tool.CallTime, json.RawMessage) {
+	ck, ok := kTurnClock.Get(s)
+	if !ok {
+		return nil, args
 	}
-	c.honesty.results = true
-	c.hooks.keys = append(c.hooks.keys, kTurnClock, kTimeLine)
-	c.hooks.shapeRequest = chainShape(c.hooks.shapeRequest, appendTimeLine)
-	c.hooks.resumed = clockOnResume
-	builder, now := c.timeInputs.zone, c.now
-	c.hooks.seedRun = chainSeedRun(c.hooks.seedRun, func(ctx context.Context, s *flow.Scope) error {
-		var given clock.Given
-		if rs := runOf(ctx); rs != nil && rs.given != nil {
-			given = *rs.given
-		}
-		ck, err := clock.Start(builder, given, now)
-		if err != nil {
-			return fmt.Errorf("agent: Input.Time: %w", err)
-		}
-		kTurnClock.Set(s, ck)
-		turn, _ := kTurnNumber.Get(s)
-		row, err := clockRow(ck, turn)
-		if err != nil {
-			return err
-		}
-		kFindings.Append(s, row)
-		return nil
-	})
-	periods := periodsOf(c)
-	c.timeInputs.periodTimes = periodTimes(periods)
-	c.hooks.fillArgs = chainFill(c.hooks.fillArgs, func(s *flow.Scope, call llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
-		p, ok := periods[call.Name]
-		if !ok {
-			return args, ""
-		}
-		return args, fileCallWindow(s, call, p, args)
-	})
-	c.hooks.callTime = func(s *flow.Scope, call llm.ToolCall, args json.RawMessage) (*tool.CallTime, json.RawMessage) {
-		ck, ok := kTurnClock.Get(s)
-		if !ok {
-			return nil, args
-		}
-		at := now().UTC().Truncate(time.Millisecond)
-		row := callRow{Kind: rowCall, ToolCallID: call.ID, ToolName: call.Name, DispatchedAt: clock.UTCString(at)}
-		row.Turn, _ = kTurnNumber.Get(s)
-		row.Iteration, _ = kIteration.Get(s)
-		if p, ok := periods[call.Name]; ok {
-			lookback := sentLookback(s, call.ID)
-			if lookback != nil {
-				step, _ := clock.DurationOf(p.Granularity)
-				iso := slices.Contains(append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...), tool.SpellingISORange)
-				library := lookback.How == howFilled || lookback.How == howBound
-				if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: library, AcceptsISORange: iso}); drifted {
-					row.Drift = &d
-					if d.Outcome == clock.Redrawn {
-						// The library's own fill is sent as the asked range,
-						// so the late dispatch reads the time asked.
-						if v, err := clock.ISORange(*lookback.Asked); err == nil {
-							if redrawn, err := inputs.Apply(args, []inputs.Fill{{Argument: p.Argument, Value: v}}); err == nil {
-								args = redrawn
-							}
+	at := t.now().UTC().Truncate(time.Millisecond)
+	row := callRow{Kind: rowCall, ToolCallID: call.ID, ToolName: call.Name, DispatchedAt: clock.UTCString(at)}
+	row.Turn, _ = kTurnNumber.Get(s)
+	row.Iteration, _ = kIteration.Get(s)
+	if p, ok := t.periods[call.Name]; ok {
+		lookback := sentLookback(s, call.ID)
+		if lookback != nil {
+			step, _ := clock.DurationOf(p.Granularity)
+			iso := slices.Contains(append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...), tool.SpellingISORange)
+			library := lookback.How == howFilled || lookback.How == howBound
+			if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: library, AcceptsISORange: iso}); drifted {
+				row.Drift = &d
+				if d.Outcome == clock.Redrawn {
+					// The library's own fill is sent as the asked range,
+					// so the late dispatch reads the time asked.
+					if v, err := clock.ISORange(*lookback.Asked); err == nil {
+						if redrawn, err := inputs.Apply(args, []inputs.Fill{{Argument: p.Argument, Value: v}}); err == nil {
+							args = redrawn
 						}
 					}
 				}
 			}
 		}
-		if r, err := rawRow(row); err == nil {
-			kFindings.Append(s, r)
-		}
-		tt := ck.ForTool(at)
-		return &tool.CallTime{Zone: tt.Zone, ZoneUnknown: tt.ZoneUnknown, Now: tt.Now, DispatchedAt: tt.DispatchedAt}, args
 	}
-	return nil
+	if r, err := rawRow(row); err == nil {
+		kFindings.Append(s, r)
+	}
+	tt := ck.ForTool(at)
+	return &tool.CallTime{Zone: tt.Zone, ZoneUnknown: tt.ZoneUnknown, Now: tt.Now, DispatchedAt: tt.DispatchedAt}, args
 }
 
 // sentLookback returns the call's call-window row when the call sent a look-back
@@ -633,40 +594,4 @@ func rawRow(v any) (ledger.Row, error) {
 	var r ledger.Row
 	err = json.Unmarshal(b, &r)
 	return r, err
-}
-
-// chainSeedRun runs an earlier per-run seed hook, then next.
-func chainSeedRun(prev, next func(context.Context, *flow.Scope) error) func(context.Context, *flow.Scope) error {
-	if prev == nil {
-		return next
-	}
-	return func(ctx context.Context, s *flow.Scope) error {
-		if err := prev(ctx, s); err != nil {
-			return err
-		}
-		return next(ctx, s)
-	}
-}
-
-// chainShape runs an earlier request step, then next.
-func chainShape(prev, next func(*flow.Scope, *llm.Request)) func(*flow.Scope, *llm.Request) {
-	if prev == nil {
-		return next
-	}
-	return func(s *flow.Scope, req *llm.Request) { prev(s, req); next(s, req) }
-}
-
-// chainFill runs an earlier args hook, then next on its args; a refusal
-// stops the chain.
-func chainFill(prev, next func(*flow.Scope, llm.ToolCall, *tool.Tool, json.RawMessage) (json.RawMessage, string)) func(*flow.Scope, llm.ToolCall, *tool.Tool, json.RawMessage) (json.RawMessage, string) {
-	if prev == nil {
-		return next
-	}
-	return func(s *flow.Scope, c llm.ToolCall, t *tool.Tool, args json.RawMessage) (json.RawMessage, string) {
-		args, refusal := prev(s, c, t, args)
-		if refusal != "" {
-			return args, refusal
-		}
-		return next(s, c, t, args)
-	}
 }
