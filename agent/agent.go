@@ -79,7 +79,6 @@ type config struct {
 	window windowConfig
 }
 
-
 // Option configures an Agent at construction.
 type Option func(*config)
 

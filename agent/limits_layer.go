@@ -20,8 +20,8 @@ func WithLimitsBlock() Option { return func(c *config) { c.addLayer(&limitsLayer
 // limitsLayer renders the block once, from the rows and the other layers'
 // lines.
 type limitsLayer struct {
-	typed   bool                     // a typed answer: no block
-	timed   bool                     // time layer armed: zoned lines, checks, clocks
+	typed   bool                       // a typed answer: no block
+	timed   bool                       // time layer armed: zoned lines, checks, clocks
 	assumed func(s *flow.Scope) string // inputs layer's Assumed block, or nil
 }
 
