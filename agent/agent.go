@@ -225,12 +225,30 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	return a, nil
 }
 
-// On subscribes fn to the events matching pattern ("*", a domain wildcard
-// such as "agentfootprint.tools.*", or an exact name) and returns the func
-// that unsubscribes it. Subscribe before Run: an event nobody hears is not
-// built.
-func (a *Agent) On(pattern string, fn event.Listener) (unsubscribe func()) {
-	return a.d.On(pattern, fn)
+// On subscribes fn to the events of every conversation of the agent that
+// match pattern ("*", a domain wildcard such as "agentfootprint.tools.*", or
+// an exact name from event.Names) and returns the func that unsubscribes it.
+// Each event's meta names its run. Subscribe before a turn starts: an event
+// nobody hears is not built. On refuses a pattern that can never match an
+// event name (a typo would otherwise hear nothing) and a nil fn.
+func (a *Agent) On(pattern string, fn event.Listener) (unsubscribe func(), err error) {
+	if err := event.CheckPattern(pattern); err != nil {
+		return nil, fmt.Errorf("agent: On: %w", err)
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("agent: On(%q): the listener is nil", pattern)
+	}
+	return a.d.On(pattern, fn), nil
+}
+
+// MustOn is On for a pattern known to be good; it panics on the error On
+// would return.
+func (a *Agent) MustOn(pattern string, fn event.Listener) (unsubscribe func()) {
+	stop, err := a.On(pattern, fn)
+	if err != nil {
+		panic(err)
+	}
+	return stop
 }
 
 // Tools returns the names of the tools offered, in registration order.

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -252,12 +253,13 @@ func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.results = append(b.results, r)
 }
 
-// dispatch runs the per-call steps of runtime.md §2.5 for one call.
-func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o outcome) {
-	a, s := b.a, b.s
-	start := a.cfg.now()
+// dispatch takes one call through its steps in order: announce it, run it
+// (resolve, fill, validate, check in, time, execute, read the result, the
+// tool's ceiling), then settle what it served.
+func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) outcome {
+	start := b.a.cfg.now()
 	if mode.consent == nil { // an answered check-in already announced its start
-		b.rs.emit(s, event.ToolsStart, b.iter, func() any {
+		b.rs.emit(b.s, event.ToolsStart, b.iter, func() any {
 			p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: append(json.RawMessage(nil), c.Args...)}
 			if len(b.calls) > 1 {
 				p.ParallelCount = len(b.calls)
@@ -265,25 +267,34 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 			return p
 		})
 	}
-	defer func() {
-		if o.pause != nil && mode.resumed {
-			// A resumed batch cannot pause again: the call is refused by
-			// name and the model may propose it again.
-			o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
-			if more := a.seams.pauseRefused(s, c); more != "" {
-				o.served += " " + more
-			}
-		}
-		if o.pause != nil {
-			return
-		}
-		// Applied last: the operator's cap on what any call serves.
-		o.served, _ = truncateServed(o.served, a.cfg.maxResultChars)
-		b.rs.emit(s, event.ToolsResult, b.iter, func() any {
-			return event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
-		})
-	}()
+	return b.settle(c, b.runCall(ctx, c, mode), mode, start)
+}
 
+// settle is a call's last step. A resumed batch cannot pause again: the call
+// is refused by name and the model may propose it again. Then the operator's
+// cap on what any call serves is applied and tools.result announces the
+// result. A pause passes through untouched.
+func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start time.Time) outcome {
+	a, s := b.a, b.s
+	if o.pause != nil && mode.resumed {
+		o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
+		if more := a.seams.pauseRefused(s, c); more != "" {
+			o.served += " " + more
+		}
+	}
+	if o.pause != nil {
+		return o
+	}
+	o.served, _ = truncateServed(o.served, a.cfg.maxResultChars)
+	b.rs.emit(s, event.ToolsResult, b.iter, func() any {
+		return event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
+	})
+	return o
+}
+
+// runCall is the call's steps up to its served result.
+func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outcome {
+	a, s := b.a, b.s
 	// Step 1: resolve the tool by name.
 	t, ok := a.tools[c.Name]
 	if !ok {
@@ -359,7 +370,7 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) (o 
 		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
 		return outcome{served: text + note, isErr: true, raw: []byte(err.Error())}
 	}
-	o = b.boundary(c, t, out)
+	o := b.boundary(c, t, out)
 	o.served += note
 	return o
 }

@@ -261,20 +261,40 @@ func (r *Result) Findings() []ledger.Row {
 	return findingsAt(r.record.Log)
 }
 
+// ReasonNotArmed is the one reason of the assessment of a turn nothing
+// judged: the agent has no results layer (WithResultsLayer, or a tool that
+// declares a period), so no verdict was filed and no standing folded.
+const ReasonNotArmed = "results-layer-not-armed"
+
+// ReasonNoRecord is the one reason of the assessment of a turn that left no
+// record to fold (it failed before its first stage committed).
+const ReasonNoRecord = "no-record"
+
 // Assessment returns the turn's standing, folded from the run record by the
-// same function prepare-final used, or nil when the results layer was not
-// armed (or the turn did not finish).
+// same function prepare-final used. It is never nil: for an agent without
+// the results layer it is standing not-assessed with the one reason
+// ReasonNotArmed, so res.Assessment().Standing is always safe to read. A
+// paused turn is folded as of its pause.
 func (r *Result) Assessment() *assess.Assessment {
 	if r == nil || r.record == nil || r.record.Log == nil || len(r.record.Log.Commits) == 0 {
-		return nil
+		return notAssessed(ReasonNoRecord)
 	}
 	if _, ok, _ := flow.ValueAt(r.record.Log, len(r.record.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
-		return nil
+		return notAssessed(ReasonNotArmed)
 	}
 	st, err := assess.StateFromRecord(r.record.Log)
 	if err != nil {
-		return nil
+		return notAssessed(ReasonNoRecord)
 	}
 	a := assess.Fold(st)
 	return &a
+}
+
+// notAssessed is the assessment of a turn that was not folded, with why.
+func notAssessed(reason string) *assess.Assessment {
+	return &assess.Assessment{
+		Assessment: assess.ValueNotApplicable, Standing: assess.StandingNotAssessed,
+		Reasons: []assess.Reason{{Reason: reason, Witness: []assess.Pointer{}}}, Checked: []assess.Check{},
+		TurnFrom: assess.TurnFromWholeHistory,
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -61,7 +62,9 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		if last != nil {
 			rep.Record = last.Record()
 			rep.Ledger = last.Findings()
-			rep.Standing = last.Assessment()
+			if a := last.Assessment(); !notFolded(a) {
+				rep.Standing = a
+			}
 		}
 		rep.Transcript = hist
 		return rep
@@ -102,6 +105,12 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		}
 	}
 	return finish(), nil
+}
+
+// notFolded reports an assessment the agent made without folding anything
+// (no results layer, or no record): the report then has no standing.
+func notFolded(a *assess.Assessment) bool {
+	return len(a.Reasons) == 1 && (a.Reasons[0].Reason == agent.ReasonNotArmed || a.Reasons[0].Reason == agent.ReasonNoRecord)
 }
 
 // RunError is a run that failed part way: Turn names the turn (`turns[2]`), Err is the
