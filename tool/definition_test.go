@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -295,5 +296,35 @@ func TestAssertDeclarations(t *testing.T) {
 	err = AssertDeclarations("search_logs", schema, nil, &Period{Argument: "window", Spelling: SpellingLookback})
 	if !errors.As(err, &de) || de.Path != "period.argument" {
 		t.Fatalf("period without rules: err = %v, want refusal at period.argument", err)
+	}
+}
+
+// TestNewRefusesUnfillableInput: an input struct whose fields the model can
+// never fill is refused at New, naming the field and the fix.
+func TestNewRefusesUnfillableInput(t *testing.T) {
+	fn := func(context.Context, struct {
+		host string
+		port int
+	}) (string, error) {
+		return "", nil
+	}
+	_, err := New("probe", "Probe a host.", fn)
+	var de *DefinitionError
+	if !errors.As(err, &de) || de.Path != "schema" || !strings.Contains(de.Error(), "none is exported") {
+		t.Fatalf("all-unexported input: err = %v, want a DefinitionError at schema saying none is exported", err)
+	}
+	// Built with reflect so vet's struct-tag check (which flags the same
+	// mistake in source) does not refuse this test file.
+	tagged := reflect.StructOf([]reflect.StructField{
+		{Name: "Host", Type: reflect.TypeFor[string](), Tag: `json:"host"`},
+		{Name: "port", PkgPath: "example.com/probe", Type: reflect.TypeFor[int](), Tag: `json:"port"`},
+	})
+	err = checkInputFields("probe", tagged)
+	if !errors.As(err, &de) || de.Path != "schema.port" || !strings.Contains(de.Error(), "export the field (Port)") {
+		t.Fatalf("tagged unexported field: err = %v, want a DefinitionError at schema.port with the fix", err)
+	}
+	none := func(context.Context, struct{}) (string, error) { return "ok", nil }
+	if _, err := New("ping", "Ping.", none); err != nil {
+		t.Fatalf("a tool without arguments is refused: %v", err)
 	}
 }

@@ -56,6 +56,9 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 	if fn == nil {
 		return nil, refuse(name, "fn", "the tool function is nil", "pass the func that does the tool's work")
 	}
+	if err := checkInputFields(name, reflect.TypeFor[In]()); err != nil {
+		return nil, err
+	}
 	s, err := jsonschema.For[In](inferOptions())
 	if err != nil {
 		return nil, &DefinitionError{Tool: name, Path: "schema", Problem: "the input schema cannot be inferred from " + typeName[In](), Fix: "use a struct with JSON-encodable fields; a jsonschema tag is the whole description, never key=value", Err: err}
@@ -170,6 +173,37 @@ func inferOptions() *jsonschema.ForOptions {
 		reflect.TypeFor[json.RawMessage](): {Types: []string{"null", "boolean", "number", "string", "array", "object"}},
 		reflect.TypeFor[json.Number]():     {Type: "number"},
 	}}
+}
+
+// checkInputFields refuses an input struct the model can never fill:
+// encoding/json reads and writes exported fields only, so an unexported
+// field with a json tag is a silent mistake, and a struct whose fields are
+// all unexported has an empty schema (every call would fail at run time,
+// and only the model would be told). A struct with no fields at all is a
+// tool without arguments and is fine.
+func checkInputFields(name string, t reflect.Type) error {
+	if t == nil || t.Kind() != reflect.Struct || t.NumField() == 0 {
+		return nil
+	}
+	exported := false
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() || (f.Anonymous && f.Type.Kind() == reflect.Struct) {
+			exported = true
+			continue
+		}
+		if _, tagged := f.Tag.Lookup("json"); tagged {
+			return &DefinitionError{Tool: name, Path: "schema." + f.Name,
+				Problem: fmt.Sprintf("the input field %s of %s has a json tag but is unexported, so JSON arguments can never reach it", f.Name, t),
+				Fix:     fmt.Sprintf("export the field (%s%s) and keep its tag", strings.ToUpper(f.Name[:1]), f.Name[1:])}
+		}
+	}
+	if !exported {
+		return &DefinitionError{Tool: name, Path: "schema",
+			Problem: fmt.Sprintf("the input struct %s has fields, but none is exported, so its schema has no properties and every call would fail", t),
+			Fix:     "export the fields the model fills (capitalize them, with json tags for their wire names), or use struct{} for a tool without arguments"}
+	}
+	return nil
 }
 
 func typeName[T any]() string {
