@@ -6,6 +6,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -72,12 +73,21 @@ func WithCall(ctx context.Context, c Call) context.Context {
 	return context.WithValue(ctx, callKey{}, c)
 }
 
-// CallFrom returns the Call attached to ctx, or a zero Call (empty ID) when
-// none is. Its Progress is never nil: without a dispatcher it does nothing.
-func CallFrom(ctx context.Context) Call {
-	c, _ := ctx.Value(callKey{}).(Call)
+// ErrNoCall is CallFrom's error outside a dispatched call (a tool's func
+// called directly, in a unit test say).
+var ErrNoCall = errors.New("tool: no call in this context: the func is not being run by a dispatcher (an agent, or Tool.Execute through WithCall)")
+
+// CallFrom returns the Call the tool is serving: its id, iteration, turn,
+// the time layer's clock and the progress reporter. Outside a dispatched
+// call it returns ErrNoCall and a zero Call whose Progress does nothing, so
+// a tool that can run both ways says which it is in.
+func CallFrom(ctx context.Context) (Call, error) {
+	c, ok := ctx.Value(callKey{}).(Call)
 	if c.Progress == nil {
 		c.Progress = func(any) {}
 	}
-	return c
+	if !ok {
+		return c, ErrNoCall
+	}
+	return c, nil
 }

@@ -68,7 +68,8 @@
 // # While running
 //
 // CallFrom(ctx) tells a tool which call it serves (id, iteration, turn, a
-// Progress reporter and, under the time layer, the turn's clock).
+// Progress reporter and, under the time layer, the turn's clock); outside a
+// dispatched call it returns ErrNoCall rather than a silent zero value.
 //
 // The package imports nothing of the agent: a tool author's package can
 // depend on it alone.

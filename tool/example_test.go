@@ -183,7 +183,10 @@ func ExampleWithCheckIn() {
 func ExampleCallFrom() {
 	deploy := tool.Must(tool.New("deploy", "Deploy a build.",
 		func(ctx context.Context, in struct{}) (string, error) {
-			call := tool.CallFrom(ctx)
+			call, err := tool.CallFrom(ctx)
+			if err != nil {
+				return "", err // run outside an agent
+			}
 			call.Progress("starting")
 			return "", tool.Pause(map[string]string{"question": "Deploy during business hours? (call " + call.ID + ")"})
 		}))

@@ -181,7 +181,10 @@ func TestRawToolGetsEmptyObjectForNoArgs(t *testing.T) {
 func TestCallContext(t *testing.T) {
 	var got Call
 	tl := Must(New("ctxtool", "Reads its call.", func(ctx context.Context, _ struct{}) (string, error) {
-		got = CallFrom(ctx)
+		var err error
+		if got, err = CallFrom(ctx); err != nil {
+			return "", err
+		}
 		got.Progress(map[string]int{"done": 1})
 		return "", nil
 	}))
@@ -210,9 +213,9 @@ func TestCallContext(t *testing.T) {
 		t.Fatalf("CallTime JSON\n got %s\nwant %s", b, want)
 	}
 
-	none := CallFrom(context.Background())
-	if none.ID != "" || none.Progress == nil {
-		t.Fatalf("CallFrom without a call = %+v", none)
+	none, err := CallFrom(context.Background())
+	if !errors.Is(err, ErrNoCall) || none.ID != "" || none.Progress == nil {
+		t.Fatalf("CallFrom without a call = %+v, %v; want a zero Call and ErrNoCall", none, err)
 	}
 	none.Progress("ignored") // must not panic
 }
