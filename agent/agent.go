@@ -103,8 +103,14 @@ func WithUnits(units ...*inject.Unit) Option {
 // WithSystemPrompt adds text to the system prompt as a steering unit with id
 // "system-prompt", recorded like any other unit.
 func WithSystemPrompt(text string) Option {
-	u := inject.Steering("system-prompt", text, inject.CallerSkip(1))
-	return func(c *config) { c.units = append(c.units, u) }
+	u, err := inject.Steering("system-prompt", text, inject.WithCallerSkip(1))
+	return func(c *config) {
+		if err != nil {
+			c.errs = append(c.errs, fmt.Errorf("agent: WithSystemPrompt: %w", err))
+			return
+		}
+		c.units = append(c.units, u)
+	}
 }
 
 // WithMaxIterations sets the step budget (default 10, minimum 1): at most n
@@ -189,8 +195,6 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 		switch {
 		case u == nil:
 			errs = append(errs, fmt.Errorf("agent: units[%d] is nil", i))
-		case u.Err() != nil:
-			errs = append(errs, fmt.Errorf("agent: units[%d]: %w", i, u.Err()))
 		case seen[u.ID()]:
 			errs = append(errs, fmt.Errorf("agent: units[%d]: the id %q is already used by another unit", i, u.ID()))
 		default:

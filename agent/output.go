@@ -108,9 +108,14 @@ func WithOutputSchema(schema json.RawMessage) Option {
 		c.addLayer(o)
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, raw) // valid: compileOutput decoded it
-		c.units = append(c.units, inject.Steering(OutputSchemaUnit,
+		u, err := inject.Steering(OutputSchemaUnit,
 			"Give your final answer as one JSON value and nothing else (no prose, no code fence). "+
-				"It must conform to this JSON Schema: "+compact.String()))
+				"It must conform to this JSON Schema: "+compact.String())
+		if err != nil {
+			c.errs = append(c.errs, fmt.Errorf("agent: WithOutputSchema: %w", err))
+			return
+		}
+		c.units = append(c.units, u)
 	}
 }
 

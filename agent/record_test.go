@@ -47,7 +47,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 			return strings.Contains(s, "VIP")
 		},
 	})
-	after := inject.Steering("after-status", "Status data can lag by a minute.", inject.OnToolReturn("service_status"))
+	after := inject.Steering("after-status", "Status data can lag by a minute.", inject.WithToolReturn("service_status"))
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "Done."},

@@ -1,19 +1,19 @@
-// Tool definition sites in the BORN record: a tool's catalog entry carries
-// where tool.New or tool.NewRaw was called (explain.md §3.1–3.2).
+// Tool definition sites in the record's catalog: a tool's entry carries
+// where tool.New or tool.NewRaw was called, so explain can name the line
+// that defined a tool a suspect came from.
 
 package agent
 
 import (
-	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // toolSite is t's definition site as a catalog entry holds it, or nil when
 // the runtime could not report one.
-func toolSite(t *tool.Tool) *inject.Site {
+func toolSite(t *tool.Tool) *tool.Site {
 	s := t.DefinedAt()
 	if s == (tool.Site{}) {
 		return nil
 	}
-	return &inject.Site{File: s.File, Line: s.Line, Function: s.Function}
+	return &s
 }

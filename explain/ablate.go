@@ -133,7 +133,11 @@ func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
 			if i < 0 {
 				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
 			}
-			out.Units[i] = forced(out.Units[i])
+			f, err := forced(out.Units[i])
+			if err != nil {
+				return Blueprint{}, fmt.Errorf("explain: %s: %w", s, err)
+			}
+			out.Units[i] = f
 		case SpecMessage:
 			if s.Index < 0 {
 				return Blueprint{}, fmt.Errorf("explain: %s: a message index cannot be negative", s)
@@ -170,10 +174,10 @@ const forcedLabel = "forced by an explain restoration probe"
 // forced rebuilds u so that it fires every iteration, keeping its id, kind,
 // text, slot and priority. Its definition site becomes this file, which the
 // rerun's record shows honestly.
-func forced(u *inject.Unit) *inject.Unit {
-	opts := []inject.Option{inject.Priority(u.Priority())}
+func forced(u *inject.Unit) (*inject.Unit, error) {
+	opts := []inject.Option{inject.WithPriority(u.Priority())}
 	if u.Slot() == inject.SlotMessages {
-		opts = append(opts, inject.InMessages(u.Role()))
+		opts = append(opts, inject.WithMessageSlot(u.Role()))
 	}
 	switch u.Kind() {
 	case inject.KindFact:

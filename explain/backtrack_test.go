@@ -233,11 +233,11 @@ func TestWriteDirOpen(t *testing.T) {
 // TestAllowedRuleContinuesChain: a rule trigger's reads name the step that
 // last wrote each key, so the chain goes on past ALLOWED.
 func TestAllowedRuleContinuesChain(t *testing.T) {
-	vip := inject.Instruction("vip-tone", vipText, inject.Rule{Label: "message mentions a refund", When: func(r flow.Reader) bool {
+	vip := inject.Must(inject.Instruction("vip-tone", vipText, inject.Rule{Label: "message mentions a refund", When: func(r flow.Reader) bool {
 		v, _ := r.Get("userMessage")
 		s, _ := v.(string)
 		return strings.Contains(s, "refund")
-	}})
+	}}))
 	a, err := agent.New(refundsModel(false), agent.WithUnits(vip))
 	if err != nil {
 		t.Fatal(err)

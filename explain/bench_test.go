@@ -53,7 +53,7 @@ func BenchmarkIterationOverhead(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var n atomic.Int64
-			units := []*inject.Unit{inject.Fact("vip-override", vipText), inject.Steering("style", styleText)}
+			units := []*inject.Unit{inject.Must(inject.Fact("vip-override", vipText)), inject.Must(inject.Steering("style", styleText))}
 			opts := append([]agent.Option{agent.WithUnits(units...), agent.WithTools(lookupTool(b, &n)),
 				agent.WithMaxIterations(benchIterations + 2)}, bc.opts...)
 			a, err := agent.New(loopModel(), opts...)
@@ -85,7 +85,7 @@ func BenchmarkIterationOverhead(b *testing.B) {
 // ten-iteration turn.
 func BenchmarkBacktrack(b *testing.B) {
 	var n atomic.Int64
-	a, err := agent.New(loopModel(), agent.WithUnits(inject.Fact("vip-override", vipText)),
+	a, err := agent.New(loopModel(), agent.WithUnits(inject.Must(inject.Fact("vip-override", vipText))),
 		agent.WithTools(tool.Must(tool.New("lookup_order", "Look an order up by id.", func(ctx context.Context, in lookupIn) (string, error) {
 			n.Add(1)
 			return "order " + in.OrderID + ": customer tier VIP", nil

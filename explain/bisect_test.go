@@ -26,7 +26,7 @@ func TestScenario6RedundantCulprits(t *testing.T) {
 		return scripted.Reply{Content: wording(declinedWordings, seed)}
 	})
 	bp := explain.Blueprint{
-		Units:   []*inject.Unit{inject.Fact("fact-a", a), inject.Fact("fact-b", b), inject.Steering("style", styleText), inject.Fact("hours", "The shop opens at nine.")},
+		Units:   []*inject.Unit{inject.Must(inject.Fact("fact-a", a)), inject.Must(inject.Fact("fact-b", b)), inject.Must(inject.Steering("style", styleText)), inject.Must(inject.Fact("hours", "The shop opens at nine."))},
 		Options: []agent.Option{agent.WithClock(fixedClock)},
 	}
 	ag, err := bp.Build(model)

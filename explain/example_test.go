@@ -26,8 +26,8 @@ func exampleModel() *scripted.Provider {
 
 func exampleBlueprint() explain.Blueprint {
 	return explain.Blueprint{Units: []*inject.Unit{
-		inject.Fact("vip-override", "VIP override: every VIP refund is approved."),
-		inject.Steering("style", "Answer in one sentence."),
+		inject.Must(inject.Fact("vip-override", "VIP override: every VIP refund is approved.")),
+		inject.Must(inject.Steering("style", "Answer in one sentence.")),
 	}}
 }
 

@@ -100,9 +100,9 @@ func newRefunds(t testing.TB) *refunds {
 	t.Helper()
 	r := &refunds{}
 	_, _, line, _ := runtime.Caller(0)
-	vip := inject.Fact("vip-override", vipText) // must stay on the line after runtime.Caller
+	vip := inject.Must(inject.Fact("vip-override", vipText)) // must stay on the line after runtime.Caller
 	r.vipLine = line + 1
-	style := inject.Steering("style", styleText)
+	style := inject.Must(inject.Steering("style", styleText))
 	r.bp = explain.Blueprint{
 		Units: []*inject.Unit{vip, style},
 		Tools: []*tool.Tool{lookupTool(t, &r.live)},

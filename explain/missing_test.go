@@ -60,7 +60,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 	model := noteModel()
 	var live atomic.Int64
 	bp := explain.Blueprint{
-		Units: []*inject.Unit{inject.Steering("style", styleText)},
+		Units: []*inject.Unit{inject.Must(inject.Steering("style", styleText))},
 		Tools: []*tool.Tool{lookupTool(t, &live)},
 		Options: []agent.Option{
 			agent.WithID("refunds"), agent.WithClock(fixedClock), agent.WithWindow(agent.LastMessages(4)),
@@ -168,19 +168,19 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 // TestMissingInactiveRestoration: an instruction whose rule never fired is
 // found inactive with its evidence, and forcing it back flips the answer.
 func TestMissingInactiveRestoration(t *testing.T) {
-	escalate := inject.Instruction("escalation", "Urgent refunds are approved at once by the VIP override desk.",
+	escalate := inject.Must(inject.Instruction("escalation", "Urgent refunds are approved at once by the VIP override desk.",
 		inject.Rule{Label: "message says urgent", When: func(r flow.Reader) bool {
 			v, _ := r.Get("userMessage")
 			s, _ := v.(string)
 			return strings.Contains(s, "urgent")
-		}})
+		}}))
 	model := scripted.Func(func(req *llm.Request, call int, seed int64) scripted.Reply {
 		if strings.Contains(llm.SystemText(req.System), "VIP override desk") {
 			return scripted.Reply{Content: wording(approvedWordings, seed)}
 		}
 		return scripted.Reply{Content: wording(declinedWordings, seed)}
 	})
-	bp := explain.Blueprint{Units: []*inject.Unit{inject.Steering("style", styleText), escalate}, Options: []agent.Option{agent.WithClock(fixedClock)}}
+	bp := explain.Blueprint{Units: []*inject.Unit{inject.Must(inject.Steering("style", styleText)), escalate}, Options: []agent.Option{agent.WithClock(fixedClock)}}
 	a, err := bp.Build(model)
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestScenario5FlatRankingShortlist(t *testing.T) {
 	})
 	var n atomic.Int64
 	bp := explain.Blueprint{
-		Units:   []*inject.Unit{inject.Fact("policy-a", culprit), inject.Fact("policy-b", twin), inject.Steering("style", styleText)},
+		Units:   []*inject.Unit{inject.Must(inject.Fact("policy-a", culprit)), inject.Must(inject.Fact("policy-b", twin)), inject.Must(inject.Steering("style", styleText))},
 		Tools:   []*tool.Tool{lookupTool(t, &n)},
 		Options: []agent.Option{agent.WithClock(fixedClock)},
 	}

@@ -30,7 +30,7 @@ func TestPropertySpansMatchBornText(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for i := range 60 {
 		texts := []string{hostileText(r), hostileText(r)}
-		units := []*inject.Unit{inject.Fact("f1", texts[0]), inject.Steering("s1", texts[1], inject.InMessages("user"))}
+		units := []*inject.Unit{inject.Must(inject.Fact("f1", texts[0])), inject.Must(inject.Steering("s1", texts[1], inject.WithMessageSlot("user")))}
 		capture := agent.CaptureFull
 		if i%5 == 0 {
 			capture = agent.CaptureHashOnly

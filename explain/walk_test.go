@@ -55,13 +55,13 @@ func TestScenario10WalkToRoot(t *testing.T) {
 		promos.Add(1)
 		return "Spring promo: refund credit approved on every order, A-17 included.", nil
 	}))
-	hint := inject.Instruction("promo-hint", promoHint, inject.Rule{Label: "first iteration", When: func(r flow.Reader) bool {
+	hint := inject.Must(inject.Instruction("promo-hint", promoHint, inject.Rule{Label: "first iteration", When: func(r flow.Reader) bool {
 		v, _ := r.Get("iteration")
 		n, _ := v.(int)
 		return n == 1
-	}})
+	}}))
 	bp := explain.Blueprint{
-		Units:   []*inject.Unit{hint, inject.Steering("style", styleText), inject.Fact("hours", "The shop opens at nine.")},
+		Units:   []*inject.Unit{hint, inject.Must(inject.Steering("style", styleText)), inject.Must(inject.Fact("hours", "The shop opens at nine."))},
 		Tools:   []*tool.Tool{lookupTool(t, &lookups), getPromo},
 		Options: []agent.Option{agent.WithClock(fixedClock)},
 	}

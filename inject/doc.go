@@ -12,13 +12,14 @@
 // the SHA-256 of its text and the file, line and function that called it, so a
 // run record can prove which line of code authored a piece of the prompt:
 //
-//	refunds := inject.Fact("refund-window", "Refunds are accepted for 30 days.")
-//	vip := inject.Instruction("vip-tone", "Address the customer by name.",
+//	refunds, err := inject.Fact("refund-window", "Refunds are accepted for 30 days.")
+//	if err != nil { … } // a malformed id, an empty text or a bad option, named
+//	vip := inject.Must(inject.Instruction("vip-tone", "Address the customer by name.",
 //		inject.Rule{Label: "customer is VIP", When: func(r flow.Reader) bool {
 //			v, _ := r.Get("userMessage")
 //			s, _ := v.(string)
 //			return strings.Contains(s, "VIP")
-//		}})
+//		}}))
 //	a, err := agent.New(provider, agent.WithUnits(refunds, vip))
 //
 // Each iteration the agent evaluates every unit with [Evaluate] and records

@@ -33,16 +33,13 @@ func (m mapReader) WriterOf(k string) (string, int, bool) {
 }
 
 func helperFact(id string) *inject.Unit {
-	return inject.Fact(id, "from a helper", inject.CallerSkip(1))
+	return inject.Must(inject.Fact(id, "from a helper", inject.WithCallerSkip(1)))
 }
 
 func TestBornTracked(t *testing.T) {
 	_, _, line, _ := runtime.Caller(0)
-	u := inject.Fact("refund-window", "Refunds: 30 days. 😀") // line+1
+	u := inject.Must(inject.Fact("refund-window", "Refunds: 30 days. 😀")) // line+1
 	sum := sha256.Sum256([]byte("Refunds: 30 days. 😀"))
-	if u.Err() != nil {
-		t.Fatal(u.Err())
-	}
 	if u.ContentHash() != "sha256:"+hex.EncodeToString(sum[:]) {
 		t.Errorf("hash = %s", u.ContentHash())
 	}
@@ -65,21 +62,27 @@ func TestBornTracked(t *testing.T) {
 }
 
 func TestDefinitionRefusals(t *testing.T) {
+	errOf := func(u *inject.Unit, err error) error {
+		if u != nil && err != nil {
+			t.Errorf("a refused definition returned a unit too: %v", err)
+		}
+		return err
+	}
 	for _, tc := range []struct {
 		name string
-		u    *inject.Unit
+		err  error
 		want string
 	}{
-		{"upper case id", inject.Fact("Refunds", "x"), "must match"},
-		{"long id", inject.Fact(strings.Repeat("a", 65), "x"), "must match"},
-		{"empty text", inject.Steering("s", ""), "empty"},
-		{"nil when", inject.Fact("f", "x", inject.When("l", nil)), "nil"},
-		{"no tools", inject.Fact("f", "x", inject.OnToolReturn()), "no tool"},
-		{"bad role", inject.Fact("f", "x", inject.InMessages(llm.RoleTool)), "role"},
+		{"upper case id", errOf(inject.Fact("Refunds", "x")), "must match"},
+		{"long id", errOf(inject.Fact(strings.Repeat("a", 65), "x")), "must match"},
+		{"empty text", errOf(inject.Steering("s", "")), "empty"},
+		{"nil when", errOf(inject.Fact("f", "x", inject.WithRule("l", nil))), "nil"},
+		{"no tools", errOf(inject.Fact("f", "x", inject.WithToolReturn())), "no tool"},
+		{"bad role", errOf(inject.Fact("f", "x", inject.WithMessageSlot(llm.RoleTool))), "role"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := tc.u.Err(); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("err = %v, want %q", err, tc.want)
+			if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", tc.err, tc.want)
 			}
 		})
 	}
@@ -93,11 +96,11 @@ func TestEvaluate(t *testing.T) {
 		return strings.Contains(s, "VIP")
 	}
 	units := []*inject.Unit{
-		inject.Fact("always", "a"),
-		inject.Instruction("vip", "v", inject.Rule{Label: "VIP", When: vip}, inject.Priority(5)),
-		inject.Steering("after", "s", inject.OnToolReturnMatching(regexp.MustCompile(`^search_`))),
-		inject.Fact("panicky", "p", inject.When("boom", func(flow.Reader) bool { panic("no") })),
-		inject.Fact("note", "n", inject.InMessages(llm.RoleUser)),
+		inject.Must(inject.Fact("always", "a")),
+		inject.Must(inject.Instruction("vip", "v", inject.Rule{Label: "VIP", When: vip}, inject.WithPriority(5))),
+		inject.Must(inject.Steering("after", "s", inject.WithToolReturnMatching(regexp.MustCompile(`^search_`)))),
+		inject.Must(inject.Fact("panicky", "p", inject.WithRule("boom", func(flow.Reader) bool { panic("no") }))),
+		inject.Must(inject.Fact("note", "n", inject.WithMessageSlot(llm.RoleUser))),
 	}
 	r := mapReader{vals: map[string]any{"userMessage": "a VIP asks"}, writers: map[string]int{"userMessage": 1}}
 	got := inject.Evaluate(units, r, inject.Env{Iteration: 2, Returns: []inject.ToolReturn{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // Kind says what a unit is for. Its strings are wire facts.
@@ -52,17 +53,14 @@ type Rule struct {
 	When  func(flow.Reader) bool
 }
 
-// Site is where a unit was defined: the caller of its constructor.
-type Site struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Function string `json:"function"`
-}
+// Site is where a unit was defined: the caller of its constructor. It is
+// the same type as a tool's definition site.
+type Site = tool.Site
 
 // Unit is one context piece. It is immutable once built and safe to share
-// between agents and goroutines. Build one with Fact, Steering, Instruction or
-// Skill; a malformed definition is kept and reported by Err (and by the agent
-// that is given the unit), so constructors can be used in expressions.
+// between agents and goroutines. Build one with Fact, Steering, Instruction
+// or Skill, which refuse a malformed definition naming what is wrong; Must
+// wraps one where the definition is known to be good.
 type Unit struct {
 	id       string
 	kind     Kind
@@ -88,94 +86,117 @@ type Option func(*Unit)
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // Fact states something the model should take as true. It lands in the
-// system slot and fires always, unless a When or OnToolReturn option says
-// otherwise.
-func Fact(id, text string, opts ...Option) *Unit {
-	return build(KindFact, id, text, TriggerAlways, Rule{}, opts)
+// system slot and fires always, unless a WithRule or WithToolReturn option
+// says otherwise. It refuses an id that is not lower-case letters, digits,
+// '.', '_' or '-' (at most 64), an empty text and a bad option, naming each.
+func Fact(id, text string, opts ...Option) (*Unit, error) {
+	return build(KindFact, id, text, TriggerAlways, Rule{}, opts).result()
 }
 
 // Steering shapes how the model behaves. It lands in the system slot and
-// fires always unless an option says otherwise.
-func Steering(id, text string, opts ...Option) *Unit {
-	return build(KindSteering, id, text, TriggerAlways, Rule{}, opts)
+// fires always unless an option says otherwise. It refuses what Fact
+// refuses.
+func Steering(id, text string, opts ...Option) (*Unit, error) {
+	return build(KindSteering, id, text, TriggerAlways, Rule{}, opts).result()
 }
 
-// Instruction applies text only while rule holds. A rule without a predicate
-// is refused (see Unit.Err).
-func Instruction(id, text string, rule Rule, opts ...Option) *Unit {
+// Instruction applies text only while rule holds. It refuses what Fact
+// refuses, and a rule without a predicate.
+func Instruction(id, text string, rule Rule, opts ...Option) (*Unit, error) {
 	u := build(KindInstruction, id, text, TriggerRule, rule, opts)
 	if u.err == nil && u.trig == TriggerRule && u.rule.When == nil {
 		u.err = fmt.Errorf("inject: unit %q: rule: the predicate When is nil; give a func(flow.Reader) bool", id)
 	}
-	return u
+	return u.result()
 }
 
 // Skill is a body of guidance the model loads on demand by calling the
 // read_skill tool with the skill's id; tools names the tools the skill is
-// about. Until loaded it is recorded as inactive.
-func Skill(id, body string, tools ...string) *Unit {
+// about. Until loaded it is recorded as inactive. It refuses what Fact
+// refuses.
+func Skill(id, body string, tools ...string) (*Unit, error) {
 	u := build(KindSkill, id, body, TriggerLLMActivated, Rule{}, nil)
 	u.skillTo = append([]string(nil), tools...)
+	return u.result()
+}
+
+// Must returns u, or panics with err: for units whose definition is known to
+// be good, such as package-level literals.
+//
+//	var refunds = inject.Must(inject.Fact("refund-window", "Refunds are accepted for 30 days."))
+func Must(u *Unit, err error) *Unit {
+	if err != nil {
+		panic(err)
+	}
 	return u
 }
 
-// When makes the unit fire only while fn returns true on the state, and
+// result is the constructor's return: the unit, or its definition error.
+func (u *Unit) result() (*Unit, error) {
+	if u.err != nil {
+		return nil, u.err
+	}
+	return u, nil
+}
+
+// WithRule makes the unit fire only while fn returns true on the state, and
 // records label with the evidence.
-func When(label string, fn func(flow.Reader) bool) Option {
+func WithRule(label string, fn func(flow.Reader) bool) Option {
 	return func(u *Unit) {
 		u.trig = TriggerRule
 		u.rule = Rule{Label: label, When: fn}
 		if fn == nil {
-			u.fail("when: the predicate is nil; give a func(flow.Reader) bool")
+			u.fail("rule: the predicate is nil; give a func(flow.Reader) bool")
 		}
 	}
 }
 
-// OnToolReturn makes the unit fire in the iteration right after a call to
+// WithToolReturn makes the unit fire in the iteration right after a call to
 // one of the named tools returned.
-func OnToolReturn(names ...string) Option {
+func WithToolReturn(names ...string) Option {
 	return func(u *Unit) {
 		u.trig = TriggerOnToolReturn
 		u.tools = append([]string(nil), names...)
 		if len(names) == 0 {
-			u.fail("onToolReturn: no tool names given")
+			u.fail("toolReturn: no tool names given")
 		}
 	}
 }
 
-// OnToolReturnMatching is OnToolReturn for the tools whose names match re.
-func OnToolReturnMatching(re *regexp.Regexp) Option {
+// WithToolReturnMatching is WithToolReturn for the tools whose names match
+// re.
+func WithToolReturnMatching(re *regexp.Regexp) Option {
 	return func(u *Unit) {
 		u.trig = TriggerOnToolReturn
 		u.toolRe = re
 		if re == nil {
-			u.fail("onToolReturn: the pattern is nil")
+			u.fail("toolReturn: the pattern is nil")
 		}
 	}
 }
 
-// InMessages places the unit as a message of the given role (user or
+// WithMessageSlot places the unit as a message of the given role (user or
 // system) after the conversation instead of in the system prompt.
-func InMessages(role llm.Role) Option {
+func WithMessageSlot(role llm.Role) Option {
 	return func(u *Unit) {
 		u.slot = SlotMessages
 		u.role = role
 		if role != llm.RoleUser && role != llm.RoleSystem {
-			u.fail(fmt.Sprintf("inMessages: role %q is not user or system", role))
+			u.fail(fmt.Sprintf("messageSlot: role %q is not user or system", role))
 		}
 	}
 }
 
 // Priority orders units within a slot: higher first, ties in definition
 // order. The default is 0.
-func Priority(n int) Option { return func(u *Unit) { u.priority = n } }
+func WithPriority(n int) Option { return func(u *Unit) { u.priority = n } }
 
-// Version labels the unit's wording, for the record.
-func Version(s string) Option { return func(u *Unit) { u.version = s } }
+// WithVersion labels the unit's wording, for the record.
+func WithVersion(s string) Option { return func(u *Unit) { u.version = s } }
 
-// CallerSkip moves the recorded definition site n frames further up the
+// WithCallerSkip moves the recorded definition site n frames further up the
 // stack, for helpers that build units on their callers' behalf.
-func CallerSkip(n int) Option {
+func WithCallerSkip(n int) Option {
 	return func(u *Unit) {
 		if n > 0 {
 			u.site = callerSite(4 + n)
@@ -209,12 +230,12 @@ func (u *Unit) fail(msg string) {
 }
 
 // callerSite returns the site skip frames above it (as runtime.Caller counts).
-func callerSite(skip int) Site {
+func callerSite(skip int) tool.Site {
 	pc, file, line, ok := runtime.Caller(skip)
 	if !ok {
 		return Site{}
 	}
-	s := Site{File: file, Line: line}
+	s := tool.Site{File: file, Line: line}
 	if fn := runtime.FuncForPC(pc); fn != nil {
 		s.Function = fn.Name()
 	}
@@ -253,6 +274,3 @@ func (u *Unit) Chars() int { return u.chars }
 
 // SkillTools returns the tool names a skill is about.
 func (u *Unit) SkillTools() []string { return append([]string(nil), u.skillTo...) }
-
-// Err returns the definition error, or nil for a well-formed unit.
-func (u *Unit) Err() error { return u.err }

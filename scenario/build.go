@@ -23,22 +23,22 @@ import (
 )
 
 // buildUnit makes the context unit a unitSpec describes.
-func buildUnit(u unitSpec) *inject.Unit {
+func buildUnit(u unitSpec) (*inject.Unit, error) {
 	var opts []inject.Option
 	if u.priority != 0 {
-		opts = append(opts, inject.Priority(u.priority))
+		opts = append(opts, inject.WithPriority(u.priority))
 	}
 	if u.version != "" {
-		opts = append(opts, inject.Version(u.version))
+		opts = append(opts, inject.WithVersion(u.version))
 	}
 	if u.slot == inject.SlotMessages {
-		opts = append(opts, inject.InMessages(u.role))
+		opts = append(opts, inject.WithMessageSlot(u.role))
 	}
 	if len(u.onToolReturn) > 0 {
-		opts = append(opts, inject.OnToolReturn(u.onToolReturn...))
+		opts = append(opts, inject.WithToolReturn(u.onToolReturn...))
 	}
 	if u.when != nil && u.kind != inject.KindInstruction {
-		opts = append(opts, inject.When(u.when.label, u.when.eval))
+		opts = append(opts, inject.WithRule(u.when.label, u.when.eval))
 	}
 	switch u.kind {
 	case inject.KindSteering:
@@ -309,7 +309,11 @@ func (f *File) parts(rt *runTools, rc *runConfig) (Parts, error) {
 	}
 	units := make([]*inject.Unit, 0, len(f.agent.units))
 	for _, u := range f.agent.units {
-		units = append(units, buildUnit(u))
+		unit, err := buildUnit(u) // checked when the file was parsed
+		if err != nil {
+			return Parts{}, fmt.Errorf("scenario: unit %q: %w", u.id, err)
+		}
+		units = append(units, unit)
 	}
 	tools := make([]*tool.Tool, 0, len(f.tools))
 	declared := map[string]bool{}

@@ -468,7 +468,7 @@ func parseUnit(path string, v any) (unitSpec, error) {
 		return u, fieldErr(join(path, "text"), "is blank; write the unit's text")
 	}
 	// Let inject judge the rest (the id's shape) now, so the error names the unit.
-	if err := buildUnit(u).Err(); err != nil {
+	if _, err := buildUnit(u); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "inject: ")
 		if strings.HasPrefix(msg, "unit id ") {
 			return u, fieldErr(join(path, "id"), "%s", msg)

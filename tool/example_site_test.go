@@ -14,12 +14,12 @@ type echoIn struct {
 	Text string `json:"text"`
 }
 
-// newEcho defines a tool for its caller; CallerSkip(1) records the
+// newEcho defines a tool for its caller; WithCallerSkip(1) records the
 // caller's line instead of this one.
 func newEcho(name string) *tool.Tool {
 	return tool.Must(tool.New(name, "Repeat the text.", func(_ context.Context, in echoIn) (string, error) {
 		return in.Text, nil
-	}, tool.CallerSkip(1)))
+	}, tool.WithCallerSkip(1)))
 }
 
 // A tool remembers where it was defined; the agent copies the site into the

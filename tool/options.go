@@ -23,7 +23,7 @@ type config struct {
 	checkIn     CheckIn
 	checkInSet  bool
 	hidden      []string
-	callerSkip  int // CallerSkip's frames (site.go)
+	callerSkip  int // WithCallerSkip's frames (site.go)
 	problemPath string
 	problem     string
 	problemFix  string

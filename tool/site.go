@@ -17,11 +17,11 @@ type Site struct {
 	Function string `json:"function"`
 }
 
-// maxCallerSkip is the largest CallerSkip accepted.
+// maxCallerSkip is the largest WithCallerSkip accepted.
 const maxCallerSkip = 15
 
 // callStack holds the program counters above a constructor's caller, enough
-// for any CallerSkip.
+// for any WithCallerSkip.
 type callStack struct {
 	pcs [maxCallerSkip + 1]uintptr
 	n   int
@@ -54,14 +54,14 @@ func (cs *callStack) site(skip int) Site {
 	}
 }
 
-// CallerSkip moves the recorded definition site n frames further up the
-// stack: a helper that defines tools for its callers passes CallerSkip(1)
+// WithCallerSkip moves the recorded definition site n frames further up the
+// stack: a helper that defines tools for its callers passes WithCallerSkip(1)
 // so the site is the helper's caller, not the helper. n must be between 0
 // and 15; anything else is refused at definition.
-func CallerSkip(n int) Option {
+func WithCallerSkip(n int) Option {
 	return func(c *config) {
 		if n < 0 || n > maxCallerSkip {
-			c.fail("callerSkip", fmt.Sprintf("CallerSkip(%d) is out of range", n), fmt.Sprintf("pass 0 to %d frames", maxCallerSkip))
+			c.fail("callerSkip", fmt.Sprintf("WithCallerSkip(%d) is out of range", n), fmt.Sprintf("pass 0 to %d frames", maxCallerSkip))
 			return
 		}
 		c.callerSkip = n
@@ -69,6 +69,6 @@ func CallerSkip(n int) Option {
 }
 
 // DefinedAt returns where the tool's constructor (New or NewRaw) was
-// called, moved up by CallerSkip. It is the zero Site when the runtime
+// called, moved up by WithCallerSkip. It is the zero Site when the runtime
 // could not report the frame.
 func (t *Tool) DefinedAt() Site { return t.site }

@@ -26,7 +26,7 @@ func rawFn(context.Context, json.RawMessage) (any, error) { return "ok", nil }
 
 // defineForCaller is a helper that defines a tool on its caller's behalf.
 func defineForCaller(skip int) (*tool.Tool, error) {
-	return tool.New("helped", "A tool a helper defined.", siteFn, tool.CallerSkip(skip))
+	return tool.New("helped", "A tool a helper defined.", siteFn, tool.WithCallerSkip(skip))
 }
 
 // here returns this file, the caller's line and function.
@@ -71,7 +71,7 @@ func TestDefinedAt(t *testing.T) {
 	}{
 		{"New", typed.DefinedAt(), wantTyped},
 		{"NewRaw", raw.DefinedAt(), wantRaw},
-		{"CallerSkip(1) names the helper's caller", helped.DefinedAt(), wantHelped},
+		{"WithCallerSkip(1) names the helper's caller", helped.DefinedAt(), wantHelped},
 	}
 	for _, tc := range tests {
 		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
@@ -85,14 +85,14 @@ func TestDefinedAt(t *testing.T) {
 
 func TestCallerSkipRange(t *testing.T) {
 	for _, n := range []int{-1, 16} {
-		_, err := tool.New("skipper", "A tool.", siteFn, tool.CallerSkip(n))
+		_, err := tool.New("skipper", "A tool.", siteFn, tool.WithCallerSkip(n))
 		var de *tool.DefinitionError
 		if !errors.As(err, &de) || de.Path != "callerSkip" {
-			t.Errorf("CallerSkip(%d): err = %v, want a DefinitionError on callerSkip", n, err)
+			t.Errorf("WithCallerSkip(%d): err = %v, want a DefinitionError on callerSkip", n, err)
 		}
 	}
 	// A skip deeper than the stack leaves the site empty rather than failing.
-	tl, err := tool.New("deep", "A tool.", siteFn, tool.CallerSkip(15))
+	tl, err := tool.New("deep", "A tool.", siteFn, tool.WithCallerSkip(15))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func cliModel() *scripted.Provider {
 
 func cliRecord(t *testing.T) (string, *agent.Record, explain.Blueprint) {
 	t.Helper()
-	bp := explain.Blueprint{Units: []*inject.Unit{inject.Fact("vip-override", cliFact), inject.Steering("style", "Be brief.")}}
+	bp := explain.Blueprint{Units: []*inject.Unit{inject.Must(inject.Fact("vip-override", cliFact)), inject.Must(inject.Steering("style", "Be brief."))}}
 	a, err := bp.Build(cliModel())
 	if err != nil {
 		t.Fatal(err)
