@@ -21,13 +21,13 @@ func (c Ceiling) Check(toolName, served string) (refusal string, sizeChars int, 
 	if sizeChars <= c.MaxChars {
 		return "", sizeChars, false
 	}
-	return CeilingRefusal(toolName, sizeChars, c.MaxChars, c.NarrowBy), sizeChars, true
+	return ceilingRefusal(toolName, sizeChars, c.MaxChars, c.NarrowBy), sizeChars, true
 }
 
-// CeilingRefusal is the text the model reads when a result is over its
+// ceilingRefusal is the text the model reads when a result is over its
 // tool's ceiling: no data was returned, the true size, the ceiling, and how
 // to narrow the call. It names the tool and never includes the data.
-func CeilingRefusal(toolName string, sizeChars, maxChars int, narrowBy string) string {
+func ceilingRefusal(toolName string, sizeChars, maxChars int, narrowBy string) string {
 	msg := fmt.Sprintf("No data was returned: the %s result was %d characters, over the tool's limit of %d characters, so it was withheld rather than cut.", toolName, sizeChars, maxChars)
 	if narrowBy != "" {
 		return msg + " Call it again asking for less, narrowing by " + narrowBy + "."

@@ -266,7 +266,7 @@ func TestNothingPassedIsMutatedOrShared(t *testing.T) {
 		t.Fatalf("period changed with the caller's slice: %+v", gp)
 	}
 	if !tl.Ruled() {
-		t.Fatalf("Ruled() = false for a tool with rules")
+		t.Fatalf("ruled() = false for a tool with rules")
 	}
 	hidden := []string{"service"}
 	h := Must(NewRaw("search_logs", "Search.", json.RawMessage(searchSchema), noop, WithHiddenArguments(hidden...)))

@@ -27,14 +27,13 @@
 // The dispatcher resolves the tool by Name, then:
 //
 //	rej := t.Validate(args, argsErr)   // every leaf issue, with JSON pointers
-//	if rej.Stops(t.ValidationMode()) {
+//	if rej != nil && t.ValidationMode() != tool.ModeWarn {
 //		serve(rej.Text()) // status invalid; the tool does not run
 //	}
 //	need, _ := t.NeedsCheckIn(args)    // consent before execute
 //	out, err := t.Execute(tool.WithCall(ctx, call), args)
 //
-// Invoke does Validate and Execute in one step. Execute recovers a panic
-// into *PanicError; a tool that returns tool.Pause(data) yields a
+// Execute recovers a panic into *PanicError; a tool that returns tool.Pause(data) yields a
 // *PauseRequest the dispatcher finds with errors.As.
 //
 // # Results
@@ -55,7 +54,7 @@
 //     (lookback "2h", signed-lookback "-2h", iso-range "A..B"). The one
 //     grammar lives here: ParsePeriod, ParsesUnder, ConvertSpelling.
 //   - WithResultCeiling: a result over the ceiling is refused whole, never
-//     cut (Ceiling.Check, CeilingRefusal).
+//     cut (Ceiling.Check, ceilingRefusal).
 //   - WithCheckIn / CheckInAlways: the person consents before execute.
 //   - WithHiddenArguments: values the record and the answer never print.
 //

@@ -82,15 +82,6 @@ func ExampleTool_Validate() {
 	// - /window: type expects string, got integer
 }
 
-// Invoke validates and executes in one step.
-func ExampleTool_Invoke() {
-	search := tool.Must(tool.New("search_logs", "Search a service's error logs.", searchLogs))
-	o := search.Invoke(context.Background(), json.RawMessage(`{"service":"checkout","window":"2h"}`), "")
-	text, _ := o.Output.Text()
-	fmt.Println(o.Ran, text)
-	// Output: true ["checkout: 3 errors in the last 2h"]
-}
-
 // A Result states a status next to the content.
 func ExampleResult() {
 	lookup := tool.Must(tool.New("find_user", "Find a user by email.",

@@ -128,8 +128,8 @@ func TestPanicAndPauseReachTheDispatcher(t *testing.T) {
 	asking := Must(New("restart", "Restarts a service.", func(context.Context, struct{}) (string, error) {
 		return "", Pause(map[string]any{"question": "Restart checkout?"})
 	}))
-	o := asking.Invoke(context.Background(), nil, "")
-	pr, ok := o.Paused()
+	o := asking.invoke(context.Background(), nil, "")
+	pr, ok := o.paused()
 	if !ok || !o.Ran {
 		t.Fatalf("outcome %+v is not a pause", o)
 	}
@@ -170,7 +170,7 @@ func TestRawToolGetsEmptyObjectForNoArgs(t *testing.T) {
 		seen = string(args)
 		return "", nil
 	}))
-	if o := tl.Invoke(context.Background(), json.RawMessage("  "), ""); o.Rejection != nil || o.Err != nil {
+	if o := tl.invoke(context.Background(), json.RawMessage("  "), ""); o.Rejection != nil || o.Err != nil {
 		t.Fatalf("outcome %+v", o)
 	}
 	if seen != "{}" {
@@ -276,7 +276,7 @@ func TestResultCeiling(t *testing.T) {
 			t.Errorf("refusal %q for %q", refusal, tt.served)
 		}
 	}
-	if got := CeilingRefusal("search_logs", 52000, 8000, "a shorter window"); got != "No data was returned: the search_logs result was 52000 characters, over the tool's limit of 8000 characters, so it was withheld rather than cut. Call it again asking for less, narrowing by a shorter window." {
+	if got := ceilingRefusal("search_logs", 52000, 8000, "a shorter window"); got != "No data was returned: the search_logs result was 52000 characters, over the tool's limit of 8000 characters, so it was withheld rather than cut. Call it again asking for less, narrowing by a shorter window." {
 		t.Errorf("refusal text: %q", got)
 	}
 	if _, ok := Must(newSearch()).ResultCeiling(); ok {
@@ -289,16 +289,16 @@ func TestStatuses(t *testing.T) {
 	var got []string
 	for _, s := range Statuses() {
 		got = append(got, string(s))
-		if p, ok := ParseStatus(string(s)); !ok || p != s {
-			t.Errorf("ParseStatus(%q) = %q, %v", s, p, ok)
+		if p, ok := parseStatus(string(s)); !ok || p != s {
+			t.Errorf("parseStatus(%q) = %q, %v", s, p, ok)
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("statuses (-want +got):\n%s", diff)
 	}
 	for _, bad := range []string{"", "Success", " success", "ok", "error"} {
-		if _, ok := ParseStatus(bad); ok {
-			t.Errorf("ParseStatus(%q) accepted", bad)
+		if _, ok := parseStatus(bad); ok {
+			t.Errorf("parseStatus(%q) accepted", bad)
 		}
 	}
 }

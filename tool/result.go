@@ -131,7 +131,7 @@ func resultObjectFromMap(m map[string]any) (Output, bool) {
 			if !isString {
 				return Output{}, false
 			}
-			st, valid := ParseStatus(word)
+			st, valid := parseStatus(word)
 			if !valid {
 				return Output{}, false
 			}
@@ -178,7 +178,7 @@ func resultObjectFromText(text json.RawMessage) (Output, bool) {
 			if err := json.Unmarshal(v, &word); err != nil {
 				return Output{}, false
 			}
-			st, valid := ParseStatus(word)
+			st, valid := parseStatus(word)
 			if !valid {
 				return Output{}, false
 			}

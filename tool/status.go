@@ -49,7 +49,7 @@ func (s Status) Valid() bool {
 // ParseStatus returns the Status spelled by word, or false when word is
 // not one of the seven (the empty word included). It never trims or
 // case-folds: a status is a wire fact, read as written.
-func ParseStatus(word string) (Status, bool) {
+func parseStatus(word string) (Status, bool) {
 	s := Status(word)
 	return s, s.Valid()
 }

@@ -35,8 +35,8 @@ func (m Mode) valid() bool {
 	return m == ModeEnforce || m == ModeWarn || m == ModeOff
 }
 
-// MaxIssues is how many issues a Rejection lists; the rest are counted.
-const MaxIssues = 20
+// maxIssues is how many issues a Rejection lists; the rest are counted.
+const maxIssues = 20
 
 // Issue is one leaf violation of a tool's input schema. It never holds the
 // offending value: Got is only its JSON type.
@@ -58,12 +58,12 @@ type Issue struct {
 }
 
 // Rejection is the outcome of a validation that found issues: every leaf
-// issue sorted by path, keyword and expectation, the first MaxIssues of
+// issue sorted by path, keyword and expectation, the first maxIssues of
 // them listed.
 type Rejection struct {
 	// Tool is the name of the tool whose arguments were checked.
 	Tool string `json:"tool"`
-	// Issues lists at most MaxIssues issues, sorted.
+	// Issues lists at most maxIssues issues, sorted.
 	Issues []Issue `json:"issues"`
 	// Total counts every issue found, listed or not.
 	Total int `json:"total"`
@@ -76,7 +76,7 @@ type Rejection struct {
 // mode: always in ModeEnforce, and in every mode when the arguments were not
 // JSON at all (there is nothing to run the tool on). A nil Rejection stops
 // nothing.
-func (r *Rejection) Stops(mode Mode) bool {
+func (r *Rejection) stops(mode Mode) bool {
 	if r == nil {
 		return false
 	}
@@ -84,7 +84,7 @@ func (r *Rejection) Stops(mode Mode) bool {
 }
 
 // Omitted is how many issues were found beyond those listed.
-func (r *Rejection) Omitted() int { return r.Total - len(r.Issues) }
+func (r *Rejection) omitted() int { return r.Total - len(r.Issues) }
 
 // Error renders the rejection on one line, so a Rejection can travel as an
 // error.
@@ -113,7 +113,7 @@ func (r *Rejection) Text() string {
 		}
 		fmt.Fprintf(&b, "\n- %s: %s expects %s, got %s", path, is.Keyword, is.Expected, is.Got)
 	}
-	if n := r.Omitted(); n > 0 {
+	if n := r.omitted(); n > 0 {
 		fmt.Fprintf(&b, "\n- and %d more issue(s) not listed", n)
 	}
 	return b.String()
@@ -173,8 +173,8 @@ func finish(toolName string, issues []Issue) *Rejection {
 		issues = []Issue{{Path: "", Keyword: "schema", Expected: "arguments matching the input schema", Got: "object"}}
 	}
 	total := len(issues)
-	if len(issues) > MaxIssues {
-		issues = slices.Clip(issues[:MaxIssues])
+	if len(issues) > maxIssues {
+		issues = slices.Clip(issues[:maxIssues])
 	}
 	return &Rejection{Tool: toolName, Issues: issues, Total: total}
 }

@@ -115,8 +115,8 @@ func TestValidateCapsAtTwenty(t *testing.T) {
 	}
 	args := `{"customer":{"id":"c"},"lines":[` + strings.Join(lines, ",") + `]}`
 	got := tl.Validate(json.RawMessage(args), "")
-	if got == nil || got.Total != 25 || len(got.Issues) != MaxIssues || got.Omitted() != 5 {
-		t.Fatalf("got total %d, listed %d; want 25 and %d", got.Total, len(got.Issues), MaxIssues)
+	if got == nil || got.Total != 25 || len(got.Issues) != maxIssues || got.omitted() != 5 {
+		t.Fatalf("got total %d, listed %d; want 25 and %d", got.Total, len(got.Issues), maxIssues)
 	}
 	// Sorted by pointer, array indexes as numbers: /lines/0 … /lines/19.
 	if got.Issues[0].Path != "/lines/0/sku" || got.Issues[2].Path != "/lines/2/sku" || got.Issues[19].Path != "/lines/19/sku" {
@@ -232,8 +232,8 @@ func TestModes(t *testing.T) {
 			if tl.ValidationMode() != tt.mode {
 				t.Fatalf("ValidationMode() = %q", tl.ValidationMode())
 			}
-			o := tl.Invoke(context.Background(), bad, "")
-			if (o.Rejection != nil) != tt.wantRej || o.Ran != tt.wantRan || o.Enforced() != (tt.wantRej && !tt.wantRan) {
+			o := tl.invoke(context.Background(), bad, "")
+			if (o.Rejection != nil) != tt.wantRej || o.Ran != tt.wantRan || o.enforced() != (tt.wantRej && !tt.wantRan) {
 				t.Fatalf("outcome %+v: want rejection=%v ran=%v", o, tt.wantRej, tt.wantRan)
 			}
 			if o.Err != nil || o.Output.Value != any(tt.wantOutput) && tt.wantRan {
@@ -278,8 +278,8 @@ func TestUnparsableArgumentsStopEveryMode(t *testing.T) {
 				ran = true
 				return "", nil
 			}, WithValidation(mode)))
-			o := tl.Invoke(context.Background(), json.RawMessage(`{"a":`), "unexpected end of JSON input")
-			if o.Ran || ran || o.Rejection == nil || o.Rejection.ParseError != "unexpected end of JSON input" || !o.Rejection.Stops(mode) {
+			o := tl.invoke(context.Background(), json.RawMessage(`{"a":`), "unexpected end of JSON input")
+			if o.Ran || ran || o.Rejection == nil || o.Rejection.ParseError != "unexpected end of JSON input" || !o.Rejection.stops(mode) {
 				t.Fatalf("outcome %+v, fn ran %v", o, ran)
 			}
 			// Even a dispatcher that skips validation cannot hand the
@@ -292,10 +292,10 @@ func TestUnparsableArgumentsStopEveryMode(t *testing.T) {
 		})
 	}
 	var none *Rejection
-	if none.Stops(ModeEnforce) {
+	if none.stops(ModeEnforce) {
 		t.Fatal("a nil rejection stops a call")
 	}
-	if (&Rejection{}).Stops(ModeWarn) {
+	if (&Rejection{}).stops(ModeWarn) {
 		t.Fatal("a schema rejection stops a call in warn mode")
 	}
 }
@@ -334,7 +334,7 @@ func FuzzValidateArgs(f *testing.F) {
 			}
 			return
 		}
-		if rej.Total < 1 || len(rej.Issues) < 1 || len(rej.Issues) > MaxIssues || rej.Total < len(rej.Issues) {
+		if rej.Total < 1 || len(rej.Issues) < 1 || len(rej.Issues) > maxIssues || rej.Total < len(rej.Issues) {
 			t.Fatalf("bad rejection counts: %+v", rej)
 		}
 		for i, is := range rej.Issues {
