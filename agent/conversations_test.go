@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -162,6 +163,7 @@ func TestConversationsConcurrent(t *testing.T) {
 			for i, conv := range convs {
 				ownPause(i, conv)
 			}
+			runtime.Gosched()
 		}
 	}()
 	final := make([]*agent.Result, n)
@@ -548,5 +550,20 @@ func TestAbandonPauseWhileResuming(t *testing.T) {
 	}
 	if pi != nil {
 		t.Errorf("AbandonPause during a Resume returned %+v, but the resume went on", pi)
+	}
+}
+
+// TestEmptyConversationCheckpoint: a conversation that has taken no turn
+// saves too; loaded elsewhere, its first Send is turn 1 with no history.
+func TestEmptyConversationCheckpoint(t *testing.T) {
+	a := must(agent.New(scripted.New(scripted.Reply{Content: "Hello."})))
+	b := must(a.NewConversation().Checkpoint())
+	conv := must(a.LoadConversation(b))
+	if h, pi := conv.History(), conv.Pending(); len(h) != 0 || pi != nil {
+		t.Fatalf("loaded empty conversation: history %+v, pending %+v", h, pi)
+	}
+	res := must(conv.Send(context.Background(), agent.Input{Message: "hi"}))
+	if res.Answer != "Hello." || len(res.History()) != 2 || res.Record().Manifest.TurnNumber != 1 {
+		t.Errorf("first turn: %q, %d messages, turn %d", res.Answer, len(res.History()), res.Record().Manifest.TurnNumber)
 	}
 }
