@@ -1,5 +1,5 @@
-// Tests that an Agent serves concurrent turns, guards its own conversation,
-// and never modifies what the caller passed in.
+// Tests that an Agent serves concurrent turns, that a Conversation takes one
+// turn at a time, and that neither modifies what the caller passed in.
 
 package agent_test
 
@@ -58,28 +58,29 @@ func TestConcurrentRuns(t *testing.T) {
 	}
 }
 
-func TestFollowUpInFlight(t *testing.T) {
+func TestSendInFlight(t *testing.T) {
 	p := scripted.New(scripted.Reply{Content: "first"}, scripted.Reply{Content: "slow", Delay: 300 * time.Millisecond})
 	a, _ := agent.New(p)
-	if _, err := a.Run(context.Background(), agent.Input{Message: "hi"}); err != nil {
+	conv := a.NewConversation()
+	if _, err := conv.Send(context.Background(), agent.Input{Message: "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error)
 	go func() {
-		_, err := a.FollowUp(context.Background(), "again")
+		_, err := conv.Send(context.Background(), agent.Input{Message: "again"})
 		done <- err
 	}()
 	deadline := time.Now().Add(2 * time.Second)
 	var err error
 	for time.Now().Before(deadline) {
 		if p.Calls() == 2 {
-			_, err = a.FollowUp(context.Background(), "meanwhile")
+			_, err = conv.Send(context.Background(), agent.Input{Message: "meanwhile"})
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
 	if !errors.Is(err, agent.ErrRunInFlight) {
-		t.Errorf("second FollowUp: %v, want ErrRunInFlight", err)
+		t.Errorf("second Send: %v, want ErrRunInFlight", err)
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -92,10 +93,11 @@ func TestInputsNotMutated(t *testing.T) {
 	replies := []scripted.Reply{{ToolCalls: calls}, {Content: "done"}}
 	p := scripted.New(replies...)
 	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
-	cv := &agent.Conversation{Version: 1, RunID: "r0", CheckpointedAt: "2026-11-29T10:00:00Z",
+	cv := agent.ConversationCheckpoint{Version: 1, RunID: "r0", CheckpointedAt: "2026-11-29T10:00:00Z",
 		History: []llm.Message{{Role: llm.RoleUser, Content: "earlier"}, {Role: llm.RoleAssistant, Content: "ok"}}}
 	before, _ := json.Marshal(cv)
-	res, err := a.Run(context.Background(), agent.Input{Message: "now", ContinueFrom: cv})
+	conv := loadCheckpoint(t, a, cv)
+	res, err := conv.Send(context.Background(), agent.Input{Message: "now"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,12 +108,22 @@ func TestInputsNotMutated(t *testing.T) {
 	if string(args) != `{"service":"checkout"}` || calls[0].ID != "c1" {
 		t.Errorf("tool call changed: %s %+v", args, calls[0])
 	}
-	if res.Conversation().History[0].Content != "earlier" || len(res.Conversation().History) != 6 {
-		t.Errorf("history = %+v", res.Conversation().History)
+	h := res.History()
+	if h[0].Content != "earlier" || len(h) != 6 {
+		t.Errorf("history = %+v", h)
 	}
-	// Changing the returned checkpoint does not reach the agent's copy.
-	res.Conversation().History[0].Content = "changed"
-	if a.Checkpoint().History[0].Content != "earlier" {
-		t.Error("the agent shares its remembered conversation with the caller")
+	// Changing the returned history reaches neither the result nor the
+	// conversation.
+	h[0].Content = "changed"
+	if res.History()[0].Content != "earlier" {
+		t.Error("the result shares its history with the caller")
+	}
+	ch := conv.History()
+	if ch[0].Content != "earlier" || len(ch) != 6 {
+		t.Errorf("conversation history = %+v", ch)
+	}
+	ch[0].Content = "changed"
+	if conv.History()[0].Content != "earlier" {
+		t.Error("the conversation shares its history with the caller")
 	}
 }

@@ -17,19 +17,20 @@ import (
 )
 
 // A conversation checkpoint is plain JSON: store it anywhere and continue the
-// conversation later, on any agent, with Input.ContinueFrom.
-func ExampleInput_continueFrom() {
+// conversation later, on an agent built the same way, with LoadConversation.
+func ExampleAgent_LoadConversation() {
 	a, _ := agent.New(scripted.New(scripted.Reply{Content: "Checkout is degraded."}))
-	res, _ := a.Run(context.Background(), agent.Input{Message: "What is broken?"})
-	saved, _ := json.Marshal(res.Conversation())
+	conv := a.NewConversation()
+	conv.Send(context.Background(), agent.Input{Message: "What is broken?"})
+	saved, _ := conv.Checkpoint()
 
-	cv, err := agent.DecodeConversation(saved)
+	later, _ := agent.New(scripted.New(scripted.Reply{Content: "Still checkout."}))
+	conv, err := later.LoadConversation(saved)
 	if err != nil {
 		panic(err)
 	}
-	later, _ := agent.New(scripted.New(scripted.Reply{Content: "Still checkout."}))
-	res, _ = later.Run(context.Background(), agent.Input{Message: "And now?", ContinueFrom: cv})
-	fmt.Println(res.Answer, len(res.Conversation().History))
+	res, _ := conv.Send(context.Background(), agent.Input{Message: "And now?"})
+	fmt.Println(res.Answer, len(res.History()))
 	// Output:
 	// Still checkout. 4
 }
@@ -84,7 +85,7 @@ func ExampleWithUnits() {
 
 // A tool declared with a check-in waits for the person's consent before it
 // runs; Resume with true (or "yes") lets it run.
-func ExampleAgent_Resume_checkIn() {
+func ExampleConversation_Resume_checkIn() {
 	restart := tool.Must(tool.New("restart_service", "Restart a service.",
 		func(ctx context.Context, in serviceIn) (string, error) { return "restarted " + in.Service, nil },
 		tool.WithCheckIn(tool.CheckInAlways)))
@@ -93,9 +94,10 @@ func ExampleAgent_Resume_checkIn() {
 		scripted.Reply{Content: "Done."},
 	)
 	a, _ := agent.New(model, agent.WithTools(restart))
-	res, _ := a.Run(context.Background(), agent.Input{Message: "Restart checkout."})
+	conv := a.NewConversation()
+	res, _ := conv.Send(context.Background(), agent.Input{Message: "Restart checkout."})
 	fmt.Println(res.PauseData.Kind, res.PauseData.ToolName)
-	res, _ = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`))
+	res, _ = conv.Resume(context.Background(), json.RawMessage(`true`))
 	fmt.Println(res.Answer, model.Requests()[1].Messages[2].Content)
 	// Output:
 	// check-in restart_service

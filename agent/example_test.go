@@ -1,4 +1,4 @@
-// Runnable examples: one turn, a pause and resume, a follow-up turn.
+// Runnable examples: one turn, a pause and resume, a conversation's next turn.
 
 package agent_test
 
@@ -51,7 +51,7 @@ func ExampleAgent_Run() {
 
 // A tool pauses the turn to ask a person; Resume serves the answer as the
 // call's result and the turn goes on.
-func ExampleAgent_Resume() {
+func ExampleConversation_Resume() {
 	approve := tool.Must(tool.New("ask_approval", "Ask the operator to approve a restart.",
 		func(ctx context.Context, in serviceIn) (string, error) {
 			return "", tool.Pause("Restart " + in.Service + "?")
@@ -61,25 +61,27 @@ func ExampleAgent_Resume() {
 		scripted.Reply{Content: "Restarting checkout."},
 	)
 	a, _ := agent.New(model, agent.WithTools(approve))
-	res, _ := a.Run(context.Background(), agent.Input{Message: "Fix checkout."})
+	conv := a.NewConversation()
+	res, _ := conv.Send(context.Background(), agent.Input{Message: "Fix checkout."})
 	fmt.Println(res.Paused, res.PauseData.ToolName, res.PauseData.Data)
-	res, _ = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`"yes"`))
+	res, _ = conv.Resume(context.Background(), json.RawMessage(`"yes"`))
 	fmt.Println(res.Answer)
 	// Output:
 	// true ask_approval Restart checkout?
 	// Restarting checkout.
 }
 
-// FollowUp continues the agent's last conversation; turn numbers advance.
-func ExampleAgent_FollowUp() {
+// Each Send takes the conversation's next turn; turn numbers advance.
+func ExampleConversation_Send() {
 	model := scripted.New(scripted.Reply{Content: "Checkout."}, scripted.Reply{Content: "Yes, checkout."})
 	a, _ := agent.New(model)
 	a.On("agentfootprint.agent.turn_start", func(e event.Event) {
 		fmt.Println("turn", e.Payload.(event.TurnStart).TurnNumber)
 	})
-	a.Run(context.Background(), agent.Input{Message: "What is broken?"})
-	res, _ := a.FollowUp(context.Background(), "Sure?")
-	fmt.Println(res.Answer, len(res.Conversation().History))
+	conv := a.NewConversation()
+	conv.Send(context.Background(), agent.Input{Message: "What is broken?"})
+	res, _ := conv.Send(context.Background(), agent.Input{Message: "Sure?"})
+	fmt.Println(res.Answer, len(res.History()))
 	// Output:
 	// turn 1
 	// turn 2

@@ -22,7 +22,7 @@ type logsIn struct {
 
 // The model leaves the window out; the tool's assume rule fills it, the
 // record files it as assumed, and the answer says so under its limits.
-func ExampleInputsLayer() {
+func ExampleWithInputsLayer() {
 	search := tool.Must(tool.New("search_logs", "Search a service's error logs.",
 		func(ctx context.Context, in logsIn) ([]string, error) { return []string{}, nil },
 		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "2h"}})))
@@ -52,7 +52,7 @@ func ExampleInputsLayer() {
 
 // The turn's clock comes from the app (the message's time and the person's
 // zone); the tool reads it from its call, and the ledger records it.
-func ExampleWithTime() {
+func ExampleWithTimeLayer() {
 	search := tool.Must(tool.New("search_logs", "Search a service's error logs.",
 		func(ctx context.Context, in logsIn) (string, error) {
 			ct := tool.CallFrom(ctx).Time
@@ -73,7 +73,7 @@ func ExampleWithTime() {
 	if err != nil {
 		panic(err)
 	}
-	for _, m := range res.Conversation().History {
+	for _, m := range res.History() {
 		if m.Role == llm.RoleTool {
 			fmt.Println(m.Content)
 		}

@@ -1,37 +1,81 @@
-// Fuzz targets for the parsers of outside data: conversation checkpoints and
-// records.
+// Fuzz targets for the parsers of outside data: conversation checkpoints (as
+// LoadConversation reads them) and records.
 
 package agent_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
 
-func FuzzDecodeConversation(f *testing.F) {
+// FuzzLoadConversation feeds Agent.LoadConversation arbitrary bytes. What it
+// refuses must be refused with an error, never a panic; what it loads must
+// save again with Checkpoint and load back to the same bytes, and a loaded
+// pause must answer Pending and Resume without panicking.
+func FuzzLoadConversation(f *testing.F) {
 	f.Add([]byte(`{"version":1,"runId":"r","history":[{"role":"user","content":"hi"}],"lastCompletedIteration":1,"originalInput":{"message":"hi"},"checkpointedAt":"2026-11-29T10:00:00Z"}`))
 	f.Add([]byte(`{"version":1,"runId":"r","history":[{"role":"tool","content":"x"}],"lastCompletedIteration":0,"originalInput":{"message":""},"checkpointedAt":"2026-11-29T10:00:00Z","failurePoint":{"iteration":2,"phase":"llm"}}`))
+	f.Add([]byte(`{"version":1,"runId":"","history":[],"lastCompletedIteration":0,"originalInput":{"message":""},"checkpointedAt":"2026-11-29T10:00:00Z","agent":{"id":"someone-else"}}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"history":7}`))
+	// A real paused conversation, so the pause's fields get mutated too.
+	f.Add(pausedCheckpoint(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cv, err := agent.DecodeConversation(data)
-		if err != nil {
-			return
-		}
-		// What decodes must validate and survive a round trip.
-		if err := cv.Validate(); err != nil {
-			t.Fatalf("decoded checkpoint does not validate: %v", err)
-		}
-		b, err := json.Marshal(cv)
+		a, err := agent.New(scripted.New(), agent.WithTools(approvalTool(t, nil)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := agent.DecodeConversation(b); err != nil {
-			t.Fatalf("re-encoded checkpoint refused: %v\n%s", err, b)
+		conv, err := a.LoadConversation(data)
+		if err != nil {
+			if conv != nil {
+				t.Fatal("a refused checkpoint returned a conversation")
+			}
+			return
 		}
+		b, err := conv.Checkpoint()
+		if err != nil {
+			t.Fatalf("a loaded conversation does not save: %v", err)
+		}
+		back, err := a.LoadConversation(b)
+		if err != nil {
+			t.Fatalf("a saved conversation is refused: %v\n%s", err, b)
+		}
+		b2, err := back.Checkpoint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != string(b2) {
+			t.Fatalf("save, load, save changed the checkpoint:\n%s\n%s", b, b2)
+		}
+		_, _, _ = conv.History(), conv.Pending(), conv.AbandonPause()
+		// Whatever a loaded pause holds, resuming it ends in a result or an
+		// error (ErrNotPaused, or the empty script's), not a panic.
+		_, _ = back.Resume(context.Background(), json.RawMessage(`"yes"`))
 	})
+}
+
+// pausedCheckpoint is the checkpoint of a conversation paused on a question.
+func pausedCheckpoint(t testing.TB) []byte {
+	t.Helper()
+	a, err := agent.New(scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("q1", "ask_approval", `{"action":"restart"}`)}}),
+		agent.WithTools(approvalTool(t, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := a.NewConversation()
+	if res, err := conv.Send(context.Background(), agent.Input{Message: "restart?"}); err != nil || !res.Paused {
+		t.Fatalf("want a pause: %v", err)
+	}
+	b, err := conv.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func FuzzDecodeRecord(f *testing.F) {

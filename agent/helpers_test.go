@@ -146,3 +146,48 @@ func mustJSON(t testing.TB, v any) string {
 	}
 	return string(b)
 }
+
+// loadCheckpoint loads a hand-built conversation checkpoint on a, the way a
+// program restores one it stored: encoded as JSON, then LoadConversation.
+func loadCheckpoint(t testing.TB, a *agent.Agent, cp agent.ConversationCheckpoint) *agent.Conversation {
+	t.Helper()
+	b, err := json.Marshal(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := a.LoadConversation(b)
+	if err != nil {
+		t.Fatalf("LoadConversation: %v\n%s", err, b)
+	}
+	return conv
+}
+
+// reload saves conv with Checkpoint and loads the bytes on a (the same
+// agent, or a fresh one built the same way: another process, in practice).
+func reload(t testing.TB, a *agent.Agent, conv *agent.Conversation) *agent.Conversation {
+	t.Helper()
+	b, err := conv.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := a.LoadConversation(b)
+	if err != nil {
+		t.Fatalf("LoadConversation: %v\n%s", err, b)
+	}
+	return back
+}
+
+// checkpointOf decodes conv's checkpoint into its exported type, for tests
+// that read or tamper its fields.
+func checkpointOf(t testing.TB, conv *agent.Conversation) agent.ConversationCheckpoint {
+	t.Helper()
+	b, err := conv.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cp agent.ConversationCheckpoint
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
+	return cp
+}

@@ -39,7 +39,8 @@ func TestInputsAskedWindow(t *testing.T) {
 	}
 	log := &eventLog{}
 	log.on(a)
-	res, err := a.Run(context.Background(), agent.Input{Message: "Any errors?"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "Any errors?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestInputsAskedWindow(t *testing.T) {
 		t.Errorf("standing while asked: %+v", as)
 	}
 
-	res, err = a.Resume(context.Background(), res.Checkpoint, reply(t, pd.RequestID, map[string]any{"f1": "7d"}))
+	res, err = conv.Resume(context.Background(), reply(t, pd.RequestID, map[string]any{"f1": "7d"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestInputsAskedWindow(t *testing.T) {
 	if len(rows) != 4 || rows[2] != want {
 		t.Errorf("rows %v\nwant third %s", rows, want)
 	}
-	msgs := toolMessages(res.Conversation().History)
+	msgs := toolMessages(res.History())
 	if len(msgs) != 2 || !strings.Contains(msgs[0], `came from the person's reply to a question`) {
 		t.Errorf("tool messages %q", msgs)
 	}
@@ -106,11 +107,12 @@ func TestInputsAnswerMisfitsThrice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Run(context.Background(), agent.Input{Message: "count"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "count"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Resume(context.Background(), res.Checkpoint, reply(t, "wrong", map[string]any{"f1": 2})); err == nil {
+	if _, err := conv.Resume(context.Background(), reply(t, "wrong", map[string]any{"f1": 2})); err == nil {
 		t.Error("a wrong request id: want an error")
 	}
 	for round := 1; round <= 3; round++ {
@@ -118,7 +120,7 @@ func TestInputsAnswerMisfitsThrice(t *testing.T) {
 		if round > 1 && pd.Question != inputs.QuestionAgain {
 			t.Errorf("round %d question %q", round, pd.Question)
 		}
-		res, err = a.Resume(context.Background(), res.Checkpoint, reply(t, pd.RequestID, map[string]any{"f1": 2.5}))
+		res, err = conv.Resume(context.Background(), reply(t, pd.RequestID, map[string]any{"f1": 2.5}))
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
@@ -129,7 +131,7 @@ func TestInputsAnswerMisfitsThrice(t *testing.T) {
 	if ran != 0 || res.Answer != "Could not count." {
 		t.Errorf("ran %d, answer %q", ran, res.Answer)
 	}
-	msgs := res.Conversation().History
+	msgs := res.History()
 	var refusal llm.Message
 	for _, m := range msgs {
 		if m.Role == llm.RoleTool {
@@ -168,21 +170,15 @@ func TestInputsAskCheckpointRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Run(context.Background(), agent.Input{Message: "Any errors?"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "Any errors?"})
 	if err != nil || !res.Paused {
 		t.Fatalf("want a pause: %v", err)
 	}
-	b, err := json.Marshal(res.Checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cp agent.PauseCheckpoint
-	if err := json.Unmarshal(b, &cp); err != nil {
-		t.Fatal(err)
-	}
+	conv = reload(t, a, conv)
 	requestID := res.PauseData.Data.(inputs.PauseData).RequestID
 	w.set(turnNow.Add(10 * time.Minute))
-	res, err = a.Resume(context.Background(), &cp, reply(t, requestID, map[string]any{"f1": "24h"}))
+	res, err = conv.Resume(context.Background(), reply(t, requestID, map[string]any{"f1": "24h"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,18 +214,19 @@ func TestInputsAnswerKeptForSecondPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Run(context.Background(), agent.Input{Message: "Any errors?"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "Any errors?"})
 	if err != nil || !res.Paused || res.PauseData.Kind != agent.PauseArguments {
 		t.Fatalf("want the question: %v %+v", err, res.PauseData)
 	}
-	res, err = a.Resume(context.Background(), res.Checkpoint, reply(t, res.PauseData.Data.(inputs.PauseData).RequestID, map[string]any{"f1": "7d"}))
+	res, err = conv.Resume(context.Background(), reply(t, res.PauseData.Data.(inputs.PauseData).RequestID, map[string]any{"f1": "7d"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || res.PauseData.ToolCallID != "c2" {
 		t.Fatalf("want c2's check-in, got %+v", res.PauseData)
 	}
-	msgs := toolMessages(res.Conversation().History)
+	msgs := toolMessages(res.History())
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "asked to pause again") || !strings.Contains(msgs[0], "answers for window were kept") {
 		t.Errorf("c1's refusal %q", msgs)
 	}
@@ -243,7 +240,7 @@ func TestInputsAnswerKeptForSecondPause(t *testing.T) {
 			t.Errorf("c2 was asked: %s", r)
 		}
 	}
-	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`))
+	res, err = conv.Resume(context.Background(), json.RawMessage(`true`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func TestInputsAssumeFillsDefault(t *testing.T) {
 	if len(starts) != 1 || string(starts[0].Payload.(event.ToolsStartPayload).Args) != `{"service":"checkout"}` {
 		t.Errorf("tools.start args: %+v", starts)
 	}
-	hist := res.Conversation().History
+	hist := res.History()
 	if got := toolMessages(hist); len(got) != 1 || got[0] != "c1:[]"+assumedNote {
 		t.Errorf("tool message %q", got)
 	}
@@ -167,7 +167,7 @@ func TestInputsModelValueRunsAsSent(t *testing.T) {
 			if got := sn.got(); len(got) != 1 || got[0].Window != c.window {
 				t.Errorf("execute args %+v", got)
 			}
-			if got := toolMessages(res.Conversation().History); len(got) != 1 || got[0] != "c1:[]" {
+			if got := toolMessages(res.History()); len(got) != 1 || got[0] != "c1:[]" {
 				t.Errorf("tool message %q (want no note)", got)
 			}
 			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "argument")); diff != "" {
@@ -195,7 +195,7 @@ func TestInputsAssumedBlock(t *testing.T) {
 	if got := sn.got(); len(got) != 1 || got[0].Window != "2h" {
 		t.Errorf("hidden: execute args %+v", got)
 	}
-	everything := res.Answer + strings.Join(rowsOfKind(t, res, "argument"), "") + strings.Join(toolMessages(res.Conversation().History), "")
+	everything := res.Answer + strings.Join(rowsOfKind(t, res, "argument"), "") + strings.Join(toolMessages(res.History()), "")
 	for _, e := range log.of(event.FindingsArgument) {
 		everything += mustJSON(t, e.Payload)
 	}

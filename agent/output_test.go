@@ -132,7 +132,8 @@ func TestOutputNonConforming(t *testing.T) {
 			}
 			p := scripted.New(replies...)
 			a := must(agent.New(p, schema, agent.WithLimitsBlock()))
-			res, err := a.Run(context.Background(), agent.Input{Message: "Any failures?"})
+			conv := a.NewConversation()
+			res, err := conv.Send(context.Background(), agent.Input{Message: "Any failures?"})
 			if p.Calls() != 2 {
 				t.Errorf("model calls = %d, want 2 (the answer and one correction)", p.Calls())
 			}
@@ -167,7 +168,7 @@ func TestOutputNonConforming(t *testing.T) {
 					t.Errorf("outputViolations (-want +got):\n%s", diff)
 				}
 				// The correction is not a person's turn.
-				res2, err := a.FollowUp(context.Background(), "And yesterday?")
+				res2, err := conv.Send(context.Background(), agent.Input{Message: "And yesterday?"})
 				if err == nil || res2 == nil {
 					t.Fatalf("follow-up: want the script to run out, got %v", err)
 				}

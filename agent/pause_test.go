@@ -35,42 +35,54 @@ func TestPauseAndResume(t *testing.T) {
 	}
 	var log eventLog
 	log.on(a)
-	res, err := a.Run(context.Background(), agent.Input{Message: "fix checkout"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "fix checkout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Paused || res.Checkpoint == nil || res.PauseData == nil {
+	if !res.Paused || res.PauseData == nil {
 		t.Fatalf("not paused: %+v", res)
 	}
 	if res.PauseData.ToolCallID != "c2" || res.PauseData.ToolName != "ask_approval" {
 		t.Errorf("pause data = %+v", res.PauseData)
 	}
+	if diff := cmp.Diff(res.PauseData, conv.Pending()); diff != "" {
+		t.Errorf("Pending differs from the result's pause (-result +pending):\n%s", diff)
+	}
 	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout"}, c.list()); diff != "" {
 		t.Errorf("calls before the pause (-want +got):\n%s", diff)
 	}
-	// A new turn is refused while the question is pending.
-	if _, err := a.Run(context.Background(), agent.Input{Message: "other"}); !errors.Is(err, agent.ErrPendingQuestion) {
-		t.Errorf("Run while paused: %v, want ErrPendingQuestion", err)
+	// A new turn of this conversation is refused while the question is pending.
+	if _, err := conv.Send(context.Background(), agent.Input{Message: "other"}); !errors.Is(err, agent.ErrPendingQuestion) {
+		t.Errorf("Send while paused: %v, want ErrPendingQuestion", err)
 	}
-	// The checkpoint survives JSON.
-	b, err := json.Marshal(res.Checkpoint)
+	// The checkpoint, pause included, survives JSON; a tampered pause is
+	// refused naming its field.
+	b, err := conv.Checkpoint()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cp agent.PauseCheckpoint
-	if err := json.Unmarshal(b, &cp); err != nil {
-		t.Fatal(err)
-	}
 	for _, bad := range []struct {
-		cp    *agent.PauseCheckpoint
 		field string
-	}{{nil, "flow"}, {&agent.PauseCheckpoint{Version: 9, Flow: cp.Flow}, "version"}} {
+		edit  func(pause map[string]json.RawMessage)
+	}{
+		{"pause.flow", func(p map[string]json.RawMessage) { delete(p, "flow") }},
+		{"pause.version", func(p map[string]json.RawMessage) { p["version"] = json.RawMessage(`9`) }},
+		{"pause.turn", func(p map[string]json.RawMessage) { p["turn"] = json.RawMessage(`0`) }},
+	} {
 		var ce *agent.CheckpointError
-		if _, err := a.Resume(context.Background(), bad.cp, nil); !errors.As(err, &ce) || ce.Field != bad.field {
-			t.Errorf("Resume(bad %s) = %v", bad.field, err)
+		if back, err := a.LoadConversation(tamperPause(t, b, bad.edit)); back != nil || !errors.As(err, &ce) || ce.Field != bad.field {
+			t.Errorf("LoadConversation(bad %s) = %v", bad.field, err)
 		}
 	}
-	res2, err := a.Resume(context.Background(), &cp, json.RawMessage(`"approved by the operator"`))
+	loaded, err := a.LoadConversation(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(conv.Pending(), loaded.Pending()); diff != "" {
+		t.Errorf("the loaded pause differs (-saved +loaded):\n%s", diff)
+	}
+	res2, err := loaded.Resume(context.Background(), json.RawMessage(`"approved by the operator"`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,16 +123,23 @@ func TestPauseAndResume(t *testing.T) {
 	if _, ok := res2.Record().Blob(lr.Request.Blob); !ok {
 		t.Error("the first leg's request blob is missing from the resumed record")
 	}
-	// The pending question is cleared: a follow-up turn is allowed again (it
-	// reaches the model, whose script is spent).
-	_, err = a.FollowUp(context.Background(), "thanks")
+	// The pending question is cleared: a next turn is allowed again (it
+	// reaches the model, whose script is spent), and a second Resume is
+	// refused.
+	if pi := loaded.Pending(); pi != nil {
+		t.Errorf("still pending after the resume: %+v", pi)
+	}
+	if _, err := loaded.Resume(context.Background(), json.RawMessage(`"again"`)); !errors.Is(err, agent.ErrNotPaused) {
+		t.Errorf("second Resume: %v, want ErrNotPaused", err)
+	}
+	_, err = loaded.Send(context.Background(), agent.Input{Message: "thanks"})
 	var se *scripted.ScriptExhaustedError
 	if !errors.As(err, &se) || se.Call != 3 {
-		t.Errorf("FollowUp after resume: %v, want the third model call", err)
+		t.Errorf("Send after resume: %v, want the third model call", err)
 	}
 }
 
-func TestFollowUpTurn(t *testing.T) {
+func TestConversationTurns(t *testing.T) {
 	p := scripted.New(
 		scripted.Reply{Content: "Checkout is degraded."},
 		scripted.Reply{Content: "I said checkout."},
@@ -129,15 +148,16 @@ func TestFollowUpTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.FollowUp(context.Background(), "hi"); !errors.Is(err, agent.ErrNoConversation) {
-		t.Fatalf("FollowUp first: %v", err)
+	conv := a.NewConversation()
+	if h := conv.History(); h != nil {
+		t.Fatalf("a new conversation has history %+v", h)
 	}
 	var log eventLog
 	log.on(a)
-	if _, err := a.Run(context.Background(), agent.Input{Message: "What is broken?"}); err != nil {
+	if _, err := conv.Send(context.Background(), agent.Input{Message: "What is broken?"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.FollowUp(context.Background(), "Which one again?")
+	res, err := conv.Send(context.Background(), agent.Input{Message: "Which one again?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,27 +177,35 @@ func TestFollowUpTurn(t *testing.T) {
 	if len(starts) != 2 || starts[1].Payload.(event.TurnStart).TurnNumber != 2 {
 		t.Errorf("turn_start = %+v", starts)
 	}
-	cv := res.Conversation()
-	if cv == nil || len(cv.History) != 4 || cv.OriginalInput.Message != "Which one again?" {
+	if diff := cmp.Diff(res.History(), conv.History()); diff != "" {
+		t.Errorf("result and conversation histories differ (-result +conversation):\n%s", diff)
+	}
+	cv := checkpointOf(t, conv)
+	if len(cv.History) != 4 || cv.OriginalInput.Message != "Which one again?" || cv.Pause != nil {
 		t.Fatalf("conversation = %+v", cv)
 	}
-	// ContinueFrom a checkpoint that went through JSON continues the same way.
-	b, _ := json.Marshal(a.Checkpoint())
-	back, err := agent.DecodeConversation(b)
+	// A checkpoint that went through JSON continues the same way on a fresh
+	// agent, and the saved bytes and the first conversation stay as they were.
+	b, err := conv.Checkpoint()
 	if err != nil {
 		t.Fatal(err)
 	}
+	saved := string(b)
 	p2 := scripted.New(scripted.Reply{Content: "Third."})
 	a2, _ := agent.New(p2)
-	res3, err := a2.Run(context.Background(), agent.Input{Message: "And now?", ContinueFrom: back})
+	back, err := a2.LoadConversation(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res3, err := back.Send(context.Background(), agent.Input{Message: "And now?"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len(p2.Requests()[0].Messages); n != 5 || res3.Answer != "Third." {
 		t.Errorf("continued request has %d messages, answer %q", n, res3.Answer)
 	}
-	if len(back.History) != 4 {
-		t.Error("ContinueFrom modified the caller's checkpoint")
+	if string(b) != saved || len(conv.History()) != 4 || len(back.History()) != 6 {
+		t.Errorf("continuing changed the saved conversation: %d and %d messages", len(conv.History()), len(back.History()))
 	}
 }
 
@@ -210,11 +238,13 @@ func TestProviderErrorCheckpoint(t *testing.T) {
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"checkout"}`)}},
 		scripted.Reply{Err: &llm.Error{Provider: "scripted", Kind: llm.KindServer, Resumable: true, Message: "the provider failed on its side"}},
+		scripted.Reply{Content: "Checkout is degraded."},
 	)
 	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
 	var log eventLog
 	log.on(a)
-	_, err := a.Run(context.Background(), agent.Input{Message: "check"})
+	conv := a.NewConversation()
+	_, err := conv.Send(context.Background(), agent.Input{Message: "check"})
 	if fe := log.of(event.ErrorFatal); len(fe) != 1 || fe[0].Payload.(event.ErrorFatalPayload).Stage != "call-llm" {
 		t.Errorf("error.fatal events = %+v", fe)
 	}
@@ -232,11 +262,25 @@ func TestProviderErrorCheckpoint(t *testing.T) {
 	if !strings.Contains(err.Error(), "resuming from the checkpoint later may succeed") {
 		t.Errorf("message %q does not say resuming can help", err)
 	}
+	// The conversation keeps that checkpoint: its next turn continues from
+	// the last iteration boundary (the call's result is not lost).
+	if diff := cmp.Diff(cv.History, conv.History()); diff != "" {
+		t.Errorf("conversation history differs from the error's checkpoint (-error +conversation):\n%s", diff)
+	}
+	res, err := conv.Send(context.Background(), agent.Input{Message: "try again"})
+	if err != nil || res.Answer != "Checkout is degraded." {
+		t.Fatalf("next turn: %v %q", err, res.Answer)
+	}
+	msgs := p.Requests()[2].Messages
+	if len(msgs) != 4 || msgs[2].Role != llm.RoleTool || msgs[3].Content != "try again" {
+		t.Errorf("next turn's request = %+v", msgs)
+	}
 }
 
 func TestConversationRefusals(t *testing.T) {
 	good := `{"version":1,"runId":"r","history":[{"role":"user","content":"hi"}],"lastCompletedIteration":1,"originalInput":{"message":"hi"},"checkpointedAt":"2026-11-29T10:00:00Z"}`
-	if _, err := agent.DecodeConversation([]byte(good)); err != nil {
+	a, _ := agent.New(scripted.New())
+	if _, err := a.LoadConversation([]byte(good)); err != nil {
 		t.Fatalf("good checkpoint refused: %v", err)
 	}
 	for _, tc := range []struct{ name, json, field string }{
@@ -249,12 +293,21 @@ func TestConversationRefusals(t *testing.T) {
 		{"ledger kind", strings.Replace(good, `"runId"`, `"findingsLedger":[{"kind":"period","turn":1,"iteration":1},{"kind":"mood","turn":1,"iteration":1}],"runId"`, 1), "findingsLedger[1].kind"},
 		{"ledger turn", strings.Replace(good, `"runId"`, `"findingsLedger":[{"kind":"clock","iteration":1}],"runId"`, 1), "findingsLedger[0].turn"},
 		{"ledger shape", strings.Replace(good, `"runId"`, `"findingsLedger":{"kind":"clock"},"runId"`, 1), "findingsLedger"},
+		{"another agent", strings.Replace(good, `"runId"`, `"agent":{"id":"billing-bot"},"runId"`, 1), "agent.id"},
+		{"agent shape", strings.Replace(good, `"runId"`, `"agent":"billing-bot","runId"`, 1), "agent"},
+		{"pause shape", strings.Replace(good, `"runId"`, `"pause":[],"runId"`, 1), "pause"},
+		{"pause version", strings.Replace(good, `"runId"`, `"pause":{"version":2,"turn":1},"runId"`, 1), "pause.version"},
+		{"pause flow", strings.Replace(good, `"runId"`, `"pause":{"version":1,"turn":1},"runId"`, 1), "pause.flow"},
+		{"not JSON", `{"version":1,`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := agent.DecodeConversation([]byte(tc.json))
+			conv, err := a.LoadConversation([]byte(tc.json))
 			var ce *agent.CheckpointError
-			if !errors.As(err, &ce) || ce.Field != tc.field {
+			if conv != nil || !errors.As(err, &ce) || ce.Field != tc.field {
 				t.Errorf("error %v, want field %q", err, tc.field)
+			}
+			if tc.field != "" && !strings.Contains(err.Error(), `"`+tc.field+`"`) {
+				t.Errorf("message %q does not name the field", err)
 			}
 		})
 	}
@@ -288,7 +341,8 @@ func TestCheckIn(t *testing.T) {
 			a, _ := agent.New(p, agent.WithTools(restart, approvalTool(t, &c)))
 			var log eventLog
 			log.on(a)
-			res, err := a.Run(context.Background(), agent.Input{Message: "restart"})
+			conv := a.NewConversation()
+			res, err := conv.Send(context.Background(), agent.Input{Message: "restart"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +352,7 @@ func TestCheckIn(t *testing.T) {
 			if ci, ok := res.PauseData.Data.(agent.CheckInRequest); !ok || ci.ToolName != "restart_service" || string(ci.Args) != `{"service":"checkout"}` {
 				t.Errorf("check-in data = %#v", res.PauseData.Data)
 			}
-			res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(tc.answer))
+			res, err = conv.Resume(context.Background(), json.RawMessage(tc.answer))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,28 +378,40 @@ func TestCheckIn(t *testing.T) {
 	}
 }
 
-// TestContinueFromPause: a conversation checkpoint taken at a pause can be
-// continued; the calls left open get a result saying they were not run.
+// TestContinueFromPause: a conversation whose pause was abandoned goes on,
+// here or (through its checkpoint) elsewhere; the calls left open get a
+// result saying they were not run.
 func TestContinueFromPause(t *testing.T) {
 	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{
 		call("c1", "service_status", `{"service":"checkout"}`),
 		call("c2", "ask_approval", `{"action":"restart"}`),
 	}})
 	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil), approvalTool(t, nil)))
-	res, err := a.Run(context.Background(), agent.Input{Message: "fix"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "fix"})
 	if err != nil || !res.Paused {
 		t.Fatalf("paused=%v err=%v", res.Paused, err)
 	}
-	cv := res.Conversation()
-	if cv == nil || len(cv.History) != 3 || cv.LastCompletedIteration != 0 {
+	if h := res.History(); len(h) != 3 {
+		t.Fatalf("paused history = %+v", h)
+	}
+	if cv := checkpointOf(t, conv); len(cv.History) != 3 || cv.LastCompletedIteration != 0 || cv.Pause == nil {
 		t.Fatalf("paused conversation = %s", mustJSON(t, cv))
 	}
-	if dropped := a.AbandonPause(); dropped == nil {
-		t.Fatal("AbandonPause returned nothing")
+	dropped := conv.AbandonPause()
+	if dropped == nil || dropped.ToolCallID != "c2" {
+		t.Fatalf("AbandonPause returned %+v", dropped)
+	}
+	if again := conv.AbandonPause(); again != nil || conv.Pending() != nil {
+		t.Errorf("the pause is still there after AbandonPause: %+v", again)
+	}
+	cv := checkpointOf(t, conv)
+	if cv.Pause != nil || len(cv.History) != 3 {
+		t.Fatalf("checkpoint after AbandonPause = %s", mustJSON(t, cv))
 	}
 	p2 := scripted.New(scripted.Reply{Content: "Never mind then."})
 	a2, _ := agent.New(p2, agent.WithTools(statusTool(t, nil), approvalTool(t, nil)))
-	res2, err := a2.Run(context.Background(), agent.Input{Message: "forget it", ContinueFrom: cv})
+	res2, err := reload(t, a2, conv).Send(context.Background(), agent.Input{Message: "forget it"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,11 +423,15 @@ func TestContinueFromPause(t *testing.T) {
 	if res2.Answer != "Never mind then." {
 		t.Errorf("answer = %q", res2.Answer)
 	}
-	// The first agent accepts a new turn once the pause is abandoned, and
-	// that turn's record names the dropped run.
-	res3, err := a.Run(context.Background(), agent.Input{Message: "new"})
+	// The first conversation accepts a new turn once the pause is abandoned;
+	// that turn closes the open call the same way, and its record names the
+	// dropped run.
+	res3, err := conv.Send(context.Background(), agent.Input{Message: "new"})
 	if errors.Is(err, agent.ErrPendingQuestion) {
 		t.Fatal("still pending after AbandonPause")
+	}
+	if diff := cmp.Diff(want, toolMessages(p.Requests()[1].Messages)); diff != "" {
+		t.Errorf("tool messages of the turn after the abandoned pause (-want +got):\n%s", diff)
 	}
 	if got := res3.Record().Manifest.AbandonedPause; got != res.RunID {
 		t.Errorf("abandonedPause = %q, want %q", got, res.RunID)
@@ -382,8 +452,8 @@ func TestToolProgressAndCallContext(t *testing.T) {
 	a, _ := agent.New(p, agent.WithTools(slow))
 	var log eventLog
 	log.on(a)
-	if _, err := a.FollowUp(context.Background(), "x"); !errors.Is(err, agent.ErrNoConversation) {
-		t.Fatal(err)
+	if _, err := a.NewConversation().Resume(context.Background(), json.RawMessage(`"yes"`)); !errors.Is(err, agent.ErrNotPaused) {
+		t.Fatalf("Resume of a new conversation: %v, want ErrNotPaused", err)
 	}
 	if _, err := a.Run(context.Background(), agent.Input{Message: "scan"}); err != nil {
 		t.Fatal(err)
@@ -432,7 +502,7 @@ func TestCancellationDuringTools(t *testing.T) {
 	}
 }
 
-// TestResumeInAnotherAgent: a pause checkpoint written as JSON resumes on a
+// TestResumeInAnotherAgent: a paused conversation's checkpoint resumes on a
 // fresh agent built the same way (another process, in practice).
 func TestResumeInAnotherAgent(t *testing.T) {
 	build := func(p *scripted.Provider, c *counter) *agent.Agent {
@@ -447,20 +517,13 @@ func TestResumeInAnotherAgent(t *testing.T) {
 		call("c1", "ask_approval", `{"action":"restart"}`),
 		call("c2", "service_status", `{"service":"checkout"}`),
 	}})
-	res, err := build(p1, &c1).Run(context.Background(), agent.Input{Message: "fix"})
+	conv := build(p1, &c1).NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "fix"})
 	if err != nil || !res.Paused {
 		t.Fatalf("paused=%v err=%v", res.Paused, err)
 	}
-	b, err := json.Marshal(res.Checkpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cp agent.PauseCheckpoint
-	if err := json.Unmarshal(b, &cp); err != nil {
-		t.Fatal(err)
-	}
 	p2 := scripted.New(scripted.Reply{Content: "Approved and checked."})
-	res2, err := build(p2, &c2).Resume(context.Background(), &cp, json.RawMessage(`{"approved":true}`))
+	res2, err := reload(t, build(p2, &c2), conv).Resume(context.Background(), json.RawMessage(`{"approved":true}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,4 +548,21 @@ func TestResumeInAnotherAgent(t *testing.T) {
 	if err := back.Log.Validate(); err != nil {
 		t.Errorf("resumed record invalid: %v", err)
 	}
+}
+
+// tamperPause decodes a conversation checkpoint, lets edit change its pause
+// object's fields, and encodes it again.
+func tamperPause(t *testing.T, data []byte, edit func(pause map[string]json.RawMessage)) []byte {
+	t.Helper()
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatal(err)
+	}
+	var pause map[string]json.RawMessage
+	if err := json.Unmarshal(top["pause"], &pause); err != nil {
+		t.Fatalf("the checkpoint has no pause object: %v", err)
+	}
+	edit(pause)
+	top["pause"] = json.RawMessage(mustJSON(t, pause))
+	return []byte(mustJSON(t, top))
 }

@@ -329,14 +329,13 @@ func TestResultsLayerS12S18FollowUpTurns(t *testing.T) {
 	covered := must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "runs"}}, Period: &rlFresh}))
 	p := scripted.New(oneCall("c1"), scripted.Reply{Content: "All fine."}, oneCall("c1"), scripted.Reply{Content: "Still fine."}, scripted.Reply{Content: "Nothing new."})
 	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", covered, s1Absent(t, rlStale))), agent.WithResultsLayer()))
-	r1 := must(a.Run(context.Background(), agent.Input{Message: "backups?"}))
-	cv := r1.Conversation()
-	if string(cv.FindingsLedger) == "" {
+	conv := a.NewConversation()
+	must(conv.Send(context.Background(), agent.Input{Message: "backups?"}))
+	if cv := checkpointOf(t, conv); string(cv.FindingsLedger) == "" {
 		t.Fatal("the conversation checkpoint carries no ledger")
 	}
-	data := must(json.Marshal(cv))
-	restored := must(agent.DecodeConversation(data))
-	r2 := must(a.Run(context.Background(), agent.Input{Message: "and now?", ContinueFrom: restored}))
+	restored := reload(t, a, conv)
+	r2 := must(restored.Send(context.Background(), agent.Input{Message: "and now?"}))
 	want := []string{
 		`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"covered"}`,
 		`{"kind":"period","turn":2,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`,
@@ -352,7 +351,7 @@ func TestResultsLayerS12S18FollowUpTurns(t *testing.T) {
 		t.Errorf("S12 folded the turn-1 row: %+v", c)
 	}
 	// S18: a third turn with no tool call folds none of the restored rows.
-	r3 := must(a.FollowUp(context.Background(), "anything else?"))
+	r3 := must(restored.Send(context.Background(), agent.Input{Message: "anything else?"}))
 	a3 := r3.Assessment()
 	if len(r3.Findings()) != 2 || len(a3.Reasons) != 0 {
 		t.Errorf("S18: rows %v, reasons %v", rowsJSON(t, r3), reasonNames(a3))
@@ -505,20 +504,16 @@ func TestResultsLayerPauseMidBatch(t *testing.T) {
 	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale)), approvalTool(t, nil)), agent.WithResultsLayer()))
 	var log eventLog
 	log.on(a)
-	res := must(a.Run(context.Background(), agent.Input{Message: "rerun?"}))
+	conv := a.NewConversation()
+	res := must(conv.Send(context.Background(), agent.Input{Message: "rerun?"}))
 	if !res.Paused {
 		t.Fatal("not paused")
 	}
 	if n := len(log.of(event.FindingsPeriod)); n != 0 {
 		t.Errorf("a half batch was judged: %d rows", n)
 	}
-	cp := res.Checkpoint
-	b := must(json.Marshal(cp))
-	var back agent.PauseCheckpoint
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	done := must(a.Resume(context.Background(), &back, json.RawMessage(`"yes"`)))
+	back := reload(t, a, conv)
+	done := must(back.Resume(context.Background(), json.RawMessage(`"yes"`)))
 	want := []string{`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`}
 	if diff := cmp.Diff(want, rowsJSON(t, done)); diff != "" {
 		t.Errorf("rows after resume (-want +got):\n%s", diff)
@@ -531,18 +526,26 @@ func TestResultsLayerPauseMidBatch(t *testing.T) {
 func TestResultsLayerCheckpointDoor(t *testing.T) {
 	p := scripted.New(scripted.Reply{Content: "ok"})
 	a := must(agent.New(p, agent.WithResultsLayer()))
-	cv := must(a.Run(context.Background(), agent.Input{Message: "hi"})).Conversation()
+	conv := a.NewConversation()
+	must(conv.Send(context.Background(), agent.Input{Message: "hi"}))
+	cv := checkpointOf(t, conv)
 	cv.FindingsLedger = json.RawMessage(`[{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"},` +
 		`{"kind":"period","turn":1,"toolCallId":"c2","toolName":"backup_runs","iteration":1,"verdict":"fine"}]`)
-	_, err := a.Run(context.Background(), agent.Input{Message: "again", ContinueFrom: cv})
+	data := must(json.Marshal(cv))
+	back, err := a.LoadConversation(data)
 	var ce *agent.CheckpointError
-	if !errors.As(err, &ce) || ce.Field != "findingsLedger[1]" || !strings.Contains(err.Error(), `"period"`) {
+	if back != nil || !errors.As(err, &ce) || ce.Field != "findingsLedger[1]" || !strings.Contains(err.Error(), `"period"`) {
 		t.Errorf("tampered ledger: err = %v, want a findingsLedger refusal naming row 1", err)
 	}
-	// The same door runs when a checkpoint is decoded.
-	data := must(json.Marshal(cv))
-	if _, err := agent.DecodeConversation(data); !errors.As(err, &ce) || ce.Field != "findingsLedger[1]" {
-		t.Errorf("DecodeConversation of a tampered ledger: %v", err)
+	// The refusal loses nothing: the conversation it came from keeps its
+	// history and takes its next turn (which reaches the spent script).
+	if n := len(conv.History()); n != 2 {
+		t.Errorf("the original conversation holds %d messages, want 2", n)
+	}
+	_, err = conv.Send(context.Background(), agent.Input{Message: "again"})
+	var se *scripted.ScriptExhaustedError
+	if !errors.As(err, &se) || se.Call != 2 {
+		t.Errorf("the original conversation's next turn: %v, want the second model call", err)
 	}
 }
 

@@ -143,7 +143,7 @@ func TestTimeRetention(t *testing.T) {
 			if got := contains(reasonsOf(res), assess.ReasonPeriodBeyondRetention); got == c.ran {
 				t.Errorf("reasons %v: beyond-retention reason %v", reasonsOf(res), got)
 			}
-			msgs := toolMessages(res.Conversation().History)
+			msgs := toolMessages(res.History())
 			if !c.ran && (len(msgs) != 1 || !strings.Contains(msgs[0], "older than anything its source keeps") || strings.Contains(msgs[0], "2026")) {
 				t.Errorf("refusal %q (must name the reason, never the window)", msgs)
 			}
@@ -177,12 +177,13 @@ func TestTimeShiftedAfterPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Run(context.Background(), agent.Input{Message: "errors in the last hour?"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "errors in the last hour?"})
 	if err != nil || !res.Paused {
 		t.Fatalf("want a pause, got %v %+v", err, res)
 	}
 	w.set(turnNow.Add(30 * time.Minute))
-	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`))
+	res, err = conv.Resume(context.Background(), json.RawMessage(`true`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +344,7 @@ func TestTimeLineServedLate(t *testing.T) {
 			t.Errorf("second time line lacks %q:\n%s", part, second)
 		}
 	}
-	for _, m := range res.Conversation().History {
+	for _, m := range res.History() {
 		if strings.Contains(m.Content, clock.TimeLineMarker) {
 			t.Errorf("the time line reached history: %+v", m)
 		}
@@ -418,7 +419,7 @@ func TestTimeDirectionAndMaxRange(t *testing.T) {
 			if len(rows) != 1 || !strings.Contains(rows[0], `"refused":"`+c.refused+`"`) {
 				t.Errorf("call-window %v", rows)
 			}
-			msgs := toolMessages(res.Conversation().History)
+			msgs := toolMessages(res.History())
 			if len(msgs) != 1 || !strings.Contains(msgs[0], c.says) || strings.Contains(msgs[0], "2026") {
 				t.Errorf("refusal %q", msgs)
 			}
@@ -481,7 +482,7 @@ func TestTimeBoundToControlWindow(t *testing.T) {
 			if args := rowsOfKind(t, res, "argument"); len(args) != 1 || !strings.Contains(args[0], `"source":"app","value":"`+c.sent+`"`) {
 				t.Errorf("argument rows %v", args)
 			}
-			if msgs := toolMessages(res.Conversation().History); len(msgs) != 1 || !strings.Contains(msgs[0], "the window the person set in the app") {
+			if msgs := toolMessages(res.History()); len(msgs) != 1 || !strings.Contains(msgs[0], "the window the person set in the app") {
 				t.Errorf("tool message %q", msgs)
 			}
 			if got := contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked); got != c.differs {
@@ -512,12 +513,13 @@ func TestTimeRedrawnAfterPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Run(context.Background(), agent.Input{Message: "errors?"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "errors?"})
 	if err != nil || !res.Paused {
 		t.Fatalf("want a pause: %v", err)
 	}
 	w.set(turnNow.Add(30 * time.Minute))
-	if res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`)); err != nil {
+	if res, err = conv.Resume(context.Background(), json.RawMessage(`true`)); err != nil {
 		t.Fatal(err)
 	}
 	if got := sn.got(); len(got) != 1 || got[0].Window != "2026-10-09T13:40:00Z..2026-10-09T15:39:59Z" {
@@ -545,15 +547,16 @@ func TestTimeClockOnResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Run(context.Background(), agent.Input{Message: "errors?"})
+	conv := a.NewConversation()
+	res, err := conv.Send(context.Background(), agent.Input{Message: "errors?"})
 	if err != nil || !res.Paused {
 		t.Fatalf("want a pause: %v", err)
 	}
-	if _, err := a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.WithResumeTime(clock.Given{Zone: "PST"})); err == nil {
+	if _, err := conv.Resume(context.Background(), json.RawMessage(`true`), agent.WithResumeTime(clock.Given{Zone: "PST"})); err == nil {
 		t.Error("a resume with a refused zone: want an error")
 	}
 	later := turnNow.Add(time.Hour)
-	res, err = a.Resume(context.Background(), res.Checkpoint, json.RawMessage(`true`), agent.WithResumeTime(clock.Given{Now: later, Zone: "Europe/Berlin"}))
+	res, err = conv.Resume(context.Background(), json.RawMessage(`true`), agent.WithResumeTime(clock.Given{Now: later, Zone: "Europe/Berlin"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,11 @@ func windowRun(t *testing.T, opts ...agent.Option) (*agent.Result, *scripted.Pro
 	}
 	var log eventLog
 	log.on(a)
-	prior := &agent.Conversation{Version: 1, RunID: "run-earlier", CheckpointedAt: "2026-11-29T19:00:00Z", History: []llm.Message{
+	prior := agent.ConversationCheckpoint{Version: 1, RunID: "run-earlier", CheckpointedAt: "2026-11-29T19:00:00Z", History: []llm.Message{
 		{Role: llm.RoleUser, Content: overrideText},
 		{Role: llm.RoleAssistant, Content: "Noted."},
 	}}
-	res, err := a.Run(context.Background(), agent.Input{Message: "Approve order 7 from ACME?", ContinueFrom: prior})
+	res, err := loadCheckpoint(t, a, prior).Send(context.Background(), agent.Input{Message: "Approve order 7 from ACME?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestWindowEvictsEarlyMessages(t *testing.T) {
 		t.Errorf("context.evaluated dropped (-want +got):\n%s", diff)
 	}
 	// The conversation keeps every message: a window shapes requests only.
-	if got := len(res.Conversation().History); got != 6 {
+	if got := len(res.History()); got != 6 {
 		t.Errorf("conversation history = %d messages, want 6", got)
 	}
 
