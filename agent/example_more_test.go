@@ -59,14 +59,14 @@ func ExampleDecodeRecord() {
 // and why.
 func ExampleWithUnits() {
 	units := []*inject.Unit{
-		inject.Fact("refund-window", "Refunds are accepted for 30 days."),
-		inject.Instruction("vip-tone", "Address the customer by name.", inject.Rule{
+		inject.Must(inject.Fact("refund-window", "Refunds are accepted for 30 days.")),
+		inject.Must(inject.Instruction("vip-tone", "Address the customer by name.", inject.Rule{
 			Label: "customer is VIP",
 			When: func(r flow.Reader) bool {
 				v, _ := r.Get("userMessage")
 				return v == "I am a VIP."
 			},
-		}),
+		})),
 	}
 	model := scripted.New(scripted.Reply{Content: "Of course."})
 	a, _ := agent.New(model, agent.WithUnits(units...))

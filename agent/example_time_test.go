@@ -55,7 +55,11 @@ func ExampleWithInputsLayer() {
 func ExampleWithTimeLayer() {
 	search := tool.Must(tool.New("search_logs", "Search a service's error logs.",
 		func(ctx context.Context, in logsIn) (string, error) {
-			ct := tool.CallFrom(ctx).Time
+			call, err := tool.CallFrom(ctx)
+			if err != nil {
+				return "", err
+			}
+			ct := call.Time
 			return fmt.Sprintf("searched %s back from %s", in.Window, ct.Now.Format(time.RFC3339)), nil
 		},
 		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "1h"}}),

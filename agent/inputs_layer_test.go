@@ -44,7 +44,8 @@ func searchLogs(t testing.TB, rule tool.Rule, p tool.Period, sn *seen, result an
 		func(ctx context.Context, in searchLogsIn) (any, error) {
 			sn.mu.Lock()
 			sn.args = append(sn.args, in)
-			sn.time = append(sn.time, tool.CallFrom(ctx).Time)
+			call, _ := tool.CallFrom(ctx)
+			sn.time = append(sn.time, call.Time)
 			sn.mu.Unlock()
 			return result, nil
 		}, opts...)

@@ -441,7 +441,7 @@ func TestContinueFromPause(t *testing.T) {
 func TestToolProgressAndCallContext(t *testing.T) {
 	var seen tool.Call
 	slow := tool.Must(tool.New("slow_scan", "Scan slowly.", func(ctx context.Context, in statusIn) (string, error) {
-		seen = tool.CallFrom(ctx)
+		seen, _ = tool.CallFrom(ctx)
 		seen.Progress(map[string]int{"done": 50})
 		return "scanned", nil
 	}))

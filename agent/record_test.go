@@ -38,16 +38,16 @@ func valueAt[T any](t *testing.T, rec *agent.Record, stage, key string) T {
 }
 
 func TestContextUnitsEvidence(t *testing.T) {
-	fact := inject.Fact("refund-window", "Refunds are accepted for 30 days; quote \"exactly\" <this> \u2028 \U0001F600.")
-	vip := inject.Instruction("vip-tone", "Address the customer by name.", inject.Rule{
+	fact := inject.Must(inject.Fact("refund-window", "Refunds are accepted for 30 days; quote \"exactly\" <this> \u2028 \U0001F600."))
+	vip := inject.Must(inject.Instruction("vip-tone", "Address the customer by name.", inject.Rule{
 		Label: "the person mentions VIP",
 		When: func(r flow.Reader) bool {
 			v, _ := r.Get("userMessage")
 			s, _ := v.(string)
 			return strings.Contains(s, "VIP")
 		},
-	})
-	after := inject.Steering("after-status", "Status data can lag by a minute.", inject.WithToolReturn("service_status"))
+	}))
+	after := inject.Must(inject.Steering("after-status", "Status data can lag by a minute.", inject.WithToolReturn("service_status")))
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "Done."},
@@ -214,17 +214,31 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// TestUnitRefusals: a malformed unit is refused by its constructor, and a
+// duplicate id or a nil unit by New, each naming what is wrong.
 func TestUnitRefusals(t *testing.T) {
+	errOf := func(_ *inject.Unit, err error) error { return err }
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"bad id", errOf(inject.Fact("Bad Id", "x")), `"Bad Id"`},
+		{"empty text", errOf(inject.Fact("a", "")), "text is empty"},
+		{"nil rule", errOf(inject.Instruction("a", "x", inject.Rule{Label: "l"})), "predicate"},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to mention %s", tc.name, tc.err, tc.want)
+		}
+	}
 	p := scripted.New()
 	for _, tc := range []struct {
 		name  string
 		units []*inject.Unit
 		want  string
 	}{
-		{"bad id", []*inject.Unit{inject.Fact("Bad Id", "x")}, `"Bad Id"`},
-		{"duplicate", []*inject.Unit{inject.Fact("a", "x"), inject.Steering("a", "y")}, `"a" is already used`},
-		{"empty text", []*inject.Unit{inject.Fact("a", "")}, "text is empty"},
-		{"nil rule", []*inject.Unit{inject.Instruction("a", "x", inject.Rule{Label: "l"})}, "predicate"},
+		{"duplicate", []*inject.Unit{inject.Must(inject.Fact("a", "x")), inject.Must(inject.Steering("a", "y"))}, `"a" is already used`},
+		{"nil unit", []*inject.Unit{nil}, "units[0] is nil"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := agent.New(p, agent.WithUnits(tc.units...))
@@ -238,7 +252,7 @@ func TestUnitRefusals(t *testing.T) {
 func TestLargeUnitIsABlob(t *testing.T) {
 	big := strings.Repeat("runbook line. ", 400) // 5 600 bytes
 	p := scripted.New(scripted.Reply{Content: "ok"})
-	a, err := agent.New(p, agent.WithUnits(inject.Fact("runbook", big), inject.Fact("small", "short")))
+	a, err := agent.New(p, agent.WithUnits(inject.Must(inject.Fact("runbook", big)), inject.Must(inject.Fact("small", "short"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -378,8 +378,11 @@ func TestResultsLayerS13UnarmedAddsNothing(t *testing.T) {
 	if n := len(plog.of(event.FindingsPeriod)); n != 0 {
 		t.Errorf("unarmed run fired %d findings.period", n)
 	}
-	if plain.Findings() != nil || plain.Assessment() != nil {
-		t.Error("unarmed run reports findings or an assessment")
+	if plain.Findings() != nil {
+		t.Error("unarmed run reports findings")
+	}
+	if a := plain.Assessment(); a.Standing != assess.StandingNotAssessed || len(a.Reasons) != 1 || a.Reasons[0].Reason != agent.ReasonNotArmed {
+		t.Errorf("unarmed run's assessment = %+v, want not-assessed with the one reason %s", a, agent.ReasonNotArmed)
 	}
 	if n := len(plog.of(event.ToolsAbsent)); n != 1 {
 		t.Errorf("the boundary still fires tools.absent: got %d", n)

@@ -18,7 +18,7 @@ import (
 func TestSkillActivation(t *testing.T) {
 	restart := tool.Must(tool.New("restart_service", "Restart a service.",
 		func(ctx context.Context, in statusIn) (string, error) { return "restarted " + in.Service, nil }))
-	runbook := inject.Skill("restart-runbook", "Restart runbook: drain traffic first, then restart.", "restart_service")
+	runbook := inject.Must(inject.Skill("restart-runbook", "Restart runbook: drain traffic first, then restart.", "restart_service"))
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("k1", "read_skill", `{"id":"restart-runbook"}`)}},
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("r1", "restart_service", `{"service":"checkout"}`)}},

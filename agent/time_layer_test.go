@@ -244,7 +244,10 @@ func periodTool(t *testing.T, p tool.Period, result func(*tool.CallTime) any, op
 	t.Helper()
 	opts = append([]tool.Option{tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "2h"}}), tool.WithPeriod(p)}, opts...)
 	tl, err := tool.New("search_logs", "Search a service's error logs.",
-		func(ctx context.Context, in searchLogsIn) (any, error) { return result(tool.CallFrom(ctx).Time), nil }, opts...)
+		func(ctx context.Context, in searchLogsIn) (any, error) {
+			call, _ := tool.CallFrom(ctx)
+			return result(call.Time), nil
+		}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
