@@ -142,7 +142,10 @@ func decodeCheckpoint(data []byte) (*ConversationCheckpoint, error) {
 		case "findingsLedger":
 			c.FindingsLedger = append(json.RawMessage(nil), v...)
 		case "pause":
-			err = json.Unmarshal(v, &c.Pause)
+			c.Pause, err = decodePause(v)
+			if err != nil {
+				return nil, err
+			}
 		}
 		if err != nil {
 			return nil, &CheckpointError{Field: k, Reason: err.Error()}
@@ -192,6 +195,34 @@ func (c *ConversationCheckpoint) Validate() error {
 	return validateLedger(c.FindingsLedger)
 }
 
+// decodePause decodes the paused turn a checkpoint carries, naming the field
+// of the pause that does not decode (pause.flow, pause.turn, …).
+func decodePause(raw json.RawMessage) (*PauseCheckpoint, error) {
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, &CheckpointError{Field: "pause", Reason: "not a JSON object"}
+	}
+	var p PauseCheckpoint
+	if err := json.Unmarshal(raw, &p); err != nil {
+		for _, k := range []string{"version", "flow", "message", "turn", "blobs", "events", "droppedEvents", "argumentReplies"} {
+			v, ok := fields[k]
+			if !ok {
+				continue
+			}
+			one, _ := json.Marshal(map[string]json.RawMessage{k: v})
+			var probe PauseCheckpoint
+			if json.Unmarshal(one, &probe) != nil {
+				return nil, &CheckpointError{Field: "pause." + k, Reason: "does not decode as a paused turn's " + k}
+			}
+		}
+		return nil, &CheckpointError{Field: "pause", Reason: "does not decode as a paused turn"}
+	}
+	return &p, nil
+}
+
 // validatePause checks the paused turn a checkpoint carries.
 func validatePause(p *PauseCheckpoint) error {
 	if p == nil {
@@ -205,6 +236,9 @@ func validatePause(p *PauseCheckpoint) error {
 	}
 	if p.Turn < 1 {
 		return &CheckpointError{Field: "pause.turn", Reason: "must be at least 1"}
+	}
+	if pauseInfoOf(p) == nil {
+		return &CheckpointError{Field: "pause.flow.pauseData", Reason: "missing or not a pause of a tool call: the checkpoint does not say what the turn waits for"}
 	}
 	return nil
 }

@@ -92,7 +92,9 @@ func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
 // text; for a check-in, true or "yes" runs the call), the later calls of the
 // batch run, and the turn goes on. Calls that ran before the pause are not
 // run again. It refuses ErrNotPaused when nothing waits, ErrRunInFlight while
-// a turn runs, and an answer that is not JSON.
+// a turn runs, and an answer that is not JSON. A Resume that fails for any
+// reason leaves the question waiting, so it can be answered again; the
+// Result, when there is one, holds the failed leg's record.
 func (c *Conversation) Resume(ctx context.Context, answer json.RawMessage, opts ...ResumeOption) (*Result, error) {
 	var ro resumeConfig
 	for _, o := range opts {
@@ -114,12 +116,12 @@ func (c *Conversation) Resume(ctx context.Context, answer json.RawMessage, opts 
 	c.mu.Unlock()
 
 	res, end, err := c.a.resumeTurn(ctx, cp, answer, ro)
-	if res == nil && err != nil && end.state == nil && end.pending == nil {
-		// Refused before anything ran: the pause still waits.
-		c.mu.Lock()
-		c.inFlight = false
-		c.mu.Unlock()
-		return nil, err
+	if err != nil {
+		// A resume that failed (refused before it ran, its context ended,
+		// the model call failed) leaves the conversation as it was: the
+		// question still waits and the answer can be given again. The
+		// failed leg's record is in res.
+		end = turnEnd{pending: cp}
 	}
 	c.settle(end, false)
 	return res, err
@@ -141,37 +143,63 @@ func (c *Conversation) settle(end turnEnd, fresh bool) {
 }
 
 // Pending returns what the conversation waits for (the paused call and what
-// its tool asked), or nil when it is not paused.
+// its tool asked), or nil when it is not paused. For a conversation loaded
+// from a checkpoint, Data is the decoded JSON of what the tool asked (a
+// check-in's is still a CheckInRequest).
 func (c *Conversation) Pending() *PauseInfo {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending == nil || c.pending.Flow == nil {
+	if c.pending == nil {
 		return nil
 	}
-	if pi, ok := c.pending.Flow.PauseData.(PauseInfo); ok {
+	return pauseInfoOf(c.pending)
+}
+
+// pauseInfoOf reads the pause data of a pause checkpoint: typed when the
+// pause happened in this process, decoded from JSON when it was loaded.
+func pauseInfoOf(cp *PauseCheckpoint) *PauseInfo {
+	if cp.Flow == nil {
+		return nil
+	}
+	if pi, ok := cp.Flow.PauseData.(PauseInfo); ok {
 		return &pi
+	}
+	b, err := json.Marshal(cp.Flow.PauseData)
+	if err != nil {
+		return nil
 	}
 	var pi PauseInfo
-	if b, err := json.Marshal(c.pending.Flow.PauseData); err == nil && json.Unmarshal(b, &pi) == nil && pi.ToolCallID != "" {
-		return &pi
+	if json.Unmarshal(b, &pi) != nil || pi.ToolCallID == "" {
+		return nil
 	}
-	return nil
+	if pi.Kind == PauseCheckIn {
+		var raw struct {
+			Data json.RawMessage `json:"data"`
+		}
+		var ci CheckInRequest
+		if json.Unmarshal(b, &raw) == nil && json.Unmarshal(raw.Data, &ci) == nil {
+			pi.Data = ci
+		}
+	}
+	return &pi
 }
 
 // AbandonPause drops the question the conversation waits on, so the next
 // Send starts a new turn; that turn's record names the dropped run
 // (manifest abandonedPause) and the call left without a result is answered
-// as not run. It returns what was pending, or nil when nothing was.
+// as not run. It returns what it dropped, or nil when nothing was pending or
+// a turn is in flight (a Resume being answered is not dropped).
 func (c *Conversation) AbandonPause() *PauseInfo {
-	pi := c.Pending()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending != nil && !c.inFlight {
-		if c.pending.Flow != nil {
-			c.abandoned = c.pending.Flow.RunID
-		}
-		c.pending = nil
+	if c.pending == nil || c.inFlight {
+		return nil
 	}
+	pi := pauseInfoOf(c.pending)
+	if c.pending.Flow != nil {
+		c.abandoned = c.pending.Flow.RunID
+	}
+	c.pending = nil
 	return pi
 }
 

@@ -407,7 +407,7 @@ func TestLoadConversationRefusals(t *testing.T) {
 		{"corrupted history", billing, set("history", `"lost"`), "history"},
 		{"corrupted message", billing, set("history", `[{"role":"tool","content":"x"}]`), "history[0].toolCallId"},
 		{"corrupted time", billing, set("checkpointedAt", `"soon"`), "checkpointedAt"},
-		{"corrupted pause", billing, set("pause", `{"version":1,"turn":1,"flow":"broken"}`), "pause"},
+		{"corrupted pause", billing, set("pause", `{"version":1,"turn":1,"flow":"broken"}`), "pause.flow"},
 		{"future pause", billing, tamperPause(t, good, func(p map[string]json.RawMessage) { p["version"] = json.RawMessage(`2`) }), "pause.version"},
 		{"not JSON", billing, []byte("checkpoint, trust me"), ""},
 		{"empty", billing, nil, ""},
@@ -503,7 +503,6 @@ func TestResumeLoadedMatchesInPlace(t *testing.T) {
 // so the person's answer can be given again. (With the old API the caller
 // kept the pause checkpoint and could.)
 func TestResumeCancelledKeepsPause(t *testing.T) {
-	t.Skip("known bug, reported to the lead: a Resume ended by its context drops the pause (Conversation.settle clears pending on any finished leg), so the answer cannot be given again")
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("q1", "ask_approval", `{"action":"restart"}`)}},
 		scripted.Reply{Content: "Restarting."},
@@ -528,7 +527,6 @@ func TestResumeCancelledKeepsPause(t *testing.T) {
 // TestAbandonPauseWhileResuming: while a Resume runs, AbandonPause drops
 // nothing, so it must not return the pause as if it had dropped it.
 func TestAbandonPauseWhileResuming(t *testing.T) {
-	t.Skip("known bug, reported to the lead: during a Resume in flight, AbandonPause returns the pause being answered although it keeps it (and Pending still shows it)")
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("q1", "ask_approval", `{"action":"restart"}`), call("c1", "service_status", `{"service":"checkout"}`)}},
