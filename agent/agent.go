@@ -32,11 +32,10 @@ const (
 	CaptureHashOnly Capture = "hash-only"
 )
 
-// Agent runs the agent chart: a model, its tools and its context units.
-// It is safe for concurrent use: each Run owns its own execution, state and
-// record. The agent also remembers the conversation of the last turn that
-// ended (see FollowUp and Checkpoint); that conversation takes one turn at a
-// time.
+// Agent is the configuration of an agent: a model, its tools, its context
+// units and its layers. It holds no conversation state, so one Agent is
+// shared by every user and goroutine: each conversation (NewConversation,
+// LoadConversation) and each Run owns its own execution, state and record.
 type Agent struct {
 	provider llm.Provider
 	cfg      config

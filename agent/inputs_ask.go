@@ -35,7 +35,7 @@ type ArgumentAsk struct {
 
 var kArgumentAsk = flow.Key[ArgumentAsk]("argumentAsk")
 
-// repliesInput is what Agent.Resume hands the paused stage once the last
+// repliesInput is what Conversation.Resume hands the paused stage once the last
 // round settled every field: every reply, in order.
 type repliesInput struct {
 	Replies []json.RawMessage `json:"replies"`
@@ -157,7 +157,7 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 		}
 		var in repliesInput
 		if err := json.Unmarshal(input, &in); err != nil || len(in.Replies) == 0 {
-			return true, fmt.Errorf("agent: resume of a question: the input is not the replies Agent.Resume prepares")
+			return true, fmt.Errorf("agent: resume of a question: the input is not the replies Conversation.Resume prepares")
 		}
 		outs, last, err := replay(*st.Waiting, in.Replies, toolOf, inputs.Stamp{Turn: b.turn, Iteration: st.Iteration})
 		if err != nil {

@@ -325,7 +325,7 @@ func TestResultsLayerS11ReusedIDAcrossBatches(t *testing.T) {
 	}
 }
 
-func TestResultsLayerS12S18FollowUpTurns(t *testing.T) {
+func TestResultsLayerS12S18NextTurns(t *testing.T) {
 	covered := must(coverage.Wrap([]any{1}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "runs"}}, Period: &rlFresh}))
 	p := scripted.New(oneCall("c1"), scripted.Reply{Content: "All fine."}, oneCall("c1"), scripted.Reply{Content: "Still fine."}, scripted.Reply{Content: "Nothing new."})
 	a := must(agent.New(p, agent.WithTools(queueTool(t, "backup_runs", covered, s1Absent(t, rlStale))), agent.WithResultsLayer()))

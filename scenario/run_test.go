@@ -113,7 +113,7 @@ func TestRunMatchingAndCallOrder(t *testing.T) {
 	}
 }
 
-func TestRunPauseResumeFollowUp(t *testing.T) {
+func TestRunPauseResumeNextTurn(t *testing.T) {
 	rep := runFile(t, "testdata/valid/pause-followup.json")
 	if d := cmp.Diff([]string{"q1 yes, go ahead", "r1 checkout restarted at 10:02 UTC"}, served(rep)); d != "" {
 		t.Errorf("served (-want +got):\n%s", d)

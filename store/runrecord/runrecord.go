@@ -22,8 +22,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
-// FromResult builds the store.Run for one turn: res is what Run, FollowUp or Resume
-// returned and runErr the error it returned with it. The status is paused when the turn
+// FromResult builds the store.Run for one turn: res is what Agent.Run, Conversation.Send or
+// Conversation.Resume returned and runErr the error it returned with it. The status is paused when the turn
 // stopped for a person, failed when runErr is set, incomplete when the manifest does not say
 // the turn completed, else complete. It refuses a nil result or one without a record.
 func FromResult(res *agent.Result, runErr error) (*store.Run, error) {
