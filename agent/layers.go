@@ -199,9 +199,14 @@ func armLayers(c *config) (seams, error) {
 	}
 	for i := 0; i < len(c.layers); i++ {
 		for _, n := range c.layers[i].requires() {
-			if !c.has(n) {
-				c.layers = append(c.layers, newLayer(n))
+			if c.has(n) {
+				continue
 			}
+			l, ok := newLayer(n)
+			if !ok {
+				return seams{}, fmt.Errorf("agent: the %s layer needs the %s layer, which has no default; configure it", c.layers[i].name(), n)
+			}
+			c.layers = append(c.layers, l)
 		}
 	}
 	ordered, err := orderLayers(c.layers)
@@ -236,18 +241,18 @@ func implicitLayers(c *config) []layer {
 	return out
 }
 
-// newLayer is a required layer with its defaults.
-func newLayer(n string) layer {
+// newLayer is a required layer with its defaults; ok is false for a layer
+// that needs configuring (time, typed answer).
+func newLayer(n string) (layer, bool) {
 	switch n {
 	case layerResults:
-		return &resultsLayer{}
+		return &resultsLayer{}, true
 	case layerInputs:
-		return &inputsLayer{}
+		return &inputsLayer{}, true
 	case layerLimits:
-		return &limitsLayer{}
+		return &limitsLayer{}, true
 	}
-	// Only layers with defaults are ever required.
-	return &resultsLayer{}
+	return nil, false
 }
 
 // orderLayers sorts ls so every layer follows the armed layers it names in
