@@ -21,7 +21,7 @@ import (
 const DefaultMaxIterations = 10
 
 // Capture is the policy for keeping the exact request bytes of each model
-// call (explain.md §4.1). The hash and the spans are always kept.
+// call. The hash and the per-unit byte spans are always kept.
 type Capture string
 
 // The capture policies implemented here.

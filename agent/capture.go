@@ -1,6 +1,7 @@
 // Request capture: the llmRequest value call-llm commits — the hashes of the
 // exact bytes sent and received, their blobs per the capture policy, and the
-// byte span of every unit (explain.md §4).
+// byte span of every unit, so explain can show which bytes of a request a
+// suspect put there.
 
 package agent
 

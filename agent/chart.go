@@ -1,5 +1,6 @@
 // The agent chart: seed → [loop head] context → call-llm → sf-route →
-// tool-calls | wrap-up | prepare-final → break-final (runtime.md §2.1).
+// tool-calls | wrap-up | prepare-final → break-final. Every arrow is a flow
+// stage, so every write of a turn is a commit of its record.
 
 package agent
 
@@ -25,7 +26,8 @@ const (
 	branchFinal     = "final"
 )
 
-// Route rule labels (wire facts, runtime.md §2.3).
+// Route rule labels: wire facts, recorded on the route's commit as the rule
+// that chose the branch.
 const (
 	labelToolCalls = "model asked for tools within the step budget"
 	labelWrapUp    = "step budget spent with tool calls pending"

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 )
 
-// manyIterations is the step budget above which New warns (runtime.md
-// §3.3: no cap, a dev warning over 100).
+// manyIterations is the step budget above which New warns. There is no
+// upper cap: a budget this large is allowed, and usually a mistake.
 const manyIterations = 100
 
 // warnedManyIterations is the warn-once ledger for warnManyIterations.

@@ -1,7 +1,7 @@
 // Tool dispatch: the tool-calls stage runs one batch sequentially in the
 // model's order, reads every result through the coverage channel, serves the
 // model what it may read, and pauses when a tool asks a person
-// (runtime.md §2.5, §2.9; results-layer.md §2).
+// (a check-in before it runs, or the tool's own tool.Pause).
 
 package agent
 

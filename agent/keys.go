@@ -1,5 +1,6 @@
 // State keys: the wire names and Go types of everything the agent chart
-// writes (runtime.md §2.2).
+// writes. The names are wire facts: a record keeps them, and explain and
+// other implementations read them.
 
 package agent
 

@@ -2,7 +2,7 @@
 // must conform to a schema the caller gives; a non-conforming answer gets
 // one corrective model call, then a typed error. A typed answer is never
 // given the prose limits block: under WithLimitsBlock the same fold
-// travels beside it as answerCoverage (results-layer.md §9). An untyped
+// travels beside it as answerCoverage. An untyped
 // agent has none of it on its chart: no node, key, event or byte.
 
 package agent

@@ -1,5 +1,6 @@
 // The run record: one value holding everything a turn left behind, with one
-// JSON encoding, format "agentfootprint-go.record/1" (explain.md §2).
+// JSON encoding, format "agentfootprint-go.record/1": the manifest, the
+// chart's structure, the commit log, the blobs and the events.
 
 package agent
 

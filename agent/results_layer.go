@@ -222,8 +222,8 @@ func ledgerRefusal(err error) error {
 // unjudged because the results layer was not armed.
 var unjudgedWarned sync.Map
 
-// warnUnjudged is the dispatch boundary's developer warning (results-layer.md
-// §2.1 step 7): once per tool and process, in dev mode, when a result
+// warnUnjudged is the developer warning of the step that reads a result:
+// once per tool and process, in dev mode, when a result
 // declares a period that no layer will judge. It names the tool only, never a
 // value the tool returned.
 func warnUnjudged(judged bool, toolName string, cr coverage.CoverageResult) {

@@ -1,7 +1,7 @@
 // History windows: a strategy that chooses which history messages each model
 // call carries, and the agent's bookkeeping that records every eviction in
-// contextUnits.history (explain.md §3.4) and never separates a tool call from
-// its results.
+// contextUnits.history (the sent indices, and each evicted one with its
+// reason) and never separates a tool call from its results.
 
 package agent
 

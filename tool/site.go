@@ -1,6 +1,6 @@
 // Definition sites: where a tool was defined, captured when tool.New or
 // tool.NewRaw is called, so a record can name the line that defined each
-// tool (explain.md §3.1).
+// tool.
 
 package tool
 
