@@ -48,7 +48,7 @@ func BenchmarkAgentIteration(b *testing.B) {
 	}
 }
 
-// BenchmarkMockRun is runtime.md §1.12's mock agent run: five iterations
+// BenchmarkMockRun is the mock agent run of docs/PERFORMANCE.md: five iterations
 // each calling two tools, then the answer, on the scripted model. It reports
 // the median and 99th percentile of the run latency.
 func BenchmarkMockRun(b *testing.B) {

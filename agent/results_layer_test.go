@@ -1,5 +1,5 @@
 // End-to-end scenarios of the results layer on the scripted model
-// (results-layer.md §12): verdicts per call, one row per judged call, batches
+// (scenarios S1–S19): verdicts per call, one row per judged call, batches
 // told apart by iteration, the ledger across turns, limits on the answer, the
 // standing, and nothing at all when unarmed.
 

@@ -334,7 +334,7 @@ func TestTimeLineServedLate(t *testing.T) {
 	if first.Role != llm.RoleUser || first.Unit != agent.TimeLineUnit || first.Content != want {
 		t.Errorf("first request's last message %+v\nwant %q", first, want)
 	}
-	// time.md §10: a clock-only time line costs at most 73 tokens (chars/4).
+	// A clock-only time line costs at most 73 tokens (chars/4).
 	if n := (tool.UTF16Len(first.Content) + 3) / 4; n > 73 {
 		t.Errorf("clock-only time line is %d tokens by chars/4, want ≤ 73", n)
 	}
@@ -537,7 +537,7 @@ func TestTimeRedrawnAfterPause(t *testing.T) {
 	}
 }
 
-// time.md §11 #4: default now, a pause, a resume passing another Time: the
+// Default now, a pause, a resume passing another Time: the
 // paused turn keeps its clock and one clock-on-resume row records both.
 func TestTimeClockOnResume(t *testing.T) {
 	sn := &seen{}

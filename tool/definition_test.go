@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// searchSchema is inputs.md §13's base tool: service and window, both
+// searchSchema is the base tool of the argument-rule tests: service and window, both
 // required, window an enum of look-backs.
 const searchSchema = `{"type":"object","properties":{"service":{"type":"string"},"window":{"type":"string","enum":["1h","2h","24h","7d"]},"limit":{"type":"integer","minimum":1},"verbose":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"since":{"type":["string","null"]}},"required":["service","window"]}`
 

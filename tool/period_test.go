@@ -16,7 +16,7 @@ func TestPeriodGrammar(t *testing.T) {
 		units    string
 		ok       bool
 	}{
-		// inputs.md §3 yes/no examples.
+		// Which values each spelling accepts, and which it does not.
 		{"30m", SpellingLookback, "", true},
 		{"24h", SpellingLookback, "", true},
 		{"2w", SpellingLookback, "", true},
