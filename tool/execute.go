@@ -86,4 +86,3 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (v any, err error)
 	}()
 	return t.exec(ctx, args)
 }
-
