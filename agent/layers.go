@@ -124,12 +124,12 @@ type (
 type finalDraft struct {
 	reply  string
 	answer string
-	notes  FinalNotes
+	notes  finalNotes
 }
 
-// FinalNotes are what armed layers add to turn_end: the standing (results
+// finalNotes are what armed layers add to turn_end: the standing (results
 // layer) and the answer's coverage (typed answers with the limits block).
-type FinalNotes struct {
+type finalNotes struct {
 	Assessment     json.RawMessage
 	AnswerCoverage json.RawMessage
 }
@@ -440,7 +440,7 @@ func (sm *seams) runBatchDone(s *flow.Scope, iteration int) {
 }
 
 // prepareFinal runs the final steps in order on the model's reply.
-func (sm *seams) prepareFinal(s *flow.Scope, reply string) (string, FinalNotes, error) {
+func (sm *seams) prepareFinal(s *flow.Scope, reply string) (string, finalNotes, error) {
 	f := &finalDraft{reply: reply, answer: reply}
 	for _, x := range sm.final {
 		if err := x.prepareFinal(s, f); err != nil {

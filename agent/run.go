@@ -73,9 +73,6 @@ type Result struct {
 	history []llm.Message
 }
 
-// FinalContent returns Answer (the finalContent key's value).
-func (r *Result) FinalContent() string { return r.Answer }
-
 // Record returns the turn's run record.
 func (r *Result) Record() *Record { return r.record }
 

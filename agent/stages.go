@@ -367,7 +367,7 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 	in, _ := kTotalIn.Get(s)
 	out, _ := kTotalOut.Get(s)
 	se, stopped := kStoppedEarly.Get(s)
-	var notes FinalNotes
+	var notes finalNotes
 	if len(a.seams.final) > 0 {
 		var err error
 		if content, notes, err = a.seams.prepareFinal(s, content); err != nil {
