@@ -375,7 +375,8 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 	return o
 }
 
-// boundary is steps 7–9: the one reading channel, the ceiling, the serve door.
+// boundary reads what the result declares (once), applies the tool's
+// ceiling to what the model would read, and returns what it is served.
 func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome {
 	s := b.s
 	o := outcome{status: out.Status}
@@ -411,7 +412,8 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 		})
 	}
 
-	// Step 9 (serve door) before step 8, because the ceiling measures what
+	// What the model is served (the declarations in words) comes before the
+	// ceiling, because the ceiling measures what
 	// the model would read.
 	served := rawText
 	if sv, changed := coverage.Served(out.Value); changed {

@@ -1,4 +1,4 @@
-// The inputs layer (honesty layer 2) wired through the layer seams: arming,
+// The inputs layer as a value: arming,
 // the sf-inputs subflow between call-llm and sf-route, the fills on a fresh
 // args object at dispatch, the note after a filled call's result, and the
 // Assumed block under the answer's limits. Unarmed, none of it runs: no node,
@@ -51,7 +51,7 @@ var (
 	kInKept      = flow.Key[[]inputs.KeptAnswer]("kept")
 )
 
-// WithInputsLayer arms honesty layer 2: for every call that will run, each
+// WithInputsLayer arms the inputs layer: for every call that will run, each
 // argument a tool rules with tool.WithAskOrAssume gets a row on the findings
 // ledger saying who chose its value (the tool's default, the person or the
 // model), and a missing argument under an assume rule is filled with the

@@ -13,7 +13,7 @@ import (
 
 // WithMaxToolResultChars caps what the model is served from any tool at n
 // UTF-16 units. A longer result is replaced by {"truncated": true, "reason",
-// "head"?} within the cap, after every other step of the serve door. There
+// "head"?} within the cap, after every other step that shapes the served text. There
 // is no default; n < 1 is refused.
 func WithMaxToolResultChars(n int) Option {
 	return func(c *config) {
