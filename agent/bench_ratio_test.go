@@ -1,0 +1,118 @@
+// The side-by-side benchmark: one turn of ten tool-calling model calls, run
+// by a bare Go loop (the same scripted provider and tool, a history slice,
+// nothing recorded) and by the agent, interleaved in one benchmark run so the
+// reported ratio is measured under the same load.
+
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// ratioCalls is the number of tool-calling model calls per turn; the turn
+// makes one more to answer.
+const ratioCalls = 10
+
+func ratioReplies() []scripted.Reply {
+	var rs []scripted.Reply
+	for i := range ratioCalls {
+		rs = append(rs, scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprintf("c%d", i), "service_status", `{"service":"checkout"}`)}})
+	}
+	return append(rs, scripted.Reply{Content: "Checkout is degraded."})
+}
+
+// bareTurn is what an agent turn does, without a framework: call the model,
+// run each tool call, append to the history, until the model answers.
+func bareTurn(ctx context.Context, p llm.Provider, t *tool.Tool, system, question string) (string, error) {
+	schemas := []llm.ToolSchema{{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()}}
+	hist := []llm.Message{{Role: llm.RoleUser, Content: question}}
+	for {
+		req := &llm.Request{Messages: append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, hist...), Tools: schemas}
+		resp, err := p.Complete(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		hist = append(hist, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+		if len(resp.ToolCalls) == 0 {
+			return resp.Content, nil
+		}
+		for _, c := range resp.ToolCalls {
+			if rej := t.Validate(c.Args, c.ArgsError); rej != nil {
+				return "", rej
+			}
+			out, err := t.Execute(ctx, c.Args)
+			if err != nil {
+				return "", err
+			}
+			text, err := out.Text()
+			if err != nil {
+				return "", err
+			}
+			hist = append(hist, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: text})
+		}
+	}
+}
+
+// ratioTool is statusTool with a result that declares what it checked, so
+// the armed layers have something to judge.
+func ratioTool(b *testing.B) *tool.Tool {
+	return tool.Must(tool.NewRaw("service_status", "Report a service's health.",
+		json.RawMessage(`{"type":"object","properties":{"service":{"type":"string"}},"required":["service"]}`),
+		func(context.Context, json.RawMessage) (any, error) {
+			return json.RawMessage(`{"content":"checkout is degraded: error rate 12%","af_coverage":{"checked":["checkout"]}}`), nil
+		}))
+}
+
+// BenchmarkAgentVsBareLoop reports, per model call, the CPU time of the bare
+// loop and of the agent (full recording, and with layers armed) and their
+// ratio, each turn of one run right after the other.
+func BenchmarkAgentVsBareLoop(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		opts []agent.Option
+	}{
+		{"record=full", nil},
+		{"layers=results+limits", []agent.Option{agent.WithResultsLayer(), agent.WithLimitsBlock()}},
+		{"layers=inputs+time", []agent.Option{agent.WithInputsLayer(), agent.WithTimeLayer("UTC")}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			st := ratioTool(b)
+			bareP := scripted.New(ratioReplies()...)
+			agentP := scripted.New(ratioReplies()...)
+			a, err := agent.New(agentP, append([]agent.Option{agent.WithTools(st), agent.WithSystemPrompt("You triage incidents."), agent.WithMaxIterations(ratioCalls + 1)}, bc.opts...)...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var bare, full time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				bareP.Reset()
+				c0 := cpuTime()
+				if _, err := bareTurn(ctx, bareP, st, "You triage incidents.", "What is broken?"); err != nil {
+					b.Fatal(err)
+				}
+				c1 := cpuTime()
+				agentP.Reset()
+				if _, err := a.Run(ctx, agent.Input{Message: "What is broken?"}); err != nil {
+					b.Fatal(err)
+				}
+				full += cpuTime() - c1
+				bare += c1 - c0
+			}
+			calls := float64(b.N * (ratioCalls + 1))
+			b.ReportMetric(float64(bare.Microseconds())/calls, "bare-cpu-µs/call")
+			b.ReportMetric(float64(full.Microseconds())/calls, "agent-cpu-µs/call")
+			b.ReportMetric(float64(full)/float64(bare), "agent/bare")
+		})
+	}
+}
