@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -43,8 +44,10 @@ type Agent struct {
 	order    []string
 	chart    *flow.Chart
 	loopHead string
-	seams    seams
-	d        event.Dispatcher
+	// structureJSON is the chart's structure as every record carries it.
+	structureJSON json.RawMessage
+	seams         seams
+	d             event.Dispatcher
 
 	mu       sync.Mutex
 	conv     *Conversation
@@ -225,6 +228,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 		return nil, fmt.Errorf("agent: building the chart: %w", err)
 	}
 	a.chart, a.loopHead = chart, head
+	a.structureJSON = encodeStructure(chart)
 	return a, nil
 }
 

@@ -42,9 +42,11 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 	}
 	full := rs.a.cfg.capture == CaptureFull
 	if ex.RequestBody != nil {
-		out.Request = CapturedBody{Sha256: hashHex(ex.RequestBody), Bytes: len(ex.RequestBody), Stored: string(rs.a.cfg.capture)}
+		h := hashHex(ex.RequestBody)
+		out.Request = CapturedBody{Sha256: h, Bytes: len(ex.RequestBody), Stored: string(rs.a.cfg.capture)}
 		if full {
-			out.Request.Blob = "sha256:" + rs.blob(ex.RequestBody)
+			rs.putBlob(h, ex.RequestBody)
+			out.Request.Blob = "sha256:" + h
 		}
 	} else {
 		out.Request = CapturedBody{Stored: "unavailable"}
@@ -54,9 +56,11 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 		resp = bytes.Join(ex.Frames, []byte("\n"))
 	}
 	if resp != nil {
-		out.Response = CapturedBody{Sha256: hashHex(resp), Bytes: len(resp)}
+		h := hashHex(resp)
+		out.Response = CapturedBody{Sha256: h, Bytes: len(resp)}
 		if full {
-			out.Response.Blob = "sha256:" + rs.blob(resp)
+			rs.putBlob(h, resp)
+			out.Response.Blob = "sha256:" + h
 		}
 	}
 	return out

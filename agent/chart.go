@@ -70,7 +70,13 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 // of the chart the agent built (nodes, edges with the loop back-edges to the
 // loop head, declared keys).
 func (a *Agent) structure() json.RawMessage {
-	b, err := json.Marshal(a.chart.Structure())
+	return append(json.RawMessage(nil), a.structureJSON...)
+}
+
+// encodeStructure encodes the chart's structure once per agent: the chart
+// never changes after New.
+func encodeStructure(c *flow.Chart) json.RawMessage {
+	b, err := json.Marshal(c.Structure())
 	if err != nil {
 		return nil // cannot happen: Structure holds strings, bools and slices only
 	}

@@ -61,8 +61,14 @@ func runOf(ctx context.Context) *runState {
 
 // blob stores b under its SHA-256 and returns the hex digest.
 func (rs *runState) blob(b []byte) string {
-	sum := sha256.Sum256(b)
-	h := hex.EncodeToString(sum[:])
+	h := hashHex(b)
+	rs.putBlob(h, b)
+	return h
+}
+
+// putBlob stores b under h, its SHA-256 in hex, already computed by the
+// caller, so the bytes are hashed once.
+func (rs *runState) putBlob(h string, b []byte) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.blobs == nil {
@@ -71,7 +77,6 @@ func (rs *runState) blob(b []byte) string {
 	if _, ok := rs.blobs[h]; !ok {
 		rs.blobs[h] = append([]byte(nil), b...)
 	}
-	return h
 }
 
 func hashHex(b []byte) string {
@@ -107,6 +112,11 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 	if rs.a.cfg.recordEvents {
 		rs.mu.Lock()
 		if len(rs.events) < MaxRecordedEvents {
+			if rs.events == nil {
+				// A turn emits about eight events per iteration; one
+				// allocation for the usual turn instead of a doubling series.
+				rs.events = make([]event.Event, 0, min(16+8*rs.a.cfg.maxIter, MaxRecordedEvents))
+			}
 			rs.events = append(rs.events, ev)
 		} else {
 			rs.dropped++
