@@ -15,7 +15,7 @@ import (
 func TestDecodeAblation(t *testing.T) {
 	want := explain.Report{Format: explain.AblationFormat, Mode: "counterfactual", Samples: 3, Seeds: []int64{1, 2, 3},
 		Suspects: []explain.SuspectReport{{ID: "recent_deploys", Kind: "tool", Verdict: explain.VerdictConfirmed, Flips: 3, Samples: 3}},
-		Flags: []string{}}
+		Flags:    []string{}}
 	data, err := json.Marshal(want)
 	if err != nil {
 		t.Fatal(err)
