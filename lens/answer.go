@@ -11,6 +11,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
 // answerView is the answer pane.
@@ -76,7 +77,7 @@ func answerOf(rec *agent.Record, status string, steps []step) answerView {
 	} else {
 		a.Standing = standingBadge(assess.StandingNotAssessed)
 	}
-	if status == StatusFailed {
+	if status == string(store.StatusFailed) {
 		a.Error, a.ErrStage = failureOf(rec)
 	}
 	return a

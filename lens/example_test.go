@@ -1,3 +1,5 @@
+// Runnable examples of Render and NewHandler.
+
 package lens_test
 
 import (

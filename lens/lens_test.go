@@ -77,6 +77,10 @@ func TestDemoPart1(t *testing.T) {
 		`data-reason="coverage-gap"`, `data-reason="period-not-held"`,
 		"A search asked for time its store does not hold at all.",
 		"logs older than 30 days — the store keeps 30 days")
+	mustContain(t, "the context units", section(t, html, "units"),
+		"iterations 1–2: on-tool-return; no result from recent_deploys in the previous batch",
+		"iteration 3: on-tool-return; recent_deploys returned (call_deploys, iteration 2); placed in the system slot at position 1",
+		"iterations 1–2: rule “the question is about errors” matched true; read userMessage ← seed#0; placed in the system slot at position 1")
 	text := answer[strings.Index(answer, `<div class="answer-text">`):strings.Index(answer, `<pre class="limits">`)]
 	if strings.Contains(text, "What this answer rests on") || !strings.Contains(text, "Checkout has been degraded since 09:04 UTC") {
 		t.Errorf("the answer text is not the model's reply alone: %q", text)

@@ -10,6 +10,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
 // Stage ids and state keys of the agent chart the lens reads (wire facts of
@@ -36,14 +37,6 @@ const (
 	keyPausedArgs    = "pausedToolArgs"
 	keyLedger        = "findingsLedger"
 	keyCoverage      = "coverageDeclared"
-)
-
-// Status words: how a run ended, as the lens can tell from the record.
-const (
-	StatusComplete   = "complete"
-	StatusPaused     = "paused"
-	StatusFailed     = "failed"
-	StatusIncomplete = "incomplete"
 )
 
 // as converts v to T: directly when it already is one, else through its JSON
@@ -112,27 +105,31 @@ func stageOf(runtimeID string) string {
 // payloadAs decodes an event payload (typed or raw JSON) into T.
 func payloadAs[T any](e event.Event) (T, bool) { return as[T](e.Payload) }
 
-// statusOf says how the run ended: failed when a commit failed or a fatal
+// statusOf says how the run ended, in the store's words: failed when a commit failed or a fatal
 // error was emitted, paused when a call waits for a person, complete when the
 // manifest says Run returned normally, else incomplete.
 func statusOf(rec *agent.Record) string {
+	const (
+		failed, paused = string(store.StatusFailed), string(store.StatusPaused)
+		complete       = string(store.StatusComplete)
+	)
 	for _, e := range rec.Events {
 		if e.Type == event.ErrorFatal {
-			return StatusFailed
+			return failed
 		}
 	}
 	if rec.Log != nil {
 		for _, c := range rec.Log.Commits {
 			if c.CommitDetail != nil && c.Error != "" {
-				return StatusFailed
+				return failed
 			}
 		}
 		if id, ok := finalValue[string](rec.Log, keyPausedID); ok && id != "" {
-			return StatusPaused
+			return paused
 		}
 	}
 	if rec.Manifest.Complete {
-		return StatusComplete
+		return complete
 	}
-	return StatusIncomplete
+	return string(store.StatusIncomplete)
 }

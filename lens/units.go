@@ -22,6 +22,8 @@ type unitView struct {
 	Preview                         string
 	Outcomes                        []outcome
 	Fired                           int
+
+	tools []string // the tools an on-tool-return trigger waits for
 }
 
 // outcome is one stretch of iterations with the same result.
@@ -62,6 +64,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 			}
 			if len(t.Tools) > 0 {
 				u.Trigger += " (" + strings.Join(t.Tools, ", ") + ")"
+				u.tools = t.Tools
 			}
 		}
 		u.Text = e.Content
@@ -95,7 +98,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 				if !ok {
 					continue
 				}
-				o := outcomeOf(e)
+				o := outcomeOf(e, units[i].tools)
 				key := fmt.Sprint(o.Fired, o.Why, o.Where)
 				u := &units[i]
 				if e.Active {
@@ -118,7 +121,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 }
 
 // outcomeOf says why a unit fired or not in one iteration, and where it went.
-func outcomeOf(e inject.Entry) outcome {
+func outcomeOf(e inject.Entry, tools []string) outcome {
 	o := outcome{Fired: e.Active}
 	if e.Active {
 		o.Mark = badge{"●", "fired", "b-ok", "the trigger fired"}
@@ -145,6 +148,9 @@ func outcomeOf(e inject.Entry) outcome {
 	}
 	for _, m := range t.Matches {
 		why = append(why, fmt.Sprintf("%s returned (%s, iteration %d)", m.ToolName, m.ToolCallID, m.Iteration))
+	}
+	if t.Kind == inject.TriggerOnToolReturn && len(t.Matches) == 0 && len(tools) > 0 {
+		why = append(why, "no result from "+strings.Join(tools, " or ")+" in the previous batch")
 	}
 	if a := t.ActivatedBy; a != nil {
 		why = append(why, fmt.Sprintf("loaded by %s in iteration %d", a.ToolCallID, a.Iteration))

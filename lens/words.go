@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
 // badge is a word with a shape; Class picks the colour and border, which only
@@ -52,11 +53,11 @@ func verdictBadge(verdict string) badge {
 // statusBadge is the badge of how a run ended.
 func statusBadge(status string) badge {
 	switch status {
-	case StatusComplete:
+	case string(store.StatusComplete):
 		return badge{"✔", status, "b-ok", "Run returned normally"}
-	case StatusPaused:
+	case string(store.StatusPaused):
 		return badge{"⏸", status, "b-ask", "the run waits for a person"}
-	case StatusFailed:
+	case string(store.StatusFailed):
 		return badge{"✖", status, "b-bad", "Run returned an error"}
 	}
 	return badge{"…", status, "b-none", "the run was recorded without Run returning"}

@@ -1,3 +1,6 @@
+// The lens in a real browser: one test per case of issue 17, each on a real
+// record rendered to a file and opened in headless Chromium.
+
 package lenscheck
 
 import (
