@@ -166,8 +166,9 @@ func storedLines(id, where, target string) string {
 	}
 	return fmt.Sprintf("\nStored as run %s in %s:\n"+
 		"  agentfootprint show %s%s      its manifest, stages, tool calls and answer\n"+
-		"  agentfootprint explain %s%s   the answer walked back to the context that produced it\n",
-		id, where, id, flag, id, flag)
+		"  agentfootprint explain %s%s   the answer walked back to the context that produced it\n"+
+		"  agentfootprint lens %s%s      the run as one web page: answer, story, backtrack\n",
+		id, where, id, flag, id, flag, id, flag)
 }
 
 // writeDemo prints the transcript, then where the evidence is.

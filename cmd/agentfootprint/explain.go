@@ -44,6 +44,9 @@ func newExplainCmd() *cobra.Command {
 			if err := explainRecord(cmd.OutOrStdout(), rec, from, asJSON); err != nil {
 				return inputError(cmd, err)
 			}
+			if !asJSON {
+				fmt.Fprintf(cmd.OutOrStdout(), "\n%s   shows this run as a web page, the backtrack included\n", lensHint(args[0], target))
+			}
 			return nil
 		},
 	}

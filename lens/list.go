@@ -1,0 +1,113 @@
+// The run list: one line per stored run, newest first, with how it ended,
+// its standing, the head of its answer and the tools it called.
+
+package lens
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/store"
+)
+
+// RunSummary is one line of the run list.
+type RunSummary struct {
+	ID        string
+	StartedAt time.Time
+	Status    string
+	Standing  string
+	Answer    string // the head of the answer, on one line
+	Tools     []string
+	// Err says why the run's record could not be read, when it could not.
+	Err string
+}
+
+// Summarize makes the list line of a stored run from its header and record
+// (rec may be nil when it could not be decoded; Err then says so).
+func Summarize(info store.RunInfo, rec *agent.Record) RunSummary {
+	s := RunSummary{ID: info.ID, StartedAt: info.StartedAt, Status: string(info.Status), Answer: oneLine(info.Answer, 120)}
+	if rec == nil {
+		return s
+	}
+	if a, ok := assessmentOf(rec); ok {
+		s.Standing = a.Standing
+	}
+	for _, e := range rec.Events {
+		if e.Type != event.ToolsStart {
+			continue
+		}
+		if p, ok := payloadAs[event.ToolsStartPayload](e); ok && !slices.Contains(s.Tools, p.ToolName) {
+			s.Tools = append(s.Tools, p.ToolName)
+		}
+	}
+	return s
+}
+
+// listPage is the view of the list.
+type listPage struct {
+	CSP   string
+	CSS   template.CSS
+	Where string
+	Runs  []listLine
+	Base  string
+}
+
+type listLine struct {
+	RunSummary
+	Started         string
+	StatusB, StandB badge
+}
+
+// RenderList writes the run list page: runs in the order given (ListRuns
+// returns newest first), each linking to base + its id.
+func RenderList(w io.Writer, where, base string, runs []RunSummary) error {
+	css, err := assets.ReadFile("assets/lens.css")
+	if err != nil {
+		return fmt.Errorf("lens: %w", err)
+	}
+	p := listPage{CSP: ContentSecurityPolicy, CSS: template.CSS(css), Where: where, Base: base}
+	for _, r := range runs {
+		l := listLine{RunSummary: r, Started: r.StartedAt.UTC().Format(time.DateTime), StatusB: statusBadge(r.Status)}
+		if r.Standing != "" {
+			l.StandB = standingBadge(r.Standing)
+		}
+		p.Runs = append(p.Runs, l)
+	}
+	t, err := parsed()
+	if err != nil {
+		return fmt.Errorf("lens: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "list.html", p); err != nil {
+		return fmt.Errorf("lens: rendering the run list: %w", err)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// oneLine puts s on one line and cuts it to n runes.
+func oneLine(s string, n int) string {
+	out := make([]rune, 0, n)
+	space := false
+	for _, r := range s {
+		if r == '\n' || r == '\t' || r == '\r' || r == ' ' {
+			space = len(out) > 0
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, r)
+		if len(out) >= n {
+			return string(out) + "…"
+		}
+	}
+	return string(out)
+}
