@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -24,7 +25,7 @@ import (
 // State keys the results layer adds, declared only when it is armed.
 var (
 	kFindings             = ledger.StateKey()
-	kToolResultsIteration = flow.Key[int](results.KeyToolResultsIteration)
+	kToolResultsIteration = state.KeyToolResultsIteration
 	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
 )
 
