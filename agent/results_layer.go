@@ -24,7 +24,7 @@ import (
 
 // State keys the results layer adds, declared only when it is armed.
 var (
-	kFindings             = ledger.StateKey()
+	kFindings             = state.KeyFindingsLedger
 	kToolResultsIteration = state.KeyToolResultsIteration
 	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
 )
@@ -82,11 +82,7 @@ func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exp
 
 // prepareFinal folds the standing into turn_end.
 func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
-	st, err := assess.StateFromReader(s)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(assess.Fold(st))
+	b, err := json.Marshal(assess.Fold(assess.InputFromReader(s)))
 	if err != nil {
 		return err
 	}
@@ -272,7 +268,7 @@ func (r *Result) Assessment() *assess.Assessment {
 	if _, ok, _ := flow.ValueAt(r.record.Log, len(r.record.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
 		return nil
 	}
-	st, err := assess.StateFromRecord(r.record.Log)
+	st, err := assess.InputFromRecord(r.record.Log)
 	if err != nil {
 		return nil
 	}
