@@ -8,30 +8,17 @@ package agent
 import (
 	"bytes"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// LLMRequest is the value of llmRequest for one model call.
-type LLMRequest struct {
-	Iteration int          `json:"iteration"`
-	Provider  string       `json:"provider"`
-	Model     string       `json:"model"`
-	Endpoint  string       `json:"endpoint"`
-	Request   CapturedBody `json:"request"`
-	Response  CapturedBody `json:"response"`
-	Spans     []llm.Span   `json:"spans"`
-}
+// LLMRequest is the value of llmRequest for one model call (declared in
+// package state, where explain reads it too).
+type LLMRequest = state.LLMRequest
 
 // CapturedBody is one side of an exchange: the SHA-256 (hex) and length of
-// the exact bytes, how they were kept (Stored, request side only) and the
-// blob that holds them ("sha256:<hex>") when kept. A provider that reported
-// no bytes leaves Sha256 empty: nothing is guessed.
-type CapturedBody struct {
-	Sha256 string `json:"sha256"`
-	Bytes  int    `json:"bytes"`
-	Stored string `json:"stored,omitempty"`
-	Blob   string `json:"blob,omitempty"`
-}
+// the exact bytes, how they were kept and the blob that holds them.
+type CapturedBody = state.CapturedBody
 
 // capture builds the llmRequest value for a finished call and stores blobs
 // as the policy says.

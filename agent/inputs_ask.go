@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
@@ -26,14 +27,11 @@ import (
 const PauseArguments = "arguments"
 
 // ArgumentAsk is the committed argumentAsk: the batch's iteration and, while
-// a question is out, the question (Waiting).
-type ArgumentAsk struct {
-	Iteration int            `json:"iteration"`
-	Waiting   *inputs.Ask    `json:"waiting,omitempty"`
-	Fields    []inputs.Field `json:"fields,omitempty"`
-}
+// a question is out, the question (Waiting). It is declared in package
+// state, where the standing's fold reads it.
+type ArgumentAsk = state.ArgumentAsk
 
-var kArgumentAsk = flow.Key[ArgumentAsk]("argumentAsk")
+var kArgumentAsk = state.KeyArgumentAsk
 
 // repliesInput is what Conversation.Resume hands the paused stage once the last
 // round settled every field: every reply, in order.

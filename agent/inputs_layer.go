@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
@@ -38,16 +38,16 @@ var kArgumentResolutions = flow.Key[[]inputs.Resolution]("argumentResolutions")
 // when the call they were given for needed a second pause.
 var kArgumentAnswersKept = flow.Key[[]inputs.KeptAnswer]("argumentAnswersKept")
 
-// The subflow's own keys.
+// The subflow's own keys; those named like an agent key are that key.
 var (
 	kInCalls     = flow.Key[[]inputs.Call]("calls")
-	kInIteration = flow.Key[int]("iteration")
-	kInTurn      = flow.Key[int]("turnNumber")
+	kInIteration = state.KeyIteration
+	kInTurn      = state.KeyTurnNumber
 	kInPlan      = flow.Key[[]inputs.Call]("argumentPlan")
 	kInChecks    = flow.Key[inputs.Batch]("argumentChecks")
 	kInRows      = flow.Key[[]ledger.ArgumentRow]("argumentRows")
-	kInResolved  = flow.Key[[]inputs.Resolution]("argumentResolutions")
-	kInClock     = flow.Key[clock.Clock]("turnClock")
+	kInResolved  = kArgumentResolutions
+	kInClock     = kTurnClock
 	kInKept      = flow.Key[[]inputs.KeptAnswer]("kept")
 )
 
@@ -275,7 +275,7 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 		for i, a := range rows {
 			out[i] = ledger.FromArgument(a)
 		}
-		ops = append([]flow.Op{flow.AppendOp(ledger.StateKeyName, out)}, ops...)
+		ops = append([]flow.Op{flow.AppendOp(kFindings.KeyName(), out)}, ops...)
 	}
 	return ops, nil
 }

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -23,8 +24,8 @@ import (
 
 // State keys the results layer adds, declared only when it is armed.
 var (
-	kFindings             = ledger.StateKey()
-	kToolResultsIteration = flow.Key[int](results.KeyToolResultsIteration)
+	kFindings             = state.KeyFindingsLedger
+	kToolResultsIteration = state.KeyToolResultsIteration
 	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
 )
 
@@ -81,11 +82,7 @@ func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exp
 
 // prepareFinal folds the standing into turn_end.
 func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
-	st, err := assess.StateFromReader(s)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(assess.Fold(st))
+	b, err := json.Marshal(assess.Fold(assess.InputFromReader(s)))
 	if err != nil {
 		return err
 	}
@@ -282,7 +279,7 @@ func (r *Result) Assessment() *assess.Assessment {
 	if _, ok, _ := flow.ValueAt(r.record.Log, len(r.record.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
 		return notAssessed(ReasonNotArmed)
 	}
-	st, err := assess.StateFromRecord(r.record.Log)
+	st, err := assess.InputFromRecord(r.record.Log)
 	if err != nil {
 		return notAssessed(ReasonNoRecord)
 	}

@@ -69,14 +69,14 @@ func TestBuiltInWindows(t *testing.T) {
 		w    Window
 		want []Evicted
 	}{
-		{"last 1", LastMessages(1), []Evicted{{0, "window"}, {1, "window"}, {2, "window"}}},
-		{"last 2 stops before the group of 2", LastMessages(2), []Evicted{{0, "window"}, {1, "window"}, {2, "window"}}},
-		{"last 3 takes the group", LastMessages(3), []Evicted{{0, "window"}}},
+		{"last 1", LastMessages(1), []Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
+		{"last 2 stops before the group of 2", LastMessages(2), []Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
+		{"last 3 takes the group", LastMessages(3), []Evicted{{Index: 0, Reason: "window"}}},
 		{"last 9", LastMessages(9), []Evicted{}},
-		{"budget 10 stops before the group of 8", CharBudget(10), []Evicted{{0, "budget"}, {1, "budget"}, {2, "budget"}}},
-		{"budget 11", CharBudget(11), []Evicted{{0, "budget"}}},
+		{"budget 10 stops before the group of 8", CharBudget(10), []Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
+		{"budget 11", CharBudget(11), []Evicted{{Index: 0, Reason: "budget"}}},
 		{"budget 21", CharBudget(21), []Evicted{}},
-		{"budget 1 keeps the newest", CharBudget(1), []Evicted{{0, "budget"}, {1, "budget"}, {2, "budget"}}},
+		{"budget 1 keeps the newest", CharBudget(1), []Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

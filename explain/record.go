@@ -16,24 +16,28 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// State keys and stage ids of the agent chart this package reads. They are
-// wire facts of the record (runtime.md §2.2).
-const (
-	keyHistory       = "history"
-	keyCatalog       = "contextCatalog"
-	keyContextUnits  = "contextUnits"
-	keyLatestContent = "llmLatestContent"
-	keyToolCalls     = "llmLatestToolCalls"
-	keyLLMRequest    = "llmRequest"
-	keyFinalContent  = "finalContent"
-	keyToolResults   = "toolResults"
-	keyUserMessage   = "userMessage"
+// State keys of the agent chart this package reads, by their wire names as
+// package state declares them.
+var (
+	keyHistory       = state.KeyHistory.KeyName()
+	keyCatalog       = state.KeyCatalog.KeyName()
+	keyContextUnits  = state.KeyContextUnits.KeyName()
+	keyLatestContent = state.KeyLatestContent.KeyName()
+	keyToolCalls     = state.KeyLatestToolCalls.KeyName()
+	keyLLMRequest    = state.KeyLLMRequest.KeyName()
+	keyFinalContent  = state.KeyFinalContent.KeyName()
+	keyToolResults   = state.KeyToolResults.KeyName()
+	keyUserMessage   = state.KeyUserMessage.KeyName()
+)
 
+// Stage ids of the agent chart this package reads: wire facts of the record.
+const (
 	stageSeed         = "seed"
 	stageContext      = "context"
 	stageCallLLM      = "call-llm"

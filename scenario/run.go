@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -163,7 +164,7 @@ func (rep *Report) addEvidence(res *agent.Result) {
 	}
 	rep.Events = append(rep.Events, rec.Events...)
 	if rec.Log != nil && len(rec.Log.Commits) > 0 {
-		if v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, "coverageDeclared"); err == nil && ok {
+		if v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, state.KeyCoverageDeclared.KeyName()); err == nil && ok {
 			if rs, ok := v.([]coverage.DeclaredCoverage); ok {
 				rep.CoverageDeclared = append(rep.CoverageDeclared, rs...)
 			}

@@ -1,11 +1,11 @@
-// Benchmarks: folding the S1 record, and building its State from JSON.
+// Benchmarks: folding the S1 record, and building its Input from JSON.
 
 package assess
 
 import "testing"
 
 func BenchmarkFoldS1(b *testing.B) {
-	s, err := StateFromJSON([]byte(s1))
+	s, err := InputFromJSON([]byte(s1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -17,11 +17,11 @@ func BenchmarkFoldS1(b *testing.B) {
 	}
 }
 
-func BenchmarkStateFromJSONS1(b *testing.B) {
+func BenchmarkInputFromJSONS1(b *testing.B) {
 	data := []byte(s1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := StateFromJSON(data); err != nil {
+		if _, err := InputFromJSON(data); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,8 +3,9 @@
 //
 // Fold is pure. It reads committed state only (never events, never a clock), so the same call
 // gives the same Assessment during the run, after it from a stored record, and from a
-// conversation checkpoint's ledger. The State constructors turn each of those sources into the
-// one shape Fold reads.
+// conversation checkpoint's ledger. The Input constructors (InputFromReader, InputFromRecord,
+// InputFromJSON, InputFromLedger) turn each of those sources into the one typed shape Fold
+// reads, through the agent-state keys package agent/state declares.
 //
 // The standing is one of known, consistent, not-sure, ask and not-assessed. Every reason that
 // fires carries witnesses, JSON pointers into the record that a reader can open to see the row or

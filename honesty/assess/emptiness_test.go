@@ -46,7 +46,7 @@ func FuzzFold(f *testing.F) {
 	f.Add([]byte(`{"turnNumber":1,"findingsLedger":[{"kind":"period","turn":1,"verdict":"not-held"},7,null],"history":[{"role":"tool","content":"[]"}]}`), "")
 	f.Add([]byte(`{"history":"x","coverageDeclared":{"a":1},"argumentAsk":{"waiting":1}}`), "x")
 	f.Fuzz(func(t *testing.T, data []byte, rowsAt string) {
-		s, err := StateFromJSON(data)
+		s, err := InputFromJSON(data)
 		if err != nil {
 			return
 		}

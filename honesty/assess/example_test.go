@@ -17,11 +17,7 @@ func ExampleFold() {
 		ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"}),
 		ledger.FromPeriod(coverage.PeriodRow{Turn: 2, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}),
 	}
-	s, err := assess.StateFromLedger(rows, 2)
-	if err != nil {
-		panic(err)
-	}
-	a := assess.Fold(s)
+	a := assess.Fold(assess.InputFromLedger(rows, 2))
 	fmt.Println(a.Standing)
 	for _, r := range a.Reasons {
 		fmt.Println(r.Reason, r.Witness[0].Key+r.Witness[0].Path)

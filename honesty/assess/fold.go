@@ -7,7 +7,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // Option adjusts what the fold knows beyond the record.
@@ -28,58 +31,59 @@ func WithRowsAt(tool, key string) Option {
 	}
 }
 
-// ledgerRow is one findings-ledger row of this turn, with its index in the whole ledger.
-type ledgerRow struct {
-	i int
-	m map[string]any
+// periodAt is one period row of this turn, with its index in the whole ledger.
+type periodAt struct {
+	i   int
+	row coverage.PeriodRow
+}
+
+// argumentAt is one argument row of this turn, with its index in the whole ledger.
+type argumentAt struct {
+	i   int
+	row ledger.ArgumentRow
 }
 
 // toolCall is one tool result of this turn, as history holds it.
 type toolCall struct {
 	index    int
 	id, tool string
-	content  any
+	content  string
 }
 
-// Fold assesses the turn s holds. The turn is turnNumber when s has it (only rows stamped with
-// that turn are read, so rows restored from earlier turns are record, not folded), and every row
-// otherwise. It never fails: a value it cannot read is skipped, and a row of a kind it does not
-// know is skipped too.
-func Fold(s State, opts ...Option) Assessment {
+// Fold assesses the turn in holds. Only rows stamped with in.Turn are read (so rows restored from
+// earlier turns are record, not folded), or every row when in.Turn is below 1. It never fails:
+// a row of a kind it does not know is skipped, and so is an element left at its zero value
+// because it did not decode.
+func Fold(in Input, opts ...Option) Assessment {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
 	a := Assessment{Reasons: []Reason{}, Checked: []Check{}}
-	turn, scoped := whole(s[KeyTurnNumber])
+	scoped := in.Turn >= 1
 
-	var periods, arguments []ledgerRow
-	rows, _ := s[KeyFindingsLedger].([]any)
-	for i, r := range rows {
-		m, ok := r.(map[string]any)
-		if !ok {
-			continue
-		}
-		if scoped {
-			if t, ok := whole(m["turn"]); !ok || t != turn {
-				continue
-			}
-		}
-		switch m["kind"] {
+	var periods []periodAt
+	var arguments []argumentAt
+	for i, r := range in.Findings {
+		switch r.Kind() {
 		case coverage.PeriodRowKind:
-			periods = append(periods, ledgerRow{i, m})
-		case "argument":
-			arguments = append(arguments, ledgerRow{i, m})
+			if p, ok := r.Period(); ok && (!scoped || p.Turn == in.Turn) {
+				periods = append(periods, periodAt{i, p})
+			}
+		case ledger.ArgumentRowKind:
+			if g, ok := r.Argument(); ok && (!scoped || g.Turn == in.Turn) {
+				arguments = append(arguments, argumentAt{i, g})
+			}
 		default:
 			// A kind another layer owns: not read here.
 		}
 	}
 	current := currentArguments(arguments)
 
-	foldArguments(&a, s, current)
-	calls, from := turnCalls(s)
+	foldArguments(&a, in.ArgumentAsk, current)
+	calls, from := turnCalls(in.History, in.UserMessage)
 	a.TurnFrom = from
-	foldCoverage(&a, s, calls, o)
+	foldCoverage(&a, in.Coverage, calls, o)
 	foldPeriods(&a, periods, current)
 
 	slices.SortStableFunc(a.Reasons, func(x, y Reason) int { return rank(x.Reason) - rank(y.Reason) })
@@ -88,15 +92,15 @@ func Fold(s State, opts ...Option) Assessment {
 }
 
 // foldArguments adds the inputs layer's reasons and its argument-rules check.
-func foldArguments(a *Assessment, s State, current []ledgerRow) {
-	if ask, ok := s[KeyArgumentAsk].(map[string]any); ok && ask["waiting"] != nil {
+func foldArguments(a *Assessment, ask state.ArgumentAsk, current []argumentAt) {
+	if ask.Waiting != nil {
 		r := Reason{Reason: ReasonArgumentAsked, Layer: 2, Witness: []Pointer{}}
-		if p := StatePointer(KeyArgumentAsk, "/waiting/requestId"); resolves(p, s) {
-			r.Witness = append(r.Witness, p)
+		if ask.Waiting.RequestID != "" {
+			r.Witness = append(r.Witness, StatePointer(state.KeyArgumentAsk.KeyName(), "/waiting/requestId"))
 		}
 		for _, c := range current {
-			if _, asked := c.m["asked"]; asked {
-				r.Witness = append(r.Witness, StatePointer(KeyFindingsLedger, at(c.i, "asked")))
+			if c.row.Asked != "" {
+				r.Witness = append(r.Witness, findingsPointer(c.i, "asked"))
 			}
 		}
 		a.Reasons = append(a.Reasons, r)
@@ -104,8 +108,8 @@ func foldArguments(a *Assessment, s State, current []ledgerRow) {
 	for _, rule := range []struct{ source, reason string }{{"default", ReasonArgumentAssumed}, {"model", ReasonArgumentUnverified}} {
 		var w []Pointer
 		for _, c := range current {
-			if c.m["source"] == rule.source {
-				w = append(w, StatePointer(KeyFindingsLedger, at(c.i, "argument")))
+			if c.row.Source == rule.source {
+				w = append(w, findingsPointer(c.i, "argument"))
 			}
 		}
 		if len(w) > 0 {
@@ -115,7 +119,7 @@ func foldArguments(a *Assessment, s State, current []ledgerRow) {
 	if len(current) > 0 {
 		c := Check{Layer: 2, Check: CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []Pointer{}}
 		for _, r := range current {
-			c.Witness = append(c.Witness, StatePointer(KeyFindingsLedger, at(r.i, "argument")))
+			c.Witness = append(c.Witness, findingsPointer(r.i, "argument"))
 		}
 		a.Checked = append(a.Checked, c)
 	}
@@ -123,27 +127,24 @@ func foldArguments(a *Assessment, s State, current []ledgerRow) {
 
 // foldCoverage adds coverage-gap, declared-absent and empty-undeclared, and the tool-coverage
 // and result-shape checks, from the run's coverageDeclared rows and the turn's tool results.
-func foldCoverage(a *Assessment, s State, calls []toolCall, o options) {
-	declared, _ := s[KeyCoverageDeclared].([]any)
+func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []toolCall, o options) {
+	key := state.KeyCoverageDeclared.KeyName()
 	rowsOf := map[string]int{}
 	absent := map[string]bool{}
 	var gaps, absences []Pointer
 	for i, r := range declared {
-		m, ok := r.(map[string]any)
-		if !ok {
-			continue
-		}
-		id, _ := m["toolCallId"].(string)
-		rowsOf[id]++
-		for _, list := range []string{"notChecked", "cannotCover"} {
-			items, _ := m[list].([]any)
-			for k := range items {
-				gaps = append(gaps, StatePointer(KeyCoverageDeclared, at(i, list, itoa(k))))
+		rowsOf[r.ToolCallID]++
+		for _, list := range []struct {
+			name  string
+			items []coverage.Item
+		}{{"notChecked", r.NotChecked}, {"cannotCover", r.CannotCover}} {
+			for k := range list.items {
+				gaps = append(gaps, StatePointer(key, at(i, list.name, itoa(k))))
 			}
 		}
-		if m["kind"] == string(coverage.KindAbsence) {
-			absent[id] = true
-			absences = append(absences, StatePointer(KeyCoverageDeclared, at(i, "kind")))
+		if r.Kind == coverage.KindAbsence {
+			absent[r.ToolCallID] = true
+			absences = append(absences, StatePointer(key, at(i, "kind")))
 		}
 	}
 
@@ -196,7 +197,7 @@ func foldCoverage(a *Assessment, s State, calls []toolCall, o options) {
 
 // foldPeriods adds one reason per verdict kind met on the turn's period rows, each row's verdict
 // followed by its join to the argument row of the same call, and the result-period check.
-func foldPeriods(a *Assessment, periods []ledgerRow, current []ledgerRow) {
+func foldPeriods(a *Assessment, periods []periodAt, current []argumentAt) {
 	if len(periods) == 0 {
 		return
 	}
@@ -212,12 +213,12 @@ func foldPeriods(a *Assessment, periods []ledgerRow, current []ledgerRow) {
 	for _, rs := range reasons {
 		var w []Pointer
 		for _, p := range periods {
-			if p.m["verdict"] != string(rs.verdict) {
+			if p.row.Verdict != rs.verdict {
 				continue
 			}
-			w = append(w, StatePointer(KeyFindingsLedger, at(p.i, "verdict")))
+			w = append(w, findingsPointer(p.i, "verdict"))
 			if j, ok := joinOf(p, current); ok {
-				w = append(w, StatePointer(KeyFindingsLedger, at(j, "argument")))
+				w = append(w, findingsPointer(j, "argument"))
 			}
 		}
 		if len(w) > 0 {
@@ -227,7 +228,7 @@ func foldPeriods(a *Assessment, periods []ledgerRow, current []ledgerRow) {
 	foldTimeChecks(a, periods, current)
 	c := Check{Layer: 3, Check: CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []Pointer{}}
 	for _, p := range periods {
-		c.Witness = append(c.Witness, StatePointer(KeyFindingsLedger, at(p.i, "verdict")))
+		c.Witness = append(c.Witness, findingsPointer(p.i, "verdict"))
 	}
 	a.Checked = append(a.Checked, c)
 }
@@ -237,25 +238,25 @@ func foldPeriods(a *Assessment, periods []ledgerRow, current []ledgerRow) {
 // /i/differs/against) or whose look-back ran shifted (/i/shifted/byMs), and
 // period-beyond-retention for a row the source's retention put out of reach
 // (/i/beyondRetention); each witness is followed by the row's join, as for the verdicts.
-func foldTimeChecks(a *Assessment, periods, current []ledgerRow) {
+func foldTimeChecks(a *Assessment, periods []periodAt, current []argumentAt) {
 	var differs, beyond []Pointer
 	for _, p := range periods {
 		var w []Pointer
-		if d, ok := p.m["differs"].(map[string]any); ok && d["against"] != nil {
-			w = append(w, StatePointer(KeyFindingsLedger, at(p.i, "differs", "against")))
-		} else if sh, ok := p.m["shifted"].(map[string]any); ok && sh["byMs"] != nil {
-			w = append(w, StatePointer(KeyFindingsLedger, at(p.i, "shifted", "byMs")))
+		if p.row.Differs != nil {
+			w = append(w, findingsPointer(p.i, "differs", "against"))
+		} else if p.row.Shifted != nil {
+			w = append(w, findingsPointer(p.i, "shifted", "byMs"))
 		}
 		if len(w) > 0 {
 			if j, ok := joinOf(p, current); ok {
-				w = append(w, StatePointer(KeyFindingsLedger, at(j, "argument")))
+				w = append(w, findingsPointer(j, "argument"))
 			}
 			differs = append(differs, w...)
 		}
-		if p.m["beyondRetention"] == true {
-			beyond = append(beyond, StatePointer(KeyFindingsLedger, at(p.i, "beyondRetention")))
+		if p.row.BeyondRetention {
+			beyond = append(beyond, findingsPointer(p.i, "beyondRetention"))
 			if j, ok := joinOf(p, current); ok {
-				beyond = append(beyond, StatePointer(KeyFindingsLedger, at(j, "argument")))
+				beyond = append(beyond, findingsPointer(j, "argument"))
 			}
 		}
 	}
@@ -268,16 +269,12 @@ func foldTimeChecks(a *Assessment, periods, current []ledgerRow) {
 }
 
 // joinOf finds the current argument row of the period row's own call, turn and argument.
-func joinOf(p ledgerRow, current []ledgerRow) (int, bool) {
-	arg, _ := p.m["argument"].(string)
-	id, isText := p.m["toolCallId"].(string)
-	if arg == "" || !isText {
+func joinOf(p periodAt, current []argumentAt) (int, bool) {
+	if p.row.Argument == "" {
 		return 0, false
 	}
-	pt, _ := whole(p.m["turn"])
 	for _, c := range current {
-		ct, _ := whole(c.m["turn"])
-		if c.m["toolCallId"] == id && c.m["argument"] == arg && ct == pt {
+		if c.row.ToolCallID == p.row.ToolCallID && c.row.Argument == p.row.Argument && c.row.Turn == p.row.Turn {
 			return c.i, true
 		}
 	}
@@ -285,20 +282,17 @@ func joinOf(p ledgerRow, current []ledgerRow) (int, bool) {
 }
 
 // currentArguments keeps the last argument row per (turn, toolCallId, argument), in ledger order.
-func currentArguments(rows []ledgerRow) []ledgerRow {
+func currentArguments(rows []argumentAt) []argumentAt {
 	type key struct {
-		turn      float64
-		call, arg any
+		turn      int
+		call, arg string
 	}
-	keyOf := func(r ledgerRow) key {
-		t, _ := r.m["turn"].(float64)
-		return key{t, r.m["toolCallId"], r.m["argument"]}
-	}
+	keyOf := func(r argumentAt) key { return key{r.row.Turn, r.row.ToolCallID, r.row.Argument} }
 	last := map[key]int{}
 	for n, r := range rows {
 		last[keyOf(r)] = n
 	}
-	var out []ledgerRow
+	var out []argumentAt
 	for n, r := range rows {
 		if last[keyOf(r)] == n {
 			out = append(out, r)
@@ -308,19 +302,16 @@ func currentArguments(rows []ledgerRow) []ledgerRow {
 }
 
 // turnCalls returns the tool results of the turn: the tool messages after the person's message
-// (the last user message equal to userMessage when the record has it, else the last user
-// message). With no person message the whole history is the turn.
-func turnCalls(s State) ([]toolCall, string) {
-	h, _ := s[KeyHistory].([]any)
+// (the last user message equal to userMessage when it is known, else the last user message).
+// With no person message the whole history is the turn.
+func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
 	start, from := 0, TurnFromWholeHistory
-	um, hasUM := s[KeyUserMessage].(string)
 	for pass := 0; pass < 2 && from == TurnFromWholeHistory; pass++ {
 		for i := len(h) - 1; i >= 0; i-- {
-			m, _ := h[i].(map[string]any)
-			if m["role"] != "user" {
+			if h[i].Role != llm.RoleUser {
 				continue
 			}
-			if pass == 0 && hasUM && m["content"] != um {
+			if pass == 0 && userMessage != "" && h[i].Content != userMessage {
 				continue
 			}
 			start, from = i+1, TurnFromPerson
@@ -329,13 +320,11 @@ func turnCalls(s State) ([]toolCall, string) {
 	}
 	var calls []toolCall
 	for i := start; i < len(h); i++ {
-		m, _ := h[i].(map[string]any)
-		if m["role"] != "tool" {
+		m := h[i]
+		if m.Role != llm.RoleTool {
 			continue
 		}
-		id, _ := m["toolCallId"].(string)
-		tool, _ := m["toolName"].(string)
-		calls = append(calls, toolCall{index: i, id: id, tool: tool, content: m["content"]})
+		calls = append(calls, toolCall{index: i, id: m.ToolCallID, tool: m.ToolName, content: m.Content})
 	}
 	return calls, from
 }
@@ -348,15 +337,17 @@ func rank(reason string) int {
 }
 
 // whole reads a JSON number without fraction.
-func whole(v any) (int, bool) {
-	f, ok := v.(float64)
-	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+func whole(f float64) (int, bool) {
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return 0, false
 	}
 	return int(f), true
 }
 
-func resolves(p Pointer, s State) bool { _, ok := p.Resolve(s); return ok }
+// findingsPointer points at a field of findings-ledger row i.
+func findingsPointer(i int, fields ...string) Pointer {
+	return StatePointer(state.KeyFindingsLedger.KeyName(), at(i, fields...))
+}
 
 func orEmpty(p []Pointer) []Pointer {
 	if p == nil {

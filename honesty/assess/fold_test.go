@@ -20,20 +20,20 @@ func argument(call, arg, source string, turn int) string {
 	return fmt.Sprintf(`{"kind":"argument","turn":%d,"toolCallId":%q,"toolName":"search_logs","iteration":1,"argument":%q,"rule":"assume","period":true,"source":%q,"value":"2h"}`, turn, call, arg, source)
 }
 
-// state decodes a JSON object of state keys.
-func state(t *testing.T, js string) State {
+// input decodes a JSON object of state keys.
+func input(t *testing.T, js string) Input {
 	t.Helper()
-	s, err := StateFromJSON([]byte(js))
+	s, err := InputFromJSON([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func sp(path string) Pointer { return StatePointer(KeyFindingsLedger, path) }
+func sp(path string) Pointer { return StatePointer("findingsLedger", path) }
 
 // checkWitnesses fails when a witness does not resolve in the record.
-func checkWitnesses(t *testing.T, s State, a Assessment) {
+func checkWitnesses(t *testing.T, s Input, a Assessment) {
 	t.Helper()
 	for _, r := range a.Reasons {
 		for _, p := range r.Witness {
@@ -54,7 +54,7 @@ func checkWitnesses(t *testing.T, s State, a Assessment) {
 func TestPeriodVerdicts(t *testing.T) { // R8
 	for _, v := range []string{"not-held", "partly-held", "unknown", "undeclared", "covered"} {
 		t.Run(v, func(t *testing.T) {
-			s := state(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", v, 1, "")+`]}`)
+			s := input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", v, 1, "")+`]}`)
 			a := Fold(s)
 			checkWitnesses(t, s, a)
 			wantReasons := []Reason{{Reason: "period-" + v, Layer: 3, Witness: []Pointer{sp("/0/verdict")}}}
@@ -77,16 +77,16 @@ func TestPeriodVerdicts(t *testing.T) { // R8
 }
 
 func TestTurnScope(t *testing.T) { // R9, S12, S18
-	a := Fold(state(t, `{"turnNumber":2,"findingsLedger":[`+period("c1", "not-held", 1, "")+`]}`))
+	a := Fold(input(t, `{"turnNumber":2,"findingsLedger":[`+period("c1", "not-held", 1, "")+`]}`))
 	if len(a.Reasons) != 0 || len(a.Checked) != 0 || a.Standing != StandingNotAssessed {
 		t.Errorf("turn 2 folded a turn-1 row: %+v", a)
 	}
-	a = Fold(state(t, `{"findingsLedger":[`+period("c1", "not-held", 1, "")+`]}`))
+	a = Fold(input(t, `{"findingsLedger":[`+period("c1", "not-held", 1, "")+`]}`))
 	if len(a.Reasons) != 1 || a.Reasons[0].Reason != ReasonPeriodNotHeld {
 		t.Errorf("with no turnNumber every row is read: %+v", a.Reasons)
 	}
 	// S12: turn 1 covered, turn 2 reuses c1 and is not held; turn 2 reads only its own row.
-	s := state(t, `{"turnNumber":2,"findingsLedger":[`+period("c1", "covered", 1, "")+`,`+period("c1", "not-held", 2, "")+`]}`)
+	s := input(t, `{"turnNumber":2,"findingsLedger":[`+period("c1", "covered", 1, "")+`,`+period("c1", "not-held", 2, "")+`]}`)
 	a = Fold(s)
 	want := []Reason{{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/1/verdict")}}}
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
@@ -98,7 +98,7 @@ func TestTurnScope(t *testing.T) { // R9, S12, S18
 }
 
 func TestArgumentJoin(t *testing.T) { // R10
-	s := state(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "default", 1)+`,`+period("c1", "not-held", 1, `,"argument":"window"`)+`]}`)
+	s := input(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "default", 1)+`,`+period("c1", "not-held", 1, `,"argument":"window"`)+`]}`)
 	a := Fold(s)
 	checkWitnesses(t, s, a)
 	want := []Reason{
@@ -114,21 +114,21 @@ func TestArgumentJoin(t *testing.T) { // R10
 		`[` + argument("c1", "window", "default", 1) + `,` + period("c1", "not-held", 1, ``) + `]`,
 		`[` + argument("c1", "range", "default", 1) + `,` + period("c1", "not-held", 1, `,"argument":"window"`) + `]`,
 	} {
-		a := Fold(state(t, `{"turnNumber":1,"findingsLedger":`+js+`}`))
+		a := Fold(input(t, `{"turnNumber":1,"findingsLedger":`+js+`}`))
 		last := a.Reasons[len(a.Reasons)-1]
 		if len(last.Witness) != 1 {
 			t.Errorf("%s: joined across calls or names: %+v", js, last.Witness)
 		}
 	}
 	// The current argument row is the last per (turn, call, argument).
-	a = Fold(state(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "default", 1)+`,`+argument("c1", "window", "answered", 1)+`,`+period("c1", "covered", 1, `,"argument":"window"`)+`]}`))
+	a = Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "default", 1)+`,`+argument("c1", "window", "answered", 1)+`,`+period("c1", "covered", 1, `,"argument":"window"`)+`]}`))
 	if len(a.Reasons) != 0 || a.Standing != StandingConsistent {
 		t.Errorf("an answered row did not supersede the assumed one: %+v", a)
 	}
 }
 
 func TestUnknownVerdictWord(t *testing.T) { // R11
-	a := Fold(state(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "stale", 1, "")+`,{"kind":"clock","turn":1}]}`))
+	a := Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "stale", 1, "")+`,{"kind":"clock","turn":1}]}`))
 	if len(a.Reasons) != 0 {
 		t.Errorf("a verdict the fold does not know fired %+v", a.Reasons)
 	}
@@ -138,7 +138,7 @@ func TestUnknownVerdictWord(t *testing.T) { // R11
 }
 
 func TestOnceperVerdictKind(t *testing.T) { // S14
-	s := state(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "unknown", 1, "")+`,`+period("c2", "not-held", 1, "")+`,`+period("c3", "not-held", 1, "")+`]}`)
+	s := input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "unknown", 1, "")+`,`+period("c2", "not-held", 1, "")+`,`+period("c3", "not-held", 1, "")+`]}`)
 	a := Fold(s)
 	want := []Reason{
 		{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/1/verdict"), sp("/2/verdict")}},
@@ -165,7 +165,7 @@ const s1 = `{"turnNumber":1,"userMessage":"Any failed backups for host-103 at 09
  "findingsLedger":[{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}]}`
 
 func TestS1(t *testing.T) {
-	s := state(t, s1)
+	s := input(t, s1)
 	a := Fold(s)
 	checkWitnesses(t, s, a)
 	got, _ := json.Marshal(a)
@@ -214,7 +214,7 @@ func TestLayer3Reasons(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := state(t, tt.js)
+			s := input(t, tt.js)
 			a := Fold(s)
 			checkWitnesses(t, s, a)
 			got := []string{}
@@ -238,7 +238,7 @@ func TestLayer3Reasons(t *testing.T) {
 }
 
 func TestArgumentAskedIsAsk(t *testing.T) {
-	s := state(t, `{"turnNumber":1,"argumentAsk":{"waiting":{"requestId":"r1"}},"findingsLedger":[`+
+	s := input(t, `{"turnNumber":1,"argumentAsk":{"waiting":{"requestId":"r1"}},"findingsLedger":[`+
 		`{"kind":"argument","turn":1,"toolCallId":"c1","toolName":"search_logs","iteration":1,"argument":"window","rule":"ask","asked":"missing"},`+
 		period("c2", "not-held", 1, "")+`]}`)
 	a := Fold(s)
@@ -255,32 +255,32 @@ func TestFoldLaws(t *testing.T) {
 			`{"turnNumber":1,"findingsLedger":[` + period("c1", "covered", 1, "") + `]}`,
 			`{"turnNumber":1,"userMessage":"q","history":[{"role":"user","content":"q"},{"role":"tool","toolCallId":"c","toolName":"t","content":"[1]"}]}`,
 		} {
-			a := Fold(state(t, js))
+			a := Fold(input(t, js))
 			if a.Standing != StandingConsistent || a.Assessment != ValueUnrefuted {
 				t.Errorf("%s: standing %s/%s, want consistent/unrefuted", js, a.Assessment, a.Standing)
 			}
 		}
 	})
 	t.Run("2 declared silence is a reason", func(t *testing.T) {
-		a := Fold(state(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "undeclared", 1, "")+`]}`))
+		a := Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "undeclared", 1, "")+`]}`))
 		if a.Standing != StandingNotSure {
 			t.Errorf("undeclared gave %s", a.Standing)
 		}
 	})
 	t.Run("3 this turn only", func(t *testing.T) {
-		a := Fold(state(t, `{"turnNumber":3,"findingsLedger":[`+period("c1", "not-held", 1, "")+`,`+period("c1", "not-held", 2, "")+`,`+argument("c1", "window", "default", 2)+`]}`))
+		a := Fold(input(t, `{"turnNumber":3,"findingsLedger":[`+period("c1", "not-held", 1, "")+`,`+period("c1", "not-held", 2, "")+`,`+argument("c1", "window", "default", 2)+`]}`))
 		if len(a.Reasons) != 0 || len(a.Checked) != 0 {
 			t.Errorf("earlier turns folded: %+v", a)
 		}
 	})
 	t.Run("4 every call counts: a covered call never hides a not-held one", func(t *testing.T) {
-		a := Fold(state(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "not-held", 1, "")+`,`+period("c1", "covered", 1, "")+`]}`))
+		a := Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "not-held", 1, "")+`,`+period("c1", "covered", 1, "")+`]}`))
 		if a.Standing != StandingNotSure || a.Checked[0].Of != 2 {
 			t.Errorf("a later covered row hid an earlier not-held one: %+v", a)
 		}
 	})
 	t.Run("5 an unarmed check is neither reason nor entry", func(t *testing.T) {
-		a := Fold(state(t, `{"turnNumber":1}`))
+		a := Fold(input(t, `{"turnNumber":1}`))
 		want := Assessment{Assessment: ValueNotApplicable, Standing: StandingNotAssessed, Reasons: []Reason{}, Checked: []Check{}, TurnFrom: TurnFromWholeHistory}
 		if diff := cmp.Diff(want, a); diff != "" {
 			t.Errorf("empty record (-want +got):\n%s", diff)
@@ -290,7 +290,7 @@ func TestFoldLaws(t *testing.T) {
 
 func TestTimeCheckReasons(t *testing.T) {
 	differs := `,"argument":"window","differs":{"against":"asked","asked":{"from":"a","to":"b"},"read":[],"source":"declared","missing":[{"from":"a","to":"b"}],"extra":[]}`
-	s := state(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "model", 1)+`,`+
+	s := input(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "model", 1)+`,`+
 		period("c1", "covered", 1, differs)+`,`+
 		period("c2", "undeclared", 1, `,"beyondRetention":true`)+`,`+
 		period("c3", "covered", 1, `,"shifted":{"byMs":90000}`)+`,`+

@@ -3,8 +3,11 @@
 package assess
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 )
 
 // Pointer kinds.
@@ -32,26 +35,64 @@ func HistoryPointer(index int, path, toolCallID string) Pointer {
 	return Pointer{Kind: PointerHistory, Index: &index, Path: path, ToolCallID: toolCallID}
 }
 
-// Resolve returns the value the pointer names in s, and false when it names nothing.
-func (p Pointer) Resolve(s State) (any, bool) {
+// Resolve returns the value the pointer names in in, as plain JSON (objects as map[string]any,
+// lists as []any, numbers as float64), and false when it names nothing. It checks a witness
+// against the state the fold read; the fold itself never resolves one.
+func (p Pointer) Resolve(in Input) (any, bool) {
 	var root any
 	switch p.Kind {
 	case PointerState:
-		v, ok := s[p.Key]
+		v, ok := in.value(p.Key)
 		if !ok {
 			return nil, false
 		}
 		root = v
 	case PointerHistory:
-		h, _ := s[KeyHistory].([]any)
-		if p.Index == nil || *p.Index < 0 || *p.Index >= len(h) {
+		if p.Index == nil || *p.Index < 0 || *p.Index >= len(in.History) {
 			return nil, false
 		}
-		root = h[*p.Index]
+		root = in.History[*p.Index]
 	default:
 		return nil, false
 	}
-	return walk(root, p.Path)
+	plain, ok := plainJSON(root)
+	if !ok {
+		return nil, false
+	}
+	return walk(plain, p.Path)
+}
+
+// value returns the value Input holds under a state key, and false for a key it holds nothing
+// under.
+func (in Input) value(key string) (any, bool) {
+	switch key {
+	case state.KeyFindingsLedger.KeyName():
+		return in.Findings, in.Findings != nil
+	case state.KeyCoverageDeclared.KeyName():
+		return in.Coverage, in.Coverage != nil
+	case state.KeyHistory.KeyName():
+		return in.History, in.History != nil
+	case state.KeyArgumentAsk.KeyName():
+		return in.ArgumentAsk, in.ArgumentAsk.Waiting != nil || in.ArgumentAsk.Iteration != 0 || in.ArgumentAsk.Fields != nil
+	case state.KeyTurnNumber.KeyName():
+		return in.Turn, in.Turn >= 1
+	case state.KeyUserMessage.KeyName():
+		return in.UserMessage, in.UserMessage != ""
+	}
+	return nil, false
+}
+
+// plainJSON returns v as its plain JSON value.
+func plainJSON(v any) (any, bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil, false
+	}
+	return out, true
 }
 
 // walk follows an RFC 6901 pointer through plain JSON values.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
@@ -18,11 +19,8 @@ import (
 )
 
 func TestSameFoldFromEverySource(t *testing.T) {
-	turn := flow.Key[int]("turnNumber")
-	user := flow.Key[string]("userMessage")
-	history := flow.List[llm.Message]("history")
-	declared := flow.List[coverage.DeclaredCoverage]("coverageDeclared")
-	rows := ledger.StateKey()
+	turn, user, history := state.KeyTurnNumber, state.KeyUserMessage, state.KeyHistory
+	declared, rows := state.KeyCoverageDeclared, state.KeyFindingsLedger
 	stale := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
 		Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
 	var live Assessment
@@ -47,11 +45,7 @@ func TestSameFoldFromEverySource(t *testing.T) {
 			return nil, nil
 		}).
 		Stage("prepare-final", func(_ context.Context, s *flow.Scope) (any, error) {
-			st, err := StateFromReader(s)
-			if err != nil {
-				return nil, err
-			}
-			live = Fold(st)
+			live = Fold(InputFromReader(s))
 			return nil, nil
 		}).
 		MustBuild()
@@ -72,7 +66,7 @@ func TestSameFoldFromEverySource(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, rec := range map[string]*flow.Record{"live record": res.Record, "decoded with the chart": typed, "plain JSON": &raw} {
-		st, err := StateFromRecord(rec)
+		st, err := InputFromRecord(rec)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -95,11 +89,7 @@ func TestSameFoldFromEverySource(t *testing.T) {
 
 	// A checkpoint's ledger alone: the period reasons and check agree with the full fold's.
 	ckRows := rows.Get(stateAt(t, res.Record))
-	ck, err := StateFromLedger(ckRows, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromCk := Fold(ck)
+	fromCk := Fold(InputFromLedger(ckRows, 2))
 	if diff := cmp.Diff(live.Reasons[3:], fromCk.Reasons); diff != "" {
 		t.Errorf("checkpoint period reasons (-live +checkpoint):\n%s", diff)
 	}
@@ -121,4 +111,53 @@ func stateAt(t *testing.T, rec *flow.Record) flow.Reader {
 		t.Fatal(err)
 	}
 	return readerMap(m)
+}
+
+// TestInputFromJSONKeepsIndices: an element that does not decode into its typed form is left at
+// its zero value, so the fold skips it and every other witness still points at its own index in
+// the JSON.
+func TestInputFromJSONKeepsIndices(t *testing.T) {
+	js := `{"turnNumber":1,"findingsLedger":[7,{"kind":"period","turn":1,"verdict":5},` + period("c1", "not-held", 1, "") + `],` +
+		`"coverageDeclared":["x",{"kind":"absence","toolName":"t","toolCallId":"c1","iteration":1,"checked":[],"notChecked":[{"what":"host-104"}],"cannotCover":[]}],` +
+		`"userMessage":7,"argumentAsk":{"waiting":"soon"}}`
+	in, err := InputFromJSON([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Findings) != 3 || in.Findings[0].Kind() != "" || in.Findings[1].Kind() != "" || len(in.Coverage) != 2 {
+		t.Fatalf("elements were dropped or kept half-decoded: %+v", in)
+	}
+	if in.UserMessage != "" || in.ArgumentAsk.Waiting != nil {
+		t.Errorf("values of the wrong JSON type were read: %+v", in)
+	}
+	a := Fold(in)
+	checkWitnesses(t, in, a)
+	cd := func(path string) Pointer { return StatePointer("coverageDeclared", path) }
+	want := []Reason{
+		{Reason: ReasonCoverageGap, Layer: 3, Witness: []Pointer{cd("/1/notChecked/0")}},
+		{Reason: ReasonDeclaredAbsent, Layer: 3, Witness: []Pointer{cd("/1/kind")}},
+		{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/2/verdict")}},
+	}
+	if diff := cmp.Diff(want, a.Reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+	if c := a.Checked[len(a.Checked)-1]; c.Check != CheckResultPeriod || c.Of != 1 {
+		t.Errorf("the row that did not decode was counted: %+v", c)
+	}
+
+	for _, bad := range []string{`[1]`, `{"findingsLedger":[}`, `not json`} {
+		if _, err := InputFromJSON([]byte(bad)); err == nil {
+			t.Errorf("InputFromJSON(%s) gave no error", bad)
+		}
+	}
+}
+
+// TestInputFromReaderIgnoresOtherTypes: a key holding a value of another Go type reads as absent.
+func TestInputFromReaderIgnoresOtherTypes(t *testing.T) {
+	in := InputFromReader(readerMap{"turnNumber": "2", "findingsLedger": []any{1}, "userMessage": "q",
+		"history": []llm.Message{{Role: llm.RoleUser, Content: "q"}}})
+	want := Input{UserMessage: "q", History: []llm.Message{{Role: llm.RoleUser, Content: "q"}}}
+	if diff := cmp.Diff(want, in, cmp.AllowUnexported(ledger.Row{})); diff != "" {
+		t.Errorf("InputFromReader (-want +got):\n%s", diff)
+	}
 }

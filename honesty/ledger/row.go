@@ -10,9 +10,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 )
 
-// StateKeyName is the agent state key the ledger lives under.
-const StateKeyName = "findingsLedger"
-
 // ArgumentRowKind is the findings-ledger kind of an inputs-layer argument row.
 const ArgumentRowKind = "argument"
 

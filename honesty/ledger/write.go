@@ -1,4 +1,4 @@
-// This file holds the ledger's two halves, the pure merge and the emit, and the state key.
+// This file holds the ledger's two halves, the pure merge and the emit.
 
 package ledger
 
@@ -7,11 +7,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
-
-// StateKey returns the declaration of the agent's findingsLedger key, a list of Row. A chart that
-// mounts a layer declares this key, so the layer's one append op type-checks and a record decodes
-// the rows back.
-func StateKey() flow.ListKey[Row] { return flow.List[Row](StateKeyName) }
 
 // AppendRows is the ledger's merge half: prev followed by rows, in a fresh slice. prev is never
 // modified. With no rows it returns prev itself, so an empty write can be skipped.

@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/honesty/results"
 )
 
@@ -30,8 +30,8 @@ func ExamplePlanPeriods() {
 	// {"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}
 }
 
-// New returns the subflow and its mount; the parent declares findingsLedger with
-// ledger.StateKey() and mounts the layer at its loop head.
+// New returns the subflow and its mount; the parent declares the agent-state keys the mount
+// reads and writes, as package state declares them, and mounts the layer at its loop head.
 func ExampleNew() {
 	layer, err := results.New(results.Deps{
 		ArgumentOf: func(tool string) (string, bool) { return "window", tool == "search_logs" },
@@ -39,15 +39,14 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	iteration, stamp := flow.Key[int]("iteration"), flow.Key[int]("toolResultsIteration")
-	turn, calls := flow.Key[int]("turnNumber"), flow.Key[[]map[string]any]("toolResults")
 	chart := flow.NewBuilder("agent").
-		Keys(iteration, stamp, turn, calls, ledger.StateKey()).
+		Keys(state.KeyIteration, state.KeyToolResultsIteration, state.KeyTurnNumber, state.KeyToolResults,
+			state.KeyCoverageDeclared, state.KeyFindingsLedger).
 		Stage("tool-calls", func(_ context.Context, s *flow.Scope) (any, error) {
-			calls.Set(s, []map[string]any{{"toolCallId": "s1", "toolName": "search_logs"}})
-			stamp.Set(s, 1)
-			iteration.Set(s, 2)
-			turn.Set(s, 1)
+			state.KeyToolResults.Set(s, []state.ToolResult{{ToolCallID: "s1", ToolName: "search_logs", Iteration: 1}})
+			state.KeyToolResultsIteration.Set(s, 1)
+			state.KeyIteration.Set(s, 2)
+			state.KeyTurnNumber.Set(s, 1)
 			return nil, nil
 		}).
 		Mount(layer.ID, layer.Chart, layer.Mount).
@@ -56,7 +55,7 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	v, _, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, ledger.StateKeyName)
+	v, _, _ := flow.ValueAt(res.Record, len(res.Record.Commits)-1, state.KeyFindingsLedger.KeyName())
 	b, _ := json.Marshal(v)
 	fmt.Println(string(b))
 	// Output:

@@ -4,11 +4,7 @@
 package results
 
 import (
-	"encoding/json"
-	"fmt"
-	"math"
-	"strconv"
-
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
@@ -19,7 +15,9 @@ import (
 //	l, err := results.New(results.Deps{ArgumentOf: argOf})
 //	b.Mount(l.ID, l.Chart, l.Mount)
 //
-// The parent chart must declare findingsLedger with ledger.StateKey().
+// The parent chart must declare the agent-state keys the mount reads and writes, as package state
+// declares them: iteration, toolResultsIteration, turnNumber, toolResults, coverageDeclared and
+// findingsLedger.
 type Layer struct {
 	// ID is the mount's node id, "sf-results".
 	ID string
@@ -61,32 +59,24 @@ func inputWithTimes(parent flow.Reader, timesOf func(flow.Reader, []RanCall, int
 
 // Input is the mount's input mapping. Without a batch to judge (see BatchToJudge) it hands the
 // subflow an empty calls list and nothing else. With one, it hands the batch's calls from
-// toolResults (entries whose id or name is not text are skipped), the periods declared on this
-// batch's coverageDeclared rows (only when there are some), the batch's iteration and the turn.
+// toolResults, the periods declared on this batch's coverageDeclared rows (only when there are
+// some), the batch's iteration and the turn (when the agent's state holds one). It reads every
+// value through its typed key; it never fails, and the error is the mount's signature.
 func Input(parent flow.Reader) (map[string]any, error) {
 	stamp, ok := BatchToJudge(parent)
 	if !ok {
 		return map[string]any{keyCalls.KeyName(): []RanCall{}}, nil
 	}
-	tr, _ := parent.Get(KeyToolResults)
-	calls, err := callsOf(tr)
-	if err != nil {
-		return nil, err
-	}
+	tr, _ := state.KeyToolResults.Get(parent)
+	calls := callsOf(tr)
 	in := map[string]any{
 		keyCalls.KeyName():          calls,
 		keyBatchIteration.KeyName(): stamp,
 	}
-	if tv, has := parent.Get(KeyTurnNumber); has {
-		if t, ok := intOf(tv); ok {
-			in[keyTurnNumber.KeyName()] = t
-		}
+	if t, ok := state.KeyTurnNumber.Get(parent); ok {
+		in[keyTurnNumber.KeyName()] = t
 	}
-	cd, _ := parent.Get(KeyCoverageDeclared)
-	rows, err := declaredOf(cd)
-	if err != nil {
-		return nil, err
-	}
+	rows := state.KeyCoverageDeclared.Get(parent)
 	if ps := PeriodsOf(rows, calls, stamp); len(ps) > 0 {
 		in[keyPeriods.KeyName()] = ps
 	}
@@ -101,7 +91,7 @@ func Output(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	return []flow.Op{flow.AppendOp(ledger.StateKeyName, ledger.PeriodRowsOf(rows))}, nil
+	return []flow.Op{flow.AppendOp(state.KeyFindingsLedger.KeyName(), ledger.PeriodRowsOf(rows))}, nil
 }
 
 // PeriodsOf picks the periods the batch declared: every coverageDeclared row of the batch's
@@ -121,112 +111,11 @@ func PeriodsOf(rows []coverage.DeclaredCoverage, calls []RanCall, iteration int)
 	return out
 }
 
-// callsOf reads the batch's identities from toolResults, whatever Go type the agent keeps it in:
-// []RanCall, a list of maps, or any list of structs with toolCallId and toolName JSON fields.
-func callsOf(v any) ([]RanCall, error) {
-	switch t := v.(type) {
-	case nil:
-		return []RanCall{}, nil
-	case []RanCall:
-		return append([]RanCall{}, t...), nil
-	case []map[string]any:
-		out := make([]RanCall, 0, len(t))
-		for _, m := range t {
-			out = appendCall(out, m)
-		}
-		return out, nil
-	case []any:
-		if ms, ok := mapsOf(t); ok {
-			out := make([]RanCall, 0, len(ms))
-			for _, m := range ms {
-				out = appendCall(out, m)
-			}
-			return out, nil
-		}
+// callsOf is the batch's identities, in toolResults order: each result's call id and tool name.
+func callsOf(results []state.ToolResult) []RanCall {
+	out := make([]RanCall, 0, len(results))
+	for _, r := range results {
+		out = append(out, RanCall{ToolCallID: r.ToolCallID, ToolName: r.ToolName})
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("results: reading %s: %w", KeyToolResults, err)
-	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(data, &elems); err != nil {
-		return nil, fmt.Errorf("results: %s is not a list", KeyToolResults)
-	}
-	out := make([]RanCall, 0, len(elems))
-	for _, el := range elems {
-		var m map[string]any
-		if json.Unmarshal(el, &m) == nil {
-			out = appendCall(out, m)
-		}
-	}
-	return out, nil
-}
-
-func mapsOf(list []any) ([]map[string]any, bool) {
-	out := make([]map[string]any, len(list))
-	for i, e := range list {
-		m, ok := e.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		out[i] = m
-	}
-	return out, true
-}
-
-func appendCall(out []RanCall, m map[string]any) []RanCall {
-	id, ok1 := m["toolCallId"].(string)
-	name, ok2 := m["toolName"].(string)
-	if !ok1 || !ok2 {
-		return out
-	}
-	return append(out, RanCall{ToolCallID: id, ToolName: name})
-}
-
-// declaredOf reads coverageDeclared rows: typed, or decoded from JSON element by element (an
-// element that does not decode is skipped).
-func declaredOf(v any) ([]coverage.DeclaredCoverage, error) {
-	switch t := v.(type) {
-	case nil:
-		return nil, nil
-	case []coverage.DeclaredCoverage:
-		return t, nil
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("results: reading %s: %w", KeyCoverageDeclared, err)
-	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(data, &elems); err != nil {
-		return nil, fmt.Errorf("results: %s is not a list", KeyCoverageDeclared)
-	}
-	out := make([]coverage.DeclaredCoverage, 0, len(elems))
-	for _, el := range elems {
-		var r coverage.DeclaredCoverage
-		if json.Unmarshal(el, &r) == nil {
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-
-// intOf reads a whole number held as any Go integer, a float64 without fraction, or json.Number.
-func intOf(v any) (int, bool) {
-	switch t := v.(type) {
-	case int:
-		return t, true
-	case int64:
-		return int(t), true
-	case int32:
-		return int(t), true
-	case float64:
-		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
-			return int(t), true
-		}
-	case json.Number:
-		if n, err := strconv.Atoi(string(t)); err == nil {
-			return n, true
-		}
-	}
-	return 0, false
+	return out
 }

@@ -4,17 +4,9 @@
 package results
 
 import (
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-)
-
-// Agent state keys the mount reads (wire names).
-const (
-	KeyIteration            = "iteration"
-	KeyToolResultsIteration = "toolResultsIteration"
-	KeyToolResults          = "toolResults"
-	KeyCoverageDeclared     = "coverageDeclared"
-	KeyTurnNumber           = "turnNumber"
 )
 
 // BatchToJudge reports whether this loop-head visit has a batch to judge, and the iteration that
@@ -22,21 +14,13 @@ const (
 // stamp plus one: the visit straight after the tool calls. The first iteration has no stamp, and
 // every tool-less way back to the loop head (wrap-up, a retry, a nudge) has advanced the iteration
 // again, so none of them judges the batch a second time. A call id never decides it.
-func BatchToJudge(state flow.Reader) (stamp int, ok bool) {
-	sv, has := state.Get(KeyToolResultsIteration)
+func BatchToJudge(r flow.Reader) (stamp int, ok bool) {
+	s, has := state.KeyToolResultsIteration.Get(r)
 	if !has {
 		return 0, false
 	}
-	s, isInt := intOf(sv)
-	if !isInt {
-		return 0, false
-	}
-	iv, has := state.Get(KeyIteration)
-	if !has {
-		return 0, false
-	}
-	it, isInt := intOf(iv)
-	if !isInt || it != s+1 {
+	it, has := state.KeyIteration.Get(r)
+	if !has || it != s+1 {
 		return 0, false
 	}
 	return s, true

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
@@ -25,7 +26,7 @@ var (
 	keyCalls          = flow.Key[[]RanCall]("calls")
 	keyPeriods        = flow.Key[[]CallPeriod]("periods")
 	keyBatchIteration = flow.Key[int]("batchIteration")
-	keyTurnNumber     = flow.Key[int]("turnNumber")
+	keyTurnNumber     = state.KeyTurnNumber // the subflow keeps the agent's key for the turn
 	keyPeriodPlan     = flow.Key[[]PlannedPeriod]("periodPlan")
 	keyPeriodChecks   = flow.Key[[]CheckedPeriod]("periodChecks")
 	keyPeriodRows     = flow.Key[[]coverage.PeriodRow]("periodRows")

@@ -11,27 +11,21 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 )
 
-// toolResult stands in for the agent's own toolResults element type.
-type toolResult struct {
-	ToolCallID string `json:"toolCallId"`
-	ToolName   string `json:"toolName"`
-	Iteration  int    `json:"iteration"`
-	Status     string `json:"status,omitempty"`
-}
-
+// The parent's keys: the agent-state keys the mount reads and writes.
 var (
-	pIteration   = flow.Key[int]("iteration")
-	pStamp       = flow.Key[int]("toolResultsIteration")
-	pTurn        = flow.Key[int]("turnNumber")
-	pToolResults = flow.Key[[]toolResult]("toolResults")
-	pDeclared    = flow.List[coverage.DeclaredCoverage]("coverageDeclared")
-	pLedger      = ledger.StateKey()
+	pIteration   = state.KeyIteration
+	pStamp       = state.KeyToolResultsIteration
+	pTurn        = state.KeyTurnNumber
+	pToolResults = state.KeyToolResults
+	pDeclared    = state.KeyCoverageDeclared
+	pLedger      = state.KeyFindingsLedger
 )
 
 // parentState is what the parent's seed stage writes before the loop head.
@@ -39,7 +33,7 @@ type parentState struct {
 	iteration int
 	stamp     *int
 	turn      int
-	results   []toolResult
+	results   []state.ToolResult
 	declared  []coverage.DeclaredCoverage
 	ledger    []ledger.Row
 }
@@ -94,7 +88,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 		{
 			name: "S1 stale absence right after the batch",
 			st: parentState{iteration: 2, stamp: intp(1), turn: 1,
-				results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Status: "absent"}},
+				results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Status: "absent"}},
 				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}},
 			want:   []string{`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`},
 			events: 1,
@@ -102,7 +96,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 		{
 			name: "S10 re-entry after wrap-up judges nothing",
 			st: parentState{iteration: 3, stamp: intp(1), turn: 1,
-				results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1}},
+				results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1}},
 				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}},
 		},
 		{
@@ -112,7 +106,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 		{
 			name: "S14 batch of three in order; a call without period or argument files nothing",
 			st: parentState{iteration: 2, stamp: intp(1), turn: 1,
-				results: []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "lookup"}, {ToolCallID: "c3", ToolName: "backup_runs"}},
+				results: []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "lookup"}, {ToolCallID: "c3", ToolName: "backup_runs"}},
 				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale),
 					{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: "c3", Iteration: 1, Period: &unk}}},
 			want: []string{
@@ -124,7 +118,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 		{
 			name: "S11 a reused id is judged on this batch's periods only",
 			st: parentState{iteration: 3, stamp: intp(2), turn: 1,
-				results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
+				results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
 				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, fresh), absenceRow("c1", 2, stale)},
 				ledger:   []ledger.Row{ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"})}},
 			want: []string{
@@ -136,7 +130,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 		{
 			name: "period tool that declared nothing is undeclared, naming its argument",
 			st: parentState{iteration: 2, stamp: intp(1), turn: 4,
-				results: []toolResult{{ToolCallID: "s1", ToolName: "search_logs"}, {ToolCallID: "", ToolName: "search_logs"}}},
+				results: []state.ToolResult{{ToolCallID: "s1", ToolName: "search_logs"}, {ToolCallID: "", ToolName: "search_logs"}}},
 			want: []string{
 				`{"kind":"period","turn":4,"toolCallId":"s1","toolName":"search_logs","iteration":1,"verdict":"undeclared","argument":"window"}`,
 				`{"kind":"period","turn":4,"toolCallId":"","toolName":"search_logs","iteration":1,"verdict":"undeclared","argument":"window"}`,
@@ -221,7 +215,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 
 func TestSubflowRecordRoundTrip(t *testing.T) {
 	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
-		results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
+		results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
 		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}}
 	c := parentChart(t, st, Deps{})
 	res, err := c.Run(context.Background(), nil)
@@ -248,20 +242,27 @@ func TestSubflowRecordRoundTrip(t *testing.T) {
 	}
 }
 
-func TestInputReadsLooseShapes(t *testing.T) {
+func TestInputReadsTypedState(t *testing.T) {
+	declared := []coverage.DeclaredCoverage{
+		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "a", Iteration: 1, Period: &unk},
+		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "a", Iteration: 0, Period: &stale},
+		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "z", Iteration: 1, Period: &stale},
+	}
 	tests := []struct {
 		name  string
 		state mapReader
 		want  map[string]any
 	}{
 		{"no batch: calls only", mapReader{"iteration": 1}, map[string]any{"calls": []RanCall{}}},
-		{"maps with a non-text id skipped", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": 3,
-			"toolResults": []any{map[string]any{"toolCallId": "a", "toolName": "t"}, map[string]any{"toolCallId": 7, "toolName": "t"}}},
-			map[string]any{"calls": []RanCall{{"a", "t"}}, "batchIteration": 1, "turnNumber": 3}},
-		{"coverage rows as decoded JSON", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": 1,
-			"toolResults":      []map[string]any{{"toolCallId": "a", "toolName": "t"}},
-			"coverageDeclared": json.RawMessage(`[{"kind":"ledger","toolName":"t","toolCallId":"a","iteration":1,"checked":[],"notChecked":[],"cannotCover":[],"period":{"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}]`)},
+		{"the batch's calls, in order, and the turn", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": 3,
+			"toolResults": []state.ToolResult{{ToolCallID: "a", ToolName: "t", Iteration: 1}, {ToolCallID: "b", ToolName: "u", Iteration: 1}}},
+			map[string]any{"calls": []RanCall{{"a", "t"}, {"b", "u"}}, "batchIteration": 1, "turnNumber": 3}},
+		{"periods of this batch's calls only", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": 1,
+			"toolResults": []state.ToolResult{{ToolCallID: "a", ToolName: "t"}}, "coverageDeclared": declared},
 			map[string]any{"calls": []RanCall{{"a", "t"}}, "batchIteration": 1, "turnNumber": 1, "periods": []CallPeriod{{"a", unk}}}},
+		{"values of another type read as absent", mapReader{"iteration": 2, "toolResultsIteration": 1, "turnNumber": "3",
+			"toolResults": []map[string]any{{"toolCallId": "a", "toolName": "t"}}},
+			map[string]any{"calls": []RanCall{}, "batchIteration": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -280,7 +281,7 @@ type ctxKey struct{}
 
 func TestCustomEmitGetsStageContext(t *testing.T) {
 	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
-		results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
+		results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
 		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}}
 	var got []coverage.PeriodRow
 	var tag any
@@ -301,7 +302,7 @@ func TestCustomEmitGetsStageContext(t *testing.T) {
 
 func TestTimeInputsReachVerify(t *testing.T) {
 	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
-		results:  []toolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "backup_runs"}},
+		results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "backup_runs"}},
 		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale), absenceRow("c2", 1, fresh)}}
 	var gotCalls []RanCall
 	var gotIteration int

@@ -36,7 +36,7 @@ func TestBatchToJudge(t *testing.T) { // R1 and the visit table of §5.1
 		{"first iteration, no stamp", mapReader{"iteration": 1}, 0, false},
 		{"right after tool-calls", mapReader{"iteration": 2, "toolResultsIteration": 1}, 1, true},
 		{"after wrap-up", mapReader{"iteration": 3, "toolResultsIteration": 1}, 0, false},
-		{"stamp from JSON", mapReader{"iteration": float64(5), "toolResultsIteration": json.Number("4")}, 4, true},
+		{"values of another type", mapReader{"iteration": float64(5), "toolResultsIteration": json.Number("4")}, 0, false},
 		{"stamp not a number", mapReader{"iteration": 2, "toolResultsIteration": "1"}, 0, false},
 		{"no iteration", mapReader{"toolResultsIteration": 1}, 0, false},
 		{"same iteration as stamp", mapReader{"iteration": 1, "toolResultsIteration": 1}, 0, false},
