@@ -365,6 +365,7 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 			return outcome{pause: pr}
 		}
 		if ref, ok := declarationRefusal(err); ok {
+			warnRefusedDeclaration(c.Name, err)
 			return outcome{served: ref + note, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
 		}
 		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())

@@ -238,6 +238,27 @@ func warnUnjudged(judged bool, toolName string, cr coverage.CoverageResult) {
 		"(agent.WithResultsLayer() turns it on)", "tool", toolName)
 }
 
+// refusedWarned is the warn-once ledger of tools whose own declaration was
+// refused at run time.
+var refusedWarned sync.Map
+
+// warnRefusedDeclaration is the developer warning for a tool whose own
+// declaration (a coverage constructor's call inside the tool) was refused
+// while the agent ran: once per tool and process, in dev mode, naming the
+// tool and the refused field. The model reads the refusal as the call's
+// failed result and the standing names the call (call-failed).
+func warnRefusedDeclaration(toolName string, err error) {
+	var ref *coverage.Refusal
+	if !coverage.DevMode() || !errors.As(err, &ref) {
+		return
+	}
+	if _, seen := refusedWarned.LoadOrStore(toolName, true); seen {
+		return
+	}
+	slog.Warn("agentfootprint: a tool's own coverage declaration was refused while it ran; the call returned no data, the model was told, and the standing names the call as call-failed",
+		"tool", toolName, "field", ref.Field, "refusal", ref.Error())
+}
+
 // declarationRefusal reports whether a tool's error is a coverage door's
 // refusal, and returns its text: the call's result is then that refusal as
 // written ("refused: …"), an ordinary tool error with status invalid.

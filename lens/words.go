@@ -74,6 +74,7 @@ var reasonSentences = map[string]string{
 	assess.ReasonCoverageGap:            "A tool said there is ground it did not or cannot check, and the answer rests on that tool.",
 	assess.ReasonDeclaredAbsent:         "A tool said what was asked for is absent, which is not the same as checked and empty.",
 	assess.ReasonEmptyUndeclared:        "A tool came back empty without saying what it covered, so the empty result proves nothing.",
+	assess.ReasonCallFailed:             "A tool call the answer may rest on returned no data: it failed, was refused or was not run.",
 	assess.ReasonPeriodNotHeld:          "A search asked for time its store does not hold at all.",
 	assess.ReasonPeriodPartlyHeld:       "A search asked for time its store holds only in part.",
 	assess.ReasonPeriodUnknown:          "A tool could not say which time it read.",

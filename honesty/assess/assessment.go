@@ -35,6 +35,11 @@ const (
 	ReasonCoverageGap        = "coverage-gap"
 	ReasonDeclaredAbsent     = "declared-absent"
 	ReasonEmptyUndeclared    = "empty-undeclared"
+	// ReasonCallFailed: a call of the turn returned no data (the tool
+	// failed or panicked, its arguments were refused, its own declaration
+	// was refused, or it was not run), so whatever the answer says about
+	// what it would have read rests on nothing.
+	ReasonCallFailed = "call-failed"
 	ReasonPeriodNotHeld      = "period-not-held"
 	ReasonPeriodPartlyHeld   = "period-partly-held"
 	ReasonPeriodUnknown      = "period-unknown"
@@ -56,7 +61,7 @@ const (
 // sorts last.
 var reasonOrder = []string{
 	"asked", ReasonArgumentAsked, ReasonArgumentAssumed, ReasonArgumentUnverified, "argument-read", "value-contingent",
-	ReasonCoverageGap, ReasonDeclaredAbsent, ReasonEmptyUndeclared,
+	ReasonCoverageGap, ReasonDeclaredAbsent, ReasonEmptyUndeclared, ReasonCallFailed,
 	ReasonPeriodNotHeld, ReasonPeriodPartlyHeld, ReasonPeriodUnknown, ReasonPeriodUndeclared,
 	ReasonPeriodDiffersFromAsked, ReasonPeriodBeyondRetention,
 	"sources-conflict", "value-unsupported", "value-survived-revision", "derived-from-reading", "stopped-early",

@@ -48,6 +48,7 @@ type toolCall struct {
 	index    int
 	id, tool string
 	content  string
+	failed   bool // the tool message reports a failure (isError)
 }
 
 // Fold assesses the turn in holds. Only rows stamped with in.Turn are read (so rows restored from
@@ -84,6 +85,7 @@ func Fold(in Input, opts ...Option) Assessment {
 	calls, from := turnCalls(in.History, in.UserMessage)
 	a.TurnFrom = from
 	foldCoverage(&a, in.Coverage, calls, o)
+	foldFailedCalls(&a, calls)
 	foldPeriods(&a, periods, current)
 
 	slices.SortStableFunc(a.Reasons, func(x, y Reason) int { return rank(x.Reason) - rank(y.Reason) })
@@ -192,6 +194,21 @@ func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []t
 		a.Checked = append(a.Checked,
 			Check{Layer: 3, Check: CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
 			Check{Layer: 3, Check: CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
+	}
+}
+
+// foldFailedCalls adds call-failed with every failed call of the turn as a
+// witness (its tool message's isError): an answer resting on a call that
+// returned nothing must not read as if the call had answered.
+func foldFailedCalls(a *Assessment, calls []toolCall) {
+	var w []Pointer
+	for _, c := range calls {
+		if c.failed {
+			w = append(w, HistoryPointer(c.index, "/isError", c.id))
+		}
+	}
+	if len(w) > 0 {
+		a.Reasons = append(a.Reasons, Reason{Reason: ReasonCallFailed, Layer: 3, Witness: w})
 	}
 }
 
@@ -324,7 +341,7 @@ func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
 		if m.Role != llm.RoleTool {
 			continue
 		}
-		calls = append(calls, toolCall{index: i, id: m.ToolCallID, tool: m.ToolName, content: m.Content})
+		calls = append(calls, toolCall{index: i, id: m.ToolCallID, tool: m.ToolName, content: m.Content, failed: m.IsError})
 	}
 	return calls, from
 }
