@@ -82,8 +82,9 @@ func Force(id string) Spec { return Spec{Kind: SpecForce, ID: id} }
 // an agent turn.
 func Input(key string, value any) Spec { return Spec{Kind: SpecInput, ID: key, Value: value} }
 
-// String is the spec as reports print it, such as "unit:vip-override".
-func (s Spec) String() string { return string(s.Kind) + ":" + s.ID }
+// String is the spec as reports print it, its Name, such as "unit:vip-override" or
+// "message:3".
+func (s Spec) String() string { return s.Name() }
 
 // UnknownSpecError refuses a spec naming something the agent does not have;
 // Removable lists what could be named instead.
