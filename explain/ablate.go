@@ -91,11 +91,17 @@ func (s Spec) String() string { return s.Name() }
 type UnknownSpecError struct {
 	Spec      Spec
 	Removable []string
+	// Name is the name as the caller wrote it, when ParseSuspect read one ("" otherwise).
+	Name string
 }
 
-// Error names the spec and lists the removable ids.
+// Error names the spec (as the caller wrote it, when known) and lists the removable names.
 func (e *UnknownSpecError) Error() string {
-	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", e.Spec, strings.Join(e.Removable, ", "))
+	name := e.Name
+	if name == "" {
+		name = e.Spec.String()
+	}
+	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", name, strings.Join(e.Removable, ", "))
 }
 
 // Ablate returns a copy of bp with specs applied. It refuses an unknown unit

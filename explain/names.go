@@ -71,7 +71,7 @@ func ParseSuspect(rec *agent.Record, bp Blueprint, name string) (Spec, error) {
 	}
 	prior := priorLen(rec.Log)
 	unknown := func(sp Spec) error {
-		return &UnknownSpecError{Spec: sp, Removable: removableNames(bp, prior)}
+		return &UnknownSpecError{Spec: sp, Removable: removableNames(bp, prior), Name: name}
 	}
 	kind, id, hasKind := strings.Cut(name, ":")
 	if !hasKind {
