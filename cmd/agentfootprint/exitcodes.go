@@ -27,7 +27,8 @@ const (
 const exitTable = `Exit status, the same for every command:
   0  done, and every verdict asked about is positive
   1  a verdict you asked about is negative: an invalid audit chain, an expectation that did
-     not hold, a run that failed, a doctor check that failed, a refused declaration
+     not hold, a run that failed (or whose model's host does not answer), a doctor check
+     that failed, a refused declaration
   2  nothing to judge: a usage error (bad flag, argument or suspect name), an unknown run id,
      a missing store, or a file that cannot be read or is not the kind the command takes`
 

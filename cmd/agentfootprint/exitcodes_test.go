@@ -181,3 +181,25 @@ func TestNegativeVerdictsExitOne(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIDocShowsTheTable: docs/CLI.md holds the same three statuses as the help.
+func TestCLIDocShowsTheTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/CLI.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"| 0 | done, and every verdict asked about is positive |",
+		"| 1 | a verdict you asked about is negative: an invalid audit chain",
+		"| 2 | nothing to judge: a usage error",
+	} {
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/CLI.md lacks the row %q", row)
+		}
+	}
+	for _, line := range strings.Split(exitTable, "\n")[1:] {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == "0" || f[0] == "1" || f[0] == "2") && !strings.Contains(string(doc), "| "+f[0]+" | ") {
+			t.Errorf("docs/CLI.md has no row for status %s", f[0])
+		}
+	}
+}

@@ -137,7 +137,7 @@ func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, keep storeFl
 }
 
 // reportScenario prints a run's report as JSON or with text; a failed run goes to standard
-// error and sets the exit status (2 for a turn the file could not take, 3 for a run that
+// error and sets the exit status (2 for a turn the file could not take, 1 for a run that
 // failed part way), as do unmet expectations (1). A live run (a real model, whose replies
 // nobody wrote) is not checked against the file's expectations.
 func reportScenario(cmd *cobra.Command, rep *scenario.Report, runErr error, asJSON, live bool, text func(*scenario.Report, io.Writer) error) error {
