@@ -40,6 +40,9 @@ func newDoctorCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names := providers.Names()
 			if cfg.Provider != "" {
+				if err := knownProvider(cfg.Provider); err != nil {
+					return inputError(cmd, err)
+				}
 				names = []string{cfg.Provider}
 			} else if cfg.BaseURL != "" {
 				return inputError(cmd, errors.New("--base-url needs --provider (the URL belongs to one provider)"))

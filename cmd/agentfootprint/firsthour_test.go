@@ -51,6 +51,7 @@ func TestFirstHourGoldens(t *testing.T) {
 		{"ablate", []string{"ablate", id, "--store", db, "--without", "history/4", "--without", "unit:empty-logs", "--samples", "2"}, 0},
 		{"ablate-unknown-name", []string{"ablate", id, "--store", db, "--without", "history/9"}, 2},
 		{"provider-unknown", []string{"demo", "--provider", "opneai", "--model", "gpt-x"}, 2},
+		{"doctor-provider-unknown", []string{"doctor", "--provider", "mistral", "--model", "m1"}, 2},
 		{"provider-no-key", []string{"demo", "--provider", "openai"}, 2},
 		{"provider-no-model", []string{"demo", "--provider", "ollama"}, 2},
 		{"provider-unreachable", []string{"demo", "--provider", "ollama", "--model", "llama3.2", "--base-url", "http://127.0.0.1:1"}, 1},

@@ -35,13 +35,8 @@ func (f *providerFault) Error() string { return f.msg }
 //  3. a model is named;
 //  4. something answers at the provider's host (a read-only request, no prompt).
 func preflight(ctx context.Context, cfg providers.Config) (providers.Client, error) {
-	known := providers.Names()
-	if !slices.Contains(known, cfg.Provider) {
-		msg := fmt.Sprintf("unknown provider %q: the known providers are %s", cfg.Provider, strings.Join(known, ", "))
-		if near := nearest(cfg.Provider, known); near != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", near)
-		}
-		return nil, &providerFault{code: exitUsage, msg: msg}
+	if err := knownProvider(cfg.Provider); err != nil {
+		return nil, err
 	}
 	probe := cfg
 	if strings.TrimSpace(probe.Model) == "" {
@@ -68,6 +63,20 @@ func preflight(ctx context.Context, cfg providers.Config) (providers.Client, err
 		}
 	}
 	return c, nil
+}
+
+// knownProvider refuses a provider name this binary does not know, listing the known ones
+// (and the one a typo most likely meant).
+func knownProvider(name string) error {
+	known := providers.Names()
+	if slices.Contains(known, name) {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown provider %q: the known providers are %s", name, strings.Join(known, ", "))
+	if near := nearest(name, known); near != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return &providerFault{code: exitUsage, msg: msg}
 }
 
 // needsKey reports whether the provider's server at base wants a key: Anthropic always, the
