@@ -66,3 +66,24 @@ func TestParseSuspectRefusals(t *testing.T) {
 		t.Errorf("force: %v %v", sp, err)
 	}
 }
+
+// FuzzParseSuspect: any name is refused with an error or read as a spec whose own name reads
+// back as the same spec.
+func FuzzParseSuspect(f *testing.F) {
+	r := newRefunds(f)
+	rec := r.run(f, refundsModel(false))
+	for _, s := range []string{"unit:vip-override", "tool:lookup_order", "history/2", "history/99", "message:0",
+		"message:-1", "force:history/1", "vip-override", ":", "unit:", "message:history/3", "bogus:x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		sp, err := explain.ParseSuspect(rec, r.bp, name)
+		if err != nil {
+			return
+		}
+		again, err := explain.ParseSuspect(rec, r.bp, sp.String())
+		if err != nil || again != sp {
+			t.Fatalf("%q read as %s, which reads back as %v, %v", name, sp, again, err)
+		}
+	})
+}

@@ -33,7 +33,7 @@ func isSegmentFile(data []byte) error {
 	}
 	var format string
 	if raw, ok := top["format"]; ok && json.Unmarshal(raw, &format) == nil && format != "" {
-		return fmt.Errorf("%w: it is a %s file", errNotExport, format)
+		return fmt.Errorf("%w: it is a file of format %s", errNotExport, format)
 	}
 	for _, k := range []string{"turns", "replies", "tools", "agent"} {
 		if _, ok := top[k]; ok {
