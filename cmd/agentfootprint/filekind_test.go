@@ -28,7 +28,7 @@ func FuzzIsSegmentFile(f *testing.F) {
 
 func TestIsSegmentFileNamesTheKind(t *testing.T) {
 	for data, want := range map[string]string{
-		`not json`:                                `it is not JSON`,
+		`not json`: `it is not JSON`,
 		`{"format":"agentfootprint-go.record/1"}`: `it is a file of format agentfootprint-go.record/1`,
 		`{"name":"ops","turns":[]}`:               `it looks like a scenario file`,
 		`{"other":1}`:                             `it has neither a header nor records`,
