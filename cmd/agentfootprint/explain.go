@@ -146,7 +146,7 @@ func newAblateCmd() *cobra.Command {
 	var asJSON bool
 	var compare string
 	cmd := &cobra.Command{
-		Use:   "ablate RUN|FILE --without ID",
+		Use:   "ablate RUN|FILE --without NAME",
 		Short: "Rerun a recorded turn without a suspect and report whether the answer changes",
 		Long: "ablate reruns a recorded turn N times (--samples) with a suspect removed, in a frozen world:\n" +
 			"recorded tool outputs are replayed and the clock is held. It then says, per suspect, whether\n" +
