@@ -309,15 +309,6 @@ func preview(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// short abbreviates a hash for display.
-func short(h string) string {
-	h = strings.TrimPrefix(h, "sha256:")
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
 // specOfReport finds the spec a suspect report is about.
 func specOfReport(specs []explain.Spec, r explain.SuspectReport) (explain.Spec, bool) {
 	for _, sp := range specs {
