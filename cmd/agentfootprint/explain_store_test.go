@@ -169,3 +169,24 @@ func TestScenarioRunStore(t *testing.T) {
 		t.Errorf("--json with --store: exit %d, not one JSON object", code)
 	}
 }
+
+// What `show --json` writes is a file explain reads: the record inside it.
+func TestExplainReadsShowJSON(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	out, _, code := runCLI(t, "", "demo", "--part", "1", "--store", db)
+	m := regexp.MustCompile(`Stored as run (run-[0-9a-f]{16})`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("demo: exit %d", code)
+	}
+	shown, _, code := runCLI(t, "", "show", m[1], "--store", db, "--json")
+	file := filepath.Join(dir, "shown.json")
+	if code != 0 || os.WriteFile(file, []byte(shown), 0o600) != nil {
+		t.Fatalf("show --json: exit %d", code)
+	}
+	fromFile, errText, code := runCLI(t, "", "explain", file)
+	fromStore, _, _ := runCLI(t, "", "explain", m[1], "--store", db)
+	if code != 0 || !strings.HasPrefix(fromFile, "ANSWER ") || strings.ReplaceAll(fromFile, file, "X") != strings.ReplaceAll(fromStore, m[1], "X") {
+		t.Errorf("explain of the show --json file: exit %d (%s):\n%s", code, errText, fromFile)
+	}
+}

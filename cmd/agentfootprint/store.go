@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -97,14 +98,38 @@ func getRun(ctx context.Context, target, id string) (*store.Run, error) {
 // that path (explain.Open reads both forms), else a run id in the store named by target
 // (--store; "" is the default store). An unknown id is an *unknownRunError.
 func loadRecord(ctx context.Context, target, arg string) (*agent.Record, error) {
-	if _, err := os.Stat(arg); err == nil {
-		return explain.Open(arg)
+	if st, err := os.Stat(arg); err == nil {
+		rec, err := explain.Open(arg)
+		if err != nil && !st.IsDir() {
+			if shown, ok := shownRecord(arg); ok {
+				return shown, nil
+			}
+		}
+		return rec, err
 	}
 	run, err := getRun(ctx, target, arg)
 	if err != nil {
 		return nil, err
 	}
 	return store.DecodeRecord(run)
+}
+
+// shownRecord reads the record out of a `show --json` file ({run, standing, limits,
+// record}), reporting false for any other file.
+func shownRecord(path string) (*agent.Record, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	var shown struct {
+		Run    json.RawMessage `json:"run"`
+		Record json.RawMessage `json:"record"`
+	}
+	if json.Unmarshal(data, &shown) != nil || len(shown.Run) == 0 || len(shown.Record) == 0 {
+		return nil, false
+	}
+	rec, err := explain.Decode(shown.Record)
+	return rec, err == nil
 }
 
 // saveReport stores the record of a scenario run (its last turn) in the store target names
