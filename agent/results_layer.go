@@ -294,18 +294,37 @@ const ReasonNoRecord = "no-record"
 // ReasonNotArmed, so res.Assessment().Standing is always safe to read. A
 // paused turn is folded as of its pause.
 func (r *Result) Assessment() *assess.Assessment {
-	if r == nil || r.record == nil || r.record.Log == nil || len(r.record.Log.Commits) == 0 {
+	if r == nil {
 		return notAssessed(ReasonNoRecord)
 	}
-	if _, ok, _ := flow.ValueAt(r.record.Log, len(r.record.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
+	return AssessRecord(r.record)
+}
+
+// AssessRecord folds the standing of a recorded turn, a stored one included,
+// exactly as the run did at its end (Result.Assessment is this fold of the
+// turn's own record). It is never nil: a record of an agent without the
+// results layer gives not-assessed with ReasonNotArmed, and a nil or empty
+// record not-assessed with ReasonNoRecord.
+func AssessRecord(rec *Record) *assess.Assessment {
+	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
+		return notAssessed(ReasonNoRecord)
+	}
+	if _, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
 		return notAssessed(ReasonNotArmed)
 	}
-	st, err := assess.InputFromRecord(r.record.Log)
+	st, err := assess.InputFromRecord(rec.Log)
 	if err != nil {
 		return notAssessed(ReasonNoRecord)
 	}
 	a := assess.Fold(st)
 	return &a
+}
+
+// NotFolded reports an assessment that folded nothing: the agent had no
+// results layer (ReasonNotArmed) or there was no record (ReasonNoRecord).
+// A report that shows a standing only when one was folded branches on it.
+func NotFolded(a *assess.Assessment) bool {
+	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == ReasonNotArmed || a.Reasons[0].Reason == ReasonNoRecord)
 }
 
 // notAssessed is the assessment of a turn that was not folded, with why.

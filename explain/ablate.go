@@ -82,19 +82,26 @@ func Force(id string) Spec { return Spec{Kind: SpecForce, ID: id} }
 // an agent turn.
 func Input(key string, value any) Spec { return Spec{Kind: SpecInput, ID: key, Value: value} }
 
-// String is the spec as reports print it, such as "unit:vip-override".
-func (s Spec) String() string { return string(s.Kind) + ":" + s.ID }
+// String is the spec as reports print it, its Name, such as "unit:vip-override" or
+// "message:3".
+func (s Spec) String() string { return s.Name() }
 
 // UnknownSpecError refuses a spec naming something the agent does not have;
 // Removable lists what could be named instead.
 type UnknownSpecError struct {
 	Spec      Spec
 	Removable []string
+	// Name is the name as the caller wrote it, when ParseSuspect read one ("" otherwise).
+	Name string
 }
 
-// Error names the spec and lists the removable ids.
+// Error names the spec (as the caller wrote it, when known) and lists the removable names.
 func (e *UnknownSpecError) Error() string {
-	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", e.Spec, strings.Join(e.Removable, ", "))
+	name := e.Name
+	if name == "" {
+		name = e.Spec.String()
+	}
+	return fmt.Sprintf("explain: %s names nothing this agent has; removable: %s", name, strings.Join(e.Removable, ", "))
 }
 
 // Ablate returns a copy of bp with specs applied. It refuses an unknown unit

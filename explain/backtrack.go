@@ -81,7 +81,15 @@ type Birth struct {
 // Suspect is one content-bearing piece of the answering request: a context
 // unit, or a history message (a tool result), with its three hops.
 type Suspect struct {
-	Unit    string     `json:"unit"`
+	// Unit is the piece's id in the request: a context unit's id, or
+	// "history/<i>" for message i of the conversation the call was sent.
+	Unit string `json:"unit"`
+	// Name is the suspect name ablation takes (see SuspectName): the spec
+	// that removes this piece from a rerun, such as "unit:vip-override" or
+	// "tool:search_logs".
+	Name string `json:"name"`
+	// Score is the suspect's influence score (Rank), the order of Suspects.
+	Score   float64    `json:"score"`
 	Landed  LandedHop  `json:"landed"`
 	Allowed AllowedHop `json:"allowed"`
 	Born    BornHop    `json:"born"`
@@ -197,8 +205,12 @@ func Backtrack(rec *agent.Record, target Target) (*Chain, error) {
 		return nil, err
 	}
 	ranked := rankSuspects(log, sus, targetText(ch.Answer.Text, call), callIdx, RankOptions{})
+	prior := priorLen(log)
 	for _, r := range ranked {
-		ch.Suspects = append(ch.Suspects, sus[r.index])
+		s := sus[r.index]
+		s.Score = r.Score
+		s.Name = suspectName(s, prior)
+		ch.Suspects = append(ch.Suspects, s)
 	}
 	for f := range flags {
 		ch.Flags = append(ch.Flags, f)

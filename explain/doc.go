@@ -9,7 +9,9 @@
 //     the hops ANSWER → READ → LANDED → ALLOWED → BORN and returns a Chain
 //     that encodes as format "agentfootprint-go.backtrack/1". Each suspect
 //     carries the byte span of its text in the exact request and the site of
-//     the constructor that authored it.
+//     the constructor that authored it, and its suspect name (unit:ID,
+//     tool:NAME, message:N), the name ParseSuspect reads back for a rerun.
+//     Chain.WriteText prints the chain for a person, as the CLI's explain does.
 //
 //   - Rank orders the content-bearing suspects (context units and tool
 //     results; never plumbing stages) by a lexical, deterministic score, and

@@ -24,7 +24,7 @@ func TestRerunInputHistorySpecs(t *testing.T) {
 		{"force the last earlier message", []Spec{Force("history/1")}, "", 2},
 		{"force the question itself", []Spec{Force("history/2")}, "force:history/2: the run's earlier conversation has 2 messages", 0},
 		{"remove a message", []Spec{Message(1)}, "", 1},
-		{"remove and pin together", []Spec{Message(0), Force("history/1")}, "message:history/0 and force:history/1 cannot be probed together", 0},
+		{"remove and pin together", []Spec{Message(0), Force("history/1")}, "message:0 and force:history/1 cannot be probed together", 0},
 		{"force a unit", []Spec{Force("escalation")}, "", 2},
 	}
 	for _, tc := range tests {

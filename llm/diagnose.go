@@ -6,10 +6,12 @@ import "context"
 
 // Diagnosis is the outcome of one configuration check: Check names it
 // ("key", "server", "model"); Message is one sentence, saying what to fix
-// when OK is false.
+// when OK is false. Skipped marks a check that could not run here (the
+// server lists no models, say): OK is then false, yet nothing failed.
 type Diagnosis struct {
 	Check   string `json:"check"`
 	OK      bool   `json:"ok"`
+	Skipped bool   `json:"skipped,omitempty"`
 	Message string `json:"message"`
 }
 

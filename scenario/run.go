@@ -12,7 +12,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -63,7 +62,7 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		if last != nil {
 			rep.Record = last.Record()
 			rep.Ledger = last.Findings()
-			if a := last.Assessment(); !notFolded(a) {
+			if a := last.Assessment(); !agent.NotFolded(a) {
 				rep.Standing = a
 			}
 		}
@@ -106,12 +105,6 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		}
 	}
 	return finish(), nil
-}
-
-// notFolded reports an assessment the agent made without folding anything
-// (no results layer, or no record): the report then has no standing.
-func notFolded(a *assess.Assessment) bool {
-	return len(a.Reasons) == 1 && (a.Reasons[0].Reason == agent.ReasonNotArmed || a.Reasons[0].Reason == agent.ReasonNoRecord)
 }
 
 // RunError is a run that failed part way: Turn names the turn (`turns[2]`), Err is the

@@ -1,13 +1,7 @@
-// Package store keeps agent runs and conversation checkpoints so they can be listed, shown,
-// explained and exported after the process that produced them has exited.
-//
 // This file holds the Store interface and the values it persists. Backends live in
 // sub-packages: store/sqlite (the embedded default) and store/postgres (for several processes
 // or hosts sharing runs). Both pass the one conformance suite in store/storetest.
-//
-// For a backend a run is a JSON document plus the metadata needed to find it: the record
-// itself (the flow commit log and the subflow logs), the events dispatched while it ran, and
-// the request/response bodies it references, kept once per SHA-256 digest.
+
 package store
 
 import (

@@ -328,3 +328,18 @@ func TestNewRefusesUnfillableInput(t *testing.T) {
 		t.Fatalf("a tool without arguments is refused: %v", err)
 	}
 }
+
+// A pointer input type is refused with the fix that applies to New: take the type itself.
+func TestNewRefusesPointerInputWithTheRightFix(t *testing.T) {
+	type lookup struct {
+		Order string `json:"order"`
+	}
+	_, err := New("lookup_order", "Looks an order up.", func(ctx context.Context, in *lookup) (string, error) { return "", nil })
+	var de *DefinitionError
+	if !errors.As(err, &de) || de.Path != "schema.type" {
+		t.Fatalf("err = %v, want a *DefinitionError on schema.type", err)
+	}
+	if !strings.Contains(de.Problem, "is a pointer") || !strings.Contains(de.Fix, "the type itself, not a pointer") || strings.Contains(de.Error(), `"type": "object"`) {
+		t.Errorf("refusal = %v", err)
+	}
+}

@@ -56,6 +56,10 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 	if fn == nil {
 		return nil, refuse(name, "fn", "the tool function is nil", "pass the func that does the tool's work")
 	}
+	if t := reflect.TypeFor[In](); t.Kind() == reflect.Pointer {
+		return nil, refuse(name, "schema.type", "the input type "+typeName[In]()+" is a pointer; tool arguments are always one JSON object, decoded into a value",
+			"declare the function's input as "+t.Elem().String()+" (the type itself, not a pointer to it)")
+	}
 	if err := checkInputFields(name, reflect.TypeFor[In]()); err != nil {
 		return nil, err
 	}

@@ -14,12 +14,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses of `audit verify`.
-const (
-	exitInvalid = 1 // a segment failed a check
-	exitUsage   = 2 // no file, an unreadable file or key, a bad flag
-)
-
 func newAuditCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "audit",
@@ -94,8 +88,9 @@ func newAuditVerifyCmd() *cobra.Command {
 		Long: "verify checks segment files offline, in the order given, as one chain: the links between\n" +
 			"segments, every record's seq, prevHash and hash, each segment's count and final hash, and\n" +
 			"each signature when --pubkey gives the key. It prints one line: valid, or INVALID with the\n" +
-			"check that failed and the first record at fault.\n\n" +
-			"Exit status: 0 valid, 1 invalid, 2 usage (no file, an unreadable file or key).",
+			"check that failed and the first record at fault. The verdict asked about is the chain's:\n" +
+			"valid exits 0, INVALID exits 1. A file that is not an export is not judged: it is named\n" +
+			"and the command exits 2.",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -117,6 +112,9 @@ func newAuditVerifyCmd() *cobra.Command {
 				if err != nil {
 					return usageError(cmd, err)
 				}
+				if err := isSegmentFile(data); err != nil {
+					return usageError(cmd, fmt.Errorf("%s: %w", name, err))
+				}
 				files[i] = data
 			}
 			res := audit.VerifyFiles(opts, files...)
@@ -124,7 +122,7 @@ func newAuditVerifyCmd() *cobra.Command {
 				return err
 			}
 			if !res.Valid {
-				return &exitError{code: exitInvalid}
+				return &exitError{code: exitNegative}
 			}
 			return nil
 		},

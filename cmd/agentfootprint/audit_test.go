@@ -91,9 +91,13 @@ func TestAuditExportVerify(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "valid: ") {
 		t.Errorf("stdin: exit %d, %q", code, out)
 	}
-	// A store without the run: exit 1 naming the id, nothing on standard output.
-	stdout, errText, code := runCLI(t, "", "audit", "export", id, "--store", filepath.Join(t.TempDir(), "other.db"))
-	if code != 1 || stdout != "" || !strings.Contains(errText, `no run "`+id+`"`) {
+	// A store without the run: exit 2 naming the id, nothing on standard output.
+	other := filepath.Join(t.TempDir(), "other.db")
+	if _, _, code := runCLI(t, "", "demo", "--part", "1", "--store", other); code != 0 {
+		t.Fatalf("demo: exit %d", code)
+	}
+	stdout, errText, code := runCLI(t, "", "audit", "export", id, "--store", other)
+	if code != 2 || stdout != "" || !strings.HasPrefix(errText, `agentfootprint audit export: no run "`+id+`"`) {
 		t.Errorf("export from a store without the run: exit %d, %q, %q", code, stdout, errText)
 	}
 }
@@ -181,9 +185,16 @@ func TestAuditUsage(t *testing.T) {
 			t.Errorf("%s: exit %d, out %q, stderr %q; want %d naming %q", c.name, code, out, errText, c.code, c.err)
 		}
 	}
-	// A file that is not a segment is a verdict (malformed), not a usage error.
-	out, _, code := runCLI(t, "", "audit", "verify", notJSON)
+	// A file that is not an export is not judged: it is named, exit 2. A damaged export is
+	// judged: INVALID (malformed), exit 1.
+	out, errText, code := runCLI(t, "", "audit", "verify", notJSON)
+	if code != 2 || out != "" || !strings.Contains(errText, notJSON+": not an audit export") || !strings.Contains(errText, "it is not JSON") {
+		t.Errorf("not a segment: exit %d, %q, %q", code, out, errText)
+	}
+	cut := filepath.Join(dir, "cut.json")
+	os.WriteFile(cut, []byte(`{"header":{"format":"agentfootprint-go.audit/1"},"records":[{"seq":0`), 0o600)
+	out, _, code = runCLI(t, "", "audit", "verify", cut)
 	if code != 1 || !strings.HasPrefix(out, "INVALID (malformed)") {
-		t.Errorf("not a segment: exit %d, %q", code, out)
+		t.Errorf("a cut export: exit %d, %q", code, out)
 	}
 }

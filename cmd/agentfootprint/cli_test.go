@@ -24,10 +24,11 @@ func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	code := 0
 	if err := root.Execute(); err != nil {
 		var e *exitError
-		if !errors.As(err, &e) {
-			t.Fatalf("%v: unexpected error %v", args, err)
+		if errors.As(err, &e) {
+			code = e.code
+		} else {
+			code = reportUnclassified(&errb, err) // as main does
 		}
-		code = e.code
 	}
 	return out.String(), errb.String(), code
 }

@@ -5,12 +5,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/providers"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
@@ -33,9 +36,9 @@ func demoParts() []demoPart {
 }
 
 func newDemoCmd() *cobra.Command {
-	var asJSON, printFile, noStore bool
+	var asJSON, printFile, verbose bool
 	var part int
-	var target string
+	var keep storeFlags
 	var live providers.Config
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -48,12 +51,17 @@ func newDemoCmd() *cobra.Command {
 			"person reads, in their zone. Each part prints the question, each step and the answer.\n\n" +
 			"--part 1 or --part 2 runs one part. --json prints one part's run as `scenario run --json`\n" +
 			"does (part 1 unless --part 2). Each part is a scenario file: --scenario prints it, to copy\n" +
-			"and change.\n\n" +
+			"and change; it carries no \"$schema\" reference, since a relative one would resolve to\n" +
+			"nothing where the copy lands (`agentfootprint scenario schema > scenario.schema.json`\n" +
+			"writes the schema, to point an editor at).\n\n" +
 			"--provider and --model run the same agents and tools on a real model instead (the scripted\n" +
 			"replies are not used, the tools still serve their canned results; keys come from\n" +
-			"" + keyEnvList() + "). `agentfootprint doctor` checks such a configuration.\n\n" +
+			"" + keyEnvList() + "). Before anything runs, an unknown provider, a missing key and a host\n" +
+			"that does not answer are each reported in their own words. `agentfootprint doctor` checks\n" +
+			"such a configuration in more detail.\n\n" +
 			"Each run is stored (--store, default: the SQLite file under your data directory; --no-store\n" +
-			"skips it) and the commands that read it back are printed.",
+			"skips it) and the commands that read it back are printed. --verbose also prints the\n" +
+			"record's steps by their stage ids (the names `explain --from` and `show` use).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all := demoParts()
@@ -68,10 +76,14 @@ func newDemoCmd() *cobra.Command {
 				parts = all[:1]
 			}
 			if printFile {
-				_, err := cmd.OutOrStdout().Write(parts[0].file())
+				_, err := cmd.OutOrStdout().Write(withoutSchemaRef(parts[0].file()))
 				return err
 			}
-			opts, err := demoModel(live)
+			opts, err := demoModel(commandContext(cmd), live)
+			if f, ok := asProviderFault(err); ok {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", cmd.CommandPath(), f.msg)
+				return &exitError{code: f.code}
+			}
 			if err != nil {
 				return inputError(cmd, err)
 			}
@@ -87,7 +99,7 @@ func newDemoCmd() *cobra.Command {
 					}
 					fmt.Fprintf(cmd.OutOrStdout(), "%s=== Part %d of %d: %s ===\n\n", sep, n, len(all), p.title)
 				}
-				if err := runDemoPart(cmd, p, n, opts, target, noStore, asJSON, live.Provider != ""); err != nil {
+				if err := runDemoPart(cmd, p, n, opts, keep, asJSON, verbose, live.Provider != ""); err != nil {
 					return err
 				}
 			}
@@ -100,28 +112,20 @@ func newDemoCmd() *cobra.Command {
 	cmd.Flags().StringVar(&live.Provider, "provider", "", "run on a real model: "+strings.Join(providers.Names(), ", "))
 	cmd.Flags().StringVar(&live.Model, "model", "", "the model to run on (with --provider)")
 	cmd.Flags().StringVar(&live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
-	addStoreFlag(cmd, &target)
-	cmd.Flags().BoolVar(&noStore, "no-store", false, "do not store the run")
+	keep.register(cmd, true)
+	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the record's steps by their stage ids")
 	return cmd
 }
 
-// runDemoPart runs one part, stores its run unless noStore, and prints it.
-func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, target string, noStore, asJSON, live bool) error {
+// runDemoPart runs one part, stores its run as keep says, and prints it.
+func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, keep storeFlags, asJSON, verbose, live bool) error {
 	f, err := p.load()
 	if err != nil {
 		return fmt.Errorf("the built-in demo scenario %d is malformed: %w", n, err)
 	}
 	ctx := commandContext(cmd)
 	rep, runErr := scenario.Run(ctx, f, opts...)
-	stored := ""
-	if !noStore && rep != nil && rep.Record != nil {
-		info, where, err := saveReport(ctx, target, rep, runErr)
-		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: the run was not stored: %v\n", cmd.CommandPath(), err)
-		} else {
-			stored = storedLines(info.ID, where, target)
-		}
-	}
+	stored := keep.save(cmd, rep, runErr)
 	var llmErr *llm.Error
 	if live && errors.As(runErr, &llmErr) {
 		// A real model that cannot be reached: its sentence says what to fix.
@@ -132,7 +136,7 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 		return &exitError{code: 1}
 	}
 	text := func(rep *scenario.Report, w io.Writer) error {
-		if err := writeDemo(rep, w, n); err != nil {
+		if err := writeDemo(rep, w, n, verbose); err != nil {
 			return err
 		}
 		_, err := io.WriteString(w, stored)
@@ -142,18 +146,18 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 }
 
 // demoModel returns the scenario options that run the demo on the real model live names,
-// or none for the scripted model. It refuses --model or --base-url without --provider, and
-// what providers.Open refuses (an unknown provider, no model).
-func demoModel(live providers.Config) ([]scenario.Option, error) {
+// or none for the scripted model. It refuses --model or --base-url without --provider; a
+// real model's configuration goes through preflight, whose faults are *providerFault.
+func demoModel(ctx context.Context, live providers.Config) ([]scenario.Option, error) {
 	if live.Provider == "" {
 		if live.Model != "" || live.BaseURL != "" {
 			return nil, errors.New("--model and --base-url choose a real model: name its --provider too")
 		}
 		return nil, nil
 	}
-	p, err := providers.Open(live)
+	p, err := preflight(ctx, live)
 	if err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "providers: "))
+		return nil, err
 	}
 	return []scenario.Option{scenario.WithProvider(p), scenario.WithAgentOptions(agent.WithModel(live.Model))}, nil
 }
@@ -171,25 +175,85 @@ func storedLines(id, where, target string) string {
 		id, where, id, flag, id, flag, id, flag)
 }
 
-// writeDemo prints the transcript, then where the evidence is.
-func writeDemo(rep *scenario.Report, w io.Writer, n int) error {
-	if err := rep.WriteTranscript(w); err != nil {
+// writeDemo prints the transcript, the standing in plain words, what a covered read under a
+// not-sure answer means, and where the evidence is; the record's stage ids only when verbose.
+func writeDemo(rep *scenario.Report, w io.Writer, n int, verbose bool) error {
+	plain := *rep
+	plain.Standing = nil // printed below, with what each word means
+	if err := plain.WriteTranscript(w); err != nil {
 		return err
 	}
-	var ids []string
-	if rep.Record != nil && rep.Record.Log != nil {
-		for _, c := range rep.Record.Log.Commits {
-			ids = append(ids, c.RuntimeStageID)
-		}
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nRecorded: %d commits, %d events, %d coverage row(s). The commits, in order:\n", len(ids), len(rep.Events), len(rep.CoverageDeclared))
-	for i := 0; i < len(ids); i += 8 {
-		fmt.Fprintf(&b, "  %s\n", strings.Join(ids[i:min(i+8, len(ids))], " "))
+	if a := rep.Standing; a != nil {
+		reasons, checked := standingWords(a)
+		b.WriteByte('\n')
+		if err := writeStanding(&b, a.Standing, reasons, checked); err != nil {
+			return err
+		}
+		b.WriteString(coveredButNotSure(rep, reasons))
+	}
+	if verbose {
+		var ids []string
+		if rep.Record != nil && rep.Record.Log != nil {
+			for _, c := range rep.Record.Log.Commits {
+				ids = append(ids, c.RuntimeStageID)
+			}
+		}
+		fmt.Fprintf(&b, "\nRecorded: %d steps, %d events, %d coverage row(s). The steps by stage id, in order:\n", len(ids), len(rep.Events), len(rep.CoverageDeclared))
+		for i := 0; i < len(ids); i += 8 {
+			fmt.Fprintf(&b, "  %s\n", strings.Join(ids[i:min(i+8, len(ids))], " "))
+		}
+	} else {
+		fmt.Fprintf(&b, "\nEvery step above was recorded (%d events, %d coverage row(s)); --verbose lists the steps.\n", len(rep.Events), len(rep.CoverageDeclared))
 	}
 	fmt.Fprintf(&b, "`demo --part %d --json` prints the whole run; `demo --part %d --scenario > part%d.json` writes\n"+
 		"this part as a scenario file, and `agentfootprint scenario run part%d.json` runs it with its events\n"+
 		"and record.\n", n, n, n, n)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// coveredButNotSure explains, when a read's own verdict is covered but the answer is not sure
+// because the read differs from the asked time, why both hold, and how window ends are
+// printed. It is "" otherwise.
+func coveredButNotSure(rep *scenario.Report, reasons []string) string {
+	if !slices.Contains(reasons, "period-differs-from-asked") {
+		return ""
+	}
+	covered := false
+	for _, row := range rep.CoverageDeclared {
+		if row.Period == nil {
+			continue
+		}
+		if v, err := coverage.VerdictOf(*row.Period); err == nil && v == coverage.VerdictCovered {
+			covered = true
+		}
+	}
+	if !covered {
+		return ""
+	}
+	return "\nWhy \"covered\" and \"not sure\" at once: the verdict beside the tool's result judges what it\n" +
+		"read: the store holds all of the time the tool searched, so for that time the empty result\n" +
+		"stands. The standing judges the answer against what was asked: the question asked about a\n" +
+		"longer time than the tool read, and nothing was read for the rest, so the answer cannot be\n" +
+		"sure about it.\n" +
+		"How windows are printed: from their first second to their last second, both included. The\n" +
+		"asked window runs up to the moment of the question, which is not part of it, so it ends one\n" +
+		"second before that moment; a tool declares the last instant it read, which may be that moment\n" +
+		"itself. Both windows stop at the same moment; a difference of a millisecond or less is not\n" +
+		"counted.\n"
+}
+
+// withoutSchemaRef drops the "$schema" line of a built-in scenario file: its path is relative
+// to the repository's scenario/examples directory and resolves to nothing in a printed copy.
+func withoutSchemaRef(file []byte) []byte {
+	lines := strings.SplitAfter(string(file), "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), `"$schema":`) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, ""))
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -87,17 +90,15 @@ func TestDemoModelUnreachable(t *testing.T) {
 	closed.Close()
 	path := filepath.Join(t.TempDir(), "runs.db")
 	out, errText, code := runCLI(t, "", "demo", "--provider", "ollama", "--model", "llama3.2", "--base-url", closed.URL, "--store", path)
-	// The first part stops the demo: its heading is all that reaches standard output.
-	if code != 1 || out != "=== Part 1 of 2: an empty search of an hour the store does not hold ===\n\n" {
+	// The host is checked before anything runs: nothing is printed, nothing is stored.
+	if code != 1 || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
-	want := "agentfootprint demo: ollama: nothing is listening at " + closed.URL
+	want := "agentfootprint demo: cannot reach ollama at " + closed.URL + ": nothing is listening at " + closed.URL
 	if !strings.HasPrefix(errText, want) || !strings.Contains(errText, "`ollama serve`") {
 		t.Errorf("stderr %q, want it to start %q and say `ollama serve`", errText, want)
 	}
-	// The failed run is evidence too: it is stored as failed.
-	list, _, _ := runCLI(t, "", "runs", "--store", path)
-	if !strings.Contains(list, " failed ") {
-		t.Errorf("the failed run is not listed as failed:\n%s", list)
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a run that never started created the store %s", path)
 	}
 }

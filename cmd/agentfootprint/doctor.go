@@ -33,13 +33,16 @@ func newDoctorCmd() *cobra.Command {
 		Long: "doctor checks a provider configuration the way a run would use it: that a key is set\n" +
 			"(keys come from " + keyEnvList() + "), that something answers at the\n" +
 			"base URL, and that the model is available there. It sends no prompt. Without --provider\n" +
-			"it checks every provider. Each check prints OK or FAIL with one sentence; a failed one\n" +
-			"says what to change.\n\n" +
-			"Exit status: 0 when every check passed, 1 when one failed, 2 for a bad flag.",
+			"it checks every provider. Each check prints OK, FAIL or SKIP with one sentence: FAIL says\n" +
+			"what to change, SKIP says why the check could not run here (it neither passed nor\n" +
+			"failed). A failed check exits 1; skipped ones do not.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names := providers.Names()
 			if cfg.Provider != "" {
+				if err := knownProvider(cfg.Provider); err != nil {
+					return inputError(cmd, err)
+				}
 				names = []string{cfg.Provider}
 			} else if cfg.BaseURL != "" {
 				return inputError(cmd, errors.New("--base-url needs --provider (the URL belongs to one provider)"))
@@ -55,7 +58,7 @@ func newDoctorCmd() *cobra.Command {
 				c.Provider = name
 				r := diagnoseProvider(ctx, c)
 				for _, d := range r.Checks {
-					if !d.OK {
+					if !d.OK && !d.Skipped {
 						failed++
 					}
 				}
@@ -114,7 +117,10 @@ func writeDoctor(w io.Writer, reports []doctorReport, failed int) error {
 		b.WriteByte('\n')
 		for _, d := range r.Checks {
 			mark := "OK  "
-			if !d.OK {
+			switch {
+			case d.Skipped:
+				mark = "SKIP"
+			case !d.OK:
 				mark = "FAIL"
 			}
 			fmt.Fprintf(&b, "  %s  %-7s %s\n", mark, d.Check, d.Message)
@@ -123,9 +129,20 @@ func writeDoctor(w io.Writer, reports []doctorReport, failed int) error {
 			}
 		}
 	}
-	if failed == 0 {
+	skipped := 0
+	for _, r := range reports {
+		for _, d := range r.Checks {
+			if d.Skipped {
+				skipped++
+			}
+		}
+	}
+	switch {
+	case failed == 0 && skipped == 0:
 		b.WriteString("\nEvery check passed.\n")
-	} else {
+	case failed == 0:
+		fmt.Fprintf(&b, "\nEvery check that ran passed; %d could not run here (SKIP).\n", skipped)
+	default:
 		fmt.Fprintf(&b, "\n%d check(s) failed.\n", failed)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -135,7 +152,7 @@ func writeDoctor(w io.Writer, reports []doctorReport, failed int) error {
 // cliFix is the command-line form of the fix for a failed check, when the client's sentence
 // speaks in Go options rather than in what a person at a shell does.
 func cliFix(r doctorReport, d llm.Diagnosis) string {
-	if d.OK {
+	if d.OK || d.Skipped {
 		return ""
 	}
 	switch d.Check {

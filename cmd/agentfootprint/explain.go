@@ -41,7 +41,7 @@ func newExplainCmd() *cobra.Command {
 				}
 				return nil
 			}
-			if err := explainRecord(cmd.OutOrStdout(), rec, from, asJSON); err != nil {
+			if err := explainRecord(cmd.OutOrStdout(), rec, args[0], from, asJSON); err != nil {
 				return inputError(cmd, err)
 			}
 			if !asJSON {
@@ -95,8 +95,9 @@ func missingRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) err
 	return nil
 }
 
-// explainRecord prints the chain of rec from from ("answer" or a call step).
-func explainRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) error {
+// explainRecord prints the chain of rec from from ("answer" or a call step); arg is how the
+// person named the run, for the ablate line.
+func explainRecord(w io.Writer, rec *agent.Record, arg, from string, asJSON bool) error {
 	var target explain.Target
 	if from != "" && from != "answer" {
 		target.Step = strings.TrimPrefix(from, "call ")
@@ -108,62 +109,37 @@ func explainRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) err
 	if asJSON {
 		return printJSON(w, ch)
 	}
+	if err := ch.WriteText(w); err != nil {
+		return err
+	}
 	ranked, err := explain.Rank(rec, target)
 	if err != nil {
 		return err
 	}
 	conf := explain.RankingConfidence(ranked, nil)
-	scores := map[string]float64{}
-	for _, r := range ranked {
-		scores[r.ID] = r.Score
-	}
-	fmt.Fprintf(w, "ANSWER   %s (commit %d", ch.Answer.Step, ch.Answer.Commit)
-	if ch.Answer.Via != "" {
-		fmt.Fprintf(w, ", made final by %s", ch.Answer.Via)
-	}
-	fmt.Fprintf(w, "): %q\n", preview(ch.Answer.Text, 120))
-	for _, r := range ch.Read {
-		fmt.Fprintf(w, "READ     %s ← %s (commit %d)\n", r.Key, r.Writer, r.Commit)
-	}
-	for i, s := range ch.Suspects {
-		fmt.Fprintf(w, "\n#%d %s  score %.3f\n", i+1, s.Unit, scores[s.Unit])
-		fmt.Fprintf(w, "  LANDED   %s %s%s, %s slot position %d", s.Landed.Step, s.Landed.Key, s.Landed.Pointer, s.Landed.Slot, s.Landed.Position)
-		if sp := s.Landed.Span; sp != nil {
-			fmt.Fprintf(w, ", bytes [%d, %d) of request %s", sp.Start, sp.End, short(sp.RequestSha256))
-		}
-		fmt.Fprintln(w)
-		switch {
-		case s.Allowed.Trigger != nil:
-			fmt.Fprintf(w, "  ALLOWED  %s trigger %s", s.Allowed.Step, s.Allowed.Trigger.Kind)
-			if s.Allowed.Trigger.Label != "" {
-				fmt.Fprintf(w, " %q", s.Allowed.Trigger.Label)
-			}
-			for _, r := range s.Allowed.Trigger.Reads {
-				fmt.Fprintf(w, " (read %s ← %s)", r.Key, r.Writer)
-			}
-			fmt.Fprintln(w)
-		case s.Allowed.ToolCall != nil:
-			tc := s.Allowed.ToolCall
-			fmt.Fprintf(w, "  ALLOWED  %s asked for %s (%s)", s.Allowed.Step, tc.Name, tc.ID)
-			if tc.Status != "" {
-				fmt.Fprintf(w, ", status %s", tc.Status)
-			}
-			if tc.Error {
-				fmt.Fprint(w, ", error")
-			}
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "  BORN     %s %s %s", s.Born.Step, s.Born.Kind, short(s.Born.ContentHash))
-		if d := s.Born.DefinedAt; d != nil {
-			fmt.Fprintf(w, " defined at %s:%d (%s)", d.File, d.Line, d.Function)
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "\nranking: %s\n", conf.Reason)
-	if len(ch.Flags) > 0 {
-		fmt.Fprintf(w, "flags: %s\n", strings.Join(ch.Flags, ", "))
+	fmt.Fprintf(w, "\nranking: %s\n", byName(conf.Reason, ch.Suspects))
+	if len(ch.Suspects) > 0 {
+		fmt.Fprintf(w, "Each suspect is named as ablate takes it: `agentfootprint ablate %s --without %s`\n"+
+			"reruns the turn without it and says whether the answer changes.\n", arg, ch.Suspects[0].Name)
 	}
 	return nil
+}
+
+// byName rewrites the suspect ids in a ranking sentence (history/4, a unit id) as their
+// suspect names, so one sentence uses one vocabulary.
+func byName(sentence string, suspects []explain.Suspect) string {
+	names := map[string]string{}
+	for _, s := range suspects {
+		names[s.Unit] = s.Name
+	}
+	words := strings.Split(sentence, " ")
+	for i, w := range words {
+		core := strings.TrimRight(w, ",;:.)")
+		if n, ok := names[core]; ok && n != "" {
+			words[i] = n + w[len(core):]
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func newAblateCmd() *cobra.Command {
@@ -173,12 +149,20 @@ func newAblateCmd() *cobra.Command {
 	var asJSON bool
 	var compare string
 	cmd := &cobra.Command{
-		Use:   "ablate RUN|FILE --without ID",
+		Use:   "ablate RUN|FILE --without NAME",
 		Short: "Rerun a recorded turn without a suspect and report whether the answer changes",
-		Long: "ablate reruns a recorded turn N times with the suspect removed (a unit id, tool:NAME, or\n" +
-			"force:ID to restore a unit) in a frozen world: recorded tool outputs are replayed and the\n" +
-			"clock is held. Rebuilding an agent needs its code (tool functions, rule predicates), so the\n" +
-			"command works on runs whose agent this binary can rebuild (see rebuildAgent).",
+		Long: "ablate reruns a recorded turn N times (--samples) with a suspect removed, in a frozen world:\n" +
+			"recorded tool outputs are replayed and the clock is held. It then says, per suspect, whether\n" +
+			"the answer changed in those reruns. Suspects are named as `explain` prints them:\n" +
+			"  unit:ID       a context unit (a fact, instruction or steering text)\n" +
+			"  tool:NAME     a tool's results (the rerun does not offer the tool)\n" +
+			"  message:N     message N of the earlier conversation the turn continued\n" +
+			"  force:ID      the opposite probe: place unit ID whatever its trigger\n" +
+			"The ids of `explain --json` (history/N, a bare unit id) are taken too. A name that removes\n" +
+			"nothing is refused with the list of what can be removed.\n\n" +
+			"Rebuilding an agent needs its code (tool functions, rule predicates), so this binary can\n" +
+			"ablate the runs of its built-in demo (`agentfootprint demo`); for your own agent, call\n" +
+			"explain.Probe from Go with the agent's Blueprint.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rec, err := loadRecord(commandContext(cmd), target, args[0])
@@ -186,7 +170,7 @@ func newAblateCmd() *cobra.Command {
 				return inputError(cmd, err)
 			}
 			if len(without) == 0 {
-				return inputError(cmd, errors.New("--without names no suspect"))
+				return inputError(cmd, errors.New("--without names no suspect (`agentfootprint explain RUN` lists them by name)"))
 			}
 			bp, live, err := rebuildAgent(rec)
 			if err != nil {
@@ -196,10 +180,19 @@ func newAblateCmd() *cobra.Command {
 			if err != nil {
 				return inputError(cmd, err)
 			}
-			return ablateRecord(cmd.Context(), cmd.OutOrStdout(), rec, bp, live, without, samples, cmp, asJSON)
+			err = ablateRecord(cmd.Context(), cmd.OutOrStdout(), rec, bp, live, without, samples, cmp, asJSON)
+			var bad *badSuspectError
+			switch {
+			case errors.As(err, &bad):
+				return inputError(cmd, errors.New(strings.TrimPrefix(bad.Error(), "explain: ")))
+			case err != nil:
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: the reruns failed: %s\n", cmd.CommandPath(), strings.TrimPrefix(err.Error(), "explain: "))
+				return &exitError{code: exitNegative}
+			}
+			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&without, "without", nil, "the suspect to remove: a unit id, tool:NAME, message:INDEX or force:ID (repeatable)")
+	cmd.Flags().StringSliceVar(&without, "without", nil, "the suspect to remove, as explain names it: unit:ID, tool:NAME, message:N, or force:ID (repeatable)")
 	cmd.Flags().IntVar(&samples, "samples", 3, "reruns per probe (at least 2)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (format agentfootprint-go.ablation/1)")
 	addStoreFlag(cmd, &target)
@@ -250,28 +243,11 @@ func rebuildAgent(rec *agent.Record) (explain.Blueprint, llm.Provider, error) {
 	return explain.Blueprint{}, nil, fmt.Errorf("this binary cannot rebuild agent %q (its tools and predicates are code); call explain.Probe from Go with the agent's Blueprint", rec.Manifest.AgentID)
 }
 
-// parseSpec reads one --without value.
-func parseSpec(s string) (explain.Spec, error) {
-	kind, id, ok := strings.Cut(s, ":")
-	if !ok {
-		return explain.Unit(s), nil
-	}
-	switch kind {
-	case "unit":
-		return explain.Unit(id), nil
-	case "tool":
-		return explain.Tool(id), nil
-	case "force":
-		return explain.Force(id), nil
-	case "message":
-		var n int
-		if _, err := fmt.Sscan(id, &n); err != nil {
-			return explain.Spec{}, fmt.Errorf("--without %s: the message index is not a number", s)
-		}
-		return explain.Message(n), nil
-	}
-	return explain.Spec{}, fmt.Errorf("--without %s: unknown kind %q (want unit, tool, message or force)", s, kind)
-}
+// badSuspectError is a --without value ablate refuses before any rerun.
+type badSuspectError struct{ err error }
+
+func (e *badSuspectError) Error() string { return e.err.Error() }
+func (e *badSuspectError) Unwrap() error { return e.err }
 
 // ablateRecord probes each suspect of without on the agent built from bp,
 // in the frozen world of rec, and prints the report.
@@ -280,12 +256,17 @@ func ablateRecord(ctx context.Context, w io.Writer, rec *agent.Record, bp explai
 		ctx = context.Background()
 	}
 	var specs []explain.Spec
+	given := map[string]string{}
 	for _, s := range without {
-		sp, err := parseSpec(s)
+		sp, err := explain.ParseSuspect(rec, bp, s)
 		if err != nil {
-			return err
+			return &badSuspectError{err}
+		}
+		if _, err := explain.Ablate(bp, sp); err != nil {
+			return &badSuspectError{err}
 		}
 		specs = append(specs, sp)
+		given[string(sp.Kind)+":"+sp.ID] = s
 	}
 	world, err := explain.FrozenWorld(rec, live)
 	if err != nil {
@@ -298,9 +279,22 @@ func ablateRecord(ctx context.Context, w io.Writer, rec *agent.Record, bp explai
 	if asJSON {
 		return printJSON(w, rep)
 	}
-	fmt.Fprintf(w, "baseline: %d/%d flipped, %d distinct answers (seeds %v)\n", rep.Baseline.Flips, rep.Baseline.Samples, rep.Baseline.DistinctSamples, rep.Seeds)
+	fmt.Fprintf(w, "baseline: with nothing removed, the answer changed in %d of %d reruns (%d distinct answers; seeds %v)\n",
+		rep.Baseline.Flips, rep.Baseline.Samples, rep.Baseline.DistinctSamples, rep.Seeds)
 	for _, s := range rep.Suspects {
-		fmt.Fprintf(w, "%-14s %s %d/%d  wilson95 [%.2f, %.2f]\n  %s\n", s.Verdict, s.Kind+":"+s.ID, s.Flips, s.Samples, s.Wilson95[0], s.Wilson95[1], s.Claim)
+		name := s.Kind + ":" + s.ID
+		if sp, ok := specOfReport(specs, s); ok {
+			name = sp.String()
+			if g := given[s.Kind+":"+s.ID]; g != "" && g != name {
+				name += " (asked as " + g + ")"
+			}
+		}
+		changed := fmt.Sprintf("the answer changed in %d of %d reruns", s.Flips, s.Samples)
+		if s.Flips == 0 {
+			changed = fmt.Sprintf("the answer did not change in any of %d reruns", s.Samples)
+		}
+		fmt.Fprintf(w, "%-14s %s: %s  (wilson95 [%.2f, %.2f])\n  %s\n",
+			s.Verdict, name, changed, s.Wilson95[0], s.Wilson95[1], s.Claim)
 	}
 	if len(rep.Flags) > 0 {
 		fmt.Fprintf(w, "flags: %s\n", strings.Join(rep.Flags, ", "))
@@ -318,11 +312,12 @@ func preview(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// short abbreviates a hash for display.
-func short(h string) string {
-	h = strings.TrimPrefix(h, "sha256:")
-	if len(h) > 12 {
-		return h[:12]
+// specOfReport finds the spec a suspect report is about.
+func specOfReport(specs []explain.Spec, r explain.SuspectReport) (explain.Spec, bool) {
+	for _, sp := range specs {
+		if string(sp.Kind) == r.Kind && sp.ID == r.ID {
+			return sp, true
+		}
 	}
-	return h
+	return explain.Spec{}, false
 }

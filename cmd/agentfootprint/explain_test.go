@@ -56,7 +56,7 @@ func TestExplainCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"ANSWER   call-llm#2", "READ     contextUnits ← context#1", "#1 vip-override", "ALLOWED  context#1 trigger always", "BORN     seed#0 fact", "explain_test.go:"} {
+	for _, want := range []string{"ANSWER   call-llm#2", "READ     contextUnits ← context#1", "#1 unit:vip-override  score ", "ALLOWED  context#1 trigger always", "BORN     seed#0 fact", "explain_test.go:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -85,7 +85,8 @@ func TestAblateRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	if !strings.Contains(got, "confirmed      unit:vip-override 3/3") || !strings.Contains(got, "not-confirmed  unit:style 0/3") || !strings.Contains(got, "9 runs") {
+	if !strings.Contains(got, "confirmed      unit:vip-override (asked as vip-override): the answer changed in 3 of 3 reruns") ||
+		!strings.Contains(got, "not-confirmed  unit:style: the answer did not change in any of 3 reruns") || !strings.Contains(got, "9 runs") {
 		t.Errorf("report:\n%s", got)
 	}
 	if err := ablateRecord(context.Background(), &out, rec, bp, cliModel(), []string{"bogus:x"}, 3, nil, false); err == nil {

@@ -112,7 +112,8 @@ func lensRecord(ctx context.Context, target, recordPath string, args []string) (
 	if st, err := os.Stat(file); err == nil && st.Size() > maxLensRecordBytes {
 		return nil, fmt.Errorf("--record %s: %d bytes is more than the %d accepted", recordPath, st.Size(), maxLensRecordBytes)
 	}
-	return explain.Open(recordPath)
+	// A record file, a record folder, or a `show --json` file, read as explain reads them.
+	return loadRecord(ctx, target, recordPath)
 }
 
 // readAblation reads an `ablate --json` report, refusing one above lens.MaxAblationBytes.

@@ -20,8 +20,11 @@ func main() {
 // no package-level state and tests can build a fresh one per case.
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "agentfootprint",
-		Short:         "The explainable agent framework for Go",
+		Use:   "agentfootprint",
+		Short: "The explainable agent framework for Go",
+		Long: "agentfootprint runs agents whose every step is recorded, and reads those records back:\n" +
+			"`demo` and `scenario run` run agents offline, `show`, `explain` and `ablate` read a stored run,\n" +
+			"`audit` exports and verifies one, `mint` and `check` help tool authors (docs/CLI.md).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -39,6 +42,7 @@ func newRootCmd() *cobra.Command {
 		newAuditCmd(),
 		newLensCmd(),
 	)
+	applyExitTable(root)
 	return root
 }
 
@@ -48,10 +52,11 @@ type exitError struct{ code int }
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
+// exitCode is the status for err: the one an *exitError carries, else exitUsage (see
+// exitcodes.go).
 func exitCode(err error) int {
 	if e, ok := err.(*exitError); ok {
 		return e.code
 	}
-	fmt.Fprintln(os.Stderr, "agentfootprint:", err)
-	return 1
+	return reportUnclassified(os.Stderr, err)
 }

@@ -106,8 +106,8 @@ func printRefusal(cmd *cobra.Command, r *coverage.Refusal, asJSON bool) error {
 
 // inputError reports input that could not be read as asked, with exit status 2.
 func inputError(cmd *cobra.Command, err error) error {
-	fmt.Fprintf(cmd.ErrOrStderr(), "agentfootprint %s: %v\n", cmd.Name(), err)
-	return &exitError{code: 2}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %v\n", cmd.CommandPath(), err)
+	return &exitError{code: exitUsage}
 }
 
 func printJSON(w io.Writer, v any) error {

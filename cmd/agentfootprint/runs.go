@@ -13,8 +13,9 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/spf13/cobra"
 )
 
@@ -76,10 +77,11 @@ func oneLine(s string, n int) string {
 	return preview(strings.Join(strings.Fields(s), " "), n)
 }
 
-// runError reports a failure that is not the caller's input, with exit status 1.
+// runError reports a store or record the command could not read (a missing store, an
+// unknown run id, an unreadable record) with exitUsage: there was nothing to judge.
 func runError(cmd *cobra.Command, err error) error {
-	fmt.Fprintf(cmd.ErrOrStderr(), "agentfootprint %s: %v\n", cmd.Name(), err)
-	return &exitError{code: 1}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %v\n", cmd.CommandPath(), err)
+	return &exitError{code: exitUsage}
 }
 
 func newShowCmd() *cobra.Command {
@@ -87,33 +89,32 @@ func newShowCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show RUN",
-		Short: "Show one stored run: manifest, stages, tool calls and answer",
+		Short: "Show one stored run: manifest, stages, tool calls, answer, standing and limits",
 		Long: "show prints a stored run: who ran it with what, its stages in the order they committed,\n" +
-			"each tool call with what the model was served, and the answer. --json prints the run\n" +
-			"record (format agentfootprint-go.record/1), blobs included. An unknown id exits 1.",
+			"each tool call with what the model was served, the answer, the answer's standing (what\n" +
+			"the run concluded about how far the answer can be trusted, each reason with what it\n" +
+			"means) and the limits block the answer carries. --json prints one object: run (the\n" +
+			"header), standing (null when the run reported none), limits (\"\" when the answer carries\n" +
+			"no block) and record (format agentfootprint-go.record/1, blobs included); `explain FILE`\n" +
+			"reads that output as it reads a record file.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			run, err := getRun(commandContext(cmd), target, args[0])
 			if err != nil {
 				return runError(cmd, err)
 			}
-			rec, err := runrecord.Decode(run)
+			rec, err := store.DecodeRecord(run)
 			if err != nil {
 				return runError(cmd, err)
 			}
 			if asJSON {
-				data, err := json.Marshal(rec)
-				if err != nil {
-					return runError(cmd, err)
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", data)
-				return err
+				return writeRunJSON(cmd.OutOrStdout(), run.RunInfo, rec)
 			}
 			return writeRun(cmd.OutOrStdout(), run.RunInfo, rec)
 		},
 	}
 	addStoreFlag(cmd, &target)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run record as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the header, standing, limits and record as one JSON object")
 	return cmd
 }
 
@@ -180,14 +181,32 @@ func writeRun(w io.Writer, info store.RunInfo, rec *agent.Record) error {
 	}
 	fmt.Fprintf(&b, ". Blobs: %d.\n", len(rec.Blobs))
 
+	answer, block := splitLimits(info.Answer)
 	switch {
-	case info.Answer != "":
+	case answer != "":
 		b.WriteString("\nAnswer:\n")
-		for _, line := range strings.Split(info.Answer, "\n") {
+		for _, line := range strings.Split(answer, "\n") {
 			b.WriteString(strings.TrimRight("  "+line, " ") + "\n")
 		}
 	default:
 		fmt.Fprintf(&b, "\nNo answer (the run is %s).\n", info.Status)
+	}
+	b.WriteByte('\n')
+	if a := assessmentOf(rec); a != nil {
+		reasons, checked := standingWords(a)
+		if err := writeStanding(&b, a.Standing, reasons, checked); err != nil {
+			return err
+		}
+	} else {
+		b.WriteString("Standing: not reported (the run's results layer was not armed, or the run did not finish).\n")
+	}
+	if block != "" {
+		b.WriteString("\nLimits (the block the answer carries):\n")
+		for _, line := range strings.Split(block, "\n") {
+			b.WriteString(strings.TrimRight("  "+line, " ") + "\n")
+		}
+	} else {
+		b.WriteString("\nLimits: the answer carries no limits block.\n")
 	}
 	fmt.Fprintf(&b, "\nagentfootprint explain %s       walks the answer back to its context\n", info.ID)
 	fmt.Fprintf(&b, "agentfootprint audit export %s  writes its events as a verifiable hash chain\n", info.ID)
@@ -247,4 +266,61 @@ func payloadAs(payload any, v any) bool {
 		}
 	}
 	return json.Unmarshal(raw, v) == nil
+}
+
+// splitLimits cuts the limits block off an answer: the text before it and the block from its
+// heading on ("" when the answer carries none). limits.Attach puts the block after a "---"
+// line, so that separator goes too.
+func splitLimits(answer string) (string, string) {
+	i := strings.Index(answer, limits.Heading)
+	if i < 0 {
+		return answer, ""
+	}
+	text := strings.TrimRight(answer[:i], "\n ")
+	text = strings.TrimRight(strings.TrimSuffix(text, "---"), "\n ")
+	return text, strings.TrimRight(answer[i:], "\n")
+}
+
+// shownRun is `show --json`: the header, the standing the run reported, the limits block
+// and the record.
+type shownRun struct {
+	Run      store.RunInfo  `json:"run"`
+	Standing *shownStanding `json:"standing"`
+	Limits   string         `json:"limits"`
+	Record   *agent.Record  `json:"record"`
+}
+
+// shownStanding is the standing with each reason's meaning.
+type shownStanding struct {
+	Standing string        `json:"standing"`
+	Meaning  string        `json:"meaning"`
+	Reasons  []shownReason `json:"reasons"`
+	Checked  []event.Check `json:"checked"`
+}
+
+// shownReason is one reason word with its sentence and the record pointers it rests on.
+type shownReason struct {
+	Reason  string           `json:"reason"`
+	Meaning string           `json:"meaning"`
+	Witness []assess.Pointer `json:"witness"`
+}
+
+// writeRunJSON prints the run as `show --json` does.
+func writeRunJSON(w io.Writer, info store.RunInfo, rec *agent.Record) error {
+	out := shownRun{Run: info, Record: rec}
+	_, out.Limits = splitLimits(info.Answer)
+	if a := assessmentOf(rec); a != nil {
+		st := &shownStanding{Standing: a.Standing, Meaning: meaningOf(standingMeaning, a.Standing), Reasons: []shownReason{}}
+		_, st.Checked = standingWords(a)
+		for _, r := range a.Reasons {
+			st.Reasons = append(st.Reasons, shownReason{Reason: r.Reason, Meaning: meaningOf(reasonMeaning, r.Reason), Witness: r.Witness})
+		}
+		out.Standing = st
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
 }

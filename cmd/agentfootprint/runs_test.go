@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
+	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,7 +27,21 @@ func scrubRun(s string, storePath string) string {
 
 func TestRunsEmptyStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "runs.db")
+	// A store that does not exist is named, exit 2, and not created.
 	out, errText, code := runCLI(t, "", "runs", "--store", path)
+	if code != 2 || out != "" || !strings.HasPrefix(errText, "agentfootprint runs: no run store at "+path+" ") {
+		t.Errorf("exit %d, out %q, stderr %q", code, out, errText)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("runs created %s", path)
+	}
+	// A store that exists and holds nothing lists nothing.
+	st, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out, errText, code = runCLI(t, "", "runs", "--store", path)
 	if code != 0 || out != "No runs in "+path+" yet; `agentfootprint demo` stores one.\n" {
 		t.Errorf("exit %d, out %q, stderr %q", code, out, errText)
 	}
@@ -90,21 +109,84 @@ func TestShow(t *testing.T) {
 	}
 	goldenCLI(t, "testdata/runs/show.golden", scrubRun(out, path))
 
-	// --json prints the record as saved, blobs put back.
+	// --json carries the record as saved, blobs put back; this agent had no results layer,
+	// so the standing is null, and its answer carries no limits block.
 	out, _, code = runCLI(t, "", "show", id, "--store", path, "--json")
 	want, _ := json.Marshal(results[0].Record())
 	if code != 0 {
 		t.Fatalf("--json exit %d", code)
 	}
-	if d := cmp.Diff(string(want)+"\n", out); d != "" {
+	var shown struct {
+		Run      store.RunInfo   `json:"run"`
+		Standing json.RawMessage `json:"standing"`
+		Limits   *string         `json:"limits"`
+		Record   json.RawMessage `json:"record"`
+	}
+	if err := json.Unmarshal([]byte(out), &shown); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), string(shown.Record)); d != "" {
 		t.Errorf("show --json differs from the saved record (-want +got):\n%s", d)
+	}
+	if shown.Run.ID != id || string(shown.Standing) != "null" || shown.Limits == nil || *shown.Limits != "" {
+		t.Errorf("show --json: run %q, standing %s, limits %v", shown.Run.ID, shown.Standing, shown.Limits)
+	}
+}
+
+// show prints what the framework exists for: the standing, its reasons with their meaning,
+// and the limits block; --json carries the same.
+func TestShowStandingAndLimits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	demo, _, code := runCLI(t, "", "demo", "--part", "2", "--store", path)
+	m := regexp.MustCompile(`Stored as run (run-[0-9a-f]{16})`).FindStringSubmatch(demo)
+	if code != 0 || m == nil {
+		t.Fatalf("demo: exit %d\n%s", code, demo)
+	}
+	out, errText, code := runCLI(t, "", "show", m[1], "--store", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+	for _, want := range []string{
+		"Standing: not-sure — at least one reason below holds",
+		"  - period-differs-from-asked: the time the tool read is not the time the question asked about",
+		"  - argument-unverified: the model chose an argument that a rule governs",
+		"Limits (the block the answer carries):\n  What this answer rests on",
+		"  - search_logs read less than was asked",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show lacks %q", want)
+		}
+	}
+	goldenCLI(t, "testdata/runs/show-standing.golden", scrubRun(out, path))
+
+	out, _, _ = runCLI(t, "", "show", m[1], "--store", path, "--json")
+	var shown struct {
+		Standing struct {
+			Standing string `json:"standing"`
+			Reasons  []struct {
+				Reason, Meaning string
+				Witness         []json.RawMessage
+			} `json:"reasons"`
+		} `json:"standing"`
+		Limits string `json:"limits"`
+	}
+	if err := json.Unmarshal([]byte(out), &shown); err != nil {
+		t.Fatal(err)
+	}
+	st := shown.Standing
+	if st.Standing != "not-sure" || len(st.Reasons) != 2 || st.Reasons[1].Reason != "period-differs-from-asked" ||
+		!strings.HasPrefix(st.Reasons[1].Meaning, "the time the tool read") || len(st.Reasons[1].Witness) == 0 {
+		t.Errorf("--json standing = %+v", st)
+	}
+	if !strings.HasPrefix(shown.Limits, "What this answer rests on") || strings.Contains(shown.Limits, "---") {
+		t.Errorf("--json limits = %q", shown.Limits)
 	}
 }
 
 func TestShowUnknownRun(t *testing.T) {
 	path, _ := storedRuns(t, "Checkout is healthy.")
 	out, errText, code := runCLI(t, "", "show", "run-ffffffffffffffff", "--store", path)
-	if code != 1 || out != "" {
+	if code != 2 || out != "" {
 		t.Errorf("exit %d, out %q", code, out)
 	}
 	if want := `agentfootprint show: no run "run-ffffffffffffffff" in ` + path; !strings.HasPrefix(errText, want) {

@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses of `scenario run` and `demo`.
+// Exit statuses of `scenario run` and `demo`, from the one table (exitcodes.go).
 const (
-	exitMismatch  = 1 // the run went, an expectation did not hold
-	exitBadFile   = 2 // the file is unreadable or malformed, or a turn was refused
-	exitRunFailed = 3 // the run failed part way (the script ran out, a model error)
+	exitMismatch  = exitNegative // the run went, an expectation did not hold
+	exitBadFile   = exitUsage    // the file is unreadable or malformed, or a turn was refused
+	exitRunFailed = exitNegative // the run failed part way (the script ran out, a model error)
 )
 
 func newScenarioCmd() *cobra.Command {
@@ -30,6 +30,7 @@ func newScenarioCmd() *cobra.Command {
 
 func newScenarioRunCmd() *cobra.Command {
 	var asJSON bool
+	var keep storeFlags
 	cmd := &cobra.Command{
 		Use:   "run FILE|-",
 		Short: "Run a scenario file offline on the scripted model",
@@ -37,18 +38,21 @@ func newScenarioRunCmd() *cobra.Command {
 			"answer, the tool results as served, the events and the record's stage ids. With --json it\n" +
 			"prints one JSON object: answer, standing (when the results layer is armed), ledger,\n" +
 			"coverageDeclared, toolMessages, events and record.\n\n" +
-			"Exit status: 0 when every expectation held, 1 when one did not, 2 for a malformed file,\n" +
-			"3 when the run failed part way.",
+			"The run is not stored unless --store names a store (a SQLite file or a postgres:// URL);\n" +
+			"then `show`, `explain` and `audit export` read it back by the id printed. --no-store\n" +
+			"overrides --store. An expectation that did not hold, or a run that failed part way,\n" +
+			"exits 1; a malformed file exits 2.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := loadScenario(cmd, args)
 			if err != nil {
 				return err
 			}
-			return runScenario(cmd, f, asJSON, (*scenario.Report).WriteText)
+			return runScenario(cmd, f, asJSON, keep, (*scenario.Report).WriteText)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
+	keep.register(cmd, false)
 	return cmd
 }
 
@@ -115,15 +119,25 @@ func describe(err error) string {
 	return err.Error()
 }
 
-// runScenario runs f and prints the report as JSON or with text; mismatches and failures go
-// to standard error and set the exit status.
-func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*scenario.Report, io.Writer) error) error {
-	rep, runErr := scenario.Run(commandContext(cmd), f)
-	return reportScenario(cmd, rep, runErr, asJSON, false, text)
+// runScenario runs f, stores its run when keep says so, and prints the report as JSON or
+// with text (then where the run was stored); mismatches and failures go to standard error
+// and set the exit status.
+func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, keep storeFlags, text func(*scenario.Report, io.Writer) error) error {
+	ctx := commandContext(cmd)
+	rep, runErr := scenario.Run(ctx, f)
+	stored := keep.save(cmd, rep, runErr)
+	withStored := func(rep *scenario.Report, w io.Writer) error {
+		if err := text(rep, w); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, stored)
+		return err
+	}
+	return reportScenario(cmd, rep, runErr, asJSON, false, withStored)
 }
 
 // reportScenario prints a run's report as JSON or with text; a failed run goes to standard
-// error and sets the exit status (2 for a turn the file could not take, 3 for a run that
+// error and sets the exit status (2 for a turn the file could not take, 1 for a run that
 // failed part way), as do unmet expectations (1). A live run (a real model, whose replies
 // nobody wrote) is not checked against the file's expectations.
 func reportScenario(cmd *cobra.Command, rep *scenario.Report, runErr error, asJSON, live bool, text func(*scenario.Report, io.Writer) error) error {

@@ -38,18 +38,37 @@ func TestDemoGolden(t *testing.T) {
 		"  called search_logs {\"service\":\"checkout\",\"query\":\"error\",\"lookback\":\"1h\"}",
 		`"verdict": "not-held"`,
 		"Answer: Checkout has been degraded since 09:04 UTC",
-		"input seed#0 sf-results#1 context#6 call-llm#7 sf-route#8 tool-calls#9",
-		"Standing: not-sure (coverage-gap, period-not-held)",
+		"Standing: not-sure — at least one reason below holds",
+		"  - coverage-gap: a tool declared ground it did not check or cannot see",
+		"  - period-not-held: the source holds none of the time the tool searched",
+		"  - results for an empty answer nobody declared: could read 1 of 3",
 		"What this answer rests on",
 		"=== Part 2 of 2: a look-back the tool clamped ===",
 		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59",
-		"Standing: not-sure (argument-unverified, period-differs-from-asked)",
+		"  - period-differs-from-asked: the time the tool read is not the time the question asked about",
+		`Why "covered" and "not sure" at once: the verdict beside the tool's result judges what it`,
+		"How windows are printed: from their first second to their last second, both included.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
 	}
+	// Stage ids and check names are for --verbose and the docs, not the first read.
+	for _, internal := range []string{"seed#0", "call-llm#", "checked result-shape", "ran on 0 of 1"} {
+		if strings.Contains(out, internal) {
+			t.Errorf("demo output shows the internal %q", internal)
+		}
+	}
+	// Part 1 has no covered read: the covered-and-not-sure paragraph belongs to part 2 only.
+	if strings.Count(out, `Why "covered" and "not sure"`) != 1 {
+		t.Errorf("the covered-and-not-sure paragraph is printed %d times", strings.Count(out, `Why "covered" and "not sure"`))
+	}
 	goldenCLI(t, "testdata/demo/demo.golden", out)
+
+	verbose, _, code := runCLI(t, "", "demo", "--part", "1", "--no-store", "--verbose")
+	if code != 0 || !strings.Contains(verbose, "The steps by stage id, in order:\n  input seed#0 sf-results#1 context#6 call-llm#7 sf-route#8 tool-calls#9") {
+		t.Errorf("--verbose: exit %d, no stage ids:\n%s", code, verbose)
+	}
 }
 
 func TestDemoJSONGolden(t *testing.T) {
@@ -86,8 +105,11 @@ func TestDemoJSONGolden(t *testing.T) {
 // printed file gives the same run.
 func TestDemoScenarioIsAFile(t *testing.T) {
 	file, _, code := runCLI(t, "", "demo", "--scenario")
-	if code != 0 || file != string(scenario.DemoFile()) {
-		t.Fatalf("exit %d, printed file differs from the embedded one", code)
+	// The printed copy carries no "$schema": the embedded file's relative reference would
+	// resolve to nothing where the copy lands. Everything else is the embedded file.
+	embedded := strings.Replace(string(scenario.DemoFile()), "  \"$schema\": \"../scenario.schema.json\",\n", "", 1)
+	if code != 0 || file != embedded || strings.Contains(file, "$schema") || embedded == string(scenario.DemoFile()) {
+		t.Fatalf("exit %d, printed file differs from the embedded one without its $schema line", code)
 	}
 	viaFile, errText, code := runCLI(t, file, "scenario", "run", "--json", "-")
 	if code != 0 {

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/backend"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/spf13/cobra"
 )
 
@@ -35,10 +35,29 @@ func commandContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
-// openStore opens the store --store names ("" is the default SQLite file, created on first
-// use) and returns it with the name to show in messages.
+// openStore opens, for reading, the store --store names ("" is the default SQLite file) and
+// returns it with the name to show in messages. A SQLite file that does not exist is refused
+// naming its path, and is not created: reading never leaves a store behind.
 func openStore(ctx context.Context, target string) (store.Store, string, error) {
+	st, where, err := backend.OpenExisting(ctx, target)
+	var miss *backend.MissingError
+	if errors.As(err, &miss) {
+		if target == "" {
+			return nil, "", fmt.Errorf("%w; `agentfootprint demo` stores a run there", err)
+		}
+		return nil, "", fmt.Errorf("%w; `agentfootprint demo --store %s` or `agentfootprint scenario run FILE --store %s` stores one there", err, target, target)
+	}
+	return openedStore(st, where, target, err)
+}
+
+// createStore opens the store --store names for writing, creating a SQLite file on first use.
+func createStore(ctx context.Context, target string) (store.Store, string, error) {
 	st, where, err := backend.Open(ctx, target)
+	return openedStore(st, where, target, err)
+}
+
+// openedStore names the store in an opening error.
+func openedStore(st store.Store, where, target string, err error) (store.Store, string, error) {
 	if err != nil {
 		if target == "" {
 			return nil, "", fmt.Errorf("opening the default run store: %w", err)
@@ -79,14 +98,38 @@ func getRun(ctx context.Context, target, id string) (*store.Run, error) {
 // that path (explain.Open reads both forms), else a run id in the store named by target
 // (--store; "" is the default store). An unknown id is an *unknownRunError.
 func loadRecord(ctx context.Context, target, arg string) (*agent.Record, error) {
-	if _, err := os.Stat(arg); err == nil {
-		return explain.Open(arg)
+	if st, err := os.Stat(arg); err == nil {
+		rec, err := explain.Open(arg)
+		if err != nil && !st.IsDir() {
+			if shown, ok := shownRecord(arg); ok {
+				return shown, nil
+			}
+		}
+		return rec, err
 	}
 	run, err := getRun(ctx, target, arg)
 	if err != nil {
 		return nil, err
 	}
-	return runrecord.Decode(run)
+	return store.DecodeRecord(run)
+}
+
+// shownRecord reads the record out of a `show --json` file ({run, standing, limits,
+// record}), reporting false for any other file.
+func shownRecord(path string) (*agent.Record, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	var shown struct {
+		Run    json.RawMessage `json:"run"`
+		Record json.RawMessage `json:"record"`
+	}
+	if json.Unmarshal(data, &shown) != nil || len(shown.Run) == 0 || len(shown.Record) == 0 {
+		return nil, false
+	}
+	rec, err := explain.Decode(shown.Record)
+	return rec, err == nil
 }
 
 // saveReport stores the record of a scenario run (its last turn) in the store target names
@@ -106,11 +149,11 @@ func saveReport(ctx context.Context, target string, rep *scenario.Report, runErr
 	case !rep.Record.Manifest.Complete:
 		status = store.StatusIncomplete
 	}
-	run, err := runrecord.FromRecord(rep.Record, status, rep.Answer)
+	run, err := store.RunFromRecord(rep.Record, status, rep.Answer)
 	if err != nil {
 		return store.RunInfo{}, "", err
 	}
-	st, where, err := openStore(ctx, target)
+	st, where, err := createStore(ctx, target)
 	if err != nil {
 		return store.RunInfo{}, "", err
 	}

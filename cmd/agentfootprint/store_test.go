@@ -134,8 +134,11 @@ func TestSaveReport(t *testing.T) {
 		t.Errorf("stored %+v in %s", info, where)
 	}
 	out, errText, code := runCLI(t, "", "show", info.ID, "--store", path, "--json")
+	var shown struct {
+		Record json.RawMessage `json:"record"`
+	}
 	want, _ := json.Marshal(rep.Record)
-	if code != 0 || out != string(want)+"\n" {
+	if code != 0 || json.Unmarshal([]byte(out), &shown) != nil || string(shown.Record) != string(want) {
 		t.Errorf("show --json: exit %d (%s); the stored demo record differs from the report's", code, errText)
 	}
 	// A failed run is stored as failed; a report without a record is refused.
@@ -192,13 +195,18 @@ func TestDemoStoresItsRun(t *testing.T) {
 }
 
 func TestDemoModelFlags(t *testing.T) {
+	clearProviderEnv(t)
 	for _, c := range []struct {
 		args []string
 		err  string
 	}{
 		{[]string{"demo", "--model", "llama3.2"}, "name its --provider too"},
-		{[]string{"demo", "--provider", "ollama"}, "name the model"},
-		{[]string{"demo", "--provider", "mistral", "--model", "m"}, `"mistral" is not one of anthropic, ollama, openai`},
+		{[]string{"demo", "--provider", "ollama"}, "no model named for ollama: name one with --model"},
+		{[]string{"demo", "--provider", "mistral", "--model", "m"}, `unknown provider "mistral": the known providers are anthropic, ollama, openai`},
+		{[]string{"demo", "--provider", "opneai", "--model", "m"}, `unknown provider "opneai": the known providers are anthropic, ollama, openai (did you mean openai?)`},
+		// The key is named before the model, and before any contact with the host.
+		{[]string{"demo", "--provider", "openai"}, "no API key for openai: set OPENAI_API_KEY"},
+		{[]string{"demo", "--provider", "anthropic", "--model", "claude"}, "no API key for anthropic: set ANTHROPIC_API_KEY"},
 	} {
 		out, errText, code := runCLI(t, "", c.args...)
 		if code != 2 || out != "" || !strings.Contains(errText, c.err) {

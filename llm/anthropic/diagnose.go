@@ -43,7 +43,7 @@ func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
 	case status == http.StatusNotFound:
 		out = append(out, llm.Diagnosis{Check: "model", OK: false, Message: fmt.Sprintf("model %q is not available at %s; check the model name", c.opts.Model, c.base)})
 	default:
-		out = append(out, llm.Diagnosis{Check: "model", OK: true, Message: fmt.Sprintf("model %q could not be checked here (HTTP %d); the first call will tell", c.opts.Model, status)})
+		out = append(out, llm.Diagnosis{Check: "model", Skipped: true, Message: fmt.Sprintf("model %q could not be checked (the server answered HTTP %d); the first call will tell", c.opts.Model, status)})
 	}
 	return out
 }

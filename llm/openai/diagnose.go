@@ -54,7 +54,7 @@ func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
 	case c.opts.Model == "":
 		out = append(out, llm.Diagnosis{Check: "model", OK: false, Message: "no model is configured; set openai.Options.Model (or name one per request)"})
 	case ids == nil:
-		out = append(out, llm.Diagnosis{Check: "model", OK: true, Message: fmt.Sprintf("model %q could not be checked here; the first call will tell", c.opts.Model)})
+		out = append(out, llm.Diagnosis{Check: "model", Skipped: true, Message: fmt.Sprintf("model %q could not be checked: the server listed no models; the first call will tell", c.opts.Model)})
 	case contains(ids, c.opts.Model):
 		out = append(out, llm.Diagnosis{Check: "model", OK: true, Message: fmt.Sprintf("model %q is available", c.opts.Model)})
 	default:

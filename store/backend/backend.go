@@ -5,6 +5,10 @@ package backend
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
@@ -41,4 +45,37 @@ func Open(ctx context.Context, target string) (store.Store, string, error) {
 		return nil, "", err
 	}
 	return s, path, nil
+}
+
+// MissingError is OpenExisting's refusal of a SQLite file that is not there. It wraps
+// fs.ErrNotExist.
+type MissingError struct {
+	Path string
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("no run store at %s (nothing has been stored there yet)", e.Path)
+}
+
+// Unwrap returns fs.ErrNotExist, so errors.Is(err, fs.ErrNotExist) holds.
+func (e *MissingError) Unwrap() error { return fs.ErrNotExist }
+
+// OpenExisting is Open for commands that only read: a SQLite file that does not exist is
+// refused with a *MissingError instead of being created. A PostgreSQL URL opens as with Open.
+func OpenExisting(ctx context.Context, target string) (store.Store, string, error) {
+	if strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://") {
+		return Open(ctx, target)
+	}
+	path := target
+	if path == "" {
+		p, err := sqlite.DefaultPath()
+		if err != nil {
+			return nil, "", err
+		}
+		path = p
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, "", &MissingError{Path: path}
+	}
+	return Open(ctx, path)
 }

@@ -4,6 +4,8 @@ package backend
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,4 +51,31 @@ func TestOpenPicksBackend(t *testing.T) {
 	if _, ok := s.(*postgres.Store); !ok || !strings.HasPrefix(name, "postgres ") || strings.Contains(name, "://") {
 		t.Errorf("Open(dsn) = %T %q", s, name)
 	}
+}
+
+func TestOpenExistingCreatesNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	for _, target := range []string{"", filepath.Join(dir, "none.db")} {
+		_, _, err := OpenExisting(ctx, target)
+		var miss *MissingError
+		if !errors.As(err, &miss) || !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("OpenExisting(%q) = %v, want a *MissingError", target, err)
+		}
+		if _, err := os.Stat(miss.Path); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("OpenExisting(%q) created %s", target, miss.Path)
+		}
+	}
+	path := filepath.Join(dir, "made.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, name, err := OpenExisting(ctx, path)
+	if err != nil || name != path {
+		t.Fatalf("OpenExisting(existing) = %q, %v", name, err)
+	}
+	s.Close()
 }

@@ -1,9 +1,6 @@
-// Package postgres is the store.Store for runs shared by several processes or hosts: the
-// same schema as the embedded store, in PostgreSQL through github.com/jackc/pgx/v5, created
-// on first use.
-//
 // This file holds opening (connection, schema creation under an advisory lock, the version
 // guard); reads and writes are in runs.go. Connections come from pgxpool, bounded by maxConns.
+
 package postgres
 
 import (

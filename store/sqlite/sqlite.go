@@ -1,8 +1,6 @@
-// Package sqlite is the embedded store.Store: one SQLite file in WAL mode, created on first
-// use, written through modernc.org/sqlite (pure Go, no cgo).
-//
 // This file holds opening (path, pragmas, schema creation and the version guard). The reads
 // and writes are in runs.go.
+
 package sqlite
 
 import (

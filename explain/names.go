@@ -1,0 +1,134 @@
+// This file holds the one vocabulary of suspect names: the name a backtrack prints for each
+// suspect (Suspect.Name) is the name ablation takes back (ParseSuspect), so the top suspect
+// of a chain can be tested by the name it was given.
+
+package explain
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// SuspectName is the name of a suspect in both directions: "unit:<id>" for a context unit,
+// "tool:<name>" for a result of a tool this turn called (removing it stops offering the
+// tool, so every result of that tool goes), and "message:<i>" for message i of the earlier
+// conversation the turn continued. The same string is a Spec's String and what ParseSuspect
+// reads.
+func SuspectName(s Suspect) string { return s.Name }
+
+// suspectName chooses the name of s; prior is how many history messages came from the
+// earlier conversation.
+func suspectName(s Suspect, prior int) string {
+	if i, ok := parseHistoryUnit(s.Unit); ok {
+		if i < prior {
+			return Message(i).Name()
+		}
+		if tc := s.Allowed.ToolCall; tc != nil && tc.Name != "" {
+			return Tool(tc.Name).Name()
+		}
+		return Message(i).Name()
+	}
+	return Unit(s.Unit).Name()
+}
+
+// Name is the spec in the suspect vocabulary: "unit:<id>", "tool:<name>", "message:<i>",
+// "force:<id>" or "input:<key>". ParseSuspect reads it back.
+func (s Spec) Name() string {
+	if s.Kind == SpecMessage {
+		return string(SpecMessage) + ":" + strconv.Itoa(s.Index)
+	}
+	return string(s.Kind) + ":" + s.ID
+}
+
+// priorLen is the number of history messages the turn's seed step carried in from an earlier
+// conversation (all but the person's new message).
+func priorLen(log *flow.Record) int {
+	seeds := commitsOf(log, stageSeed)
+	if len(seeds) == 0 {
+		return 0
+	}
+	hist, _, err := valueAt[[]llm.Message](log, seeds[0], keyHistory)
+	if err != nil || len(hist) <= 1 {
+		return 0
+	}
+	return len(hist) - 1
+}
+
+// ParseSuspect reads one suspect name for a rerun of rec on bp. It takes every name a
+// backtrack of rec prints (Suspect.Name), the raw "history/<i>" ids of the chain's JSON, a
+// bare context-unit id, and "force:<id>" (place a unit, or pin history message i with
+// "force:history/<i>"). A name that removes nothing bp or the record holds is an
+// *UnknownSpecError listing every removable name.
+func ParseSuspect(rec *agent.Record, bp Blueprint, name string) (Spec, error) {
+	if rec == nil || rec.Log == nil {
+		return Spec{}, ErrNoRecord
+	}
+	prior := priorLen(rec.Log)
+	unknown := func(sp Spec) error {
+		return &UnknownSpecError{Spec: sp, Removable: removableNames(bp, prior), Name: name}
+	}
+	kind, id, hasKind := strings.Cut(name, ":")
+	if !hasKind {
+		kind, id = "", name
+	}
+	switch SpecKind(kind) {
+	case SpecUnit:
+		if !slices.Contains(removable(bp), "unit:"+id) {
+			return Spec{}, unknown(Unit(id))
+		}
+		return Unit(id), nil
+	case SpecTool:
+		if !slices.Contains(removable(bp), "tool:"+id) {
+			return Spec{}, unknown(Tool(id))
+		}
+		return Tool(id), nil
+	case SpecMessage:
+		n, err := strconv.Atoi(strings.TrimPrefix(id, "history/"))
+		if err != nil || n < 0 {
+			return Spec{}, fmt.Errorf("explain: %s: the message index is not a whole number", name)
+		}
+		if n >= prior {
+			return Spec{}, unknown(Message(n))
+		}
+		return Message(n), nil
+	case SpecForce:
+		return Force(id), nil
+	case "":
+		if i, ok := parseHistoryUnit(id); ok {
+			if i < prior {
+				return Message(i), nil
+			}
+			ch, err := Backtrack(rec, Target{})
+			if err == nil {
+				for _, s := range ch.Suspects {
+					if s.Unit == id {
+						return ParseSuspect(rec, bp, s.Name)
+					}
+				}
+			}
+			return Spec{}, unknown(Spec{Kind: SpecMessage, ID: id, Index: i})
+		}
+		if !slices.Contains(removable(bp), "unit:"+id) {
+			return Spec{}, unknown(Unit(id))
+		}
+		return Unit(id), nil
+	}
+	return Spec{}, fmt.Errorf("explain: %s: unknown kind %q (want unit, tool, message or force; removable: %s)",
+		name, kind, strings.Join(removableNames(bp, prior), ", "))
+}
+
+// removableNames lists what a rerun on bp can remove, in the suspect vocabulary: bp's units
+// and tools, then the prior messages of the earlier conversation.
+func removableNames(bp Blueprint, prior int) []string {
+	names := removable(bp)
+	for i := range prior {
+		names = append(names, Message(i).Name())
+	}
+	return names
+}

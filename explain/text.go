@@ -1,0 +1,116 @@
+// This file holds the text rendering of a backtrack chain: what `agentfootprint explain`
+// prints, callable from Go as Chain.WriteText or Chain.String.
+
+package explain
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText writes the chain for a person, one hop a line: the ANSWER (the model call whose
+// reply it is), each key the call READ with its last writer, then every suspect best first
+// under its suspect name (the name ablation takes) with its score, where it LANDED in the
+// request, why it was ALLOWED in and where it was BORN, and last the chain's flags. It
+// returns the first write error.
+func (c *Chain) WriteText(w io.Writer) error {
+	_, err := io.WriteString(w, c.String())
+	return err
+}
+
+// String is the chain as WriteText writes it. It makes %v and %+v print the chain's text
+// rather than its pointers.
+func (c Chain) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ANSWER   %s (commit %d", c.Answer.Step, c.Answer.Commit)
+	if c.Answer.Via != "" {
+		fmt.Fprintf(&b, ", made final by %s", c.Answer.Via)
+	}
+	fmt.Fprintf(&b, "): %q\n", clipRunes(c.Answer.Text, 120))
+	for _, r := range c.Read {
+		fmt.Fprintf(&b, "READ     %s ← %s (commit %d)\n", r.Key, r.Writer, r.Commit)
+	}
+	for i, s := range c.Suspects {
+		fmt.Fprintf(&b, "\n#%d %s", i+1, s.String())
+	}
+	if len(c.Flags) > 0 {
+		fmt.Fprintf(&b, "\nflags: %s\n", strings.Join(c.Flags, ", "))
+	}
+	return b.String()
+}
+
+// String is the suspect as a chain prints it: its name (and its id in the request when that
+// differs), its score, and its LANDED, ALLOWED and BORN hops, one a line.
+func (s Suspect) String() string {
+	var b strings.Builder
+	name := s.Name
+	if name == "" {
+		name = s.Unit
+	}
+	b.WriteString(name)
+	if s.Unit != "" && !strings.HasSuffix(name, ":"+s.Unit) {
+		fmt.Fprintf(&b, " (%s)", s.Unit)
+	}
+	fmt.Fprintf(&b, "  score %.3f\n", s.Score)
+	l := s.Landed
+	fmt.Fprintf(&b, "  LANDED   %s %s%s, %s slot position %d", l.Step, l.Key, l.Pointer, l.Slot, l.Position)
+	if l.Span != nil {
+		fmt.Fprintf(&b, ", %s", l.Span)
+	}
+	b.WriteByte('\n')
+	switch a := s.Allowed; {
+	case a.Trigger != nil:
+		fmt.Fprintf(&b, "  ALLOWED  %s trigger %s", a.Step, a.Trigger.Kind)
+		if a.Trigger.Label != "" {
+			fmt.Fprintf(&b, " %q", a.Trigger.Label)
+		}
+		for _, r := range a.Trigger.Reads {
+			fmt.Fprintf(&b, " (read %s ← %s)", r.Key, r.Writer)
+		}
+		b.WriteByte('\n')
+	case a.ToolCall != nil:
+		fmt.Fprintf(&b, "  ALLOWED  %s asked for %s\n", a.Step, a.ToolCall)
+	}
+	fmt.Fprintf(&b, "  BORN     %s %s %s", s.Born.Step, s.Born.Kind, shortHash(s.Born.ContentHash))
+	if d := s.Born.DefinedAt; d != nil {
+		fmt.Fprintf(&b, " defined at %s:%d (%s)", d.File, d.Line, d.Function)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// String is the span as a chain prints it: "bytes [start, end) of request <hash>".
+func (r SpanRef) String() string {
+	return fmt.Sprintf("bytes [%d, %d) of request %s", r.Start, r.End, shortHash(r.RequestSha256))
+}
+
+// String is the tool call as a chain prints it: "name (id), status s, error".
+func (t ToolCallRef) String() string {
+	s := fmt.Sprintf("%s (%s)", t.Name, t.ID)
+	if t.Status != "" {
+		s += ", status " + t.Status
+	}
+	if t.Error {
+		s += ", error"
+	}
+	return s
+}
+
+// clipRunes cuts s to n runes, marking the cut with an ellipsis.
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// shortHash abbreviates a "sha256:" digest to its first 12 hex digits.
+func shortHash(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
