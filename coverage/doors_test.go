@@ -243,7 +243,7 @@ func TestDescribed(t *testing.T) {
 		t.Errorf("keys %s", k)
 	}
 	golden(t, "described.json", []byte(mustJSON(t, s)))
-	withCov, err := DescribedData(j(t, `{"series":[{"name":"errors","points":[1,2]}],"grain":"hour","coverage":{"checked":["db-a"],"notChecked":[{"what":"db-b","why":"offline"}],"cannotCover":[{"what":"edge caches","why":"no agent","kind":"scope"}]},"clarify":null,"render":{"chart":"line"}}`))
+	withCov, err := DescribedData(j(t, `{"series":[{"t":"2026-09-26T09:00:00Z","entity":"db-a","metric":"errors","value":2}],"grain":{"interval":"1h","aggregation":"sum","isCounter":false},"provenance":{"source":"metrics store","measuredAt":"2026-09-26T10:00:00Z"},"coverage":{"checked":["db-a"],"notChecked":[{"what":"db-b","why":"offline"}],"cannotCover":[{"what":"edge caches","why":"no agent","kind":"scope"}]},"clarify":null,"render":{"default":"chart","chartHint":"line per entity"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,20 +252,37 @@ func TestDescribed(t *testing.T) {
 		{`{"facts":[{"a":1}],"notCovered":["x"]}`, "notCovered"},
 		{`{"facts":[{"a":1}],"not_covered":["x"]}`, "not_covered"},
 		{`{"facts":[]}`, "facts"},
-		{`{"grain":"hour"}`, ""},
-		{`{"facts":[1],"coverage":{}}`, "coverage"},
-		{`{"facts":[1],"coverage":{"inProgress":["a"]}}`, "coverage.inProgress"},
-		{`{"facts":[1],"coverage":"all"}`, "coverage"},
+		{`{"grain":"hour"}`, "grain"},
+		{`{}`, "af_semantics"},
+		{`{"clarify":null}`, "af_semantics"},
+		{`{"provenance":{"measuredAt":"m","source":"s"}}`, "af_semantics"},
+		{`{"facts":[{"entity":"a"}]}`, "provenance"},
+		{`{"facts":[{"entity":"a"}],"provenance":null}`, "provenance"},
+		{`{"series":[1],"provenance":{"measuredAt":"m","source":"s"}}`, "grain"},
+		{`{"series":[1],"grain":{"aggregation":"sum"},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.isCounter"},
+		{`{"series":[1],"grain":{"aggregation":"Daily Totals"},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.isCounter"},
+		{`{"series":[1],"grain":{"is_counter":true},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.is_counter"},
+		{`{"series":[1],"grain":{"isCounter":"no"},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.isCounter"},
+		{`{"series":[1],"grain":{},"provenance":{"measuredAt":"m","source":"s"}}`, "grain"},
+		{`{"edges":[1],"render":{"filterNote":"x"}}`, "render.default"},
+		{`{"edges":[1],"render":{"default":"table","filter_note":"x"}}`, "render.filter_note"},
+		{`{"edges":[1],"render":{"default":"table","columns":[]}}`, "render.columns"},
+		{`{"clarify":{"question":" "}}`, "clarify.question"},
+		{`{"clarify":{"question":"which?","candidates":"v1"}}`, "clarify.candidates"},
+		{`{"clarify":{"question":"which?","options":[]}}`, "clarify.options"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{}}`, "coverage"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"inProgress":["a"]}}`, "coverage.inProgress"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":"all"}`, "coverage"},
 		{`{"facts":[1],"provenance":{"source":"s"}}`, "provenance.measuredAt"},
-		{`{"facts":[1],"period":{"queried":` + qJSON + `}}`, "period.held"},
-		{`{"facts":[1],"extra":1}`, "extra"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"period":{"queried":` + qJSON + `}}`, "period.held"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"extra":1}`, "extra"},
 	}
 	for _, c := range cases {
 		_, err := DescribedData([]byte(c.in))
 		refusedAt(t, err, c.field)
 	}
 	// period: null is omitted at this door.
-	if _, err := DescribedData(j(t, `{"facts":[1],"period":null}`)); err != nil {
+	if _, err := DescribedData(j(t, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"period":null}`)); err != nil {
 		t.Errorf("null period: %v", err)
 	}
 }

@@ -20,6 +20,11 @@ type Provenance struct {
 	Source string `json:"source"`
 	// SourceExportDate names the export the source came from; optional.
 	SourceExportDate string `json:"sourceExportDate,omitempty"`
+
+	// order is the author's key order when the provenance was declared as data: each entry is an
+	// index into provenanceCamel plus one, zero for none. All zero means the order of the fields
+	// above. The wire keeps the author's order, respelled.
+	order [4]uint8
 }
 
 var provenanceCamel = []string{"measuredAt", "ageSeconds", "source", "sourceExportDate"}
@@ -30,16 +35,29 @@ func (p Provenance) object() Object { return p.spelled(provenanceCamel) }
 // source_export_date?.
 func (p Provenance) Wire() Object { return p.spelled(ProvenanceKeys()) }
 
-// spelled writes the provenance with keys named in the order measuredAt, ageSeconds, source,
-// sourceExportDate.
+// spelled writes the provenance with keys named (index for index) measuredAt, ageSeconds, source,
+// sourceExportDate, in the author's order when one was recorded and in that order otherwise.
 func (p Provenance) spelled(keys []string) Object {
-	o := Object{{keys[0], p.MeasuredAt}}
-	if p.AgeSeconds != nil {
-		o = append(o, Member{keys[1], *p.AgeSeconds})
+	order := p.order
+	if order[0] == 0 {
+		order = [4]uint8{1, 2, 3, 4}
 	}
-	o = append(o, Member{keys[2], p.Source})
-	if p.SourceExportDate != "" {
-		o = append(o, Member{keys[3], p.SourceExportDate})
+	o := Object{}
+	for _, n := range order {
+		switch n {
+		case 1:
+			o = append(o, Member{keys[0], p.MeasuredAt})
+		case 2:
+			if p.AgeSeconds != nil {
+				o = append(o, Member{keys[1], *p.AgeSeconds})
+			}
+		case 3:
+			o = append(o, Member{keys[2], p.Source})
+		case 4:
+			if p.SourceExportDate != "" {
+				o = append(o, Member{keys[3], p.SourceExportDate})
+			}
+		}
 	}
 	return o
 }
@@ -83,6 +101,20 @@ func provenanceRule(v any, at string, sp Spelling) (*Provenance, *Problem) {
 			return nil, problemf(join(at, keys[3]), "%s must be non-empty text or left out; it is %s", rootName(join(at, keys[3])), clipQuote(e))
 		}
 		out.SourceExportDate = es
+	}
+	if sp == Camel {
+		i := 0
+		for _, m := range o {
+			if m.Value == nil {
+				continue
+			}
+			for j, k := range keys {
+				if m.Key == k {
+					out.order[i] = uint8(j + 1)
+					i++
+				}
+			}
+		}
 	}
 	return &out, nil
 }

@@ -110,7 +110,7 @@ func TestServedNested(t *testing.T) { // v40
 		t.Errorf("semantics note %v", n)
 	}
 	golden(t, "served_described.json", []byte(mustJSON(t, out)))
-	withCov := must(DescribedData(j(t, `{"facts":[1],"coverage":{"checked":["db-a"],"cannotCover":[{"what":"edge","why":"no agent"}]},"clarify":{"ask":"which host?"},"render":"table"}`)))
+	withCov := must(DescribedData(j(t, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"checked":["db-a"],"cannotCover":[{"what":"edge","why":"no agent"}]},"clarify":{"question":"which host?","candidates":["h1","h2"]},"render":{"default":"table","filterNote":"replicas excluded"}}`)))
 	out, _ = Served(withCov)
 	golden(t, "served_described_coverage.json", []byte(mustJSON(t, out)))
 }
@@ -166,7 +166,7 @@ func TestWithoutServed(t *testing.T) {
 
 func TestReadCoverageResultVectors(t *testing.T) {
 	// v41
-	semFacts := `"af_semantics":true,"facts":[{"entity":"host-103"}],"note":"n"`
+	semFacts := `"af_semantics":true,"facts":[{"entity":"host-103"}],"provenance":{"measured_at":"m","source":"s"},"note":"n"`
 	if _, ok := ReadCoverageResult(j(t, `{`+semFacts+`,"period":{"queried":`+qJSON+`,"held":"all of it"}}`), "t"); ok {
 		t.Error("bad held recognized")
 	}
@@ -199,7 +199,7 @@ func TestReadCoverageResultVectors(t *testing.T) {
 	if !ok || !reflect.DeepEqual(r.Declared, want) {
 		t.Errorf("described %+v", r)
 	}
-	if _, ok := ReadCoverageResult(must(Described(DescribedDecl{Facts: []any{1}})), "t"); ok {
+	if _, ok := ReadCoverageResult(must(Described(DescribedDecl{Facts: []any{1}, Provenance: &Provenance{MeasuredAt: "m", Source: "s"}})), "t"); ok {
 		t.Error("semantics without coverage or period recognized")
 	}
 	// A served value reads back as what was declared.
@@ -264,7 +264,7 @@ func TestNotEnvelopes(t *testing.T) { // v44
 }
 
 func TestMalformedSemanticsAndRows(t *testing.T) {
-	f, ok := MalformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"period":null,"note":"n"}`))
+	f, ok := MalformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"period":null,"note":"n"}`))
 	if !ok || f.Code != "malformed-semantics" || f.Field != "period" {
 		t.Errorf("%+v %v", f, ok)
 	}
@@ -357,8 +357,8 @@ func TestAtBoundary(t *testing.T) {
 		changed  bool
 	}{
 		{map[string]any{"rows": 1}, RecognizedNone, false, 0, false},
-		{must(Described(DescribedDecl{Facts: []any{1}})), RecognizedSemantics, false, 0, true},
-		{j(t, `{"af_semantics":true,"facts":[1],"period":null,"note":"n"}`), RecognizedNone, false, 1, false},
+		{must(Described(DescribedDecl{Facts: []any{1}, Provenance: &Provenance{MeasuredAt: "m", Source: "s"}})), RecognizedSemantics, false, 0, true},
+		{j(t, `{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"period":null,"note":"n"}`), RecognizedNone, false, 1, false},
 		{ledger36(t, seedP), RecognizedLedger, true, 0, true},
 		{j(t, `{"af_absent":true,"checked":["y"],"provenance":"x"}`), RecognizedAbsence, true, 1, false},
 	}
