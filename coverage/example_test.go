@@ -155,7 +155,7 @@ func ExampleCanonicalNotes() {
 		Markers map[string]string `json:"markers"`
 	}
 	_ = json.Unmarshal(coverage.CanonicalNotes(), &doc)
-	fmt.Println(doc.Markers["AbsenceMarker"], doc.Markers["CoverageMarker"], doc.Markers["SemanticsMarker"])
+	fmt.Println(doc.Markers["ABSENCE_MARKER"], doc.Markers["COVERAGE_MARKER"], doc.Markers["SEMANTICS_MARKER"])
 	// Output: af_absent af_coverage af_semantics
 }
 
