@@ -173,3 +173,39 @@ func ExampleLeastHeld() {
 	fmt.Println(v, ok)
 	// Output: unknown true
 }
+
+// A series needs a grain and a provenance; a counter word in the aggregation needs IsCounter.
+// The wire respells the author's keys: isCounter becomes is_counter, filterNote filter_note.
+func ExampleDescribed_series() {
+	counter := false
+	s, err := coverage.Described(coverage.DescribedDecl{
+		Series:     []any{map[string]any{"t": "2026-09-26T09:30:00Z", "entity": "fc1/3", "metric": "bytes", "value": 1200}},
+		Grain:      &coverage.Grain{Interval: "30m", Aggregation: "sum", IsCounter: &counter},
+		Provenance: &coverage.Provenance{MeasuredAt: "2026-09-26T09:30:00Z", Source: "InfluxDB SwitchPortStats"},
+		Render:     &coverage.Render{Default: "table", FilterNote: "replicas excluded"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	grain, _ := s.Wire().Get("grain")
+	render, _ := s.Wire().Get("render")
+	g, _ := coverage.Marshal(grain)
+	r, _ := coverage.Marshal(render)
+	fmt.Println(string(g))
+	fmt.Println(string(r))
+
+	_, err = coverage.Described(coverage.DescribedDecl{
+		Series:     []any{map[string]any{"t": 1, "entity": "fc1/3", "metric": "bytes", "value": 9}},
+		Grain:      &coverage.Grain{Aggregation: "sum"},
+		Provenance: &coverage.Provenance{MeasuredAt: "2026-09-26T09:30:00Z", Source: "InfluxDB"},
+	})
+	var refusal *coverage.Refusal
+	if errors.As(err, &refusal) {
+		fmt.Println(refusal.Field)
+	}
+	// Output:
+	// {"interval":"30m","aggregation":"sum","is_counter":false}
+	// {"default":"table","filter_note":"replicas excluded"}
+	// grain.isCounter
+}
