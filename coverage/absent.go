@@ -199,7 +199,8 @@ func bothCheckedProblem() *Problem {
 	return problemf("checked", "`checked` is both listed and left to the tool's search declaration; choose one")
 }
 
-// declObject reads a data-door declaration as an ordered object, decoding JSON bytes first.
+// declObject reads a data-door declaration as an ordered object, decoding JSON bytes first. A key
+// or string that is not UTF-8 is refused, naming where it is.
 func declObject(decl any, fields []string) (Object, *Problem) {
 	if raw, ok := decl.(json.RawMessage); ok {
 		decl = []byte(raw)
@@ -215,6 +216,9 @@ func declObject(decl any, fields []string) (Object, *Problem) {
 	o, ok := plainObject(decl)
 	if !ok {
 		return nil, problemf("", "the declaration must be an object with the fields %s; it is %s", backtickList(fields), clipQuote(decl))
+	}
+	if path, bad := utf8Fault(o, "", 0); bad {
+		return nil, utf8Problem(path)
 	}
 	return o, nil
 }

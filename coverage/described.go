@@ -301,7 +301,7 @@ func semanticsWireProblem(v any) *Problem { return semanticsRules(v, Wire) }
 
 // semanticsRules is the one rule set for an af_semantics envelope, shared by the mint's self-check
 // (sp Camel: fields named as the author spelled them) and the recognizer (sp Wire). It checks, and
-// reports the first fault in this order: the marker; no unknown key; the data lists non-empty;
+// reports the first fault in this order: the marker; every key and string UTF-8; no unknown key; the data lists non-empty;
 // grain; provenance, which series or facts require; period (null is a fault here); series require
 // grain; coverage and the not_covered list derived from it; clarify; render; a note; and last,
 // that the envelope declares something: rows (series, facts or edges) or a clarify question.
@@ -312,6 +312,9 @@ func semanticsRules(v any, sp Spelling) *Problem {
 	}
 	if m, _ := o.Get(SemanticsMarker); m != true {
 		return problemf(SemanticsMarker, "`%s` must be true", SemanticsMarker)
+	}
+	if path, bad := utf8Fault(o, "", 0); bad {
+		return utf8Problem(path)
 	}
 	if p := checkUnknown(o, "", SemanticsKeys()); p != nil {
 		return p

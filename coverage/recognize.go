@@ -202,7 +202,9 @@ type CoverageResult struct {
 	// Declared lists the declarations to record, in record order (a ledger before the absence it
 	// wraps).
 	Declared []Facts
-	// Problems lists each declaration left off the record, wire-spelled.
+	// Problems lists each declaration left off the record, and each fault in a declaration that was
+	// kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is not
+	// true), wire-spelled.
 	Problems []Problem
 }
 
@@ -289,8 +291,25 @@ func readLists(o Object, f *Facts, tool string, probs *[]Problem) {
 	}
 }
 
+// readFaults names, without changing anything, the faults of a recognized declaration that the
+// record keeps as written: the first key or string that is not UTF-8.
+func readFaults(o Object, at, tool string, probs *[]Problem) {
+	if path, bad := utf8Fault(o, at, 0); bad {
+		p := utf8Problem(path)
+		p.Message += "; the declaration is recorded and served as the tool wrote it"
+		*probs = append(*probs, *p)
+		warnDropped(tool, "utf-8", *p)
+	}
+}
+
 func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
 	f := Facts{Kind: KindAbsence}
+	readFaults(o, "", tool, probs)
+	if r, present := o.Get("retry_returns_the_same"); present && r != true {
+		p := problemf("retry_returns_the_same", "`retry_returns_the_same` is %s; an absence states it as true (the same call returns the same nothing), so this envelope contradicts itself. It is recorded and served as the tool wrote it", clipQuote(r))
+		*probs = append(*probs, *p)
+		warnDropped(tool, "retry_returns_the_same", *p)
+	}
 	readLists(o, &f, tool, probs)
 	if lf, ok := o.Get("looked_for"); ok {
 		f.LookedFor, _ = lf.(string)
@@ -317,6 +336,7 @@ func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
 
 func readLedgerFacts(inner Object, tool string, probs *[]Problem) Facts {
 	f := Facts{Kind: KindLedger}
+	readFaults(inner, CoverageMarker, tool, probs)
 	readLists(inner, &f, tool, probs)
 	if ip, ok := inner.Get(InProgressKey); ok && ip != nil {
 		items, p := inProgressList(ip, InProgressKey, false)
