@@ -3,7 +3,10 @@
 
 package coverage
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // ParseInstant reads s as an instant of the package's one profile:
 // YYYY-MM-DDTHH:MM[:SS[.F{1,9}]] followed by Z or ±HH:MM. It accepts a lower-case t or z, -00:00,
@@ -12,9 +15,22 @@ import "time"
 // fields, impossible dates and times, a ten-digit fraction and a fraction without seconds. The
 // returned time is in UTC; the string itself is never rewritten anywhere.
 func ParseInstant(s string) (time.Time, bool) {
-	// Shortest: YYYY-MM-DDTHH:MMZ (17); longest: ...:SS.fffffffff+HH:MM (35).
-	if len(s) < 17 || len(s) > 35 {
-		return time.Time{}, false
+	t, fault := parseInstant(s)
+	return t, fault == ""
+}
+
+// parseInstant is ParseInstant that says what is wrong: the fault is "" for an instant, and
+// otherwise names the first rule s breaks (a zone missing, an impossible day, an hour of 24, a
+// fraction too long, …), so a refusal points at the real mistake.
+func parseInstant(s string) (time.Time, string) {
+	if len(s) > 35 {
+		return time.Time{}, "it is too long to be an instant"
+	}
+	if len(s) == len("2006-01-02") && s[4] == '-' && s[7] == '-' {
+		return time.Time{}, "a date alone is not an instant: add a time and a zone"
+	}
+	if len(s) < len("2006-01-02T15:04") {
+		return time.Time{}, "an instant is written YYYY-MM-DDThh:mm, then optional :ss and a fraction, then Z or ±hh:mm"
 	}
 	num := func(i, n int) (int, bool) {
 		if i+n > len(s) {
@@ -33,17 +49,23 @@ func ParseInstant(s string) (time.Time, bool) {
 	year, ok1 := num(0, 4)
 	month, ok2 := num(5, 2)
 	day, ok3 := num(8, 2)
+	if !(ok1 && ok2 && ok3) || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, "the date must be written YYYY-MM-DD with zero-padded digits"
+	}
+	if s[10] != 'T' && s[10] != 't' {
+		return time.Time{}, "a T must separate the date from the time"
+	}
 	hour, ok4 := num(11, 2)
 	minute, ok5 := num(14, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') || s[13] != ':' {
-		return time.Time{}, false
+	if !(ok4 && ok5) || s[13] != ':' {
+		return time.Time{}, "the time must be written hh:mm with zero-padded digits"
 	}
 	i := 16
 	sec, nsec := 0, 0
 	if i < len(s) && s[i] == ':' {
 		v, ok := num(i+1, 2)
 		if !ok {
-			return time.Time{}, false
+			return time.Time{}, "the seconds must be two digits"
 		}
 		sec = v
 		i += 3
@@ -55,7 +77,7 @@ func ParseInstant(s string) (time.Time, bool) {
 			}
 			digits := i - start
 			if digits < 1 || digits > 9 {
-				return time.Time{}, false
+				return time.Time{}, "a fraction of a second needs 1 to 9 digits"
 			}
 			f, _ := num(start, digits)
 			for d := digits; d < 9; d++ {
@@ -63,9 +85,11 @@ func ParseInstant(s string) (time.Time, bool) {
 			}
 			nsec = f
 		}
+	} else if i < len(s) && s[i] == '.' {
+		return time.Time{}, "a fraction of a second needs the seconds written before it"
 	}
 	if i >= len(s) {
-		return time.Time{}, false
+		return time.Time{}, "the zone is missing: without Z or an offset such as +02:00 an instant names no single moment, and this library never guesses one"
 	}
 	offset := 0
 	switch s[i] {
@@ -74,8 +98,11 @@ func ParseInstant(s string) (time.Time, bool) {
 	case '+', '-':
 		oh, ok := num(i+1, 2)
 		om, ok2 := num(i+4, 2)
-		if !ok || !ok2 || i+3 >= len(s) || s[i+3] != ':' || oh > 23 || om > 59 {
-			return time.Time{}, false
+		if !ok || !ok2 || i+3 >= len(s) || s[i+3] != ':' {
+			return time.Time{}, "the offset must be written ±hh:mm"
+		}
+		if oh > 23 || om > 59 {
+			return time.Time{}, "the offset must be at most ±23:59"
 		}
 		offset = oh*3600 + om*60
 		if s[i] == '-' {
@@ -83,16 +110,25 @@ func ParseInstant(s string) (time.Time, bool) {
 		}
 		i += 6
 	default:
-		return time.Time{}, false
+		return time.Time{}, "the zone must be Z or an offset ±hh:mm"
 	}
 	if i != len(s) {
-		return time.Time{}, false
+		return time.Time{}, "there is text after the zone"
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 60 {
-		return time.Time{}, false
+	switch {
+	case month < 1 || month > 12:
+		return time.Time{}, "the month must be 01 to 12"
+	case day < 1 || day > daysIn(year, month):
+		return time.Time{}, fmt.Sprintf("that day does not exist: %04d-%02d has %d days", year, month, daysIn(year, month))
+	case hour > 23:
+		return time.Time{}, "the hour must be 00 to 23 (midnight at the end of a day is 00:00 of the next)"
+	case minute > 59:
+		return time.Time{}, "the minute must be 00 to 59"
+	case sec > 60:
+		return time.Time{}, "the second must be 00 to 60"
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	return t.Add(-time.Duration(offset) * time.Second), true
+	return t.Add(-time.Duration(offset) * time.Second), ""
 }
 
 func daysIn(year, month int) int {

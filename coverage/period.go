@@ -159,12 +159,15 @@ func spanProblem(v any, at string) *Problem {
 }
 
 func instantProblem(v any, at string) *Problem {
-	if s, ok := v.(string); ok {
-		if _, ok := ParseInstant(s); ok {
-			return nil
-		}
+	s, isText := v.(string)
+	if !isText {
+		return problemf(at, "%s needs an ISO 8601 instant with its zone, such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00; it is %s", rootName(at), typeWord(v))
 	}
-	return problemf(at, "%s needs an ISO 8601 instant that carries its zone, such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00; it is %s. Without a zone an instant names no single moment, and this library never guesses one", rootName(at), clipQuote(v))
+	_, fault := parseInstant(s)
+	if fault == "" {
+		return nil
+	}
+	return problemf(at, "%s is %s, which is not an ISO 8601 instant such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00: %s", rootName(at), clipQuote(v), fault)
 }
 
 // MintPeriod checks an author's (camelCase) period and returns its fresh wire form. nil means not

@@ -261,3 +261,42 @@ func TestNoteHelpers(t *testing.T) { // v29
 		t.Error("non-string")
 	}
 }
+
+// TestInstantFaultsNamed: an instant that carries its zone but is invalid is refused for what is
+// wrong with it, not for a missing zone (issue 12 item 10).
+func TestInstantFaultsNamed(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"2026-02-29T09:00:00Z", "that day does not exist: 2026-02 has 28 days"},
+		{"2026-04-31T09:00:00+02:00", "that day does not exist"},
+		{"2026-09-26T24:00:00Z", "the hour must be 00 to 23"},
+		{"2026-09-26T09:60:00Z", "the minute must be 00 to 59"},
+		{"2026-09-26T09:00:61Z", "the second must be 00 to 60"},
+		{"2026-09-26T09:00:00.1234567890Z", "1 to 9 digits"},
+		{"2026-09-26T09:00.5Z", "needs the seconds written before it"},
+		{"2026-13-01T09:00:00Z", "the month must be 01 to 12"},
+		{"2026-09-26T09:00:00+24:00", "at most ±23:59"},
+		{"2026-09-26T09:00:00", "the zone is missing"},
+		{"2026-09-26", "a date alone is not an instant"},
+		{"2026-09-26 09:00:00Z", "a T must separate"},
+		{"yesterday", "an instant is written YYYY-MM-DDThh:mm"},
+		{"2026-09-26T09:00:00Zulu", "text after the zone"},
+	}
+	for _, c := range cases {
+		_, err := MintPeriod(map[string]any{"queried": map[string]any{"from": c.in, "to": "2026-09-26T10:00:00Z"}, "held": "unknown"})
+		r := refusedAt(t, err, "period.queried.from")
+		if r == nil {
+			continue
+		}
+		if !strings.Contains(r.Message, c.want) {
+			t.Errorf("%s: %s", c.in, r.Message)
+		}
+		if c.want != "the zone is missing" && strings.Contains(r.Message, "zone is missing") {
+			t.Errorf("%s carries its zone but is refused for a missing one: %s", c.in, r.Message)
+		}
+	}
+	// A non-text value is named by its type.
+	_, err := MintPeriod(map[string]any{"queried": map[string]any{"from": 5, "to": "2026-09-26T10:00:00Z"}, "held": "unknown"})
+	if r := refusedAt(t, err, "period.queried.from"); r != nil && !strings.Contains(r.Message, "a number") {
+		t.Errorf("number: %s", r.Message)
+	}
+}
