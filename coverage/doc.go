@@ -18,7 +18,8 @@
 // model reads: record-only keys removed, the verdict word and one static clause added for a period
 // the store does not fully hold.
 //
-// The package imports only the standard library, so a tool's package can depend on it alone.
+// The package imports only the standard library (and the module's internal instant grammar), so a
+// tool's package can depend on it alone.
 package coverage
 
 //go:generate go test -run=^TestCanonicalNotesUpToDate$ . -args -update

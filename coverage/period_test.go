@@ -278,7 +278,7 @@ func TestInstantFaultsNamed(t *testing.T) {
 		{"2026-09-26T09:00:00", "the zone is missing"},
 		{"2026-09-26", "a date alone is not an instant"},
 		{"2026-09-26 09:00:00Z", "a T must separate"},
-		{"yesterday", "an instant is written YYYY-MM-DDThh:mm"},
+		{"yesterday", "written YYYY-MM-DDThh:mm"},
 		{"2026-09-26T09:00:00Zulu", "text after the zone"},
 	}
 	for _, c := range cases {
