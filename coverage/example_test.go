@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 )
@@ -172,6 +174,27 @@ func ExampleLeastHeld() {
 	v, ok := coverage.LeastHeld([]coverage.Verdict{coverage.VerdictCovered, coverage.VerdictUnknown})
 	fmt.Println(v, ok)
 	// Output: unknown true
+}
+
+// A caller that wants developer warnings hands the reading channel its own logger. Each Warner
+// warns once per tool and declaration; the result is still recognized and served as written.
+func ExampleWithWarner() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey || a.Key == slog.MessageKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	w := coverage.NewWarner(logger)
+	env, _ := coverage.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
+	for range 2 {
+		r, _ := coverage.ReadCoverageResult(env, "backup_runs", coverage.WithWarner(w))
+		fmt.Println(r.Status, r.Problems[0].Field)
+	}
+	// Output:
+	// level=WARN tool=backup_runs declaration=period field=period.queried.from
+	// absent period.queried.from
+	// absent period.queried.from
 }
 
 // A series needs a grain and a provenance; a counter word in the aggregation needs IsCounter.

@@ -4,7 +4,6 @@
 package coverage
 
 import (
-	"log/slog"
 	"strings"
 	"unicode"
 )
@@ -171,9 +170,6 @@ func toolSuggestionRule(v any, at string) (*ToolSuggestion, *Problem) {
 			return nil, problemf(join(at, "why"), "%s is empty or not text; write why that tool helps, or leave it out", rootName(join(at, "why")))
 		}
 		out.Why = strings.TrimSpace(why)
-	}
-	if oddToolName(out.Tool) && devMode.Load() && warned.first(out.Tool, "tryInsteadTool") {
-		slog.Warn("coverage: tryInsteadTool names a tool with characters most providers refuse in a tool name; it is recorded as declared and never looked up. This warning fires once per name in this process.")
 	}
 	return out, nil
 }

@@ -223,23 +223,25 @@ func (r CoverageResult) Verdict() (Verdict, bool) {
 // ReadCoverageResult is the one reading channel for a tool result. It recognizes an absence, a
 // ledger (and an absence it wraps) or a described result with coverage or a period, and returns
 // what to record; false for anything else. A malformed period, provenance, item short or kind, or
-// in-progress list is left off the record and named in Problems, with one dev-mode warning per
-// tool and declaration; the envelope stays recognized and is served as written.
-func ReadCoverageResult(v any, tool string) (CoverageResult, bool) {
+// in-progress list is left off the record and named in Problems, with one warning per tool and
+// declaration to the [Warner] given by [WithWarner], if any; the envelope stays recognized and is
+// served as written.
+func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult, bool) {
+	w := readOptions(opts).warn
 	var r CoverageResult
 	if o, ok := ReadAbsence(v); ok {
 		r.Status = StatusAbsent
-		r.Declared = []Facts{readAbsenceFacts(o, tool, &r.Problems)}
+		r.Declared = []Facts{readAbsenceFacts(o, tool, w, &r.Problems)}
 		return r, true
 	}
 	if o, ok := ReadCoverageLedger(v); ok {
 		ac, _ := o.Get(CoverageMarker)
 		inner, _ := plainObject(ac)
-		r.Declared = []Facts{readLedgerFacts(inner, tool, &r.Problems)}
+		r.Declared = []Facts{readLedgerFacts(inner, tool, w, &r.Problems)}
 		res, _ := o.Get("result")
 		if ao, ok := ReadAbsence(res); ok {
 			r.Status = StatusAbsent
-			r.Declared = append(r.Declared, readAbsenceFacts(ao, tool, &r.Problems))
+			r.Declared = append(r.Declared, readAbsenceFacts(ao, tool, w, &r.Problems))
 		}
 		return r, true
 	}
@@ -255,26 +257,26 @@ func ReadCoverageResult(v any, tool string) (CoverageResult, bool) {
 			f.Checked, f.NotChecked, f.CannotCover = g.Checked, g.NotChecked, g.CannotCover
 		}
 		if hasPer {
-			f.Period = readPeriodFor(per, tool, &r.Problems)
+			f.Period = readPeriodFor(per, tool, w, &r.Problems)
 		}
 		r.Declared = []Facts{f}
 		return r, true
 	} else if p != nil {
-		warnDropped(tool, SemanticsMarker, *p)
+		w.dropped(tool, SemanticsMarker, *p)
 	}
 	return CoverageResult{}, false
 }
 
-func readPeriodFor(wire any, tool string, probs *[]Problem) *Period {
+func readPeriodFor(wire any, tool string, w *Warner, probs *[]Problem) *Period {
 	rd := ReadPeriod(UnservedPeriod(wire))
 	if rd.Problem != nil {
 		*probs = append(*probs, *rd.Problem)
-		warnDropped(tool, PeriodKey, *rd.Problem)
+		w.dropped(tool, PeriodKey, *rd.Problem)
 	}
 	return rd.Period
 }
 
-func readLists(o Object, f *Facts, tool string, probs *[]Problem) {
+func readLists(o Object, f *Facts, tool string, w *Warner, probs *[]Problem) {
 	var dropped []Problem
 	for _, s := range []struct {
 		sec section
@@ -287,30 +289,30 @@ func readLists(o Object, f *Facts, tool string, probs *[]Problem) {
 	}
 	if len(dropped) > 0 {
 		*probs = append(*probs, dropped...)
-		warnDropped(tool, "item", dropped[0])
+		w.dropped(tool, "item", dropped[0])
 	}
 }
 
 // readFaults names, without changing anything, the faults of a recognized declaration that the
 // record keeps as written: the first key or string that is not UTF-8.
-func readFaults(o Object, at, tool string, probs *[]Problem) {
+func readFaults(o Object, at, tool string, w *Warner, probs *[]Problem) {
 	if path, bad := utf8Fault(o, at, 0); bad {
 		p := utf8Problem(path)
 		p.Message += "; the declaration is recorded and served as the tool wrote it"
 		*probs = append(*probs, *p)
-		warnDropped(tool, "utf-8", *p)
+		w.dropped(tool, "utf-8", *p)
 	}
 }
 
-func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
+func readAbsenceFacts(o Object, tool string, w *Warner, probs *[]Problem) Facts {
 	f := Facts{Kind: KindAbsence}
-	readFaults(o, "", tool, probs)
+	readFaults(o, "", tool, w, probs)
 	if r, present := o.Get("retry_returns_the_same"); present && r != true {
 		p := problemf("retry_returns_the_same", "`retry_returns_the_same` is %s; an absence states it as true (the same call returns the same nothing), so this envelope contradicts itself. It is recorded and served as the tool wrote it", clipQuote(r))
 		*probs = append(*probs, *p)
-		warnDropped(tool, "retry_returns_the_same", *p)
+		w.dropped(tool, "retry_returns_the_same", *p)
 	}
-	readLists(o, &f, tool, probs)
+	readLists(o, &f, tool, w, probs)
 	if lf, ok := o.Get("looked_for"); ok {
 		f.LookedFor, _ = lf.(string)
 	}
@@ -319,36 +321,39 @@ func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
 	}
 	if tt, ok := o.Get("try_instead_tool"); ok && tt != nil {
 		f.TryInsteadTool, _ = toolSuggestionRule(tt, "try_instead_tool")
+		if f.TryInsteadTool != nil && oddToolName(f.TryInsteadTool.Tool) {
+			w.oddToolName(tool)
+		}
 	}
 	if pv, ok := o.Get("provenance"); ok && pv != nil {
 		pr, p := provenanceRule(pv, "provenance", Wire)
 		if p != nil {
 			*probs = append(*probs, *p)
-			warnDropped(tool, "provenance", *p)
+			w.dropped(tool, "provenance", *p)
 		}
 		f.Provenance = pr
 	}
 	if per, ok := o.Get(PeriodKey); ok {
-		f.Period = readPeriodFor(per, tool, probs)
+		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f
 }
 
-func readLedgerFacts(inner Object, tool string, probs *[]Problem) Facts {
+func readLedgerFacts(inner Object, tool string, w *Warner, probs *[]Problem) Facts {
 	f := Facts{Kind: KindLedger}
-	readFaults(inner, CoverageMarker, tool, probs)
-	readLists(inner, &f, tool, probs)
+	readFaults(inner, CoverageMarker, tool, w, probs)
+	readLists(inner, &f, tool, w, probs)
 	if ip, ok := inner.Get(InProgressKey); ok && ip != nil {
 		items, p := inProgressList(ip, InProgressKey, false)
 		if p != nil {
 			*probs = append(*probs, *p)
-			warnDropped(tool, InProgressKey, *p)
+			w.dropped(tool, InProgressKey, *p)
 		} else if len(items) > 0 {
 			f.InProgress = items
 		}
 	}
 	if per, ok := inner.Get(PeriodKey); ok {
-		f.Period = readPeriodFor(per, tool, probs)
+		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f
 }

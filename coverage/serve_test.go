@@ -3,6 +3,7 @@ package coverage
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -212,21 +213,28 @@ func TestReadCoverageResultVectors(t *testing.T) {
 
 func TestWarnOnce(t *testing.T) { // v43
 	var buf bytes.Buffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
-	defer slog.SetDefault(prev)
-	SetDevMode(true)
-	defer SetDevMode(false)
-	resetWarnings()
+	w := NewWarner(slog.New(slog.NewTextHandler(&buf, nil)))
 	v := j(t, `{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`)
+	if _, ok := ReadCoverageResult(v, "backup_runs"); !ok {
+		t.Fatal("not recognized")
+	}
 	for range 2 {
-		r, ok := ReadCoverageResult(v, "backup_runs")
+		r, ok := ReadCoverageResult(v, "backup_runs", WithWarner(w))
 		if !ok || r.Status != StatusAbsent || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried.from" {
 			t.Fatalf("%+v", r)
 		}
 	}
 	if n := strings.Count(buf.String(), "level=WARN"); n != 1 {
 		t.Fatalf("warnings = %d: %s", n, buf.String())
+	}
+	// Each Warner keeps its own ledger: nothing is remembered process-wide.
+	var other bytes.Buffer
+	ReadCoverageResult(v, "backup_runs", WithWarner(NewWarner(slog.New(slog.NewTextHandler(&other, nil)))))
+	if n := strings.Count(other.String(), "level=WARN"); n != 1 {
+		t.Errorf("a second Warner warned %d times", n)
+	}
+	if NewWarner(nil) != nil {
+		t.Error("a nil logger makes a Warner")
 	}
 	if !strings.Contains(buf.String(), "tool=backup_runs") || !strings.Contains(buf.String(), "declaration=period") || strings.Contains(buf.String(), "yesterday") {
 		t.Errorf("warning: %s", buf.String())
@@ -372,16 +380,14 @@ func TestAtBoundary(t *testing.T) {
 
 func TestOddToolNameWarnsOnce(t *testing.T) {
 	var buf bytes.Buffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
-	defer slog.SetDefault(prev)
-	SetDevMode(true)
-	defer SetDevMode(false)
-	resetWarnings()
+	w := NewWarner(slog.New(slog.NewTextHandler(&buf, nil)))
 	for range 2 {
 		a, err := Absent(AbsenceDecl{What: "x", Checked: []Item{{What: "y"}}, TryInsteadTool: &ToolSuggestion{Tool: "fabric inventory!"}})
 		if err != nil || a.TryInsteadTool.Tool != "fabric inventory!" {
 			t.Fatalf("%v %+v", err, a)
+		}
+		if r, ok := ReadCoverageResult(a, "lookup", WithWarner(w)); !ok || r.Declared[0].TryInsteadTool.Tool != "fabric inventory!" {
+			t.Fatalf("%v %+v", ok, r)
 		}
 	}
 	if n := strings.Count(buf.String(), "level=WARN"); n != 1 || strings.Contains(buf.String(), "fabric inventory!") {
@@ -390,8 +396,7 @@ func TestOddToolNameWarnsOnce(t *testing.T) {
 }
 
 func TestWarnLedgerCap(t *testing.T) {
-	resetWarnings()
-	defer resetWarnings()
+	warned := NewWarner(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for i := range warnLedgerCap {
 		if !warned.first(strings.Repeat("t", i+1), "period") {
 			t.Fatalf("key %d refused below the cap", i)
