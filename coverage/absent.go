@@ -6,6 +6,8 @@ package coverage
 import (
 	"encoding/json"
 	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // AbsenceDecl is what a tool author declares when a search found nothing. At this typed door an
@@ -135,7 +137,7 @@ func absentFrom(decl any) (*Absence, *Problem) {
 	among, hasAmong := o.Get("among")
 	hasAmong = hasAmong && among != nil
 	chk, _ := o.Get("checked")
-	if s, isStr := chk.(string); isStr && s == DeclaredChecked {
+	if s, isStr := chk.(string); isStr && s == cw.DeclaredChecked {
 		a.CheckedDeclared = true
 	} else {
 		if a.Checked, p = mintList(chk, sectionChecked, "checked"); p != nil {
@@ -225,9 +227,9 @@ func declObject(decl any, fields []string) (Object, *Problem) {
 
 // Wire returns the envelope in wire form and order.
 func (a *Absence) Wire() Object {
-	o := Object{{AbsenceMarker, true}, {"outcome", AbsenceOutcome}, {"looked_for", a.LookedFor}}
+	o := Object{{cw.AbsenceMarker, true}, {"outcome", cw.AbsenceOutcome}, {"looked_for", a.LookedFor}}
 	if a.CheckedDeclared {
-		o = append(o, Member{"checked", DeclaredChecked})
+		o = append(o, Member{"checked", cw.DeclaredChecked})
 	} else {
 		checked := itemsWire(a.Checked)
 		if a.Among != nil {
@@ -249,7 +251,7 @@ func (a *Absence) Wire() Object {
 		o = append(o, Member{"provenance", a.Provenance.Wire()})
 	}
 	if a.Period != nil {
-		o = append(o, Member{PeriodKey, a.Period.Wire()})
+		o = append(o, Member{cw.PeriodKey, a.Period.Wire()})
 	}
 	if len(a.Resolved) > 0 {
 		o = append(o, Member{"resolved", resolvedData(a.Resolved)})
@@ -264,7 +266,7 @@ func (a *Absence) Wire() Object {
 	if a.TryInsteadTool != nil {
 		o = append(o, Member{"try_instead_tool", a.TryInsteadTool.object()})
 	}
-	return append(o, Member{"note", AbsenceNote})
+	return append(o, Member{"note", cw.AbsenceNote})
 }
 
 // MarshalJSON encodes the wire form.

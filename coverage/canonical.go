@@ -8,6 +8,8 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 //go:embed canonical-notes.json
@@ -54,9 +56,9 @@ type canonicalLiterals struct {
 }
 
 type canonicalWire struct {
-	PeriodWire              PeriodWireNames     `json:"PERIOD_WIRE"`
-	InProgressWire          InProgressWireNames `json:"IN_PROGRESS_WIRE"`
-	CounterAggregationWords []string            `json:"COUNTER_AGGREGATION_WORDS"`
+	PeriodWire              cw.PeriodWireNames     `json:"PERIOD_WIRE"`
+	InProgressWire          cw.InProgressWireNames `json:"IN_PROGRESS_WIRE"`
+	CounterAggregationWords []string               `json:"COUNTER_AGGREGATION_WORDS"`
 	AbsenceKeys             []string
 	CoverageKeys            []string
 	CoveredResultKeys       []string
@@ -94,33 +96,33 @@ func buildCanonicalNotes() ([]byte, error) {
 			"clauses, so that minters in other languages can produce the same bytes. A name in capitals " +
 			"is the TypeScript implementation's constant name for the same concept; the other names are " +
 			"published by this implementation only.",
-		Notes:    canonicalNotesSet{AbsenceNote, CoverageNote, SemanticsNote},
-		Markers:  canonicalMarkers{AbsenceMarker, CoverageMarker, SemanticsMarker},
-		Headings: canonicalHeadings{CoverageBlockHeading},
+		Notes:    canonicalNotesSet{cw.AbsenceNote, cw.CoverageNote, cw.SemanticsNote},
+		Markers:  canonicalMarkers{cw.AbsenceMarker, cw.CoverageMarker, cw.SemanticsMarker},
+		Headings: canonicalHeadings{cw.CoverageBlockHeading},
 		Wire: canonicalWire{
-			PeriodWire:              PeriodWire(),
-			InProgressWire:          InProgressWire(),
+			PeriodWire:              cw.PeriodWire(),
+			InProgressWire:          cw.InProgressWire(),
 			CounterAggregationWords: append([]string(nil), counterWords...),
-			AbsenceKeys:             AbsenceKeys(),
-			CoverageKeys:            CoverageKeys(),
-			CoveredResultKeys:       CoveredResultKeys(),
-			SemanticsKeys:           SemanticsKeys(),
+			AbsenceKeys:             cw.AbsenceKeys(),
+			CoverageKeys:            cw.CoverageKeys(),
+			CoveredResultKeys:       cw.CoveredResultKeys(),
+			SemanticsKeys:           cw.SemanticsKeys(),
 			GrainKeys:               append([]string(nil), grainWire...),
 			ClarifyKeys:             append([]string(nil), clarifyKeys...),
 			RenderKeys:              append([]string(nil), renderWire...),
-			ItemKeys:                ItemKeys(),
-			InProgressItemKeys:      InProgressItemKeys(),
-			ProvenanceKeys:          ProvenanceKeys(),
+			ItemKeys:                cw.ItemKeys(),
+			InProgressItemKeys:      cw.InProgressItemKeys(),
+			ProvenanceKeys:          cw.ProvenanceKeys(),
 			ItemKinds:               ItemKinds(),
-			RecordOnlyItemKeys:      RecordOnlyItemKeys(),
-			MaxShortChars:           MaxShortChars,
+			RecordOnlyItemKeys:      cw.RecordOnlyItemKeys(),
+			MaxShortChars:           cw.MaxShortChars,
 		},
-		Literals: canonicalLiterals{AbsenceOutcome, RefusedPrefix},
+		Literals: canonicalLiterals{cw.AbsenceOutcome, RefusedPrefix},
 		Served: canonicalServed{
-			ServedVerdictKey:     ServedVerdictKey,
-			PeriodVerdictClauses: canonicalClauses{ClauseNotHeld, ClausePartlyHeld, ClauseUnknown},
-			InProgressClause:     InProgressClause,
-			AbsenceNoteHeldOnly:  AbsenceNoteHeldOnly,
+			ServedVerdictKey:     cw.ServedVerdictKey,
+			PeriodVerdictClauses: canonicalClauses{cw.ClauseNotHeld, cw.ClausePartlyHeld, cw.ClauseUnknown},
+			InProgressClause:     cw.InProgressClause,
+			AbsenceNoteHeldOnly:  cw.AbsenceNoteHeldOnly,
 		},
 	}
 	var buf bytes.Buffer

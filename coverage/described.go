@@ -5,6 +5,8 @@ package coverage
 
 import (
 	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Ground is the three coverage lists of a described result.
@@ -252,7 +254,7 @@ func (g *Ground) wire() Object {
 
 // Wire returns the envelope in wire form and order.
 func (s *Semantics) Wire() Object {
-	o := Object{{SemanticsMarker, true}}
+	o := Object{{cw.SemanticsMarker, true}}
 	if s.Series != nil {
 		o = append(o, Member{"series", s.Series})
 	}
@@ -269,7 +271,7 @@ func (s *Semantics) Wire() Object {
 		o = append(o, Member{"provenance", s.Provenance.Wire()})
 	}
 	if s.Period != nil {
-		o = append(o, Member{PeriodKey, s.Period.Wire()})
+		o = append(o, Member{cw.PeriodKey, s.Period.Wire()})
 	}
 	if s.Coverage != nil {
 		o = append(o, Member{"coverage", s.Coverage.wire()})
@@ -289,7 +291,7 @@ func (s *Semantics) Wire() Object {
 	if s.Render != nil {
 		o = append(o, Member{"render", s.Render})
 	}
-	return append(o, Member{"note", SemanticsNote})
+	return append(o, Member{"note", cw.SemanticsNote})
 }
 
 // MarshalJSON encodes the wire form.
@@ -308,15 +310,15 @@ func semanticsWireProblem(v any) *Problem { return semanticsRules(v, Wire) }
 func semanticsRules(v any, sp Spelling) *Problem {
 	o, ok := envelopeObject(v)
 	if !ok {
-		return problemf(SemanticsMarker, "an af_semantics envelope must be an object")
+		return problemf(cw.SemanticsMarker, "an af_semantics envelope must be an object")
 	}
-	if m, _ := o.Get(SemanticsMarker); m != true {
-		return problemf(SemanticsMarker, "`%s` must be true", SemanticsMarker)
+	if m, _ := o.Get(cw.SemanticsMarker); m != true {
+		return problemf(cw.SemanticsMarker, "`%s` must be true", cw.SemanticsMarker)
 	}
 	if path, bad := utf8Fault(o, "", 0); bad {
 		return utf8Problem(path)
 	}
-	if p := checkUnknown(o, "", SemanticsKeys()); p != nil {
+	if p := checkUnknown(o, "", cw.SemanticsKeys()); p != nil {
 		return p
 	}
 	for _, k := range []string{"series", "facts", "edges"} {
@@ -347,11 +349,11 @@ func semanticsRules(v any, sp Spelling) *Problem {
 		return problemf("provenance", "series and facts need `provenance`: %s and %s say when the world was measured and which system of record the values were read from, and a number with neither cannot be trusted or checked",
 			"`"+spell(sp, "provenance.measured_at")+"`", "`provenance.source`")
 	}
-	if x, present := o.Get(PeriodKey); present {
+	if x, present := o.Get(cw.PeriodKey); present {
 		if x == nil {
-			return problemf(PeriodKey, "`period` is null; on the wire a period is declared or left out")
+			return problemf(cw.PeriodKey, "`period` is null; on the wire a period is declared or left out")
 		}
-		if p := periodProblemAt(x, Wire, PeriodKey); p != nil {
+		if p := periodProblemAt(x, Wire, cw.PeriodKey); p != nil {
 			p.Field = spell(sp, p.Field)
 			return p
 		}
@@ -408,7 +410,7 @@ func semanticsRules(v any, sp Spelling) *Problem {
 		return problemf("note", "`note` must be text")
 	}
 	if !hasSeries && !hasFacts && !hasEdges && (!hasClarify || clarify == nil) {
-		return problemf(SemanticsMarker, "a described result declares nothing: it needs rows (`series`, `facts` or `edges`) or a `clarify` question. A read that found no rows is an absence: return one instead")
+		return problemf(cw.SemanticsMarker, "a described result declares nothing: it needs rows (`series`, `facts` or `edges`) or a `clarify` question. A read that found no rows is an absence: return one instead")
 	}
 	return nil
 }

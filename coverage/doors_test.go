@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 func TestAbsentExact(t *testing.T) { // v30
@@ -11,7 +13,7 @@ func TestAbsentExact(t *testing.T) { // v30
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, _ := Marshal(AbsenceNote)
+	note, _ := Marshal(cw.AbsenceNote)
 	want := `{"af_absent":true,"outcome":"nothing_found","looked_for":"x","checked":[{"what":"y"}],"retry_returns_the_same":true,"try_instead":"z","note":` + string(note) + `}`
 	if got := mustJSON(t, a); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -39,7 +41,7 @@ func fullAbsence(t *testing.T) *Absence { // v31
 func TestAbsentFull(t *testing.T) {
 	a := fullAbsence(t)
 	w := a.Wire()
-	if got, want := strings.Join(w.Keys(), ","), strings.Join(AbsenceKeys()[:8], ",")+",retry_returns_the_same,try_instead,try_instead_tool,note"; got != want {
+	if got, want := strings.Join(w.Keys(), ","), strings.Join(cw.AbsenceKeys()[:8], ",")+",retry_returns_the_same,try_instead,try_instead_tool,note"; got != want {
 		t.Errorf("keys %s\nwant %s", got, want)
 	}
 	checked, _ := w.Get("checked")
@@ -145,7 +147,7 @@ func TestWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, _ := Marshal(CoverageNote)
+	note, _ := Marshal(cw.CoverageNote)
 	if got, want := mustJSON(t, c), `{"af_coverage":{"checked":[{"what":"y"}],"note":`+string(note)+`},"result":1}`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -153,7 +155,7 @@ func TestWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ac, _ := c.Wire().Get(CoverageMarker)
+	ac, _ := c.Wire().Get(cw.CoverageMarker)
 	if k := strings.Join(ac.(Object).Keys(), ","); k != "period,note" {
 		t.Errorf("keys %s", k)
 	}
@@ -186,11 +188,11 @@ func ledger36(t *testing.T, p string) *Covered {
 
 func TestWrapInProgress(t *testing.T) { // v36
 	c := ledger36(t, `{"queried":`+qJSON+`,"held":`+hJSON+`}`)
-	ac, _ := c.Wire().Get(CoverageMarker)
+	ac, _ := c.Wire().Get(cw.CoverageMarker)
 	if k := strings.Join(ac.(Object).Keys(), ","); k != "checked,cannot_cover,in_progress,period,note" {
 		t.Errorf("keys %s", k)
 	}
-	ip, _ := ac.(Object).Get(InProgressKey)
+	ip, _ := ac.(Object).Get(cw.InProgressKey)
 	if got := mustJSON(t, ip); got != `[{"what":"vm-42 backup"},{"what":"sessions syncing","why":"since 08:10","short":"syncing","count":96}]` {
 		t.Errorf("in_progress %s", got)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 var (
@@ -62,7 +63,7 @@ func ExampleWrap() {
 		fmt.Println(err)
 		return
 	}
-	inner, _ := c.Wire().Get(coverage.CoverageMarker)
+	inner, _ := c.Wire().Get(wire.CoverageMarker)
 	fmt.Println(inner.(coverage.Object).Keys())
 	// Output: [checked cannot_cover note]
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Span is a closed range of two declared instants. The strings are kept exactly as declared.
@@ -40,8 +42,8 @@ func (h Held) MarshalJSON() ([]byte, error) {
 func (h *Held) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		if s != HeldUnknown {
-			return fmt.Errorf("coverage: held must be a span or %q", HeldUnknown)
+		if s != cw.HeldUnknown {
+			return fmt.Errorf("coverage: held must be a span or %q", cw.HeldUnknown)
 		}
 		*h = Held{Unknown: true}
 		return nil
@@ -68,12 +70,12 @@ func (p Period) Wire() Object { return p.object(Wire) }
 
 func (p Period) object(sp Spelling) Object {
 	o := Object{
-		{QueriedKey, Object{{FromKey, p.Queried.From}, {ToKey, p.Queried.To}}},
+		{cw.QueriedKey, Object{{cw.FromKey, p.Queried.From}, {cw.ToKey, p.Queried.To}}},
 	}
 	if p.Held.Unknown {
-		o = append(o, Member{HeldKey, HeldUnknown})
+		o = append(o, Member{cw.HeldKey, cw.HeldUnknown})
 	} else {
-		o = append(o, Member{HeldKey, Object{{FromKey, p.Held.From}, {ToKey, p.Held.To}}})
+		o = append(o, Member{cw.HeldKey, Object{{cw.FromKey, p.Held.From}, {cw.ToKey, p.Held.To}}})
 	}
 	if p.ReadAt != "" {
 		o = append(o, Member{sp.readAt(), p.ReadAt})
@@ -95,33 +97,33 @@ func PeriodProblem(v any, sp Spelling) *Problem {
 			v = t.object(sp)
 		}
 	}
-	return periodProblemAt(v, sp, PeriodKey)
+	return periodProblemAt(v, sp, cw.PeriodKey)
 }
 
 func periodProblemAt(v any, sp Spelling, at string) *Problem {
 	ra := sp.readAt()
 	o, ok := plainObject(v)
 	if !ok {
-		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), QueriedKey, HeldKey, ra, clipQuote(v))
+		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), cw.QueriedKey, cw.HeldKey, ra, clipQuote(v))
 	}
-	if p := checkUnknown(o, at, []string{QueriedKey, HeldKey, ra}); p != nil {
+	if p := checkUnknown(o, at, []string{cw.QueriedKey, cw.HeldKey, ra}); p != nil {
 		return p
 	}
-	q, _ := o.Get(QueriedKey)
+	q, _ := o.Get(cw.QueriedKey)
 	if q == nil {
-		return problemf(join(at, QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, QueriedKey)))
+		return problemf(join(at, cw.QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, cw.QueriedKey)))
 	}
-	if p := spanProblem(q, join(at, QueriedKey)); p != nil {
+	if p := spanProblem(q, join(at, cw.QueriedKey)); p != nil {
 		return p
 	}
-	h, _ := o.Get(HeldKey)
-	heldAt := join(at, HeldKey)
+	h, _ := o.Get(cw.HeldKey)
+	heldAt := join(at, cw.HeldKey)
 	if h == nil {
-		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), HeldUnknown)
+		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), cw.HeldUnknown)
 	}
 	if s, isString := h.(string); isString {
-		if s != HeldUnknown {
-			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), HeldUnknown)
+		if s != cw.HeldUnknown {
+			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), cw.HeldUnknown)
 		}
 	} else if p := spanProblem(h, heldAt); p != nil {
 		return p
@@ -139,15 +141,15 @@ func spanProblem(v any, at string) *Problem {
 	if !ok {
 		return problemf(at, "%s must be a span {from, to}; it is %s", rootName(at), clipQuote(v))
 	}
-	if p := checkUnknown(o, at, []string{FromKey, ToKey}); p != nil {
+	if p := checkUnknown(o, at, []string{cw.FromKey, cw.ToKey}); p != nil {
 		return p
 	}
-	f, _ := o.Get(FromKey)
-	if p := instantProblem(f, join(at, FromKey)); p != nil {
+	f, _ := o.Get(cw.FromKey)
+	if p := instantProblem(f, join(at, cw.FromKey)); p != nil {
 		return p
 	}
-	t, _ := o.Get(ToKey)
-	if p := instantProblem(t, join(at, ToKey)); p != nil {
+	t, _ := o.Get(cw.ToKey)
+	if p := instantProblem(t, join(at, cw.ToKey)); p != nil {
 		return p
 	}
 	ft, _ := ParseInstant(f.(string))
@@ -174,7 +176,7 @@ func instantProblem(v any, at string) *Problem {
 // declared and returns (nil, nil). A malformed period returns a [*Refusal] naming the camelCase
 // field at fault.
 func MintPeriod(decl any) (Object, error) {
-	p, prob := mintPeriod(decl, PeriodKey)
+	p, prob := mintPeriod(decl, cw.PeriodKey)
 	if prob != nil {
 		return nil, prob.refusal()
 	}
@@ -224,10 +226,10 @@ func toBytes(v any) []byte {
 func periodFrom(v any, sp Spelling) Period {
 	o, _ := plainObject(v)
 	var p Period
-	q, _ := o.Get(QueriedKey)
+	q, _ := o.Get(cw.QueriedKey)
 	p.Queried = spanFrom(q)
-	h, _ := o.Get(HeldKey)
-	if s, ok := h.(string); ok && s == HeldUnknown {
+	h, _ := o.Get(cw.HeldKey)
+	if s, ok := h.(string); ok && s == cw.HeldUnknown {
 		p.Held = Held{Unknown: true}
 	} else {
 		p.Held = Held{Span: spanFrom(h)}
@@ -240,8 +242,8 @@ func periodFrom(v any, sp Spelling) Period {
 
 func spanFrom(v any) Span {
 	o, _ := plainObject(v)
-	f, _ := o.Get(FromKey)
-	t, _ := o.Get(ToKey)
+	f, _ := o.Get(cw.FromKey)
+	t, _ := o.Get(cw.ToKey)
 	fs, _ := f.(string)
 	ts, _ := t.(string)
 	return Span{From: fs, To: ts}
@@ -260,7 +262,7 @@ func ReadPeriod(wire any) PeriodReading {
 	if wire == nil {
 		return PeriodReading{}
 	}
-	if p := periodProblemAt(wire, Wire, PeriodKey); p != nil {
+	if p := periodProblemAt(wire, Wire, cw.PeriodKey); p != nil {
 		return PeriodReading{Problem: p}
 	}
 	p := periodFrom(wire, Wire)

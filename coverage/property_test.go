@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // genInstant returns a random instant in a random valid spelling, with its true time.
@@ -187,7 +189,7 @@ func breakPeriod(p Object, key string) Object {
 func renameReadAt(p Object) Object {
 	out := Object{}
 	for _, m := range p {
-		if m.Key == ReadAtKey {
+		if m.Key == cw.ReadAtKey {
 			m.Key = "readAt"
 		}
 		out = append(out, m)

@@ -3,6 +3,8 @@
 
 package coverage
 
+import cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+
 // envelopeObject views v as an object: a plain object, or one of this package's envelopes in wire
 // form. JSON text (a string, []byte or json.RawMessage) is data and never parsed.
 func envelopeObject(v any) (Object, bool) {
@@ -42,15 +44,15 @@ func markerValue(v any, key string) (any, bool) {
 	case Object:
 		return t.Get(key)
 	case *Absence, Absence:
-		if key == AbsenceMarker {
+		if key == cw.AbsenceMarker {
 			return true, true
 		}
 	case *Covered, Covered:
-		if key == CoverageMarker {
+		if key == cw.CoverageMarker {
 			return Object{}, true
 		}
 	case *Semantics, Semantics:
-		if key == SemanticsMarker {
+		if key == cw.SemanticsMarker {
 			return true, true
 		}
 	}
@@ -73,14 +75,14 @@ func ReadAbsence(v any) (Object, bool) {
 
 // absenceParts views v as an object whose af_absent is true, and returns its checked value.
 func absenceParts(v any) (Object, any, bool) {
-	if m, _ := markerValue(v, AbsenceMarker); m != true {
+	if m, _ := markerValue(v, cw.AbsenceMarker); m != true {
 		return nil, nil, false
 	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil, false
 	}
-	if m, _ := o.Get(AbsenceMarker); m != true {
+	if m, _ := o.Get(cw.AbsenceMarker); m != true {
 		return nil, nil, false
 	}
 	c, _ := o.Get("checked")
@@ -94,21 +96,21 @@ func ReadCoverageLedger(v any) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if c, _ := inner.Get("checked"); c == any(DeclaredChecked) {
+	if c, _ := inner.Get("checked"); c == any(cw.DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
 }
 
 func ledgerParts(v any) (Object, Object, bool) {
-	if _, has := markerValue(v, CoverageMarker); !has {
+	if _, has := markerValue(v, cw.CoverageMarker); !has {
 		return nil, nil, false
 	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil, false
 	}
-	ac, _ := o.Get(CoverageMarker)
+	ac, _ := o.Get(cw.CoverageMarker)
 	inner, ok := plainObject(ac)
 	if !ok {
 		return nil, nil, false
@@ -123,14 +125,14 @@ func ledgerParts(v any) (Object, Object, bool) {
 // passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
 // value stays data, and a caller in dev mode warns.
 func ReadSemantics(v any) (Object, *Problem) {
-	if m, _ := markerValue(v, SemanticsMarker); m != true {
+	if m, _ := markerValue(v, cw.SemanticsMarker); m != true {
 		return nil, nil
 	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil
 	}
-	if m, _ := o.Get(SemanticsMarker); m != true {
+	if m, _ := o.Get(cw.SemanticsMarker); m != true {
 		return nil, nil
 	}
 	if p := semanticsWireProblem(o); p != nil {
@@ -143,7 +145,7 @@ func ReadSemantics(v any) (Object, *Problem) {
 // (checked is "declared"). Every other reader sees such a value as data.
 func ReadDeclaredAbsence(v any) (Object, bool) {
 	o, c, ok := absenceParts(v)
-	if !ok || c != any(DeclaredChecked) {
+	if !ok || c != any(cw.DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -155,7 +157,7 @@ func ReadDeclaredLedger(v any) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if c, _ := inner.Get("checked"); c != any(DeclaredChecked) {
+	if c, _ := inner.Get("checked"); c != any(cw.DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -235,7 +237,7 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 		return r, true
 	}
 	if o, ok := ReadCoverageLedger(v); ok {
-		ac, _ := o.Get(CoverageMarker)
+		ac, _ := o.Get(cw.CoverageMarker)
 		inner, _ := plainObject(ac)
 		r.Declared = []Facts{readLedgerFacts(inner, tool, w, &r.Problems)}
 		res, _ := o.Get("result")
@@ -247,7 +249,7 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 	}
 	if o, p := ReadSemantics(v); o != nil {
 		cov, hasCov := o.Get("coverage")
-		per, hasPer := o.Get(PeriodKey)
+		per, hasPer := o.Get(cw.PeriodKey)
 		if !hasCov && !hasPer {
 			return CoverageResult{}, false
 		}
@@ -262,7 +264,7 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 		r.Declared = []Facts{f}
 		return r, true
 	} else if p != nil {
-		w.dropped(tool, SemanticsMarker, *p)
+		w.dropped(tool, cw.SemanticsMarker, *p)
 	}
 	return CoverageResult{}, false
 }
@@ -271,7 +273,7 @@ func readPeriodFor(wire any, tool string, w *Warner, probs *[]Problem) *Period {
 	rd := ReadPeriod(UnservedPeriod(wire))
 	if rd.Problem != nil {
 		*probs = append(*probs, *rd.Problem)
-		w.dropped(tool, PeriodKey, *rd.Problem)
+		w.dropped(tool, cw.PeriodKey, *rd.Problem)
 	}
 	return rd.Period
 }
@@ -333,7 +335,7 @@ func readAbsenceFacts(o Object, tool string, w *Warner, probs *[]Problem) Facts 
 		}
 		f.Provenance = pr
 	}
-	if per, ok := o.Get(PeriodKey); ok {
+	if per, ok := o.Get(cw.PeriodKey); ok {
 		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f
@@ -341,18 +343,18 @@ func readAbsenceFacts(o Object, tool string, w *Warner, probs *[]Problem) Facts 
 
 func readLedgerFacts(inner Object, tool string, w *Warner, probs *[]Problem) Facts {
 	f := Facts{Kind: KindLedger}
-	readFaults(inner, CoverageMarker, tool, w, probs)
+	readFaults(inner, cw.CoverageMarker, tool, w, probs)
 	readLists(inner, &f, tool, w, probs)
-	if ip, ok := inner.Get(InProgressKey); ok && ip != nil {
-		items, p := inProgressList(ip, InProgressKey, false)
+	if ip, ok := inner.Get(cw.InProgressKey); ok && ip != nil {
+		items, p := inProgressList(ip, cw.InProgressKey, false)
 		if p != nil {
 			*probs = append(*probs, *p)
-			w.dropped(tool, InProgressKey, *p)
+			w.dropped(tool, cw.InProgressKey, *p)
 		} else if len(items) > 0 {
 			f.InProgress = items
 		}
 	}
-	if per, ok := inner.Get(PeriodKey); ok {
+	if per, ok := inner.Get(cw.PeriodKey); ok {
 		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f

@@ -123,9 +123,9 @@ type PeriodHeld struct {
 	Held    Span `json:"held"`
 }
 
-// PeriodRowIsWellFormed is the checkpoint door's test for a period row decoded as JSON: kind
-// "period", numeric turn and iteration, text toolCallId and toolName, a known verdict, and an
-// argument that is absent or non-empty text. Later fields, when present, must be well formed.
+// PeriodRowIsWellFormed is the test a conversation checkpoint's loader applies to a period row
+// decoded as JSON: kind "period", numeric turn and iteration, text toolCallId and toolName, a
+// known verdict, and an argument that is absent or non-empty text. Later fields, when present, must be well formed.
 func PeriodRowIsWellFormed(row map[string]any) bool {
 	if row["kind"] != PeriodRowKind {
 		return false

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 func same(a, b any) bool {
@@ -27,12 +29,12 @@ func TestServedInProgress(t *testing.T) { // v38
 	if !changed {
 		t.Fatal("not changed")
 	}
-	ac, _ := out.(Object).Get(CoverageMarker)
-	ip, _ := ac.(Object).Get(InProgressKey)
+	ac, _ := out.(Object).Get(cw.CoverageMarker)
+	ip, _ := ac.(Object).Get(cw.InProgressKey)
 	if got := mustJSON(t, ip.([]any)[1]); got != `{"what":"sessions syncing","why":"since 08:10","count":96}` {
 		t.Errorf("item %s", got)
 	}
-	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause {
+	if note, _ := ac.(Object).Get("note"); note != cw.CoverageNote+" "+cw.InProgressClause {
 		t.Errorf("note %v", note)
 	}
 	again, changed2 := Served(out)
@@ -42,8 +44,8 @@ func TestServedInProgress(t *testing.T) { // v38
 	golden(t, "served_in_progress.json", []byte(mustJSON(t, out)))
 	// The period clause comes after the in-progress clause.
 	out, _ = Served(ledger36(t, seedP))
-	ac, _ = out.(Object).Get(CoverageMarker)
-	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause+" "+ClauseNotHeld {
+	ac, _ = out.(Object).Get(cw.CoverageMarker)
+	if note, _ := ac.(Object).Get("note"); note != cw.CoverageNote+" "+cw.InProgressClause+" "+cw.ClauseNotHeld {
 		t.Errorf("note %v", note)
 	}
 	if again, ch := Served(out); ch || !same(again, out) {
@@ -57,7 +59,7 @@ func TestServedAbsence(t *testing.T) { // v39
 	}
 	out, ch := Served(mk(seedP))
 	note, _ := out.(Object).Get("note")
-	if !ch || note != AbsenceNoteHeldOnly+" "+ClauseNotHeld {
+	if !ch || note != cw.AbsenceNoteHeldOnly+" "+cw.ClauseNotHeld {
 		t.Errorf("not-held note %v", note)
 	}
 	if s := mustJSON(t, out); !strings.Contains(s, `"verdict":"not-held"}`) {
@@ -65,7 +67,7 @@ func TestServedAbsence(t *testing.T) { // v39
 	}
 	golden(t, "served_absent_not_held.json", []byte(mustJSON(t, out)))
 	out, _ = Served(mk(`{"queried":` + qJSON + `,"held":"unknown"}`))
-	if note, _ := out.(Object).Get("note"); note != AbsenceNote+" "+ClauseUnknown {
+	if note, _ := out.(Object).Get("note"); note != cw.AbsenceNote+" "+cw.ClauseUnknown {
 		t.Errorf("unknown note %v", note)
 	}
 	golden(t, "served_absent_unknown.json", []byte(mustJSON(t, out)))
@@ -87,16 +89,16 @@ func TestServedNested(t *testing.T) { // v40
 	inner := must(AbsentData(j(t, `{"what":"x","checked":["y"],"period":`+seedP+`}`)))
 	outer := must(WrapData(inner, j(t, `{"checked":["z"],"period":{"queried":`+qJSON+`,"held":{"from":"2026-09-26T09:30:00Z","to":"2026-09-26T12:00:00Z"}}}`)))
 	out, _ := Served(outer)
-	ac, _ := out.(Object).Get(CoverageMarker)
-	op, _ := ac.(Object).Get(PeriodKey)
+	ac, _ := out.(Object).Get(cw.CoverageMarker)
+	op, _ := ac.(Object).Get(cw.PeriodKey)
 	if v, _ := op.(Object).Get("verdict"); v != "partly-held" {
 		t.Errorf("outer %v", v)
 	}
-	if n, _ := ac.(Object).Get("note"); n != CoverageNote+" "+ClausePartlyHeld {
+	if n, _ := ac.(Object).Get("note"); n != cw.CoverageNote+" "+cw.ClausePartlyHeld {
 		t.Errorf("outer note %v", n)
 	}
 	res, _ := out.(Object).Get("result")
-	ip, _ := res.(Object).Get(PeriodKey)
+	ip, _ := res.(Object).Get(cw.PeriodKey)
 	if v, _ := ip.(Object).Get("verdict"); v != "not-held" {
 		t.Errorf("inner %v", v)
 	}
@@ -107,7 +109,7 @@ func TestServedNested(t *testing.T) { // v40
 	if k := strings.Join(out.(Object).Keys(), ","); k != "facts,provenance,period,note" {
 		t.Errorf("served semantics keys %s", k)
 	}
-	if n, _ := out.(Object).Get("note"); n != SemanticsNote+" "+ClauseNotHeld {
+	if n, _ := out.(Object).Get("note"); n != cw.SemanticsNote+" "+cw.ClauseNotHeld {
 		t.Errorf("semantics note %v", n)
 	}
 	golden(t, "served_described.json", []byte(mustJSON(t, out)))
@@ -117,7 +119,7 @@ func TestServedNested(t *testing.T) { // v40
 }
 
 func TestServedMapOrderAndCycles(t *testing.T) {
-	m := map[string]any{"zz": 1, "note": AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
+	m := map[string]any{"zz": 1, "note": cw.AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
 	out, ch := Served(m)
 	if !ch {
 		t.Fatal("unchanged")

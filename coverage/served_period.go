@@ -3,7 +3,11 @@
 
 package coverage
 
-import "strings"
+import (
+	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+)
 
 // PeriodAsServed is one wire period as the model reads it.
 type PeriodAsServed struct {
@@ -15,9 +19,9 @@ type PeriodAsServed struct {
 	Clause string
 }
 
-var periodOrder = []string{QueriedKey, HeldKey, ReadAtKey}
-var spanOrder = []string{FromKey, ToKey}
-var servedPeriodOrder = []string{QueriedKey, HeldKey, ReadAtKey, ServedVerdictKey}
+var periodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey}
+var spanOrder = []string{cw.FromKey, cw.ToKey}
+var servedPeriodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey, cw.ServedVerdictKey}
 
 // ServedPeriod returns what the model is served for a wire period, and false when there is
 // nothing to add: no period, a period the rule set refuses (a period already carrying a verdict is
@@ -41,7 +45,7 @@ func ServedPeriod(wire any) (PeriodAsServed, bool) {
 		}
 		out = append(out, Member{m.Key, val})
 	}
-	out = append(out, Member{ServedVerdictKey, string(v)})
+	out = append(out, Member{cw.ServedVerdictKey, string(v)})
 	return PeriodAsServed{Period: out, Verdict: v, Clause: clause}, true
 }
 
@@ -62,11 +66,11 @@ func unservedPeriod(wire any) (Object, Verdict, bool) {
 	if !ok {
 		return nil, "", false
 	}
-	word, has := o.Get(ServedVerdictKey)
+	word, has := o.Get(cw.ServedVerdictKey)
 	if !has {
 		return nil, "", false
 	}
-	rest := o.without(ServedVerdictKey)
+	rest := o.without(cw.ServedVerdictKey)
 	sp, ok := ServedPeriod(rest)
 	if !ok || word != any(string(sp.Verdict)) {
 		return nil, "", false
