@@ -93,7 +93,7 @@ func (d AbsenceDecl) data() Object {
 		o = append(o, Member{"provenance", d.Provenance.object()})
 	}
 	if d.Period != nil {
-		o = append(o, Member{"period", d.Period.object(Camel)})
+		o = append(o, Member{"period", d.Period.object(inCamel)})
 	}
 	if d.Resolved != nil {
 		o = append(o, Member{"resolved", resolvedData(d.Resolved)})
@@ -169,7 +169,7 @@ func absentFrom(decl any) (*Absence, *Problem) {
 		if hasAmong {
 			return nil, problemf("provenance", "`provenance` is composed from `among.source` and `among.measuredAt`; leave it out when `among` is declared")
 		}
-		if a.Provenance, p = provenanceRule(v, "provenance", Camel); p != nil {
+		if a.Provenance, p = provenanceRule(v, "provenance", inCamel); p != nil {
 			return nil, p
 		}
 	}

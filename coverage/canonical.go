@@ -113,7 +113,7 @@ func buildCanonicalNotes() ([]byte, error) {
 			ItemKeys:                cw.ItemKeys(),
 			InProgressItemKeys:      cw.InProgressItemKeys(),
 			ProvenanceKeys:          cw.ProvenanceKeys(),
-			ItemKinds:               ItemKinds(),
+			ItemKinds:               itemKinds(),
 			RecordOnlyItemKeys:      cw.RecordOnlyItemKeys(),
 			MaxShortChars:           cw.MaxShortChars,
 		},

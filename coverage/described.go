@@ -78,7 +78,7 @@ func (d DescribedDecl) data() Object {
 		add("provenance", d.Provenance.object(), true)
 	}
 	if d.Period != nil {
-		add("period", d.Period.object(Camel), true)
+		add("period", d.Period.object(inCamel), true)
 	}
 	if d.Coverage != nil {
 		add("coverage", listsData(Object{}, d.Coverage.Checked, false, d.Coverage.NotChecked, d.Coverage.CannotCover), true)
@@ -137,7 +137,7 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 		}
 	}
 	if v, present := o.Get("provenance"); present && v != nil {
-		if s.Provenance, p = provenanceRule(v, "provenance", Camel); p != nil {
+		if s.Provenance, p = provenanceRule(v, "provenance", inCamel); p != nil {
 			return nil, p
 		}
 	}
@@ -147,7 +147,7 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 		}
 	}
 	if v, present := o.Get("coverage"); present && v != nil {
-		if s.Coverage, p = groundRule(v, "coverage", Camel); p != nil {
+		if s.Coverage, p = groundRule(v, "coverage", inCamel); p != nil {
 			return nil, p
 		}
 	}
@@ -163,7 +163,7 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 			return nil, p
 		}
 	}
-	if p := semanticsRules(s.Wire(), Camel); p != nil {
+	if p := semanticsRules(s.Wire(), inCamel); p != nil {
 		return nil, p
 	}
 	return s, nil
@@ -187,9 +187,9 @@ func dataList(v any, at string) ([]any, *Problem) {
 }
 
 // groundRule checks a coverage object {checked?, notChecked?, cannotCover?} (wire: snake_case).
-func groundRule(v any, at string, sp Spelling) (*Ground, *Problem) {
+func groundRule(v any, at string, sp keySpelling) (*Ground, *Problem) {
 	fields := groundFieldsCamel
-	if sp == Wire {
+	if sp == onWire {
 		fields = groundFieldsWire
 	}
 	o, ok := plainObject(v)
@@ -299,15 +299,15 @@ func (s *Semantics) MarshalJSON() ([]byte, error) { return s.Wire().MarshalJSON(
 
 // semanticsWireProblem is the wire rule set for an af_semantics envelope as the recognizer reads
 // it, naming fields in their wire spelling.
-func semanticsWireProblem(v any) *Problem { return semanticsRules(v, Wire) }
+func semanticsWireProblem(v any) *Problem { return semanticsRules(v, onWire) }
 
 // semanticsRules is the one rule set for an af_semantics envelope, shared by the mint's self-check
-// (sp Camel: fields named as the author spelled them) and the recognizer (sp Wire). It checks, and
+// (sp inCamel: fields named as the author spelled them) and the recognizer (sp onWire). It checks, and
 // reports the first fault in this order: the marker; every key and string UTF-8; no unknown key; the data lists non-empty;
 // grain; provenance, which series or facts require; period (null is a fault here); series require
 // grain; coverage and the not_covered list derived from it; clarify; render; a note; and last,
 // that the envelope declares something: rows (series, facts or edges) or a clarify question.
-func semanticsRules(v any, sp Spelling) *Problem {
+func semanticsRules(v any, sp keySpelling) *Problem {
 	o, ok := envelopeObject(v)
 	if !ok {
 		return problemf(cw.SemanticsMarker, "an af_semantics envelope must be an object")
@@ -341,7 +341,7 @@ func semanticsRules(v any, sp Spelling) *Problem {
 		}
 	}
 	if x, present := o.Get("provenance"); present {
-		if _, p := provenanceRule(x, "provenance", Wire); p != nil {
+		if _, p := provenanceRule(x, "provenance", onWire); p != nil {
 			p.Field = spell(sp, p.Field)
 			return p
 		}
@@ -353,7 +353,7 @@ func semanticsRules(v any, sp Spelling) *Problem {
 		if x == nil {
 			return problemf(cw.PeriodKey, "`period` is null; on the wire a period is declared or left out")
 		}
-		if p := periodProblemAt(x, Wire, cw.PeriodKey); p != nil {
+		if p := periodProblemAt(x, onWire, cw.PeriodKey); p != nil {
 			p.Field = spell(sp, p.Field)
 			return p
 		}
@@ -364,7 +364,7 @@ func semanticsRules(v any, sp Spelling) *Problem {
 	var g *Ground
 	if x, present := o.Get("coverage"); present {
 		var p *Problem
-		if g, p = groundRule(x, "coverage", Wire); p != nil {
+		if g, p = groundRule(x, "coverage", onWire); p != nil {
 			p.Field = spell(sp, p.Field)
 			return p
 		}

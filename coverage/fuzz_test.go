@@ -45,23 +45,23 @@ func FuzzPeriodProblem(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, sp := range []Spelling{Camel, Wire} {
-			p := PeriodProblem(v, sp)
+		for _, sp := range []keySpelling{inCamel, onWire} {
+			p := periodProblem(v, sp)
 			if p != nil {
 				if !strings.HasPrefix(p.Field, "period") || len(p.Message) > 1200 {
 					t.Fatalf("problem %+v", p)
 				}
 				continue
 			}
-			if sp == Wire {
-				r := ReadPeriod(v)
+			if sp == onWire {
+				r := readPeriod(v)
 				if r.Period == nil {
 					t.Fatal("well formed but unread")
 				}
 				if _, err := VerdictOf(*r.Period); err != nil {
 					t.Fatal(err)
 				}
-				if rr := ReadPeriod(r.Period.Wire()); rr.Period == nil || *rr.Period != *r.Period {
+				if rr := readPeriod(r.Period.Wire()); rr.Period == nil || *rr.Period != *r.Period {
 					t.Fatal("read(mint(p)) != p")
 				}
 			}

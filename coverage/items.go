@@ -120,7 +120,7 @@ const (
 	sectionCannotCover
 )
 
-func (s section) name(sp Spelling) string {
+func (s section) name(sp keySpelling) string {
 	switch s {
 	case sectionChecked:
 		return "checked"
@@ -293,7 +293,7 @@ func inProgressList(v any, at string, strict bool) ([]InProgressItem, *Problem) 
 // readWireList copies a foreign list for the record without repairing it: items naming no ground
 // are skipped and invalid short/kind values dropped, each reported as a problem.
 func readWireList(v any, sec section) ([]Item, []Problem) {
-	at := sec.name(Wire)
+	at := sec.name(onWire)
 	arr, ok := asArray(v)
 	if !ok {
 		return []Item{}, nil

@@ -51,7 +51,7 @@ func Wrap(result any, d LedgerDecl) (*Covered, error) {
 func (d LedgerDecl) data() Object {
 	o := listsData(Object{}, d.Checked, d.CheckedDeclared, d.NotChecked, d.CannotCover)
 	if d.Period != nil {
-		o = append(o, Member{"period", d.Period.object(Camel)})
+		o = append(o, Member{"period", d.Period.object(inCamel)})
 	}
 	if d.InProgress != nil {
 		o = append(o, Member{"inProgress", inProgressData(d.InProgress)})

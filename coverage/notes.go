@@ -12,9 +12,9 @@ const (
 	periodLineReadAt      = "; read at "
 )
 
-// PeriodVerdictClause returns the clause served for a verdict, and false for covered (which is
+// periodVerdictClause returns the clause served for a verdict, and false for covered (which is
 // served as nothing) or an unknown word.
-func PeriodVerdictClause(v Verdict) (string, bool) {
+func periodVerdictClause(v Verdict) (string, bool) {
 	switch v {
 	case VerdictNotHeld:
 		return cw.ClauseNotHeld, true
@@ -27,8 +27,8 @@ func PeriodVerdictClause(v Verdict) (string, bool) {
 	}
 }
 
-// PeriodVerdictClauses returns a fresh map from each served verdict to its clause.
-func PeriodVerdictClauses() map[Verdict]string {
+// periodVerdictClauses returns a fresh map from each served verdict to its clause.
+func periodVerdictClauses() map[Verdict]string {
 	return map[Verdict]string{
 		VerdictNotHeld:    cw.ClauseNotHeld,
 		VerdictPartlyHeld: cw.ClausePartlyHeld,

@@ -66,9 +66,9 @@ type Period struct {
 }
 
 // Wire returns the period in wire form: queried, held, then read_at when set.
-func (p Period) Wire() Object { return p.object(Wire) }
+func (p Period) Wire() Object { return p.object(onWire) }
 
-func (p Period) object(sp Spelling) Object {
+func (p Period) object(sp keySpelling) Object {
 	o := Object{
 		{cw.QueriedKey, Object{{cw.FromKey, p.Queried.From}, {cw.ToKey, p.Queried.To}}},
 	}
@@ -83,12 +83,12 @@ func (p Period) object(sp Spelling) Object {
 	return o
 }
 
-// PeriodProblem returns the first fault of a declared period, or nil when it is well formed. v is
+// periodProblem returns the first fault of a declared period, or nil when it is well formed. v is
 // a decoded JSON object (an [Object] or a map[string]any) or a [Period]; sp says whether the
 // reader expects readAt (author doors) or read_at (the wire). The checks run in a fixed order: a
 // plain object, no unknown key (a verdict word included), queried a span of instants with from not
 // after to, held the literal "unknown" or such a span, and readAt an instant when present.
-func PeriodProblem(v any, sp Spelling) *Problem {
+func periodProblem(v any, sp keySpelling) *Problem {
 	switch t := v.(type) {
 	case Period:
 		v = t.object(sp)
@@ -100,7 +100,7 @@ func PeriodProblem(v any, sp Spelling) *Problem {
 	return periodProblemAt(v, sp, cw.PeriodKey)
 }
 
-func periodProblemAt(v any, sp Spelling, at string) *Problem {
+func periodProblemAt(v any, sp keySpelling, at string) *Problem {
 	ra := sp.readAt()
 	o, ok := plainObject(v)
 	if !ok {
@@ -195,9 +195,9 @@ func mintPeriod(decl any, at string) (*Period, *Problem) {
 		if t == nil {
 			return nil, nil
 		}
-		decl = t.object(Camel)
+		decl = t.object(inCamel)
 	case Period:
-		decl = t.object(Camel)
+		decl = t.object(inCamel)
 	case []byte, json.RawMessage:
 		v, err := DecodeJSON(toBytes(t))
 		if err != nil {
@@ -205,10 +205,10 @@ func mintPeriod(decl any, at string) (*Period, *Problem) {
 		}
 		decl = v
 	}
-	if p := periodProblemAt(decl, Camel, at); p != nil {
+	if p := periodProblemAt(decl, inCamel, at); p != nil {
 		return nil, p
 	}
-	p := periodFrom(decl, Camel)
+	p := periodFrom(decl, inCamel)
 	return &p, nil
 }
 
@@ -223,7 +223,7 @@ func toBytes(v any) []byte {
 }
 
 // periodFrom copies a checked period object into a Period.
-func periodFrom(v any, sp Spelling) Period {
+func periodFrom(v any, sp keySpelling) Period {
 	o, _ := plainObject(v)
 	var p Period
 	q, _ := o.Get(cw.QueriedKey)
@@ -249,24 +249,24 @@ func spanFrom(v any) Span {
 	return Span{From: fs, To: ts}
 }
 
-// PeriodReading is what a reader found under an envelope's period key: a Period when it was well
+// periodReading is what a reader found under an envelope's period key: a Period when it was well
 // formed, a Problem when it was not, neither when none was declared.
-type PeriodReading struct {
+type periodReading struct {
 	Period  *Period
 	Problem *Problem
 }
 
-// ReadPeriod reads a wire period without repairing it: nil gives an empty reading, a malformed
+// readPeriod reads a wire period without repairing it: nil gives an empty reading, a malformed
 // value gives its Problem (wire spelling), and a well-formed one gives a fresh camelCase copy.
-func ReadPeriod(wire any) PeriodReading {
+func readPeriod(wire any) periodReading {
 	if wire == nil {
-		return PeriodReading{}
+		return periodReading{}
 	}
-	if p := periodProblemAt(wire, Wire, cw.PeriodKey); p != nil {
-		return PeriodReading{Problem: p}
+	if p := periodProblemAt(wire, onWire, cw.PeriodKey); p != nil {
+		return periodReading{Problem: p}
 	}
-	p := periodFrom(wire, Wire)
-	return PeriodReading{Period: &p}
+	p := periodFrom(wire, onWire)
+	return periodReading{Period: &p}
 }
 
 // CopyPeriod returns a detached copy of p, readAt included.
@@ -280,7 +280,7 @@ var ErrMalformedPeriod = errors.New("coverage: malformed period")
 // when held contains queried; not-held when they do not meet; partly-held otherwise (touching at
 // one instant counts as holding).
 func VerdictOf(p Period) (Verdict, error) {
-	if prob := PeriodProblem(p, Camel); prob != nil {
+	if prob := periodProblem(p, inCamel); prob != nil {
 		return "", fmt.Errorf("%w: %s: %s", ErrMalformedPeriod, prob.Field, prob.Message)
 	}
 	return verdictOfChecked(p), nil

@@ -81,13 +81,13 @@ func TestPropertyReadMint(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%+v: %v", p, err)
 		}
-		got := ReadPeriod(w)
+		got := readPeriod(w)
 		if got.Period == nil || *got.Period != p {
 			t.Fatalf("read(mint(p)) = %+v, want %+v", got, p)
 		}
 		// The same period through JSON bytes reads back too.
 		b, _ := Marshal(w)
-		if got := ReadPeriod(j(t, string(b))); got.Period == nil || *got.Period != p {
+		if got := readPeriod(j(t, string(b))); got.Period == nil || *got.Period != p {
 			t.Fatalf("through bytes: %+v", got)
 		}
 	}
@@ -162,7 +162,7 @@ func TestPropertyDoorsAgree(t *testing.T) {
 		// Break one string at random.
 		k := keys[r.IntN(len(keys))]
 		broken := breakPeriod(p, k)
-		pw := PeriodProblem(broken, Wire)
+		pw := periodProblem(broken, onWire)
 		_, err := MintPeriod(renameReadAt(broken))
 		if pw == nil && err == nil {
 			continue

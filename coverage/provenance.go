@@ -64,9 +64,9 @@ func (p Provenance) spelled(keys []string) Object {
 }
 
 // provenanceRule checks a provenance object spelled sp and returns the typed value.
-func provenanceRule(v any, at string, sp Spelling) (*Provenance, *Problem) {
+func provenanceRule(v any, at string, sp keySpelling) (*Provenance, *Problem) {
 	keys := provenanceCamel
-	if sp == Wire {
+	if sp == onWire {
 		keys = cw.ProvenanceKeys()
 	}
 	o, ok := plainObject(v)
@@ -103,7 +103,7 @@ func provenanceRule(v any, at string, sp Spelling) (*Provenance, *Problem) {
 		}
 		out.SourceExportDate = es
 	}
-	if sp == Camel {
+	if sp == inCamel {
 		i := 0
 		for _, m := range o {
 			if m.Value == nil {

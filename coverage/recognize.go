@@ -255,7 +255,7 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 		}
 		f := Facts{Kind: KindLedger, Checked: []Item{}, NotChecked: []Item{}, CannotCover: []Item{}}
 		if hasCov {
-			g, _ := groundRule(cov, "coverage", Wire)
+			g, _ := groundRule(cov, "coverage", onWire)
 			f.Checked, f.NotChecked, f.CannotCover = g.Checked, g.NotChecked, g.CannotCover
 		}
 		if hasPer {
@@ -270,7 +270,7 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 }
 
 func readPeriodFor(wire any, tool string, w *Warner, probs *[]Problem) *Period {
-	rd := ReadPeriod(UnservedPeriod(wire))
+	rd := readPeriod(UnservedPeriod(wire))
 	if rd.Problem != nil {
 		*probs = append(*probs, *rd.Problem)
 		w.dropped(tool, cw.PeriodKey, *rd.Problem)
@@ -284,7 +284,7 @@ func readLists(o Object, f *Facts, tool string, w *Warner, probs *[]Problem) {
 		sec section
 		dst *[]Item
 	}{{sectionChecked, &f.Checked}, {sectionNotChecked, &f.NotChecked}, {sectionCannotCover, &f.CannotCover}} {
-		v, _ := o.Get(s.sec.name(Wire))
+		v, _ := o.Get(s.sec.name(onWire))
 		items, ps := readWireList(v, s.sec)
 		*s.dst = items
 		dropped = append(dropped, ps...)
@@ -328,7 +328,7 @@ func readAbsenceFacts(o Object, tool string, w *Warner, probs *[]Problem) Facts 
 		}
 	}
 	if pv, ok := o.Get("provenance"); ok && pv != nil {
-		pr, p := provenanceRule(pv, "provenance", Wire)
+		pr, p := provenanceRule(pv, "provenance", onWire)
 		if p != nil {
 			*probs = append(*probs, *p)
 			w.dropped(tool, "provenance", *p)
@@ -360,26 +360,26 @@ func readLedgerFacts(inner Object, tool string, w *Warner, probs *[]Problem) Fac
 	return f
 }
 
-// MalformedSemanticsCode is the finding code for an af_semantics envelope the wire rule set
+// malformedSemanticsCode is the finding code for an af_semantics envelope the wire rule set
 // refuses.
-const MalformedSemanticsCode = "malformed-semantics"
+const malformedSemanticsCode = "malformed-semantics"
 
-// Finding is one thing an explain reader lists about a tool result.
-type Finding struct {
+// malformedFinding is one thing an explain reader lists about a tool result.
+type malformedFinding struct {
 	Code    string `json:"code"`
 	Field   string `json:"field"`
 	Message string `json:"message"`
 }
 
-// MalformedSemantics reports why a value carrying the af_semantics marker was not recognized, for
+// malformedSemantics reports why a value carrying the af_semantics marker was not recognized, for
 // explain readers; false when v is not such a value or is well formed.
-func MalformedSemantics(v any) (Finding, bool) {
+func malformedSemantics(v any) (malformedFinding, bool) {
 	if _, p := ReadSemantics(v); p != nil {
-		return Finding{Code: MalformedSemanticsCode, Field: p.Field, Message: p.Message}, true
+		return malformedFinding{Code: malformedSemanticsCode, Field: p.Field, Message: p.Message}, true
 	}
-	return Finding{}, false
+	return malformedFinding{}, false
 }
 
-// SameItem reports whether two items state the same ground, for merging lists across calls: equal
+// sameItem reports whether two items state the same ground, for merging lists across calls: equal
 // What and equal Why (an empty Why stands for none).
-func SameItem(a, b Item) bool { return a.What == b.What && a.Why == b.Why }
+func sameItem(a, b Item) bool { return a.What == b.What && a.Why == b.Why }

@@ -64,8 +64,8 @@ type RowVerdict string
 // VerdictUndeclared marks declared silence on a period row.
 const VerdictUndeclared RowVerdict = "undeclared"
 
-// PeriodRowVerdicts returns every verdict a period row may carry, in the fold's order.
-func PeriodRowVerdicts() []RowVerdict {
+// periodRowVerdicts returns every verdict a period row may carry, in the fold's order.
+func periodRowVerdicts() []RowVerdict {
 	return []RowVerdict{RowVerdict(VerdictCovered), RowVerdict(VerdictPartlyHeld), RowVerdict(VerdictNotHeld), RowVerdict(VerdictUnknown), VerdictUndeclared}
 }
 
@@ -142,7 +142,7 @@ func PeriodRowIsWellFormed(row map[string]any) bool {
 	}
 	v, _ := row["verdict"].(string)
 	known := false
-	for _, w := range PeriodRowVerdicts() {
+	for _, w := range periodRowVerdicts() {
 		if RowVerdict(v) == w {
 			known = true
 		}

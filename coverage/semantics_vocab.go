@@ -69,10 +69,10 @@ var camelOf = map[string]string{
 	"read_at":            "readAt",
 }
 
-// spell writes a wire field path in the spelling sp: unchanged for Wire, each respelled segment in
-// camelCase for Camel. Indexes ("[0]") are kept.
-func spell(sp Spelling, path string) string {
-	if sp == Wire {
+// spell writes a wire field path in the spelling sp: unchanged for onWire, each respelled segment in
+// camelCase for inCamel. Indexes ("[0]") are kept.
+func spell(sp keySpelling, path string) string {
+	if sp == onWire {
 		return path
 	}
 	parts := strings.Split(path, ".")
@@ -200,7 +200,7 @@ func clarifyDecl(v any) (any, *Problem) {
 
 // grainProblem is the wire rule for grain: an object of known keys, each given value well typed,
 // at least one stated, and is_counter stated when the aggregation looks like a counter.
-func grainProblem(v any, sp Spelling) *Problem {
+func grainProblem(v any, sp keySpelling) *Problem {
 	name := func(k string) string { return spell(sp, join("grain", k)) }
 	o, ok := plainObject(v)
 	if !ok {
@@ -266,7 +266,7 @@ func clarifyProblem(v any) *Problem {
 
 // renderProblem is the wire rule for render: an object of known hint keys with a default
 // presentation, columns a non-empty list of names, and each other hint non-empty text.
-func renderProblem(v any, sp Spelling) *Problem {
+func renderProblem(v any, sp keySpelling) *Problem {
 	name := func(k string) string { return spell(sp, join("render", k)) }
 	o, ok := plainObject(v)
 	if !ok {
@@ -303,7 +303,7 @@ func renderProblem(v any, sp Spelling) *Problem {
 }
 
 // spellAll spells each wire key for sp.
-func spellAll(sp Spelling, keys []string) []string {
+func spellAll(sp keySpelling, keys []string) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		out[i] = spell(sp, k)

@@ -161,7 +161,7 @@ func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 		if ip, has := out.Get(cw.InProgressKey); has {
 			items, p := inProgressList(ip, cw.InProgressKey, false)
 			if p == nil && len(items) > 0 && !hasInProgressClause(note) {
-				note = NoteWithClause(note, cw.InProgressClause)
+				note = noteWithClause(note, cw.InProgressClause)
 				noteChanged = true
 			}
 		}
@@ -172,7 +172,7 @@ func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 			if absence && note == any(cw.AbsenceNote) && (sp.Verdict == VerdictNotHeld || sp.Verdict == VerdictPartlyHeld) {
 				note = cw.AbsenceNoteHeldOnly
 			}
-			note = NoteWithClause(note, sp.Clause)
+			note = noteWithClause(note, sp.Clause)
 			noteChanged = true
 			changed = true
 		}
@@ -255,7 +255,7 @@ func serveSemantics(o Object) Object {
 		case cw.PeriodKey:
 			if sp, ok := ServedPeriod(m.Value); ok {
 				out = append(out, Member{cw.PeriodKey, sp.Period})
-				note = NoteWithClause(note, sp.Clause)
+				note = noteWithClause(note, sp.Clause)
 				continue
 			}
 		}
@@ -273,15 +273,15 @@ func unserveDeclaring(o Object, ledger bool) (Object, bool) {
 		if un, word, ok := unservedPeriod(per); ok {
 			out = out.with(cw.PeriodKey, un)
 			changed = true
-			if clause, ok := PeriodVerdictClause(word); ok && keep {
-				note, keep = NoteWithoutClause(note, clause)
+			if clause, ok := periodVerdictClause(word); ok && keep {
+				note, keep = noteWithoutClause(note, clause)
 			}
 		}
 	}
 	if ledger && keep {
 		if ip, has := out.Get(cw.InProgressKey); has {
 			if items, p := inProgressList(ip, cw.InProgressKey, false); p == nil && len(items) > 0 {
-				note, keep = NoteWithoutClause(note, cw.InProgressClause)
+				note, keep = noteWithoutClause(note, cw.InProgressClause)
 			}
 		}
 	}

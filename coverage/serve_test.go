@@ -274,14 +274,14 @@ func TestNotEnvelopes(t *testing.T) { // v44
 }
 
 func TestMalformedSemanticsAndRows(t *testing.T) {
-	f, ok := MalformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"period":null,"note":"n"}`))
+	f, ok := malformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"period":null,"note":"n"}`))
 	if !ok || f.Code != "malformed-semantics" || f.Field != "period" {
 		t.Errorf("%+v %v", f, ok)
 	}
-	if _, ok := MalformedSemantics(described40(t)); ok {
+	if _, ok := malformedSemantics(described40(t)); ok {
 		t.Error("well formed reported")
 	}
-	if !SameItem(Item{What: "a"}, Item{What: "a", Short: "x"}) || SameItem(Item{What: "a"}, Item{What: "a", Why: "b"}) {
+	if !sameItem(Item{What: "a"}, Item{What: "a", Short: "x"}) || sameItem(Item{What: "a"}, Item{What: "a", Why: "b"}) {
 		t.Error("SameItem")
 	}
 	// A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.

@@ -27,12 +27,12 @@ var servedPeriodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey, cw.Ser
 // nothing to add: no period, a period the rule set refuses (a period already carrying a verdict is
 // one, so serving twice adds nothing), or a covered one. The tool's own value is never altered.
 func ServedPeriod(wire any) (PeriodAsServed, bool) {
-	r := ReadPeriod(wire)
+	r := readPeriod(wire)
 	if r.Period == nil {
 		return PeriodAsServed{}, false
 	}
 	v := verdictOfChecked(*r.Period)
-	clause, ok := PeriodVerdictClause(v)
+	clause, ok := periodVerdictClause(v)
 	if !ok {
 		return PeriodAsServed{}, false
 	}
@@ -78,19 +78,19 @@ func unservedPeriod(wire any) (Object, Verdict, bool) {
 	return rest, sp.Verdict, true
 }
 
-// NoteWithClause returns note followed by a space and clause when note is a non-empty string, and
+// noteWithClause returns note followed by a space and clause when note is a non-empty string, and
 // clause alone otherwise.
-func NoteWithClause(note any, clause string) string {
+func noteWithClause(note any, clause string) string {
 	if s, ok := note.(string); ok && s != "" {
 		return s + " " + clause
 	}
 	return clause
 }
 
-// NoteWithoutClause undoes [NoteWithClause]. A non-string note comes back as found. A note equal to
+// noteWithoutClause undoes [noteWithClause]. A non-string note comes back as found. A note equal to
 // clause gives (nil, false): delete the key. A trailing " "+clause is cut. Anything else comes
 // back as found.
-func NoteWithoutClause(note any, clause string) (any, bool) {
+func noteWithoutClause(note any, clause string) (any, bool) {
 	s, ok := note.(string)
 	if !ok {
 		return note, true

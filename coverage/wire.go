@@ -17,8 +17,8 @@ const (
 	KindScope     ItemKind = "scope"
 )
 
-// ItemKinds returns the item kinds in their published order.
-func ItemKinds() []ItemKind { return []ItemKind{KindExistence, KindScope} }
+// itemKinds returns the item kinds in their published order.
+func itemKinds() []ItemKind { return []ItemKind{KindExistence, KindScope} }
 
 // Verdict says how much of the span a read asked about the store held.
 type Verdict string
@@ -31,38 +31,38 @@ const (
 	VerdictUnknown    Verdict = "unknown"
 )
 
-// Verdicts returns every verdict, in the order the rule table lists them.
-func Verdicts() []Verdict {
+// allVerdicts returns every verdict, in the order the rule table lists them.
+func allVerdicts() []Verdict {
 	return []Verdict{VerdictCovered, VerdictPartlyHeld, VerdictNotHeld, VerdictUnknown}
 }
 
-// Spelling says which door's key names a problem uses: the author's camelCase or the wire's
+// keySpelling says which door's key names a problem uses: the author's camelCase or the wire's
 // snake_case. Only readAt / read_at and the list names differ.
-type Spelling int
+type keySpelling int
 
 // The two spellings.
 const (
-	Camel Spelling = iota
-	Wire
+	inCamel keySpelling = iota
+	onWire
 )
 
-func (s Spelling) readAt() string {
-	if s == Wire {
+func (s keySpelling) readAt() string {
+	if s == onWire {
 		return cw.ReadAtKey
 	}
 	return readAtCamelKey
 }
 
 // list key names per spelling.
-func (s Spelling) notChecked() string {
-	if s == Wire {
+func (s keySpelling) notChecked() string {
+	if s == onWire {
 		return "not_checked"
 	}
 	return "notChecked"
 }
 
-func (s Spelling) cannotCover() string {
-	if s == Wire {
+func (s keySpelling) cannotCover() string {
+	if s == onWire {
 		return "cannot_cover"
 	}
 	return "cannotCover"
