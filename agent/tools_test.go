@@ -305,8 +305,10 @@ func TestCoverageEnvelopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	described, err := coverage.Described(coverage.DescribedDecl{
-		Series:   []any{map[string]any{"name": "errors", "points": []any{1, 2}}},
-		Coverage: &coverage.Ground{Checked: []coverage.Item{{What: "metrics store"}}},
+		Series:     []any{map[string]any{"name": "errors", "points": []any{1, 2}}},
+		Grain:      &coverage.Grain{Interval: "1h"},
+		Provenance: &coverage.Provenance{MeasuredAt: "2026-09-26T10:00:00Z", Source: "metrics store"},
+		Coverage:   &coverage.Ground{Checked: []coverage.Item{{What: "metrics store"}}},
 	})
 	if err != nil {
 		t.Fatal(err)

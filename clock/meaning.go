@@ -10,6 +10,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 )
 
 // The period spellings a tool may declare for its time argument.
@@ -42,21 +44,7 @@ func (e *ValueError) Unwrap() error { return e.Err }
 
 // unitOf maps a duration unit letter to its length; d and w are machine durations (24 h and
 // 7 × 24 h), not calendar days.
-func unitOf(c byte) (time.Duration, bool) {
-	switch c {
-	case 's':
-		return time.Second, true
-	case 'm':
-		return time.Minute, true
-	case 'h':
-		return time.Hour, true
-	case 'd':
-		return 24 * time.Hour, true
-	case 'w':
-		return 7 * 24 * time.Hour, true
-	}
-	return 0, false
-}
+func unitOf(c byte) (time.Duration, bool) { return instant.UnitLength(c) }
 
 // DurationOf measures a duration spelling: a positive integer without leading zeros, then one
 // unit of s, m, h, d (24 h) or w (7 d) — "30m", "7d". It is used for look-backs and for the

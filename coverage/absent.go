@@ -6,6 +6,8 @@ package coverage
 import (
 	"encoding/json"
 	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // AbsenceDecl is what a tool author declares when a search found nothing. At this typed door an
@@ -91,7 +93,7 @@ func (d AbsenceDecl) data() Object {
 		o = append(o, Member{"provenance", d.Provenance.object()})
 	}
 	if d.Period != nil {
-		o = append(o, Member{"period", d.Period.object(Camel)})
+		o = append(o, Member{"period", d.Period.object(inCamel)})
 	}
 	if d.Resolved != nil {
 		o = append(o, Member{"resolved", resolvedData(d.Resolved)})
@@ -135,7 +137,7 @@ func absentFrom(decl any) (*Absence, *Problem) {
 	among, hasAmong := o.Get("among")
 	hasAmong = hasAmong && among != nil
 	chk, _ := o.Get("checked")
-	if s, isStr := chk.(string); isStr && s == DeclaredChecked {
+	if s, isStr := chk.(string); isStr && s == cw.DeclaredChecked {
 		a.CheckedDeclared = true
 	} else {
 		if a.Checked, p = mintList(chk, sectionChecked, "checked"); p != nil {
@@ -167,7 +169,7 @@ func absentFrom(decl any) (*Absence, *Problem) {
 		if hasAmong {
 			return nil, problemf("provenance", "`provenance` is composed from `among.source` and `among.measuredAt`; leave it out when `among` is declared")
 		}
-		if a.Provenance, p = provenanceRule(v, "provenance", Camel); p != nil {
+		if a.Provenance, p = provenanceRule(v, "provenance", inCamel); p != nil {
 			return nil, p
 		}
 	}
@@ -199,7 +201,8 @@ func bothCheckedProblem() *Problem {
 	return problemf("checked", "`checked` is both listed and left to the tool's search declaration; choose one")
 }
 
-// declObject reads a data-door declaration as an ordered object, decoding JSON bytes first.
+// declObject reads a data-door declaration as an ordered object, decoding JSON bytes first. A key
+// or string that is not UTF-8 is refused, naming where it is.
 func declObject(decl any, fields []string) (Object, *Problem) {
 	if raw, ok := decl.(json.RawMessage); ok {
 		decl = []byte(raw)
@@ -216,14 +219,17 @@ func declObject(decl any, fields []string) (Object, *Problem) {
 	if !ok {
 		return nil, problemf("", "the declaration must be an object with the fields %s; it is %s", backtickList(fields), clipQuote(decl))
 	}
+	if path, bad := utf8Fault(o, "", 0); bad {
+		return nil, utf8Problem(path)
+	}
 	return o, nil
 }
 
 // Wire returns the envelope in wire form and order.
 func (a *Absence) Wire() Object {
-	o := Object{{AbsenceMarker, true}, {"outcome", AbsenceOutcome}, {"looked_for", a.LookedFor}}
+	o := Object{{cw.AbsenceMarker, true}, {"outcome", cw.AbsenceOutcome}, {"looked_for", a.LookedFor}}
 	if a.CheckedDeclared {
-		o = append(o, Member{"checked", DeclaredChecked})
+		o = append(o, Member{"checked", cw.DeclaredChecked})
 	} else {
 		checked := itemsWire(a.Checked)
 		if a.Among != nil {
@@ -245,7 +251,7 @@ func (a *Absence) Wire() Object {
 		o = append(o, Member{"provenance", a.Provenance.Wire()})
 	}
 	if a.Period != nil {
-		o = append(o, Member{PeriodKey, a.Period.Wire()})
+		o = append(o, Member{cw.PeriodKey, a.Period.Wire()})
 	}
 	if len(a.Resolved) > 0 {
 		o = append(o, Member{"resolved", resolvedData(a.Resolved)})
@@ -260,7 +266,7 @@ func (a *Absence) Wire() Object {
 	if a.TryInsteadTool != nil {
 		o = append(o, Member{"try_instead_tool", a.TryInsteadTool.object()})
 	}
-	return append(o, Member{"note", AbsenceNote})
+	return append(o, Member{"note", cw.AbsenceNote})
 }
 
 // MarshalJSON encodes the wire form.

@@ -32,7 +32,7 @@ type Boundary struct {
 
 // AtBoundary reads one tool result for the named tool and derives what the model is served. It is
 // [ReadCoverageResult] and [Served] in one call, plus the name of what was recognized.
-func AtBoundary(v any, tool string) Boundary {
+func AtBoundary(v any, tool string, opts ...ReadOption) Boundary {
 	b := Boundary{Recognized: RecognizedNone}
 	switch {
 	case isRecognized(ReadAbsence(v)):
@@ -46,7 +46,7 @@ func AtBoundary(v any, tool string) Boundary {
 			b.Problems = append(b.Problems, *p)
 		}
 	}
-	b.Result, b.Record = ReadCoverageResult(v, tool)
+	b.Result, b.Record = ReadCoverageResult(v, tool, opts...)
 	b.Problems = append(b.Problems, b.Result.Problems...)
 	b.Served, b.Changed = Served(v)
 	return b

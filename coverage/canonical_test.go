@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files (and canonical-notes.json)")
@@ -38,13 +40,13 @@ func TestCanonicalNotesUpToDate(t *testing.T) {
 // U+2028 or U+2029, and wire keys named in backticks in their exact spelling.
 func TestStaticTextRules(t *testing.T) {
 	texts := map[string]string{
-		"AbsenceNote": AbsenceNote, "AbsenceNoteHeldOnly": AbsenceNoteHeldOnly, "CoverageNote": CoverageNote,
-		"SemanticsNote": SemanticsNote, "ClauseNotHeld": ClauseNotHeld, "ClausePartlyHeld": ClausePartlyHeld,
-		"ClauseUnknown": ClauseUnknown, "InProgressClause": InProgressClause, "CoverageBlockHeading": CoverageBlockHeading,
+		"AbsenceNote": cw.AbsenceNote, "AbsenceNoteHeldOnly": cw.AbsenceNoteHeldOnly, "CoverageNote": cw.CoverageNote,
+		"SemanticsNote": cw.SemanticsNote, "ClauseNotHeld": cw.ClauseNotHeld, "ClausePartlyHeld": cw.ClausePartlyHeld,
+		"ClauseUnknown": cw.ClauseUnknown, "InProgressClause": cw.InProgressClause, "CoverageBlockHeading": cw.CoverageBlockHeading,
 		"periodLineHeldUnknown": periodLineHeldUnknown, "periodLineReadAt": periodLineReadAt,
 	}
 	wireWords := map[string]bool{}
-	for _, l := range [][]string{AbsenceKeys(), CoverageKeys(), SemanticsKeys(), ItemKeys(), ProvenanceKeys(), InProgressItemKeys()} {
+	for _, l := range [][]string{cw.AbsenceKeys(), cw.CoverageKeys(), cw.SemanticsKeys(), cw.ItemKeys(), cw.ProvenanceKeys(), cw.InProgressItemKeys()} {
 		for _, k := range l {
 			wireWords[k] = true
 		}
@@ -82,7 +84,71 @@ func TestStaticTextRules(t *testing.T) {
 		}
 	}
 	// The held-only note makes no claim about repeating the call or about substitution.
-	if strings.Contains(AbsenceNoteHeldOnly, "same arguments") || strings.Contains(AbsenceNoteHeldOnly, "put in place") {
+	if strings.Contains(cw.AbsenceNoteHeldOnly, "same arguments") || strings.Contains(cw.AbsenceNoteHeldOnly, "put in place") {
 		t.Error("AbsenceNoteHeldOnly keeps a completeness claim it must drop")
+	}
+}
+
+// TestCanonicalNotesNames pins the names canonical-notes.json publishes. A concept the TypeScript
+// implementation also has carries its TypeScript constant name, so a minter reading one file can
+// read the other; the source column says where each TypeScript name was read. Everything else is a
+// Go-only concept under its Go name. A name added, dropped or renamed fails here first.
+func TestCanonicalNotesNames(t *testing.T) {
+	const (
+		tsFile   = "the TypeScript canonical-notes.json groups (scripts/gen-canonical-notes.mjs)"
+		seed000  = "seed 000 (coverage/period .d.ts)"
+		tsSource = "the TypeScript source (coverage/inProgress.ts, semantics/types.ts)"
+	)
+	typescript := map[string]map[string]string{
+		"notes":    {"ABSENCE_NOTE": tsFile, "COVERAGE_NOTE": tsFile, "SEMANTICS_NOTE": tsFile},
+		"markers":  {"ABSENCE_MARKER": tsFile, "COVERAGE_MARKER": tsFile, "SEMANTICS_MARKER": tsFile},
+		"headings": {"COVERAGE_BLOCK_HEADING": tsFile},
+		"wire":     {"PERIOD_WIRE": seed000 + " and " + tsFile, "IN_PROGRESS_WIRE": tsFile, "COUNTER_AGGREGATION_WORDS": tsSource},
+		"served":   {"SERVED_VERDICT_KEY": seed000, "PERIOD_VERDICT_CLAUSES": seed000, "IN_PROGRESS_CLAUSE": tsSource},
+	}
+	goOnly := map[string][]string{
+		"wire": {"AbsenceKeys", "CoverageKeys", "CoveredResultKeys", "SemanticsKeys", "GrainKeys", "ClarifyKeys",
+			"RenderKeys", "ItemKeys", "InProgressItemKeys", "ProvenanceKeys", "ItemKinds", "RecordOnlyItemKeys", "MaxShortChars"},
+		"literals": {"AbsenceOutcome", "RefusedPrefix"},
+		"served":   {"AbsenceNoteHeldOnly"},
+	}
+	v, err := DecodeJSON(CanonicalNotes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := v.(Object)
+	if got := strings.Join(doc.Keys(), ","); got != "$comment,notes,markers,headings,wire,literals,served" {
+		t.Errorf("groups %s: the TypeScript groups (notes, markers, headings, wire) come first, in its order", got)
+	}
+	for _, group := range doc.Keys()[1:] {
+		g, _ := doc.Get(group)
+		for _, name := range g.(Object).Keys() {
+			_, isTS := typescript[group][name]
+			isGo := false
+			for _, n := range goOnly[group] {
+				isGo = isGo || n == name
+			}
+			if !isTS && !isGo {
+				t.Errorf("%s.%s is neither a TypeScript name nor a known Go-only name", group, name)
+			}
+			if isTS != (strings.ToUpper(name) == name) {
+				t.Errorf("%s.%s: TypeScript names are in capitals, Go-only names are not", group, name)
+			}
+		}
+		for name, src := range typescript[group] {
+			if _, ok := g.(Object).Get(name); !ok {
+				t.Errorf("%s.%s (named in %s) is missing", group, name, src)
+			}
+		}
+	}
+	// The values under the shared names are the Go constants.
+	notes, _ := doc.Get("notes")
+	if n, _ := notes.(Object).Get("SEMANTICS_NOTE"); n != cw.SemanticsNote {
+		t.Error("SEMANTICS_NOTE is not SemanticsNote")
+	}
+	wire, _ := doc.Get("wire")
+	pw, _ := wire.(Object).Get("PERIOD_WIRE")
+	if r, _ := pw.(Object).Get("readAt"); r != "read_at" {
+		t.Errorf("PERIOD_WIRE.readAt = %v", r)
 	}
 }

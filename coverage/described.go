@@ -5,6 +5,8 @@ package coverage
 
 import (
 	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Ground is the three coverage lists of a described result.
@@ -14,25 +16,27 @@ type Ground struct {
 	CannotCover []Item `json:"cannotCover"`
 }
 
-// DescribedDecl is what a tool author declares for rows read from a system of record. The data
-// vocabulary (Series, Facts, Edges, Grain, Clarify, Render) belongs to the semantics layer; this
-// door copies it as JSON data and checks only that at least one data list is given and none is
-// empty. Provenance and Period follow the absence rules; Coverage holds the three lists and may not
-// be empty. A nil value means left out.
+// DescribedDecl is what a tool author declares for rows read from a system of record: measured
+// points (Series), rows about entities (Facts) or relationships (Edges), with the caveats that make
+// them honest. The door copies the rows as JSON data. Series and Facts need Provenance; Series also
+// needs Grain. A declaration with only Edges, or only a Clarify question, needs neither. Period
+// follows the absence rules; Coverage holds the three lists and may not be empty. A nil value
+// means left out.
 type DescribedDecl struct {
 	Series     []any
 	Facts      []any
 	Edges      []any
-	Grain      any
+	Grain      *Grain
 	Provenance *Provenance
 	Period     *Period
 	Coverage   *Ground
-	Clarify    any
-	Render     any
+	Clarify    *Clarify
+	Render     *Render
 }
 
-// Semantics is a minted af_semantics envelope. Data values are fresh JSON-shaped copies; the
-// fields mirror [DescribedDecl], and not_covered is derived from Coverage when encoded.
+// Semantics is a minted af_semantics envelope. Data values are fresh JSON-shaped copies; Grain,
+// Clarify and Render hold their wire objects, keys already respelled (is_counter, filter_note,
+// chart_hint) and in the author's order. not_covered is derived from Coverage when encoded.
 type Semantics struct {
 	Series     []any
 	Facts      []any
@@ -41,8 +45,11 @@ type Semantics struct {
 	Provenance *Provenance
 	Period     *Period
 	Coverage   *Ground
-	Clarify    any
-	Render     any
+	// Clarify is the question object; ClarifyNone records an explicit `clarify: null` (the tool
+	// considered ambiguity and found none), which the envelope keeps.
+	Clarify     any
+	ClarifyNone bool
+	Render      any
 }
 
 var describedFieldsCamel = []string{"series", "facts", "edges", "grain", "provenance", "period", "coverage", "clarify", "render"}
@@ -64,23 +71,30 @@ func (d DescribedDecl) data() Object {
 	add("series", d.Series, d.Series != nil)
 	add("facts", d.Facts, d.Facts != nil)
 	add("edges", d.Edges, d.Edges != nil)
-	add("grain", d.Grain, d.Grain != nil)
+	if d.Grain != nil {
+		add("grain", d.Grain.object(), true)
+	}
 	if d.Provenance != nil {
 		add("provenance", d.Provenance.object(), true)
 	}
 	if d.Period != nil {
-		add("period", d.Period.object(Camel), true)
+		add("period", d.Period.object(inCamel), true)
 	}
 	if d.Coverage != nil {
 		add("coverage", listsData(Object{}, d.Coverage.Checked, false, d.Coverage.NotChecked, d.Coverage.CannotCover), true)
 	}
-	add("clarify", d.Clarify, d.Clarify != nil)
-	add("render", d.Render, d.Render != nil)
+	if d.Clarify != nil {
+		add("clarify", d.Clarify.object(), true)
+	}
+	if d.Render != nil {
+		add("render", d.Render.object(), true)
+	}
 	return o
 }
 
 // DescribedData mints an af_semantics envelope from a declaration given as data (a decoded JSON
-// object or JSON bytes, camelCase), by the same rules as [Described].
+// object or JSON bytes, camelCase), by the same rules as [Described]. `clarify: null` is kept: it
+// states that the tool considered ambiguity and found none.
 func DescribedData(decl any) (*Semantics, error) {
 	s, p := describedFrom(decl)
 	if p != nil {
@@ -103,7 +117,6 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 		return nil, p
 	}
 	s := &Semantics{}
-	anyData := false
 	for _, f := range []struct {
 		key string
 		dst *[]any
@@ -117,27 +130,14 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 			return nil, p
 		}
 		*f.dst = list
-		anyData = true
 	}
-	if !anyData {
-		return nil, problemf("", "a described result needs at least one of `series`, `facts` or `edges`; a read that found no rows is an absence: return one instead")
-	}
-	for _, f := range []struct {
-		key string
-		dst *any
-	}{{"grain", &s.Grain}, {"clarify", &s.Clarify}, {"render", &s.Render}} {
-		v, present := o.Get(f.key)
-		if !present || v == nil {
-			continue
+	if v, present := o.Get("grain"); present && v != nil {
+		if s.Grain, p = respelledObject(v, "grain", grainCamel, grainWire); p != nil {
+			return nil, p
 		}
-		fresh, err := freshJSON(v)
-		if err != nil {
-			return nil, problemf(f.key, "`%s` cannot be written as JSON", f.key)
-		}
-		*f.dst = fresh
 	}
 	if v, present := o.Get("provenance"); present && v != nil {
-		if s.Provenance, p = provenanceRule(v, "provenance", Camel); p != nil {
+		if s.Provenance, p = provenanceRule(v, "provenance", inCamel); p != nil {
 			return nil, p
 		}
 	}
@@ -147,11 +147,23 @@ func describedFrom(decl any) (*Semantics, *Problem) {
 		}
 	}
 	if v, present := o.Get("coverage"); present && v != nil {
-		if s.Coverage, p = groundRule(v, "coverage", Camel); p != nil {
+		if s.Coverage, p = groundRule(v, "coverage", inCamel); p != nil {
 			return nil, p
 		}
 	}
-	if p := semanticsWireProblem(s.Wire()); p != nil {
+	if v, present := o.Get("clarify"); present {
+		if v == nil {
+			s.ClarifyNone = true
+		} else if s.Clarify, p = clarifyDecl(v); p != nil {
+			return nil, p
+		}
+	}
+	if v, present := o.Get("render"); present && v != nil {
+		if s.Render, p = respelledObject(v, "render", renderCamel, renderWire); p != nil {
+			return nil, p
+		}
+	}
+	if p := semanticsRules(s.Wire(), inCamel); p != nil {
 		return nil, p
 	}
 	return s, nil
@@ -175,9 +187,9 @@ func dataList(v any, at string) ([]any, *Problem) {
 }
 
 // groundRule checks a coverage object {checked?, notChecked?, cannotCover?} (wire: snake_case).
-func groundRule(v any, at string, sp Spelling) (*Ground, *Problem) {
+func groundRule(v any, at string, sp keySpelling) (*Ground, *Problem) {
 	fields := groundFieldsCamel
-	if sp == Wire {
+	if sp == onWire {
 		fields = groundFieldsWire
 	}
 	o, ok := plainObject(v)
@@ -242,7 +254,7 @@ func (g *Ground) wire() Object {
 
 // Wire returns the envelope in wire form and order.
 func (s *Semantics) Wire() Object {
-	o := Object{{SemanticsMarker, true}}
+	o := Object{{cw.SemanticsMarker, true}}
 	if s.Series != nil {
 		o = append(o, Member{"series", s.Series})
 	}
@@ -259,7 +271,7 @@ func (s *Semantics) Wire() Object {
 		o = append(o, Member{"provenance", s.Provenance.Wire()})
 	}
 	if s.Period != nil {
-		o = append(o, Member{PeriodKey, s.Period.Wire()})
+		o = append(o, Member{cw.PeriodKey, s.Period.Wire()})
 	}
 	if s.Coverage != nil {
 		o = append(o, Member{"coverage", s.Coverage.wire()})
@@ -273,31 +285,42 @@ func (s *Semantics) Wire() Object {
 	}
 	if s.Clarify != nil {
 		o = append(o, Member{"clarify", s.Clarify})
+	} else if s.ClarifyNone {
+		o = append(o, Member{"clarify", nil})
 	}
 	if s.Render != nil {
 		o = append(o, Member{"render", s.Render})
 	}
-	return append(o, Member{"note", SemanticsNote})
+	return append(o, Member{"note", cw.SemanticsNote})
 }
 
 // MarshalJSON encodes the wire form.
 func (s *Semantics) MarshalJSON() ([]byte, error) { return s.Wire().MarshalJSON() }
 
-// semanticsWireProblem is the wire rule set for an af_semantics envelope, shared by the mint's
-// self-check and the recognizer: the marker, no unknown key, data lists non-empty, provenance,
-// period (null is a fault here), coverage, not_covered matching coverage, and a note.
-func semanticsWireProblem(v any) *Problem {
+// semanticsWireProblem is the wire rule set for an af_semantics envelope as the recognizer reads
+// it, naming fields in their wire spelling.
+func semanticsWireProblem(v any) *Problem { return semanticsRules(v, onWire) }
+
+// semanticsRules is the one rule set for an af_semantics envelope, shared by the mint's self-check
+// (sp inCamel: fields named as the author spelled them) and the recognizer (sp onWire). It checks, and
+// reports the first fault in this order: the marker; every key and string UTF-8; no unknown key; the data lists non-empty;
+// grain; provenance, which series or facts require; period (null is a fault here); series require
+// grain; coverage and the not_covered list derived from it; clarify; render; a note; and last,
+// that the envelope declares something: rows (series, facts or edges) or a clarify question.
+func semanticsRules(v any, sp keySpelling) *Problem {
 	o, ok := envelopeObject(v)
 	if !ok {
-		return problemf("", "an af_semantics envelope must be an object")
+		return problemf(cw.SemanticsMarker, "an af_semantics envelope must be an object")
 	}
-	if m, _ := o.Get(SemanticsMarker); m != true {
-		return problemf(SemanticsMarker, "`%s` must be true", SemanticsMarker)
+	if m, _ := o.Get(cw.SemanticsMarker); m != true {
+		return problemf(cw.SemanticsMarker, "`%s` must be true", cw.SemanticsMarker)
 	}
-	if p := checkUnknown(o, "", SemanticsKeys()); p != nil {
+	if path, bad := utf8Fault(o, "", 0); bad {
+		return utf8Problem(path)
+	}
+	if p := checkUnknown(o, "", cw.SemanticsKeys()); p != nil {
 		return p
 	}
-	anyData := false
 	for _, k := range []string{"series", "facts", "edges"} {
 		x, present := o.Get(k)
 		if !present {
@@ -305,33 +328,44 @@ func semanticsWireProblem(v any) *Problem {
 		}
 		arr, ok := asArray(x)
 		if !ok || len(arr) == 0 {
-			return problemf(k, "`%s` must be a non-empty list", k)
+			return problemf(k, "`%s` must be a non-empty list; to say nothing, leave it out", k)
 		}
-		anyData = true
 	}
-	if !anyData {
-		return problemf("", "an af_semantics envelope carries at least one of `series`, `facts` or `edges`")
-	}
-	if x, present := o.Get("grain"); present && x == nil {
-		return problemf("grain", "`grain` is null; leave it out instead")
+	_, hasSeries := o.Get("series")
+	_, hasFacts := o.Get("facts")
+	_, hasEdges := o.Get("edges")
+	grain, hasGrain := o.Get("grain")
+	if hasGrain {
+		if p := grainProblem(grain, sp); p != nil {
+			return p
+		}
 	}
 	if x, present := o.Get("provenance"); present {
-		if _, p := provenanceRule(x, "provenance", Wire); p != nil {
+		if _, p := provenanceRule(x, "provenance", onWire); p != nil {
+			p.Field = spell(sp, p.Field)
+			return p
+		}
+	} else if hasSeries || hasFacts {
+		return problemf("provenance", "series and facts need `provenance`: %s and %s say when the world was measured and which system of record the values were read from, and a number with neither cannot be trusted or checked",
+			"`"+spell(sp, "provenance.measured_at")+"`", "`provenance.source`")
+	}
+	if x, present := o.Get(cw.PeriodKey); present {
+		if x == nil {
+			return problemf(cw.PeriodKey, "`period` is null; on the wire a period is declared or left out")
+		}
+		if p := periodProblemAt(x, onWire, cw.PeriodKey); p != nil {
+			p.Field = spell(sp, p.Field)
 			return p
 		}
 	}
-	if x, present := o.Get(PeriodKey); present {
-		if x == nil {
-			return problemf(PeriodKey, "`period` is null; on the wire a period is declared or left out")
-		}
-		if p := periodProblemAt(x, Wire, PeriodKey); p != nil {
-			return p
-		}
+	if hasSeries && !hasGrain {
+		return problemf("grain", "`series` needs `grain`: without a stated interval and aggregation a reader assumes one, which is how counters get added together and windows of different sizes get compared")
 	}
 	var g *Ground
 	if x, present := o.Get("coverage"); present {
 		var p *Problem
-		if g, p = groundRule(x, "coverage", Wire); p != nil {
+		if g, p = groundRule(x, "coverage", onWire); p != nil {
+			p.Field = spell(sp, p.Field)
 			return p
 		}
 	}
@@ -359,10 +393,24 @@ func semanticsWireProblem(v any) *Problem {
 			return problemf("not_covered", "`not_covered` does not match the `coverage` items it is derived from")
 		}
 	}
+	clarify, hasClarify := o.Get("clarify")
+	if hasClarify {
+		if p := clarifyProblem(clarify); p != nil {
+			return p
+		}
+	}
+	if x, present := o.Get("render"); present {
+		if p := renderProblem(x, sp); p != nil {
+			return p
+		}
+	}
 	if n, _ := o.Get("note"); n == nil {
 		return problemf("note", "`note` is missing")
 	} else if _, ok := n.(string); !ok {
 		return problemf("note", "`note` must be text")
+	}
+	if !hasSeries && !hasFacts && !hasEdges && (!hasClarify || clarify == nil) {
+		return problemf(cw.SemanticsMarker, "a described result declares nothing: it needs rows (`series`, `facts` or `edges`) or a `clarify` question. A read that found no rows is an absence: return one instead")
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 func TestAbsentExact(t *testing.T) { // v30
@@ -11,7 +13,7 @@ func TestAbsentExact(t *testing.T) { // v30
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, _ := Marshal(AbsenceNote)
+	note, _ := Marshal(cw.AbsenceNote)
 	want := `{"af_absent":true,"outcome":"nothing_found","looked_for":"x","checked":[{"what":"y"}],"retry_returns_the_same":true,"try_instead":"z","note":` + string(note) + `}`
 	if got := mustJSON(t, a); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -39,7 +41,7 @@ func fullAbsence(t *testing.T) *Absence { // v31
 func TestAbsentFull(t *testing.T) {
 	a := fullAbsence(t)
 	w := a.Wire()
-	if got, want := strings.Join(w.Keys(), ","), strings.Join(AbsenceKeys()[:8], ",")+",retry_returns_the_same,try_instead,try_instead_tool,note"; got != want {
+	if got, want := strings.Join(w.Keys(), ","), strings.Join(cw.AbsenceKeys()[:8], ",")+",retry_returns_the_same,try_instead,try_instead_tool,note"; got != want {
 		t.Errorf("keys %s\nwant %s", got, want)
 	}
 	checked, _ := w.Get("checked")
@@ -145,7 +147,7 @@ func TestWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, _ := Marshal(CoverageNote)
+	note, _ := Marshal(cw.CoverageNote)
 	if got, want := mustJSON(t, c), `{"af_coverage":{"checked":[{"what":"y"}],"note":`+string(note)+`},"result":1}`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -153,7 +155,7 @@ func TestWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ac, _ := c.Wire().Get(CoverageMarker)
+	ac, _ := c.Wire().Get(cw.CoverageMarker)
 	if k := strings.Join(ac.(Object).Keys(), ","); k != "period,note" {
 		t.Errorf("keys %s", k)
 	}
@@ -186,11 +188,11 @@ func ledger36(t *testing.T, p string) *Covered {
 
 func TestWrapInProgress(t *testing.T) { // v36
 	c := ledger36(t, `{"queried":`+qJSON+`,"held":`+hJSON+`}`)
-	ac, _ := c.Wire().Get(CoverageMarker)
+	ac, _ := c.Wire().Get(cw.CoverageMarker)
 	if k := strings.Join(ac.(Object).Keys(), ","); k != "checked,cannot_cover,in_progress,period,note" {
 		t.Errorf("keys %s", k)
 	}
-	ip, _ := ac.(Object).Get(InProgressKey)
+	ip, _ := ac.(Object).Get(cw.InProgressKey)
 	if got := mustJSON(t, ip); got != `[{"what":"vm-42 backup"},{"what":"sessions syncing","why":"since 08:10","short":"syncing","count":96}]` {
 		t.Errorf("in_progress %s", got)
 	}
@@ -243,7 +245,7 @@ func TestDescribed(t *testing.T) {
 		t.Errorf("keys %s", k)
 	}
 	golden(t, "described.json", []byte(mustJSON(t, s)))
-	withCov, err := DescribedData(j(t, `{"series":[{"name":"errors","points":[1,2]}],"grain":"hour","coverage":{"checked":["db-a"],"notChecked":[{"what":"db-b","why":"offline"}],"cannotCover":[{"what":"edge caches","why":"no agent","kind":"scope"}]},"clarify":null,"render":{"chart":"line"}}`))
+	withCov, err := DescribedData(j(t, `{"series":[{"t":"2026-09-26T09:00:00Z","entity":"db-a","metric":"errors","value":2}],"grain":{"interval":"1h","aggregation":"sum","isCounter":false},"provenance":{"source":"metrics store","measuredAt":"2026-09-26T10:00:00Z"},"coverage":{"checked":["db-a"],"notChecked":[{"what":"db-b","why":"offline"}],"cannotCover":[{"what":"edge caches","why":"no agent","kind":"scope"}]},"clarify":null,"render":{"default":"chart","chartHint":"line per entity"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,20 +254,37 @@ func TestDescribed(t *testing.T) {
 		{`{"facts":[{"a":1}],"notCovered":["x"]}`, "notCovered"},
 		{`{"facts":[{"a":1}],"not_covered":["x"]}`, "not_covered"},
 		{`{"facts":[]}`, "facts"},
-		{`{"grain":"hour"}`, ""},
-		{`{"facts":[1],"coverage":{}}`, "coverage"},
-		{`{"facts":[1],"coverage":{"inProgress":["a"]}}`, "coverage.inProgress"},
-		{`{"facts":[1],"coverage":"all"}`, "coverage"},
+		{`{"grain":"hour"}`, "grain"},
+		{`{}`, "af_semantics"},
+		{`{"clarify":null}`, "af_semantics"},
+		{`{"provenance":{"measuredAt":"m","source":"s"}}`, "af_semantics"},
+		{`{"facts":[{"entity":"a"}]}`, "provenance"},
+		{`{"facts":[{"entity":"a"}],"provenance":null}`, "provenance"},
+		{`{"series":[1],"provenance":{"measuredAt":"m","source":"s"}}`, "grain"},
+		{`{"series":[1],"grain":{"aggregation":"sum"},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.isCounter"},
+		{`{"series":[1],"grain":{"aggregation":"Daily Totals"},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.isCounter"},
+		{`{"series":[1],"grain":{"is_counter":true},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.is_counter"},
+		{`{"series":[1],"grain":{"isCounter":"no"},"provenance":{"measuredAt":"m","source":"s"}}`, "grain.isCounter"},
+		{`{"series":[1],"grain":{},"provenance":{"measuredAt":"m","source":"s"}}`, "grain"},
+		{`{"edges":[1],"render":{"filterNote":"x"}}`, "render.default"},
+		{`{"edges":[1],"render":{"default":"table","filter_note":"x"}}`, "render.filter_note"},
+		{`{"edges":[1],"render":{"default":"table","columns":[]}}`, "render.columns"},
+		{`{"clarify":{"question":" "}}`, "clarify.question"},
+		{`{"clarify":{"question":"which?","candidates":"v1"}}`, "clarify.candidates"},
+		{`{"clarify":{"question":"which?","options":[]}}`, "clarify.options"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{}}`, "coverage"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"inProgress":["a"]}}`, "coverage.inProgress"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":"all"}`, "coverage"},
 		{`{"facts":[1],"provenance":{"source":"s"}}`, "provenance.measuredAt"},
-		{`{"facts":[1],"period":{"queried":` + qJSON + `}}`, "period.held"},
-		{`{"facts":[1],"extra":1}`, "extra"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"period":{"queried":` + qJSON + `}}`, "period.held"},
+		{`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"extra":1}`, "extra"},
 	}
 	for _, c := range cases {
 		_, err := DescribedData([]byte(c.in))
 		refusedAt(t, err, c.field)
 	}
 	// period: null is omitted at this door.
-	if _, err := DescribedData(j(t, `{"facts":[1],"period":null}`)); err != nil {
+	if _, err := DescribedData(j(t, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"period":null}`)); err != nil {
 		t.Errorf("null period: %v", err)
 	}
 }

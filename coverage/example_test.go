@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 var (
@@ -60,7 +63,7 @@ func ExampleWrap() {
 		fmt.Println(err)
 		return
 	}
-	inner, _ := c.Wire().Get(coverage.CoverageMarker)
+	inner, _ := c.Wire().Get(wire.CoverageMarker)
 	fmt.Println(inner.(coverage.Object).Keys())
 	// Output: [checked cannot_cover note]
 }
@@ -155,7 +158,7 @@ func ExampleCanonicalNotes() {
 		Markers map[string]string `json:"markers"`
 	}
 	_ = json.Unmarshal(coverage.CanonicalNotes(), &doc)
-	fmt.Println(doc.Markers["AbsenceMarker"], doc.Markers["CoverageMarker"], doc.Markers["SemanticsMarker"])
+	fmt.Println(doc.Markers["ABSENCE_MARKER"], doc.Markers["COVERAGE_MARKER"], doc.Markers["SEMANTICS_MARKER"])
 	// Output: af_absent af_coverage af_semantics
 }
 
@@ -172,4 +175,61 @@ func ExampleLeastHeld() {
 	v, ok := coverage.LeastHeld([]coverage.Verdict{coverage.VerdictCovered, coverage.VerdictUnknown})
 	fmt.Println(v, ok)
 	// Output: unknown true
+}
+
+// A caller that wants developer warnings hands the reading channel its own logger. Each Warner
+// warns once per tool and declaration; the result is still recognized and served as written.
+func ExampleWithWarner() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey || a.Key == slog.MessageKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	w := coverage.NewWarner(logger)
+	env, _ := coverage.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
+	for range 2 {
+		r, _ := coverage.ReadCoverageResult(env, "backup_runs", coverage.WithWarner(w))
+		fmt.Println(r.Status, r.Problems[0].Field)
+	}
+	// Output:
+	// level=WARN tool=backup_runs declaration=period field=period.queried.from
+	// absent period.queried.from
+	// absent period.queried.from
+}
+
+// A series needs a grain and a provenance; a counter word in the aggregation needs IsCounter.
+// The wire respells the author's keys: isCounter becomes is_counter, filterNote filter_note.
+func ExampleDescribed_series() {
+	counter := false
+	s, err := coverage.Described(coverage.DescribedDecl{
+		Series:     []any{map[string]any{"t": "2026-09-26T09:30:00Z", "entity": "fc1/3", "metric": "bytes", "value": 1200}},
+		Grain:      &coverage.Grain{Interval: "30m", Aggregation: "sum", IsCounter: &counter},
+		Provenance: &coverage.Provenance{MeasuredAt: "2026-09-26T09:30:00Z", Source: "InfluxDB SwitchPortStats"},
+		Render:     &coverage.Render{Default: "table", FilterNote: "replicas excluded"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	grain, _ := s.Wire().Get("grain")
+	render, _ := s.Wire().Get("render")
+	g, _ := coverage.Marshal(grain)
+	r, _ := coverage.Marshal(render)
+	fmt.Println(string(g))
+	fmt.Println(string(r))
+
+	_, err = coverage.Described(coverage.DescribedDecl{
+		Series:     []any{map[string]any{"t": 1, "entity": "fc1/3", "metric": "bytes", "value": 9}},
+		Grain:      &coverage.Grain{Aggregation: "sum"},
+		Provenance: &coverage.Provenance{MeasuredAt: "2026-09-26T09:30:00Z", Source: "InfluxDB"},
+	})
+	var refusal *coverage.Refusal
+	if errors.As(err, &refusal) {
+		fmt.Println(refusal.Field)
+	}
+	// Output:
+	// {"interval":"30m","aggregation":"sum","is_counter":false}
+	// {"default":"table","filter_note":"replicas excluded"}
+	// grain.isCounter
 }

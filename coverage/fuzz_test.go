@@ -45,23 +45,23 @@ func FuzzPeriodProblem(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, sp := range []Spelling{Camel, Wire} {
-			p := PeriodProblem(v, sp)
+		for _, sp := range []keySpelling{inCamel, onWire} {
+			p := periodProblem(v, sp)
 			if p != nil {
 				if !strings.HasPrefix(p.Field, "period") || len(p.Message) > 1200 {
 					t.Fatalf("problem %+v", p)
 				}
 				continue
 			}
-			if sp == Wire {
-				r := ReadPeriod(v)
+			if sp == onWire {
+				r := readPeriod(v)
 				if r.Period == nil {
 					t.Fatal("well formed but unread")
 				}
 				if _, err := VerdictOf(*r.Period); err != nil {
 					t.Fatal(err)
 				}
-				if rr := ReadPeriod(r.Period.Wire()); rr.Period == nil || *rr.Period != *r.Period {
+				if rr := readPeriod(r.Period.Wire()); rr.Period == nil || *rr.Period != *r.Period {
 					t.Fatal("read(mint(p)) != p")
 				}
 			}
@@ -72,7 +72,7 @@ func FuzzPeriodProblem(f *testing.F) {
 func FuzzRecognizeAndServe(f *testing.F) {
 	f.Add(`{"af_absent":true,"looked_for":"x","checked":[{"what":"y","short":"y","kind":"scope"}],"period":` + seedP + `,"note":"N"}`)
 	f.Add(`{"af_coverage":{"checked":["a"],"in_progress":[{"what":"b","count":2}],"period":{"queried":` + qJSON + `,"held":"unknown"},"note":"C"},"result":{"af_absent":true,"checked":["z"]}}`)
-	f.Add(`{"af_semantics":true,"facts":[1],"coverage":{"not_checked":[{"what":"a","why":"b"}]},"not_covered":["a — b"],"period":` + seedP + `,"note":"S","clarify":null}`)
+	f.Add(`{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"coverage":{"not_checked":[{"what":"a","why":"b"}]},"not_covered":["a — b"],"period":` + seedP + `,"note":"S","clarify":null}`)
 	f.Add(`{"af_coverage":{},"result":null}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := DecodeJSON([]byte(s))
@@ -109,7 +109,7 @@ func FuzzRecognizeAndServe(f *testing.F) {
 func FuzzDoors(f *testing.F) {
 	f.Add(`{"what":"x","checked":["y",{"what":"z","short":"z"}],"period":` + seedP + `}`)
 	f.Add(`{"checked":["a"],"inProgress":["b",{"what":"c","count":3}]}`)
-	f.Add(`{"facts":[1],"coverage":{"cannotCover":[{"what":"a","why":"b"}]}}`)
+	f.Add(`{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"cannotCover":[{"what":"a","why":"b"}]}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := DecodeJSON([]byte(s))
 		if err != nil {

@@ -46,7 +46,7 @@ func TestHostileInput(t *testing.T) {
 				t.Errorf("value %d: %q", i, err)
 			}
 		}
-		_ = PeriodProblem(v, Camel)
+		_ = periodProblem(v, inCamel)
 		_, _ = ReadCoverageResult(v, "t")
 		_, _ = Served(v)
 	}

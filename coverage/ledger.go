@@ -3,6 +3,8 @@
 
 package coverage
 
+import cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+
 // LedgerDecl is what a tool author declares around a result. A nil slice or pointer means left out.
 type LedgerDecl struct {
 	// Checked is the ground the result stands on.
@@ -49,7 +51,7 @@ func Wrap(result any, d LedgerDecl) (*Covered, error) {
 func (d LedgerDecl) data() Object {
 	o := listsData(Object{}, d.Checked, d.CheckedDeclared, d.NotChecked, d.CannotCover)
 	if d.Period != nil {
-		o = append(o, Member{"period", d.Period.object(Camel)})
+		o = append(o, Member{"period", d.Period.object(inCamel)})
 	}
 	if d.InProgress != nil {
 		o = append(o, Member{"inProgress", inProgressData(d.InProgress)})
@@ -78,7 +80,7 @@ func wrapFrom(result any, decl any) (*Covered, *Problem) {
 	}
 	c := &Covered{Result: result}
 	chk, _ := o.Get("checked")
-	if s, isStr := chk.(string); isStr && s == DeclaredChecked {
+	if s, isStr := chk.(string); isStr && s == cw.DeclaredChecked {
 		c.CheckedDeclared = true
 	} else if c.Checked, p = mintList(chk, sectionChecked, "checked"); p != nil {
 		return nil, p
@@ -120,7 +122,7 @@ func wrapFrom(result any, decl any) (*Covered, *Problem) {
 func (c *Covered) Wire() Object {
 	inner := Object{}
 	if c.CheckedDeclared {
-		inner = append(inner, Member{"checked", DeclaredChecked})
+		inner = append(inner, Member{"checked", cw.DeclaredChecked})
 	} else if len(c.Checked) > 0 {
 		inner = append(inner, Member{"checked", itemsWire(c.Checked)})
 	}
@@ -131,13 +133,13 @@ func (c *Covered) Wire() Object {
 		inner = append(inner, Member{"cannot_cover", itemsWire(c.CannotCover)})
 	}
 	if len(c.InProgress) > 0 {
-		inner = append(inner, Member{InProgressKey, inProgressWire(c.InProgress)})
+		inner = append(inner, Member{cw.InProgressKey, inProgressWire(c.InProgress)})
 	}
 	if c.Period != nil {
-		inner = append(inner, Member{PeriodKey, c.Period.Wire()})
+		inner = append(inner, Member{cw.PeriodKey, c.Period.Wire()})
 	}
-	inner = append(inner, Member{"note", CoverageNote})
-	return Object{{CoverageMarker, inner}, {"result", c.Result}}
+	inner = append(inner, Member{"note", cw.CoverageNote})
+	return Object{{cw.CoverageMarker, inner}, {"result", c.Result}}
 }
 
 // MarshalJSON encodes the wire form.

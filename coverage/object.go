@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Object is a JSON object whose members keep their order. Minted wire values and served values
@@ -73,33 +74,43 @@ func (o Object) without(key string) Object {
 	return out
 }
 
-// MarshalJSON encodes the members in order, without HTML escaping.
+// MarshalJSON encodes the members in order, without HTML escaping. A string holding bytes that are
+// not UTF-8 is written with those bytes as they are (see [DecodeJSON]).
 func (o Object) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
+	if err := o.writeTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (o Object) writeTo(buf *bytes.Buffer) error {
 	buf.WriteByte('{')
 	for i, m := range o {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		k, err := encodeJSON(m.Key)
-		if err != nil {
-			return nil, err
+		if err := writeString(buf, m.Key); err != nil {
+			return err
 		}
-		buf.Write(k)
 		buf.WriteByte(':')
-		v, err := encodeJSON(m.Value)
-		if err != nil {
-			return nil, fmt.Errorf("coverage: encode %q: %w", m.Key, err)
+		if err := writeValue(buf, m.Value); err != nil {
+			return fmt.Errorf("coverage: encode %q: %w", m.Key, err)
 		}
-		buf.Write(v)
 	}
 	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return nil
 }
 
 // Marshal encodes v as compact JSON without HTML escaping, the form the package mints and the
-// form canonical-notes.json documents.
-func Marshal(v any) ([]byte, error) { return encodeJSON(v) }
+// form canonical-notes.json documents. Strings of an [Object] or []any keep their bytes.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeValue(&buf, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -118,9 +129,18 @@ const maxDecodeDepth = 512
 var ErrDecode = errors.New("coverage: not a JSON value")
 
 // DecodeJSON decodes one JSON value, keeping object key order: objects become [Object], arrays
-// []any, numbers [json.Number]. It refuses trailing data, a duplicate key in one object (which
-// value was meant is ambiguous) and nesting deeper than 512 levels.
+// []any, numbers [json.Number] of their own bytes. It refuses trailing data, a duplicate key in one
+// object (which value was meant is ambiguous) and nesting deeper than 512 levels. A string holding
+// bytes that are not UTF-8 keeps them: nothing is replaced, so a door or a reader can name the
+// fault, and what is served stays what the tool wrote.
 func DecodeJSON(data []byte) (any, error) {
+	if !utf8.Valid(data) && json.Valid(data) {
+		v, err := decodeKeepingBytes(data)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrDecode, err)
+		}
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeValue(dec, 0)

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Span is a closed range of two declared instants. The strings are kept exactly as declared.
@@ -40,8 +42,8 @@ func (h Held) MarshalJSON() ([]byte, error) {
 func (h *Held) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		if s != HeldUnknown {
-			return fmt.Errorf("coverage: held must be a span or %q", HeldUnknown)
+		if s != cw.HeldUnknown {
+			return fmt.Errorf("coverage: held must be a span or %q", cw.HeldUnknown)
 		}
 		*h = Held{Unknown: true}
 		return nil
@@ -64,16 +66,16 @@ type Period struct {
 }
 
 // Wire returns the period in wire form: queried, held, then read_at when set.
-func (p Period) Wire() Object { return p.object(Wire) }
+func (p Period) Wire() Object { return p.object(onWire) }
 
-func (p Period) object(sp Spelling) Object {
+func (p Period) object(sp keySpelling) Object {
 	o := Object{
-		{QueriedKey, Object{{FromKey, p.Queried.From}, {ToKey, p.Queried.To}}},
+		{cw.QueriedKey, Object{{cw.FromKey, p.Queried.From}, {cw.ToKey, p.Queried.To}}},
 	}
 	if p.Held.Unknown {
-		o = append(o, Member{HeldKey, HeldUnknown})
+		o = append(o, Member{cw.HeldKey, cw.HeldUnknown})
 	} else {
-		o = append(o, Member{HeldKey, Object{{FromKey, p.Held.From}, {ToKey, p.Held.To}}})
+		o = append(o, Member{cw.HeldKey, Object{{cw.FromKey, p.Held.From}, {cw.ToKey, p.Held.To}}})
 	}
 	if p.ReadAt != "" {
 		o = append(o, Member{sp.readAt(), p.ReadAt})
@@ -81,12 +83,12 @@ func (p Period) object(sp Spelling) Object {
 	return o
 }
 
-// PeriodProblem returns the first fault of a declared period, or nil when it is well formed. v is
+// periodProblem returns the first fault of a declared period, or nil when it is well formed. v is
 // a decoded JSON object (an [Object] or a map[string]any) or a [Period]; sp says whether the
 // reader expects readAt (author doors) or read_at (the wire). The checks run in a fixed order: a
 // plain object, no unknown key (a verdict word included), queried a span of instants with from not
 // after to, held the literal "unknown" or such a span, and readAt an instant when present.
-func PeriodProblem(v any, sp Spelling) *Problem {
+func periodProblem(v any, sp keySpelling) *Problem {
 	switch t := v.(type) {
 	case Period:
 		v = t.object(sp)
@@ -95,33 +97,33 @@ func PeriodProblem(v any, sp Spelling) *Problem {
 			v = t.object(sp)
 		}
 	}
-	return periodProblemAt(v, sp, PeriodKey)
+	return periodProblemAt(v, sp, cw.PeriodKey)
 }
 
-func periodProblemAt(v any, sp Spelling, at string) *Problem {
+func periodProblemAt(v any, sp keySpelling, at string) *Problem {
 	ra := sp.readAt()
 	o, ok := plainObject(v)
 	if !ok {
-		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), QueriedKey, HeldKey, ra, clipQuote(v))
+		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), cw.QueriedKey, cw.HeldKey, ra, clipQuote(v))
 	}
-	if p := checkUnknown(o, at, []string{QueriedKey, HeldKey, ra}); p != nil {
+	if p := checkUnknown(o, at, []string{cw.QueriedKey, cw.HeldKey, ra}); p != nil {
 		return p
 	}
-	q, _ := o.Get(QueriedKey)
+	q, _ := o.Get(cw.QueriedKey)
 	if q == nil {
-		return problemf(join(at, QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, QueriedKey)))
+		return problemf(join(at, cw.QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, cw.QueriedKey)))
 	}
-	if p := spanProblem(q, join(at, QueriedKey)); p != nil {
+	if p := spanProblem(q, join(at, cw.QueriedKey)); p != nil {
 		return p
 	}
-	h, _ := o.Get(HeldKey)
-	heldAt := join(at, HeldKey)
+	h, _ := o.Get(cw.HeldKey)
+	heldAt := join(at, cw.HeldKey)
 	if h == nil {
-		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), HeldUnknown)
+		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), cw.HeldUnknown)
 	}
 	if s, isString := h.(string); isString {
-		if s != HeldUnknown {
-			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), HeldUnknown)
+		if s != cw.HeldUnknown {
+			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), cw.HeldUnknown)
 		}
 	} else if p := spanProblem(h, heldAt); p != nil {
 		return p
@@ -139,15 +141,15 @@ func spanProblem(v any, at string) *Problem {
 	if !ok {
 		return problemf(at, "%s must be a span {from, to}; it is %s", rootName(at), clipQuote(v))
 	}
-	if p := checkUnknown(o, at, []string{FromKey, ToKey}); p != nil {
+	if p := checkUnknown(o, at, []string{cw.FromKey, cw.ToKey}); p != nil {
 		return p
 	}
-	f, _ := o.Get(FromKey)
-	if p := instantProblem(f, join(at, FromKey)); p != nil {
+	f, _ := o.Get(cw.FromKey)
+	if p := instantProblem(f, join(at, cw.FromKey)); p != nil {
 		return p
 	}
-	t, _ := o.Get(ToKey)
-	if p := instantProblem(t, join(at, ToKey)); p != nil {
+	t, _ := o.Get(cw.ToKey)
+	if p := instantProblem(t, join(at, cw.ToKey)); p != nil {
 		return p
 	}
 	ft, _ := ParseInstant(f.(string))
@@ -159,19 +161,22 @@ func spanProblem(v any, at string) *Problem {
 }
 
 func instantProblem(v any, at string) *Problem {
-	if s, ok := v.(string); ok {
-		if _, ok := ParseInstant(s); ok {
-			return nil
-		}
+	s, isText := v.(string)
+	if !isText {
+		return problemf(at, "%s needs an ISO 8601 instant with its zone, such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00; it is %s", rootName(at), typeWord(v))
 	}
-	return problemf(at, "%s needs an ISO 8601 instant that carries its zone, such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00; it is %s. Without a zone an instant names no single moment, and this library never guesses one", rootName(at), clipQuote(v))
+	_, fault := parseInstant(s)
+	if fault == "" {
+		return nil
+	}
+	return problemf(at, "%s is %s, which is not an ISO 8601 instant such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00: %s", rootName(at), clipQuote(v), fault)
 }
 
 // MintPeriod checks an author's (camelCase) period and returns its fresh wire form. nil means not
 // declared and returns (nil, nil). A malformed period returns a [*Refusal] naming the camelCase
 // field at fault.
 func MintPeriod(decl any) (Object, error) {
-	p, prob := mintPeriod(decl, PeriodKey)
+	p, prob := mintPeriod(decl, cw.PeriodKey)
 	if prob != nil {
 		return nil, prob.refusal()
 	}
@@ -190,9 +195,9 @@ func mintPeriod(decl any, at string) (*Period, *Problem) {
 		if t == nil {
 			return nil, nil
 		}
-		decl = t.object(Camel)
+		decl = t.object(inCamel)
 	case Period:
-		decl = t.object(Camel)
+		decl = t.object(inCamel)
 	case []byte, json.RawMessage:
 		v, err := DecodeJSON(toBytes(t))
 		if err != nil {
@@ -200,10 +205,10 @@ func mintPeriod(decl any, at string) (*Period, *Problem) {
 		}
 		decl = v
 	}
-	if p := periodProblemAt(decl, Camel, at); p != nil {
+	if p := periodProblemAt(decl, inCamel, at); p != nil {
 		return nil, p
 	}
-	p := periodFrom(decl, Camel)
+	p := periodFrom(decl, inCamel)
 	return &p, nil
 }
 
@@ -218,13 +223,13 @@ func toBytes(v any) []byte {
 }
 
 // periodFrom copies a checked period object into a Period.
-func periodFrom(v any, sp Spelling) Period {
+func periodFrom(v any, sp keySpelling) Period {
 	o, _ := plainObject(v)
 	var p Period
-	q, _ := o.Get(QueriedKey)
+	q, _ := o.Get(cw.QueriedKey)
 	p.Queried = spanFrom(q)
-	h, _ := o.Get(HeldKey)
-	if s, ok := h.(string); ok && s == HeldUnknown {
+	h, _ := o.Get(cw.HeldKey)
+	if s, ok := h.(string); ok && s == cw.HeldUnknown {
 		p.Held = Held{Unknown: true}
 	} else {
 		p.Held = Held{Span: spanFrom(h)}
@@ -237,31 +242,31 @@ func periodFrom(v any, sp Spelling) Period {
 
 func spanFrom(v any) Span {
 	o, _ := plainObject(v)
-	f, _ := o.Get(FromKey)
-	t, _ := o.Get(ToKey)
+	f, _ := o.Get(cw.FromKey)
+	t, _ := o.Get(cw.ToKey)
 	fs, _ := f.(string)
 	ts, _ := t.(string)
 	return Span{From: fs, To: ts}
 }
 
-// PeriodReading is what a reader found under an envelope's period key: a Period when it was well
+// periodReading is what a reader found under an envelope's period key: a Period when it was well
 // formed, a Problem when it was not, neither when none was declared.
-type PeriodReading struct {
+type periodReading struct {
 	Period  *Period
 	Problem *Problem
 }
 
-// ReadPeriod reads a wire period without repairing it: nil gives an empty reading, a malformed
+// readPeriod reads a wire period without repairing it: nil gives an empty reading, a malformed
 // value gives its Problem (wire spelling), and a well-formed one gives a fresh camelCase copy.
-func ReadPeriod(wire any) PeriodReading {
+func readPeriod(wire any) periodReading {
 	if wire == nil {
-		return PeriodReading{}
+		return periodReading{}
 	}
-	if p := periodProblemAt(wire, Wire, PeriodKey); p != nil {
-		return PeriodReading{Problem: p}
+	if p := periodProblemAt(wire, onWire, cw.PeriodKey); p != nil {
+		return periodReading{Problem: p}
 	}
-	p := periodFrom(wire, Wire)
-	return PeriodReading{Period: &p}
+	p := periodFrom(wire, onWire)
+	return periodReading{Period: &p}
 }
 
 // CopyPeriod returns a detached copy of p, readAt included.
@@ -275,7 +280,7 @@ var ErrMalformedPeriod = errors.New("coverage: malformed period")
 // when held contains queried; not-held when they do not meet; partly-held otherwise (touching at
 // one instant counts as holding).
 func VerdictOf(p Period) (Verdict, error) {
-	if prob := PeriodProblem(p, Camel); prob != nil {
+	if prob := periodProblem(p, inCamel); prob != nil {
 		return "", fmt.Errorf("%w: %s: %s", ErrMalformedPeriod, prob.Field, prob.Message)
 	}
 	return verdictOfChecked(p), nil

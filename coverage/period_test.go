@@ -9,35 +9,35 @@ func TestPeriodProblemVectors(t *testing.T) {
 	cases := []struct {
 		name  string
 		in    string
-		sp    Spelling
+		sp    keySpelling
 		field string // "" = well formed
 	}{
-		{"v1 span", `{"queried":` + qJSON + `,"held":` + hJSON + `}`, Camel, ""},
-		{"v1 unknown camel", `{"queried":` + qJSON + `,"held":"unknown","readAt":"2026-09-26T10:00:03Z"}`, Camel, ""},
-		{"v1 unknown wire", `{"queried":` + qJSON + `,"held":"unknown","read_at":"2026-09-26T10:00:03Z"}`, Wire, ""},
-		{"v2 string", `"last hour"`, Camel, "period"},
-		{"v2 array", `[]`, Camel, "period"},
-		{"v3 read_at at camel", `{"queried":` + qJSON + `,"held":` + hJSON + `,"read_at":"2026-09-26T10:00:03Z"}`, Camel, "period.read_at"},
-		{"v3 readAt at wire", `{"queried":` + qJSON + `,"held":` + hJSON + `,"readAt":"2026-09-26T10:00:03Z"}`, Wire, "period.readAt"},
-		{"v4 window", `{"queried":` + qJSON + `,"held":` + hJSON + `,"window":"2h"}`, Camel, "period.window"},
-		{"v5 no queried", `{"held":` + hJSON + `}`, Camel, "period.queried"},
-		{"v5 no held", `{"queried":` + qJSON + `}`, Camel, "period.held"},
-		{"v5 null held", `{"queried":` + qJSON + `,"held":null}`, Camel, "period.held"},
-		{"v6 all of it", `{"queried":` + qJSON + `,"held":"all of it"}`, Camel, "period.held"},
-		{"v6 UNKNOWN", `{"queried":` + qJSON + `,"held":"UNKNOWN"}`, Camel, "period.held"},
-		{"v7 backwards", `{"queried":{"from":"2026-09-26T10:00:00Z","to":"2026-09-26T09:00:00Z"},"held":"unknown"}`, Camel, "period.queried"},
-		{"v7 years", `{"queried":{"from":"1999-01-01T00:00:00Z","to":"0099-01-01T00:00:00Z"},"held":"unknown"}`, Camel, "period.queried"},
-		{"v8 tz", `{"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T10:00:00Z","tz":"UTC"},"held":"unknown"}`, Camel, "period.queried.tz"},
-		{"verdict word is unknown key", `{"queried":` + qJSON + `,"held":` + hJSON + `,"verdict":"not-held"}`, Wire, "period.verdict"},
-		{"held span bad to", `{"queried":` + qJSON + `,"held":{"from":"2026-08-27T02:00:00Z","to":"soon"}}`, Camel, "period.held.to"},
-		{"held number", `{"queried":` + qJSON + `,"held":5}`, Camel, "period.held"},
-		{"readAt null ok", `{"queried":` + qJSON + `,"held":"unknown","readAt":null}`, Camel, ""},
-		{"readAt now", `{"queried":` + qJSON + `,"held":"unknown","readAt":"now"}`, Camel, "period.readAt"},
-		{"point span", `{"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T09:00:00Z"},"held":"unknown"}`, Camel, ""},
+		{"v1 span", `{"queried":` + qJSON + `,"held":` + hJSON + `}`, inCamel, ""},
+		{"v1 unknown camel", `{"queried":` + qJSON + `,"held":"unknown","readAt":"2026-09-26T10:00:03Z"}`, inCamel, ""},
+		{"v1 unknown wire", `{"queried":` + qJSON + `,"held":"unknown","read_at":"2026-09-26T10:00:03Z"}`, onWire, ""},
+		{"v2 string", `"last hour"`, inCamel, "period"},
+		{"v2 array", `[]`, inCamel, "period"},
+		{"v3 read_at at camel", `{"queried":` + qJSON + `,"held":` + hJSON + `,"read_at":"2026-09-26T10:00:03Z"}`, inCamel, "period.read_at"},
+		{"v3 readAt at wire", `{"queried":` + qJSON + `,"held":` + hJSON + `,"readAt":"2026-09-26T10:00:03Z"}`, onWire, "period.readAt"},
+		{"v4 window", `{"queried":` + qJSON + `,"held":` + hJSON + `,"window":"2h"}`, inCamel, "period.window"},
+		{"v5 no queried", `{"held":` + hJSON + `}`, inCamel, "period.queried"},
+		{"v5 no held", `{"queried":` + qJSON + `}`, inCamel, "period.held"},
+		{"v5 null held", `{"queried":` + qJSON + `,"held":null}`, inCamel, "period.held"},
+		{"v6 all of it", `{"queried":` + qJSON + `,"held":"all of it"}`, inCamel, "period.held"},
+		{"v6 UNKNOWN", `{"queried":` + qJSON + `,"held":"UNKNOWN"}`, inCamel, "period.held"},
+		{"v7 backwards", `{"queried":{"from":"2026-09-26T10:00:00Z","to":"2026-09-26T09:00:00Z"},"held":"unknown"}`, inCamel, "period.queried"},
+		{"v7 years", `{"queried":{"from":"1999-01-01T00:00:00Z","to":"0099-01-01T00:00:00Z"},"held":"unknown"}`, inCamel, "period.queried"},
+		{"v8 tz", `{"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T10:00:00Z","tz":"UTC"},"held":"unknown"}`, inCamel, "period.queried.tz"},
+		{"verdict word is unknown key", `{"queried":` + qJSON + `,"held":` + hJSON + `,"verdict":"not-held"}`, onWire, "period.verdict"},
+		{"held span bad to", `{"queried":` + qJSON + `,"held":{"from":"2026-08-27T02:00:00Z","to":"soon"}}`, inCamel, "period.held.to"},
+		{"held number", `{"queried":` + qJSON + `,"held":5}`, inCamel, "period.held"},
+		{"readAt null ok", `{"queried":` + qJSON + `,"held":"unknown","readAt":null}`, inCamel, ""},
+		{"readAt now", `{"queried":` + qJSON + `,"held":"unknown","readAt":"now"}`, inCamel, "period.readAt"},
+		{"point span", `{"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T09:00:00Z"},"held":"unknown"}`, inCamel, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := PeriodProblem(j(t, c.in), c.sp)
+			p := periodProblem(j(t, c.in), c.sp)
 			switch {
 			case c.field == "" && p != nil:
 				t.Fatalf("want nil, got %+v", p)
@@ -49,14 +49,14 @@ func TestPeriodProblemVectors(t *testing.T) {
 		})
 	}
 	// v3: the slip names the key meant.
-	if p := PeriodProblem(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"read_at":"2026-09-26T10:00:03Z"}`), Camel); !strings.Contains(p.Message, "`readAt`") {
+	if p := periodProblem(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"read_at":"2026-09-26T10:00:03Z"}`), inCamel); !strings.Contains(p.Message, "`readAt`") {
 		t.Errorf("camel slip message %q does not name readAt", p.Message)
 	}
-	if p := PeriodProblem(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"readAt":"2026-09-26T10:00:03Z"}`), Wire); !strings.Contains(p.Message, "`read_at`") {
+	if p := periodProblem(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"readAt":"2026-09-26T10:00:03Z"}`), onWire); !strings.Contains(p.Message, "`read_at`") {
 		t.Errorf("wire slip message %q does not name read_at", p.Message)
 	}
 	// v4: no guess for a different word.
-	if p := PeriodProblem(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"window":"2h"}`), Camel); strings.Contains(p.Message, "spelling") {
+	if p := periodProblem(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"window":"2h"}`), inCamel); strings.Contains(p.Message, "spelling") {
 		t.Errorf("window drew a suggestion: %q", p.Message)
 	}
 }
@@ -68,7 +68,7 @@ func TestInstantVectors(t *testing.T) {
 		"2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-09-26T08:00:61Z", "2026-09-26T08:00:00+23:60", nil, true}
 	for _, b := range bad { // v9
 		in := Object{{"queried", Object{{"from", b}, {"to", "2026-09-26T10:00:00Z"}}}, {"held", "unknown"}}
-		p := PeriodProblem(in, Camel)
+		p := periodProblem(in, inCamel)
 		if p == nil || p.Field != "period.queried.from" {
 			t.Errorf("%v: got %+v, want period.queried.from", b, p)
 		}
@@ -78,7 +78,7 @@ func TestInstantVectors(t *testing.T) {
 		"2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "0000-01-01T00:00:00Z"}
 	for _, g := range good { // v10
 		in := Object{{"queried", Object{{"from", g}, {"to", g}}}, {"held", "unknown"}}
-		if p := PeriodProblem(in, Camel); p != nil {
+		if p := periodProblem(in, inCamel); p != nil {
 			t.Errorf("%s: %+v", g, p)
 		}
 	}
@@ -86,7 +86,7 @@ func TestInstantVectors(t *testing.T) {
 
 func TestInstantMessageClipped(t *testing.T) { // v11
 	v := "SECRET-" + strings.Repeat("x", 5000)
-	p := PeriodProblem(Object{{"queried", Object{{"from", v}, {"to", "2026-09-26T10:00:00Z"}}}, {"held", "unknown"}}, Camel)
+	p := periodProblem(Object{{"queried", Object{{"from", v}, {"to", "2026-09-26T10:00:00Z"}}}, {"held", "unknown"}}, inCamel)
 	if p == nil || p.Field != "period.queried.from" {
 		t.Fatalf("got %+v", p)
 	}
@@ -112,18 +112,18 @@ func TestMintPeriod(t *testing.T) {
 }
 
 func TestReadPeriod(t *testing.T) { // v14
-	r := ReadPeriod(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"read_at":"2026-09-26T10:00:03+02:00"}`))
+	r := readPeriod(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"read_at":"2026-09-26T10:00:03+02:00"}`))
 	want := Period{Queried: pQ, Held: Held{Span: pH}, ReadAt: "2026-09-26T10:00:03+02:00"}
 	if r.Period == nil || *r.Period != want || r.Problem != nil {
 		t.Errorf("valid: %+v", r)
 	}
-	if r := ReadPeriod(nil); r.Period != nil || r.Problem != nil {
+	if r := readPeriod(nil); r.Period != nil || r.Problem != nil {
 		t.Errorf("nil: %+v", r)
 	}
-	if r := ReadPeriod(j(t, `{"queried":`+qJSON+`,"held":"soon"}`)); r.Problem == nil || r.Problem.Field != "period.held" {
+	if r := readPeriod(j(t, `{"queried":`+qJSON+`,"held":"soon"}`)); r.Problem == nil || r.Problem.Field != "period.held" {
 		t.Errorf("soon: %+v", r)
 	}
-	if r := ReadPeriod(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"verdict":"not-held"}`)); r.Problem == nil || r.Problem.Field != "period.verdict" {
+	if r := readPeriod(j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`,"verdict":"not-held"}`)); r.Problem == nil || r.Problem.Field != "period.verdict" {
 		t.Errorf("verdict: %+v", r)
 	}
 }
@@ -203,7 +203,7 @@ func TestPeriodLine(t *testing.T) {
 func TestServedPeriodVectors(t *testing.T) {
 	seed := j(t, `{"queried":`+qJSON+`,"held":`+hJSON+`}`)
 	sp, ok := ServedPeriod(seed) // v26
-	if !ok || sp.Verdict != VerdictNotHeld || sp.Clause != PeriodVerdictClauses()[VerdictNotHeld] {
+	if !ok || sp.Verdict != VerdictNotHeld || sp.Clause != periodVerdictClauses()[VerdictNotHeld] {
 		t.Fatalf("seed: %+v %v", sp, ok)
 	}
 	if k := strings.Join(sp.Period.Keys(), ","); k != "queried,held,verdict" {
@@ -245,19 +245,58 @@ func TestServedPeriodVectors(t *testing.T) {
 }
 
 func TestNoteHelpers(t *testing.T) { // v29
-	if NoteWithClause("N", "C") != "N C" || NoteWithClause("", "C") != "C" || NoteWithClause(42, "C") != "C" {
+	if noteWithClause("N", "C") != "N C" || noteWithClause("", "C") != "C" || noteWithClause(42, "C") != "C" {
 		t.Error("NoteWithClause")
 	}
-	if v, ok := NoteWithoutClause("N C", "C"); v != "N" || !ok {
+	if v, ok := noteWithoutClause("N C", "C"); v != "N" || !ok {
 		t.Error("cut")
 	}
-	if v, ok := NoteWithoutClause("C", "C"); v != nil || ok {
+	if v, ok := noteWithoutClause("C", "C"); v != nil || ok {
 		t.Error("delete")
 	}
-	if v, ok := NoteWithoutClause("N", "C"); v != "N" || !ok {
+	if v, ok := noteWithoutClause("N", "C"); v != "N" || !ok {
 		t.Error("as found")
 	}
-	if v, ok := NoteWithoutClause(42, "C"); v != 42 || !ok {
+	if v, ok := noteWithoutClause(42, "C"); v != 42 || !ok {
 		t.Error("non-string")
+	}
+}
+
+// TestInstantFaultsNamed: an instant that carries its zone but is invalid is refused for what is
+// wrong with it, not for a missing zone (issue 12 item 10).
+func TestInstantFaultsNamed(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"2026-02-29T09:00:00Z", "that day does not exist: 2026-02 has 28 days"},
+		{"2026-04-31T09:00:00+02:00", "that day does not exist"},
+		{"2026-09-26T24:00:00Z", "the hour must be 00 to 23"},
+		{"2026-09-26T09:60:00Z", "the minute must be 00 to 59"},
+		{"2026-09-26T09:00:61Z", "the second must be 00 to 60"},
+		{"2026-09-26T09:00:00.1234567890Z", "1 to 9 digits"},
+		{"2026-09-26T09:00.5Z", "needs the seconds written before it"},
+		{"2026-13-01T09:00:00Z", "the month must be 01 to 12"},
+		{"2026-09-26T09:00:00+24:00", "at most ±23:59"},
+		{"2026-09-26T09:00:00", "the zone is missing"},
+		{"2026-09-26", "a date alone is not an instant"},
+		{"2026-09-26 09:00:00Z", "a T must separate"},
+		{"yesterday", "written YYYY-MM-DDThh:mm"},
+		{"2026-09-26T09:00:00Zulu", "text after the zone"},
+	}
+	for _, c := range cases {
+		_, err := MintPeriod(map[string]any{"queried": map[string]any{"from": c.in, "to": "2026-09-26T10:00:00Z"}, "held": "unknown"})
+		r := refusedAt(t, err, "period.queried.from")
+		if r == nil {
+			continue
+		}
+		if !strings.Contains(r.Message, c.want) {
+			t.Errorf("%s: %s", c.in, r.Message)
+		}
+		if c.want != "the zone is missing" && strings.Contains(r.Message, "zone is missing") {
+			t.Errorf("%s carries its zone but is refused for a missing one: %s", c.in, r.Message)
+		}
+	}
+	// A non-text value is named by its type.
+	_, err := MintPeriod(map[string]any{"queried": map[string]any{"from": 5, "to": "2026-09-26T10:00:00Z"}, "held": "unknown"})
+	if r := refusedAt(t, err, "period.queried.from"); r != nil && !strings.Contains(r.Message, "a number") {
+		t.Errorf("number: %s", r.Message)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // genInstant returns a random instant in a random valid spelling, with its true time.
@@ -79,13 +81,13 @@ func TestPropertyReadMint(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%+v: %v", p, err)
 		}
-		got := ReadPeriod(w)
+		got := readPeriod(w)
 		if got.Period == nil || *got.Period != p {
 			t.Fatalf("read(mint(p)) = %+v, want %+v", got, p)
 		}
 		// The same period through JSON bytes reads back too.
 		b, _ := Marshal(w)
-		if got := ReadPeriod(j(t, string(b))); got.Period == nil || *got.Period != p {
+		if got := readPeriod(j(t, string(b))); got.Period == nil || *got.Period != p {
 			t.Fatalf("through bytes: %+v", got)
 		}
 	}
@@ -160,7 +162,7 @@ func TestPropertyDoorsAgree(t *testing.T) {
 		// Break one string at random.
 		k := keys[r.IntN(len(keys))]
 		broken := breakPeriod(p, k)
-		pw := PeriodProblem(broken, Wire)
+		pw := periodProblem(broken, onWire)
 		_, err := MintPeriod(renameReadAt(broken))
 		if pw == nil && err == nil {
 			continue
@@ -187,7 +189,7 @@ func breakPeriod(p Object, key string) Object {
 func renameReadAt(p Object) Object {
 	out := Object{}
 	for _, m := range p {
-		if m.Key == ReadAtKey {
+		if m.Key == cw.ReadAtKey {
 			m.Key = "readAt"
 		}
 		out = append(out, m)

@@ -4,9 +4,10 @@
 package coverage
 
 import (
-	"log/slog"
 	"strings"
 	"unicode"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Provenance says where a read looked and how old that source is. MeasuredAt is the tool's own
@@ -20,6 +21,11 @@ type Provenance struct {
 	Source string `json:"source"`
 	// SourceExportDate names the export the source came from; optional.
 	SourceExportDate string `json:"sourceExportDate,omitempty"`
+
+	// order is the author's key order when the provenance was declared as data: each entry is an
+	// index into provenanceCamel plus one, zero for none. All zero means the order of the fields
+	// above. The wire keeps the author's order, respelled.
+	order [4]uint8
 }
 
 var provenanceCamel = []string{"measuredAt", "ageSeconds", "source", "sourceExportDate"}
@@ -28,27 +34,40 @@ func (p Provenance) object() Object { return p.spelled(provenanceCamel) }
 
 // Wire returns the provenance in wire order: measured_at, age_seconds?, source,
 // source_export_date?.
-func (p Provenance) Wire() Object { return p.spelled(ProvenanceKeys()) }
+func (p Provenance) Wire() Object { return p.spelled(cw.ProvenanceKeys()) }
 
-// spelled writes the provenance with keys named in the order measuredAt, ageSeconds, source,
-// sourceExportDate.
+// spelled writes the provenance with keys named (index for index) measuredAt, ageSeconds, source,
+// sourceExportDate, in the author's order when one was recorded and in that order otherwise.
 func (p Provenance) spelled(keys []string) Object {
-	o := Object{{keys[0], p.MeasuredAt}}
-	if p.AgeSeconds != nil {
-		o = append(o, Member{keys[1], *p.AgeSeconds})
+	order := p.order
+	if order[0] == 0 {
+		order = [4]uint8{1, 2, 3, 4}
 	}
-	o = append(o, Member{keys[2], p.Source})
-	if p.SourceExportDate != "" {
-		o = append(o, Member{keys[3], p.SourceExportDate})
+	o := Object{}
+	for _, n := range order {
+		switch n {
+		case 1:
+			o = append(o, Member{keys[0], p.MeasuredAt})
+		case 2:
+			if p.AgeSeconds != nil {
+				o = append(o, Member{keys[1], *p.AgeSeconds})
+			}
+		case 3:
+			o = append(o, Member{keys[2], p.Source})
+		case 4:
+			if p.SourceExportDate != "" {
+				o = append(o, Member{keys[3], p.SourceExportDate})
+			}
+		}
 	}
 	return o
 }
 
 // provenanceRule checks a provenance object spelled sp and returns the typed value.
-func provenanceRule(v any, at string, sp Spelling) (*Provenance, *Problem) {
+func provenanceRule(v any, at string, sp keySpelling) (*Provenance, *Problem) {
 	keys := provenanceCamel
-	if sp == Wire {
-		keys = ProvenanceKeys()
+	if sp == onWire {
+		keys = cw.ProvenanceKeys()
 	}
 	o, ok := plainObject(v)
 	if !ok {
@@ -83,6 +102,20 @@ func provenanceRule(v any, at string, sp Spelling) (*Provenance, *Problem) {
 			return nil, problemf(join(at, keys[3]), "%s must be non-empty text or left out; it is %s", rootName(join(at, keys[3])), clipQuote(e))
 		}
 		out.SourceExportDate = es
+	}
+	if sp == inCamel {
+		i := 0
+		for _, m := range o {
+			if m.Value == nil {
+				continue
+			}
+			for j, k := range keys {
+				if m.Key == k {
+					out.order[i] = uint8(j + 1)
+					i++
+				}
+			}
+		}
 	}
 	return &out, nil
 }
@@ -139,9 +172,6 @@ func toolSuggestionRule(v any, at string) (*ToolSuggestion, *Problem) {
 			return nil, problemf(join(at, "why"), "%s is empty or not text; write why that tool helps, or leave it out", rootName(join(at, "why")))
 		}
 		out.Why = strings.TrimSpace(why)
-	}
-	if oddToolName(out.Tool) && devMode.Load() && warned.first(out.Tool, "tryInsteadTool") {
-		slog.Warn("coverage: tryInsteadTool names a tool with characters most providers refuse in a tool name; it is recorded as declared and never looked up. This warning fires once per name in this process.")
 	}
 	return out, nil
 }

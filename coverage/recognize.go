@@ -3,6 +3,8 @@
 
 package coverage
 
+import cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+
 // envelopeObject views v as an object: a plain object, or one of this package's envelopes in wire
 // form. JSON text (a string, []byte or json.RawMessage) is data and never parsed.
 func envelopeObject(v any) (Object, bool) {
@@ -42,15 +44,15 @@ func markerValue(v any, key string) (any, bool) {
 	case Object:
 		return t.Get(key)
 	case *Absence, Absence:
-		if key == AbsenceMarker {
+		if key == cw.AbsenceMarker {
 			return true, true
 		}
 	case *Covered, Covered:
-		if key == CoverageMarker {
+		if key == cw.CoverageMarker {
 			return Object{}, true
 		}
 	case *Semantics, Semantics:
-		if key == SemanticsMarker {
+		if key == cw.SemanticsMarker {
 			return true, true
 		}
 	}
@@ -73,14 +75,14 @@ func ReadAbsence(v any) (Object, bool) {
 
 // absenceParts views v as an object whose af_absent is true, and returns its checked value.
 func absenceParts(v any) (Object, any, bool) {
-	if m, _ := markerValue(v, AbsenceMarker); m != true {
+	if m, _ := markerValue(v, cw.AbsenceMarker); m != true {
 		return nil, nil, false
 	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil, false
 	}
-	if m, _ := o.Get(AbsenceMarker); m != true {
+	if m, _ := o.Get(cw.AbsenceMarker); m != true {
 		return nil, nil, false
 	}
 	c, _ := o.Get("checked")
@@ -94,21 +96,21 @@ func ReadCoverageLedger(v any) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if c, _ := inner.Get("checked"); c == any(DeclaredChecked) {
+	if c, _ := inner.Get("checked"); c == any(cw.DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
 }
 
 func ledgerParts(v any) (Object, Object, bool) {
-	if _, has := markerValue(v, CoverageMarker); !has {
+	if _, has := markerValue(v, cw.CoverageMarker); !has {
 		return nil, nil, false
 	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil, false
 	}
-	ac, _ := o.Get(CoverageMarker)
+	ac, _ := o.Get(cw.CoverageMarker)
 	inner, ok := plainObject(ac)
 	if !ok {
 		return nil, nil, false
@@ -123,14 +125,14 @@ func ledgerParts(v any) (Object, Object, bool) {
 // passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
 // value stays data, and a caller in dev mode warns.
 func ReadSemantics(v any) (Object, *Problem) {
-	if m, _ := markerValue(v, SemanticsMarker); m != true {
+	if m, _ := markerValue(v, cw.SemanticsMarker); m != true {
 		return nil, nil
 	}
 	o, ok := envelopeObject(v)
 	if !ok {
 		return nil, nil
 	}
-	if m, _ := o.Get(SemanticsMarker); m != true {
+	if m, _ := o.Get(cw.SemanticsMarker); m != true {
 		return nil, nil
 	}
 	if p := semanticsWireProblem(o); p != nil {
@@ -143,7 +145,7 @@ func ReadSemantics(v any) (Object, *Problem) {
 // (checked is "declared"). Every other reader sees such a value as data.
 func ReadDeclaredAbsence(v any) (Object, bool) {
 	o, c, ok := absenceParts(v)
-	if !ok || c != any(DeclaredChecked) {
+	if !ok || c != any(cw.DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -155,7 +157,7 @@ func ReadDeclaredLedger(v any) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if c, _ := inner.Get("checked"); c != any(DeclaredChecked) {
+	if c, _ := inner.Get("checked"); c != any(cw.DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -202,7 +204,9 @@ type CoverageResult struct {
 	// Declared lists the declarations to record, in record order (a ledger before the absence it
 	// wraps).
 	Declared []Facts
-	// Problems lists each declaration left off the record, wire-spelled.
+	// Problems lists each declaration left off the record, and each fault in a declaration that was
+	// kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is not
+	// true), wire-spelled.
 	Problems []Problem
 }
 
@@ -221,77 +225,96 @@ func (r CoverageResult) Verdict() (Verdict, bool) {
 // ReadCoverageResult is the one reading channel for a tool result. It recognizes an absence, a
 // ledger (and an absence it wraps) or a described result with coverage or a period, and returns
 // what to record; false for anything else. A malformed period, provenance, item short or kind, or
-// in-progress list is left off the record and named in Problems, with one dev-mode warning per
-// tool and declaration; the envelope stays recognized and is served as written.
-func ReadCoverageResult(v any, tool string) (CoverageResult, bool) {
+// in-progress list is left off the record and named in Problems, with one warning per tool and
+// declaration to the [Warner] given by [WithWarner], if any; the envelope stays recognized and is
+// served as written.
+func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult, bool) {
+	w := readOptions(opts).warn
 	var r CoverageResult
 	if o, ok := ReadAbsence(v); ok {
 		r.Status = StatusAbsent
-		r.Declared = []Facts{readAbsenceFacts(o, tool, &r.Problems)}
+		r.Declared = []Facts{readAbsenceFacts(o, tool, w, &r.Problems)}
 		return r, true
 	}
 	if o, ok := ReadCoverageLedger(v); ok {
-		ac, _ := o.Get(CoverageMarker)
+		ac, _ := o.Get(cw.CoverageMarker)
 		inner, _ := plainObject(ac)
-		r.Declared = []Facts{readLedgerFacts(inner, tool, &r.Problems)}
+		r.Declared = []Facts{readLedgerFacts(inner, tool, w, &r.Problems)}
 		res, _ := o.Get("result")
 		if ao, ok := ReadAbsence(res); ok {
 			r.Status = StatusAbsent
-			r.Declared = append(r.Declared, readAbsenceFacts(ao, tool, &r.Problems))
+			r.Declared = append(r.Declared, readAbsenceFacts(ao, tool, w, &r.Problems))
 		}
 		return r, true
 	}
 	if o, p := ReadSemantics(v); o != nil {
 		cov, hasCov := o.Get("coverage")
-		per, hasPer := o.Get(PeriodKey)
+		per, hasPer := o.Get(cw.PeriodKey)
 		if !hasCov && !hasPer {
 			return CoverageResult{}, false
 		}
 		f := Facts{Kind: KindLedger, Checked: []Item{}, NotChecked: []Item{}, CannotCover: []Item{}}
 		if hasCov {
-			g, _ := groundRule(cov, "coverage", Wire)
+			g, _ := groundRule(cov, "coverage", onWire)
 			f.Checked, f.NotChecked, f.CannotCover = g.Checked, g.NotChecked, g.CannotCover
 		}
 		if hasPer {
-			f.Period = readPeriodFor(per, tool, &r.Problems)
+			f.Period = readPeriodFor(per, tool, w, &r.Problems)
 		}
 		r.Declared = []Facts{f}
 		return r, true
 	} else if p != nil {
-		warnDropped(tool, SemanticsMarker, *p)
+		w.dropped(tool, cw.SemanticsMarker, *p)
 	}
 	return CoverageResult{}, false
 }
 
-func readPeriodFor(wire any, tool string, probs *[]Problem) *Period {
-	rd := ReadPeriod(UnservedPeriod(wire))
+func readPeriodFor(wire any, tool string, w *Warner, probs *[]Problem) *Period {
+	rd := readPeriod(UnservedPeriod(wire))
 	if rd.Problem != nil {
 		*probs = append(*probs, *rd.Problem)
-		warnDropped(tool, PeriodKey, *rd.Problem)
+		w.dropped(tool, cw.PeriodKey, *rd.Problem)
 	}
 	return rd.Period
 }
 
-func readLists(o Object, f *Facts, tool string, probs *[]Problem) {
+func readLists(o Object, f *Facts, tool string, w *Warner, probs *[]Problem) {
 	var dropped []Problem
 	for _, s := range []struct {
 		sec section
 		dst *[]Item
 	}{{sectionChecked, &f.Checked}, {sectionNotChecked, &f.NotChecked}, {sectionCannotCover, &f.CannotCover}} {
-		v, _ := o.Get(s.sec.name(Wire))
+		v, _ := o.Get(s.sec.name(onWire))
 		items, ps := readWireList(v, s.sec)
 		*s.dst = items
 		dropped = append(dropped, ps...)
 	}
 	if len(dropped) > 0 {
 		*probs = append(*probs, dropped...)
-		warnDropped(tool, "item", dropped[0])
+		w.dropped(tool, "item", dropped[0])
 	}
 }
 
-func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
+// readFaults names, without changing anything, the faults of a recognized declaration that the
+// record keeps as written: the first key or string that is not UTF-8.
+func readFaults(o Object, at, tool string, w *Warner, probs *[]Problem) {
+	if path, bad := utf8Fault(o, at, 0); bad {
+		p := utf8Problem(path)
+		p.Message += "; the declaration is recorded and served as the tool wrote it"
+		*probs = append(*probs, *p)
+		w.dropped(tool, "utf-8", *p)
+	}
+}
+
+func readAbsenceFacts(o Object, tool string, w *Warner, probs *[]Problem) Facts {
 	f := Facts{Kind: KindAbsence}
-	readLists(o, &f, tool, probs)
+	readFaults(o, "", tool, w, probs)
+	if r, present := o.Get("retry_returns_the_same"); present && r != true {
+		p := problemf("retry_returns_the_same", "`retry_returns_the_same` is %s; an absence states it as true (the same call returns the same nothing), so this envelope contradicts itself. It is recorded and served as the tool wrote it", clipQuote(r))
+		*probs = append(*probs, *p)
+		w.dropped(tool, "retry_returns_the_same", *p)
+	}
+	readLists(o, &f, tool, w, probs)
 	if lf, ok := o.Get("looked_for"); ok {
 		f.LookedFor, _ = lf.(string)
 	}
@@ -300,59 +323,63 @@ func readAbsenceFacts(o Object, tool string, probs *[]Problem) Facts {
 	}
 	if tt, ok := o.Get("try_instead_tool"); ok && tt != nil {
 		f.TryInsteadTool, _ = toolSuggestionRule(tt, "try_instead_tool")
+		if f.TryInsteadTool != nil && oddToolName(f.TryInsteadTool.Tool) {
+			w.oddToolName(tool)
+		}
 	}
 	if pv, ok := o.Get("provenance"); ok && pv != nil {
-		pr, p := provenanceRule(pv, "provenance", Wire)
+		pr, p := provenanceRule(pv, "provenance", onWire)
 		if p != nil {
 			*probs = append(*probs, *p)
-			warnDropped(tool, "provenance", *p)
+			w.dropped(tool, "provenance", *p)
 		}
 		f.Provenance = pr
 	}
-	if per, ok := o.Get(PeriodKey); ok {
-		f.Period = readPeriodFor(per, tool, probs)
+	if per, ok := o.Get(cw.PeriodKey); ok {
+		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f
 }
 
-func readLedgerFacts(inner Object, tool string, probs *[]Problem) Facts {
+func readLedgerFacts(inner Object, tool string, w *Warner, probs *[]Problem) Facts {
 	f := Facts{Kind: KindLedger}
-	readLists(inner, &f, tool, probs)
-	if ip, ok := inner.Get(InProgressKey); ok && ip != nil {
-		items, p := inProgressList(ip, InProgressKey, false)
+	readFaults(inner, cw.CoverageMarker, tool, w, probs)
+	readLists(inner, &f, tool, w, probs)
+	if ip, ok := inner.Get(cw.InProgressKey); ok && ip != nil {
+		items, p := inProgressList(ip, cw.InProgressKey, false)
 		if p != nil {
 			*probs = append(*probs, *p)
-			warnDropped(tool, InProgressKey, *p)
+			w.dropped(tool, cw.InProgressKey, *p)
 		} else if len(items) > 0 {
 			f.InProgress = items
 		}
 	}
-	if per, ok := inner.Get(PeriodKey); ok {
-		f.Period = readPeriodFor(per, tool, probs)
+	if per, ok := inner.Get(cw.PeriodKey); ok {
+		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f
 }
 
-// MalformedSemanticsCode is the finding code for an af_semantics envelope the wire rule set
+// malformedSemanticsCode is the finding code for an af_semantics envelope the wire rule set
 // refuses.
-const MalformedSemanticsCode = "malformed-semantics"
+const malformedSemanticsCode = "malformed-semantics"
 
-// Finding is one thing an explain reader lists about a tool result.
-type Finding struct {
+// malformedFinding is one thing an explain reader lists about a tool result.
+type malformedFinding struct {
 	Code    string `json:"code"`
 	Field   string `json:"field"`
 	Message string `json:"message"`
 }
 
-// MalformedSemantics reports why a value carrying the af_semantics marker was not recognized, for
+// malformedSemantics reports why a value carrying the af_semantics marker was not recognized, for
 // explain readers; false when v is not such a value or is well formed.
-func MalformedSemantics(v any) (Finding, bool) {
+func malformedSemantics(v any) (malformedFinding, bool) {
 	if _, p := ReadSemantics(v); p != nil {
-		return Finding{Code: MalformedSemanticsCode, Field: p.Field, Message: p.Message}, true
+		return malformedFinding{Code: malformedSemanticsCode, Field: p.Field, Message: p.Message}, true
 	}
-	return Finding{}, false
+	return malformedFinding{}, false
 }
 
-// SameItem reports whether two items state the same ground, for merging lists across calls: equal
+// sameItem reports whether two items state the same ground, for merging lists across calls: equal
 // What and equal Why (an empty Why stands for none).
-func SameItem(a, b Item) bool { return a.What == b.What && a.Why == b.Why }
+func sameItem(a, b Item) bool { return a.What == b.What && a.Why == b.Why }

@@ -11,6 +11,9 @@ import (
 	"unicode/utf8"
 )
 
+// RefusedPrefix starts the text of every refusal, whichever language minted it.
+const RefusedPrefix = "refused: "
+
 // Refusal is the error a door returns for a malformed declaration. Field is the dot path of the
 // fault ("checked[0].short", "period.queried.from"), spelled as the door reads it: camelCase at
 // the author doors, snake_case on the wire; the empty string means the declaration as a whole.

@@ -56,9 +56,9 @@ func TestEveryRefusal(t *testing.T) {
 		{wrap, `{"checked":[],"notChecked":[],"cannotCover":[]}`, ""},
 		{described, `{"series":{"a":1}}`, "series"},
 		{described, `{"edges":[]}`, "edges"},
-		{described, `{"facts":[1],"coverage":{"checked":"a"}}`, "coverage.checked"},
-		{described, `{"facts":[1],"coverage":{"cannotCover":["a"]}}`, "coverage.cannotCover[0]"},
-		{described, `{"facts":[1],"coverage":{"not_checked":["a"]}}`, "coverage.not_checked"},
+		{described, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"checked":"a"}}`, "coverage.checked"},
+		{described, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"cannotCover":["a"]}}`, "coverage.cannotCover[0]"},
+		{described, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"not_checked":["a"]}}`, "coverage.not_checked"},
 		{described, `5`, ""},
 	}
 	for _, c := range cases {

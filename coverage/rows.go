@@ -64,8 +64,8 @@ type RowVerdict string
 // VerdictUndeclared marks declared silence on a period row.
 const VerdictUndeclared RowVerdict = "undeclared"
 
-// PeriodRowVerdicts returns every verdict a period row may carry, in the fold's order.
-func PeriodRowVerdicts() []RowVerdict {
+// periodRowVerdicts returns every verdict a period row may carry, in the fold's order.
+func periodRowVerdicts() []RowVerdict {
 	return []RowVerdict{RowVerdict(VerdictCovered), RowVerdict(VerdictPartlyHeld), RowVerdict(VerdictNotHeld), RowVerdict(VerdictUnknown), VerdictUndeclared}
 }
 
@@ -123,9 +123,9 @@ type PeriodHeld struct {
 	Held    Span `json:"held"`
 }
 
-// PeriodRowIsWellFormed is the checkpoint door's test for a period row decoded as JSON: kind
-// "period", numeric turn and iteration, text toolCallId and toolName, a known verdict, and an
-// argument that is absent or non-empty text. Later fields, when present, must be well formed.
+// PeriodRowIsWellFormed is the test a conversation checkpoint's loader applies to a period row
+// decoded as JSON: kind "period", numeric turn and iteration, text toolCallId and toolName, a
+// known verdict, and an argument that is absent or non-empty text. Later fields, when present, must be well formed.
 func PeriodRowIsWellFormed(row map[string]any) bool {
 	if row["kind"] != PeriodRowKind {
 		return false
@@ -142,7 +142,7 @@ func PeriodRowIsWellFormed(row map[string]any) bool {
 	}
 	v, _ := row["verdict"].(string)
 	known := false
-	for _, w := range PeriodRowVerdicts() {
+	for _, w := range periodRowVerdicts() {
 		if RowVerdict(v) == w {
 			known = true
 		}

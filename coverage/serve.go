@@ -3,7 +3,11 @@
 
 package coverage
 
-import "strings"
+import (
+	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+)
 
 // Served returns what the model reads for a tool result. For every recognized envelope, at every
 // depth of a ledger's result, it removes the record-only item keys (short, kind), adds the verdict
@@ -34,7 +38,7 @@ func WithoutServed(v any) (out any, changed bool) {
 
 // mayBeEnvelope reports whether v carries any marker, without building a view of it.
 func mayBeEnvelope(v any) bool {
-	for _, k := range []string{AbsenceMarker, CoverageMarker, SemanticsMarker} {
+	for _, k := range []string{cw.AbsenceMarker, cw.CoverageMarker, cw.SemanticsMarker} {
 		if _, has := markerValue(v, k); has {
 			return true
 		}
@@ -85,14 +89,14 @@ func (w *walker) walk(v any, step declaringStep, project bool) (any, bool) {
 		return v, false
 	}
 	if _, ok := ReadAbsence(v); ok {
-		o, _ := orderedEnvelope(v, AbsenceKeys())
+		o, _ := orderedEnvelope(v, cw.AbsenceKeys())
 		out, ch := step(o, true, false)
 		return pick(v, out, ch)
 	}
 	if _, ok := ReadCoverageLedger(v); ok {
-		o, _ := orderedEnvelope(v, CoveredResultKeys())
-		ac, _ := o.Get(CoverageMarker)
-		inner, _ := orderedEnvelope(ac, CoverageKeys())
+		o, _ := orderedEnvelope(v, cw.CoveredResultKeys())
+		ac, _ := o.Get(cw.CoverageMarker)
+		inner, _ := orderedEnvelope(ac, cw.CoverageKeys())
 		innerOut, ch1 := step(inner, false, true)
 		res, _ := o.Get("result")
 		resOut, ch2 := w.walk(res, step, project)
@@ -101,7 +105,7 @@ func (w *walker) walk(v any, step declaringStep, project bool) (any, bool) {
 		}
 		out := o
 		if ch1 {
-			out = out.with(CoverageMarker, innerOut)
+			out = out.with(cw.CoverageMarker, innerOut)
 		}
 		if ch2 {
 			out = out.with("result", resOut)
@@ -110,7 +114,7 @@ func (w *walker) walk(v any, step declaringStep, project bool) (any, bool) {
 	}
 	if project {
 		if o, _ := ReadSemantics(v); o != nil {
-			ord, _ := orderedEnvelope(v, SemanticsKeys())
+			ord, _ := orderedEnvelope(v, cw.SemanticsKeys())
 			return serveSemantics(ord), true
 		}
 	}
@@ -132,14 +136,14 @@ func orderedEnvelope(v any, order []string) (Object, bool) {
 	return envelopeObject(v)
 }
 
-var servedLists = []string{"checked", "not_checked", "cannot_cover", InProgressKey}
+var servedLists = []string{"checked", "not_checked", "cannot_cover", cw.InProgressKey}
 
 // serveDeclaring serves one declaring object (an absence, or an af_coverage object).
 func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 	out := o
 	changed := false
 	for _, k := range servedLists {
-		if k == InProgressKey && !ledger {
+		if k == cw.InProgressKey && !ledger {
 			continue
 		}
 		l, has := out.Get(k)
@@ -154,21 +158,21 @@ func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 	note, _ := out.Get("note")
 	noteChanged := false
 	if ledger {
-		if ip, has := out.Get(InProgressKey); has {
-			items, p := inProgressList(ip, InProgressKey, false)
+		if ip, has := out.Get(cw.InProgressKey); has {
+			items, p := inProgressList(ip, cw.InProgressKey, false)
 			if p == nil && len(items) > 0 && !hasInProgressClause(note) {
-				note = NoteWithClause(note, InProgressClause)
+				note = noteWithClause(note, cw.InProgressClause)
 				noteChanged = true
 			}
 		}
 	}
-	if per, has := out.Get(PeriodKey); has {
+	if per, has := out.Get(cw.PeriodKey); has {
 		if sp, ok := ServedPeriod(per); ok {
-			out = out.with(PeriodKey, sp.Period)
-			if absence && note == any(AbsenceNote) && (sp.Verdict == VerdictNotHeld || sp.Verdict == VerdictPartlyHeld) {
-				note = AbsenceNoteHeldOnly
+			out = out.with(cw.PeriodKey, sp.Period)
+			if absence && note == any(cw.AbsenceNote) && (sp.Verdict == VerdictNotHeld || sp.Verdict == VerdictPartlyHeld) {
+				note = cw.AbsenceNoteHeldOnly
 			}
-			note = NoteWithClause(note, sp.Clause)
+			note = noteWithClause(note, sp.Clause)
 			noteChanged = true
 			changed = true
 		}
@@ -187,11 +191,11 @@ func hasInProgressClause(note any) bool {
 	if !ok {
 		return false
 	}
-	if s == InProgressClause || strings.HasSuffix(s, " "+InProgressClause) {
+	if s == cw.InProgressClause || strings.HasSuffix(s, " "+cw.InProgressClause) {
 		return true
 	}
-	for _, c := range []string{ClauseNotHeld, ClausePartlyHeld, ClauseUnknown} {
-		if s == InProgressClause+" "+c || strings.HasSuffix(s, " "+InProgressClause+" "+c) {
+	for _, c := range []string{cw.ClauseNotHeld, cw.ClausePartlyHeld, cw.ClauseUnknown} {
+		if s == cw.InProgressClause+" "+c || strings.HasSuffix(s, " "+cw.InProgressClause+" "+c) {
 			return true
 		}
 	}
@@ -206,13 +210,13 @@ func stripItems(l any) (any, bool) {
 	}
 	var out []any
 	for i, e := range arr {
-		io, isObj := orderedView(e, append(ItemKeys(), CountKey))
+		io, isObj := orderedView(e, append(cw.ItemKeys(), cw.CountKey))
 		if !isObj {
 			continue
 		}
 		stripped := io
 		ch := false
-		for _, k := range RecordOnlyItemKeys() {
+		for _, k := range cw.RecordOnlyItemKeys() {
 			if x, has := stripped.Get(k); has && x != nil {
 				stripped = stripped.without(k)
 				ch = true
@@ -238,7 +242,7 @@ func serveSemantics(o Object) Object {
 	note, _ := o.Get("note")
 	for _, m := range o {
 		switch m.Key {
-		case SemanticsMarker, "coverage", "render", "note":
+		case cw.SemanticsMarker, "coverage", "render", "note":
 			continue
 		case "clarify":
 			if m.Value == nil {
@@ -248,10 +252,10 @@ func serveSemantics(o Object) Object {
 			if arr, _ := asArray(m.Value); len(arr) == 0 {
 				continue
 			}
-		case PeriodKey:
+		case cw.PeriodKey:
 			if sp, ok := ServedPeriod(m.Value); ok {
-				out = append(out, Member{PeriodKey, sp.Period})
-				note = NoteWithClause(note, sp.Clause)
+				out = append(out, Member{cw.PeriodKey, sp.Period})
+				note = noteWithClause(note, sp.Clause)
 				continue
 			}
 		}
@@ -265,19 +269,19 @@ func unserveDeclaring(o Object, ledger bool) (Object, bool) {
 	changed := false
 	note, hasNote := out.Get("note")
 	keep := hasNote
-	if per, has := out.Get(PeriodKey); has {
+	if per, has := out.Get(cw.PeriodKey); has {
 		if un, word, ok := unservedPeriod(per); ok {
-			out = out.with(PeriodKey, un)
+			out = out.with(cw.PeriodKey, un)
 			changed = true
-			if clause, ok := PeriodVerdictClause(word); ok && keep {
-				note, keep = NoteWithoutClause(note, clause)
+			if clause, ok := periodVerdictClause(word); ok && keep {
+				note, keep = noteWithoutClause(note, clause)
 			}
 		}
 	}
 	if ledger && keep {
-		if ip, has := out.Get(InProgressKey); has {
-			if items, p := inProgressList(ip, InProgressKey, false); p == nil && len(items) > 0 {
-				note, keep = NoteWithoutClause(note, InProgressClause)
+		if ip, has := out.Get(cw.InProgressKey); has {
+			if items, p := inProgressList(ip, cw.InProgressKey, false); p == nil && len(items) > 0 {
+				note, keep = noteWithoutClause(note, cw.InProgressClause)
 			}
 		}
 	}

@@ -3,12 +3,15 @@ package coverage
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 func same(a, b any) bool {
@@ -26,12 +29,12 @@ func TestServedInProgress(t *testing.T) { // v38
 	if !changed {
 		t.Fatal("not changed")
 	}
-	ac, _ := out.(Object).Get(CoverageMarker)
-	ip, _ := ac.(Object).Get(InProgressKey)
+	ac, _ := out.(Object).Get(cw.CoverageMarker)
+	ip, _ := ac.(Object).Get(cw.InProgressKey)
 	if got := mustJSON(t, ip.([]any)[1]); got != `{"what":"sessions syncing","why":"since 08:10","count":96}` {
 		t.Errorf("item %s", got)
 	}
-	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause {
+	if note, _ := ac.(Object).Get("note"); note != cw.CoverageNote+" "+cw.InProgressClause {
 		t.Errorf("note %v", note)
 	}
 	again, changed2 := Served(out)
@@ -41,8 +44,8 @@ func TestServedInProgress(t *testing.T) { // v38
 	golden(t, "served_in_progress.json", []byte(mustJSON(t, out)))
 	// The period clause comes after the in-progress clause.
 	out, _ = Served(ledger36(t, seedP))
-	ac, _ = out.(Object).Get(CoverageMarker)
-	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause+" "+ClauseNotHeld {
+	ac, _ = out.(Object).Get(cw.CoverageMarker)
+	if note, _ := ac.(Object).Get("note"); note != cw.CoverageNote+" "+cw.InProgressClause+" "+cw.ClauseNotHeld {
 		t.Errorf("note %v", note)
 	}
 	if again, ch := Served(out); ch || !same(again, out) {
@@ -56,7 +59,7 @@ func TestServedAbsence(t *testing.T) { // v39
 	}
 	out, ch := Served(mk(seedP))
 	note, _ := out.(Object).Get("note")
-	if !ch || note != AbsenceNoteHeldOnly+" "+ClauseNotHeld {
+	if !ch || note != cw.AbsenceNoteHeldOnly+" "+cw.ClauseNotHeld {
 		t.Errorf("not-held note %v", note)
 	}
 	if s := mustJSON(t, out); !strings.Contains(s, `"verdict":"not-held"}`) {
@@ -64,7 +67,7 @@ func TestServedAbsence(t *testing.T) { // v39
 	}
 	golden(t, "served_absent_not_held.json", []byte(mustJSON(t, out)))
 	out, _ = Served(mk(`{"queried":` + qJSON + `,"held":"unknown"}`))
-	if note, _ := out.(Object).Get("note"); note != AbsenceNote+" "+ClauseUnknown {
+	if note, _ := out.(Object).Get("note"); note != cw.AbsenceNote+" "+cw.ClauseUnknown {
 		t.Errorf("unknown note %v", note)
 	}
 	golden(t, "served_absent_unknown.json", []byte(mustJSON(t, out)))
@@ -86,16 +89,16 @@ func TestServedNested(t *testing.T) { // v40
 	inner := must(AbsentData(j(t, `{"what":"x","checked":["y"],"period":`+seedP+`}`)))
 	outer := must(WrapData(inner, j(t, `{"checked":["z"],"period":{"queried":`+qJSON+`,"held":{"from":"2026-09-26T09:30:00Z","to":"2026-09-26T12:00:00Z"}}}`)))
 	out, _ := Served(outer)
-	ac, _ := out.(Object).Get(CoverageMarker)
-	op, _ := ac.(Object).Get(PeriodKey)
+	ac, _ := out.(Object).Get(cw.CoverageMarker)
+	op, _ := ac.(Object).Get(cw.PeriodKey)
 	if v, _ := op.(Object).Get("verdict"); v != "partly-held" {
 		t.Errorf("outer %v", v)
 	}
-	if n, _ := ac.(Object).Get("note"); n != CoverageNote+" "+ClausePartlyHeld {
+	if n, _ := ac.(Object).Get("note"); n != cw.CoverageNote+" "+cw.ClausePartlyHeld {
 		t.Errorf("outer note %v", n)
 	}
 	res, _ := out.(Object).Get("result")
-	ip, _ := res.(Object).Get(PeriodKey)
+	ip, _ := res.(Object).Get(cw.PeriodKey)
 	if v, _ := ip.(Object).Get("verdict"); v != "not-held" {
 		t.Errorf("inner %v", v)
 	}
@@ -106,17 +109,17 @@ func TestServedNested(t *testing.T) { // v40
 	if k := strings.Join(out.(Object).Keys(), ","); k != "facts,provenance,period,note" {
 		t.Errorf("served semantics keys %s", k)
 	}
-	if n, _ := out.(Object).Get("note"); n != SemanticsNote+" "+ClauseNotHeld {
+	if n, _ := out.(Object).Get("note"); n != cw.SemanticsNote+" "+cw.ClauseNotHeld {
 		t.Errorf("semantics note %v", n)
 	}
 	golden(t, "served_described.json", []byte(mustJSON(t, out)))
-	withCov := must(DescribedData(j(t, `{"facts":[1],"coverage":{"checked":["db-a"],"cannotCover":[{"what":"edge","why":"no agent"}]},"clarify":{"ask":"which host?"},"render":"table"}`)))
+	withCov := must(DescribedData(j(t, `{"facts":[1],"provenance":{"measuredAt":"m","source":"s"},"coverage":{"checked":["db-a"],"cannotCover":[{"what":"edge","why":"no agent"}]},"clarify":{"question":"which host?","candidates":["h1","h2"]},"render":{"default":"table","filterNote":"replicas excluded"}}`)))
 	out, _ = Served(withCov)
 	golden(t, "served_described_coverage.json", []byte(mustJSON(t, out)))
 }
 
 func TestServedMapOrderAndCycles(t *testing.T) {
-	m := map[string]any{"zz": 1, "note": AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
+	m := map[string]any{"zz": 1, "note": cw.AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
 	out, ch := Served(m)
 	if !ch {
 		t.Fatal("unchanged")
@@ -166,7 +169,7 @@ func TestWithoutServed(t *testing.T) {
 
 func TestReadCoverageResultVectors(t *testing.T) {
 	// v41
-	semFacts := `"af_semantics":true,"facts":[{"entity":"host-103"}],"note":"n"`
+	semFacts := `"af_semantics":true,"facts":[{"entity":"host-103"}],"provenance":{"measured_at":"m","source":"s"},"note":"n"`
 	if _, ok := ReadCoverageResult(j(t, `{`+semFacts+`,"period":{"queried":`+qJSON+`,"held":"all of it"}}`), "t"); ok {
 		t.Error("bad held recognized")
 	}
@@ -199,7 +202,7 @@ func TestReadCoverageResultVectors(t *testing.T) {
 	if !ok || !reflect.DeepEqual(r.Declared, want) {
 		t.Errorf("described %+v", r)
 	}
-	if _, ok := ReadCoverageResult(must(Described(DescribedDecl{Facts: []any{1}})), "t"); ok {
+	if _, ok := ReadCoverageResult(must(Described(DescribedDecl{Facts: []any{1}, Provenance: &Provenance{MeasuredAt: "m", Source: "s"}})), "t"); ok {
 		t.Error("semantics without coverage or period recognized")
 	}
 	// A served value reads back as what was declared.
@@ -212,21 +215,28 @@ func TestReadCoverageResultVectors(t *testing.T) {
 
 func TestWarnOnce(t *testing.T) { // v43
 	var buf bytes.Buffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
-	defer slog.SetDefault(prev)
-	SetDevMode(true)
-	defer SetDevMode(false)
-	resetWarnings()
+	w := NewWarner(slog.New(slog.NewTextHandler(&buf, nil)))
 	v := j(t, `{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`)
+	if _, ok := ReadCoverageResult(v, "backup_runs"); !ok {
+		t.Fatal("not recognized")
+	}
 	for range 2 {
-		r, ok := ReadCoverageResult(v, "backup_runs")
+		r, ok := ReadCoverageResult(v, "backup_runs", WithWarner(w))
 		if !ok || r.Status != StatusAbsent || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried.from" {
 			t.Fatalf("%+v", r)
 		}
 	}
 	if n := strings.Count(buf.String(), "level=WARN"); n != 1 {
 		t.Fatalf("warnings = %d: %s", n, buf.String())
+	}
+	// Each Warner keeps its own ledger: nothing is remembered process-wide.
+	var other bytes.Buffer
+	ReadCoverageResult(v, "backup_runs", WithWarner(NewWarner(slog.New(slog.NewTextHandler(&other, nil)))))
+	if n := strings.Count(other.String(), "level=WARN"); n != 1 {
+		t.Errorf("a second Warner warned %d times", n)
+	}
+	if NewWarner(nil) != nil {
+		t.Error("a nil logger makes a Warner")
 	}
 	if !strings.Contains(buf.String(), "tool=backup_runs") || !strings.Contains(buf.String(), "declaration=period") || strings.Contains(buf.String(), "yesterday") {
 		t.Errorf("warning: %s", buf.String())
@@ -264,14 +274,14 @@ func TestNotEnvelopes(t *testing.T) { // v44
 }
 
 func TestMalformedSemanticsAndRows(t *testing.T) {
-	f, ok := MalformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"period":null,"note":"n"}`))
+	f, ok := malformedSemantics(j(t, `{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"period":null,"note":"n"}`))
 	if !ok || f.Code != "malformed-semantics" || f.Field != "period" {
 		t.Errorf("%+v %v", f, ok)
 	}
-	if _, ok := MalformedSemantics(described40(t)); ok {
+	if _, ok := malformedSemantics(described40(t)); ok {
 		t.Error("well formed reported")
 	}
-	if !SameItem(Item{What: "a"}, Item{What: "a", Short: "x"}) || SameItem(Item{What: "a"}, Item{What: "a", Why: "b"}) {
+	if !sameItem(Item{What: "a"}, Item{What: "a", Short: "x"}) || sameItem(Item{What: "a"}, Item{What: "a", Why: "b"}) {
 		t.Error("SameItem")
 	}
 	// A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.
@@ -357,8 +367,8 @@ func TestAtBoundary(t *testing.T) {
 		changed  bool
 	}{
 		{map[string]any{"rows": 1}, RecognizedNone, false, 0, false},
-		{must(Described(DescribedDecl{Facts: []any{1}})), RecognizedSemantics, false, 0, true},
-		{j(t, `{"af_semantics":true,"facts":[1],"period":null,"note":"n"}`), RecognizedNone, false, 1, false},
+		{must(Described(DescribedDecl{Facts: []any{1}, Provenance: &Provenance{MeasuredAt: "m", Source: "s"}})), RecognizedSemantics, false, 0, true},
+		{j(t, `{"af_semantics":true,"facts":[1],"provenance":{"measured_at":"m","source":"s"},"period":null,"note":"n"}`), RecognizedNone, false, 1, false},
 		{ledger36(t, seedP), RecognizedLedger, true, 0, true},
 		{j(t, `{"af_absent":true,"checked":["y"],"provenance":"x"}`), RecognizedAbsence, true, 1, false},
 	}
@@ -372,16 +382,14 @@ func TestAtBoundary(t *testing.T) {
 
 func TestOddToolNameWarnsOnce(t *testing.T) {
 	var buf bytes.Buffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
-	defer slog.SetDefault(prev)
-	SetDevMode(true)
-	defer SetDevMode(false)
-	resetWarnings()
+	w := NewWarner(slog.New(slog.NewTextHandler(&buf, nil)))
 	for range 2 {
 		a, err := Absent(AbsenceDecl{What: "x", Checked: []Item{{What: "y"}}, TryInsteadTool: &ToolSuggestion{Tool: "fabric inventory!"}})
 		if err != nil || a.TryInsteadTool.Tool != "fabric inventory!" {
 			t.Fatalf("%v %+v", err, a)
+		}
+		if r, ok := ReadCoverageResult(a, "lookup", WithWarner(w)); !ok || r.Declared[0].TryInsteadTool.Tool != "fabric inventory!" {
+			t.Fatalf("%v %+v", ok, r)
 		}
 	}
 	if n := strings.Count(buf.String(), "level=WARN"); n != 1 || strings.Contains(buf.String(), "fabric inventory!") {
@@ -390,8 +398,7 @@ func TestOddToolNameWarnsOnce(t *testing.T) {
 }
 
 func TestWarnLedgerCap(t *testing.T) {
-	resetWarnings()
-	defer resetWarnings()
+	warned := NewWarner(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for i := range warnLedgerCap {
 		if !warned.first(strings.Repeat("t", i+1), "period") {
 			t.Fatalf("key %d refused below the cap", i)

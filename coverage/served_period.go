@@ -3,7 +3,11 @@
 
 package coverage
 
-import "strings"
+import (
+	"strings"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+)
 
 // PeriodAsServed is one wire period as the model reads it.
 type PeriodAsServed struct {
@@ -15,20 +19,20 @@ type PeriodAsServed struct {
 	Clause string
 }
 
-var periodOrder = []string{QueriedKey, HeldKey, ReadAtKey}
-var spanOrder = []string{FromKey, ToKey}
-var servedPeriodOrder = []string{QueriedKey, HeldKey, ReadAtKey, ServedVerdictKey}
+var periodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey}
+var spanOrder = []string{cw.FromKey, cw.ToKey}
+var servedPeriodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey, cw.ServedVerdictKey}
 
 // ServedPeriod returns what the model is served for a wire period, and false when there is
 // nothing to add: no period, a period the rule set refuses (a period already carrying a verdict is
 // one, so serving twice adds nothing), or a covered one. The tool's own value is never altered.
 func ServedPeriod(wire any) (PeriodAsServed, bool) {
-	r := ReadPeriod(wire)
+	r := readPeriod(wire)
 	if r.Period == nil {
 		return PeriodAsServed{}, false
 	}
 	v := verdictOfChecked(*r.Period)
-	clause, ok := PeriodVerdictClause(v)
+	clause, ok := periodVerdictClause(v)
 	if !ok {
 		return PeriodAsServed{}, false
 	}
@@ -41,7 +45,7 @@ func ServedPeriod(wire any) (PeriodAsServed, bool) {
 		}
 		out = append(out, Member{m.Key, val})
 	}
-	out = append(out, Member{ServedVerdictKey, string(v)})
+	out = append(out, Member{cw.ServedVerdictKey, string(v)})
 	return PeriodAsServed{Period: out, Verdict: v, Clause: clause}, true
 }
 
@@ -62,11 +66,11 @@ func unservedPeriod(wire any) (Object, Verdict, bool) {
 	if !ok {
 		return nil, "", false
 	}
-	word, has := o.Get(ServedVerdictKey)
+	word, has := o.Get(cw.ServedVerdictKey)
 	if !has {
 		return nil, "", false
 	}
-	rest := o.without(ServedVerdictKey)
+	rest := o.without(cw.ServedVerdictKey)
 	sp, ok := ServedPeriod(rest)
 	if !ok || word != any(string(sp.Verdict)) {
 		return nil, "", false
@@ -74,19 +78,19 @@ func unservedPeriod(wire any) (Object, Verdict, bool) {
 	return rest, sp.Verdict, true
 }
 
-// NoteWithClause returns note followed by a space and clause when note is a non-empty string, and
+// noteWithClause returns note followed by a space and clause when note is a non-empty string, and
 // clause alone otherwise.
-func NoteWithClause(note any, clause string) string {
+func noteWithClause(note any, clause string) string {
 	if s, ok := note.(string); ok && s != "" {
 		return s + " " + clause
 	}
 	return clause
 }
 
-// NoteWithoutClause undoes [NoteWithClause]. A non-string note comes back as found. A note equal to
+// noteWithoutClause undoes [noteWithClause]. A non-string note comes back as found. A note equal to
 // clause gives (nil, false): delete the key. A trailing " "+clause is cut. Anything else comes
 // back as found.
-func NoteWithoutClause(note any, clause string) (any, bool) {
+func noteWithoutClause(note any, clause string) (any, bool) {
 	s, ok := note.(string)
 	if !ok {
 		return note, true

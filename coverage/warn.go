@@ -1,5 +1,5 @@
-// This file holds the dev-mode switch and the warn-once ledger for declarations a reader left off
-// the record.
+// This file holds the developer warnings of the reading channel: a Warner sends them to the
+// caller's logger, once per tool and declaration, for declarations a reader left off the record.
 
 package coverage
 
@@ -9,15 +9,47 @@ import (
 	"sync/atomic"
 )
 
-// devMode is the one switch for developer warnings.
-var devMode atomic.Bool
+// Warner sends the reading channel's developer warnings to one logger: one warning per tool and
+// declaration (a malformed period, provenance or item left off the record, a value that is not
+// UTF-8, an odd tool name in try_instead_tool, a malformed af_semantics envelope). It remembers
+// at most 500 (tool, declaration) pairs; past that it warns no more. A warning names the tool,
+// the declaration and the field, never a value the tool returned. A nil *Warner warns nothing.
+// One Warner is safe for concurrent use; give each agent (or each process) its own.
+type Warner struct {
+	log  *slog.Logger
+	mu   sync.Mutex
+	seen map[[2]string]bool
+}
 
-// SetDevMode turns developer warnings on or off for the process. They go through log/slog and
-// never print a value a tool or a call supplied.
-func SetDevMode(on bool) { devMode.Store(on) }
+// NewWarner returns a Warner that logs to log at level Warn. A nil log returns nil, which warns
+// nothing.
+func NewWarner(log *slog.Logger) *Warner {
+	if log == nil {
+		return nil
+	}
+	return &Warner{log: log, seen: map[[2]string]bool{}}
+}
 
-// DevMode reports whether developer warnings are on.
-func DevMode() bool { return devMode.Load() }
+// ReadOption configures one call of the reading channel ([ReadCoverageResult], [AtBoundary]).
+type ReadOption func(*readConfig)
+
+type readConfig struct{ warn *Warner }
+
+// WithWarner sends the call's developer warnings to w. Without it a call warns nothing.
+func WithWarner(w *Warner) ReadOption { return func(c *readConfig) { c.warn = w } }
+
+func readOptions(opts []ReadOption) readConfig {
+	if len(opts) == 0 {
+		return readConfig{}
+	}
+	var c readConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
 
 // warnLedgerCap bounds the warn-once memory; past it nothing more is warned.
 const warnLedgerCap = 500
@@ -25,15 +57,8 @@ const warnLedgerCap = 500
 // unnamedTool stands for a tool whose name the caller did not give.
 const unnamedTool = "(unnamed tool)"
 
-type warnLedger struct {
-	mu   sync.Mutex
-	seen map[[2]string]bool
-}
-
-var warned = &warnLedger{seen: map[[2]string]bool{}}
-
 // first reports whether (tool, declaration) has not been warned about yet, and remembers it.
-func (w *warnLedger) first(tool, declaration string) bool {
+func (w *Warner) first(tool, declaration string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	k := [2]string{tool, declaration}
@@ -44,28 +69,55 @@ func (w *warnLedger) first(tool, declaration string) bool {
 	return true
 }
 
-func (w *warnLedger) reset() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.seen = map[[2]string]bool{}
-}
-
-// warnDropped says, once per (tool, declaration) per process and only in dev mode, that a
-// recognized envelope's declaration could not be read and was left off the record.
-func warnDropped(tool, declaration string, p Problem) {
-	if !devMode.Load() {
+// dropped says, once per (tool, declaration), that a recognized envelope's declaration could not
+// be read as declared.
+func (w *Warner) dropped(tool, declaration string, p Problem) {
+	if w == nil {
 		return
 	}
 	if tool == "" {
 		tool = unnamedTool
 	}
-	if !warned.first(tool, declaration) {
+	if !w.first(tool, declaration) {
 		return
 	}
-	slog.Warn("coverage: a declaration in a tool result is malformed and was left off the record; "+
+	w.log.Warn("coverage: a declaration in a tool result is malformed and was left off the record; "+
 		"the result itself is kept and served to the model as the tool wrote it. "+
-		"This warning fires once per tool and declaration in this process.",
+		"This warning fires once per tool and declaration.",
 		slog.String("tool", tool),
 		slog.String("declaration", declaration),
 		slog.String("field", p.Field))
 }
+
+// oddToolName says, once per tool, that an absence's try_instead_tool names a tool with
+// characters most providers refuse in a tool name.
+func (w *Warner) oddToolName(tool string) {
+	if w == nil {
+		return
+	}
+	if tool == "" {
+		tool = unnamedTool
+	}
+	if !w.first(tool, "try_instead_tool") {
+		return
+	}
+	w.log.Warn("coverage: an absence's try_instead_tool names a tool with characters most providers "+
+		"refuse in a tool name; it is recorded as declared and never looked up. "+
+		"This warning fires once per tool.",
+		slog.String("tool", tool))
+}
+
+// devMode is kept only for the agent's own warning about an unjudged period, until the agent
+// takes a logger; nothing in this package reads it.
+var devMode atomic.Bool
+
+// SetDevMode turns the agent's developer warning about an unjudged period on or off.
+//
+// Deprecated: the reading channel's warnings go to the logger of a [Warner] passed with
+// [WithWarner]; this switch no longer affects them and goes away once the agent takes a logger.
+func SetDevMode(on bool) { devMode.Store(on) }
+
+// DevMode reports what [SetDevMode] last set.
+//
+// Deprecated: see [SetDevMode].
+func DevMode() bool { return devMode.Load() }

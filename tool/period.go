@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 )
 
 // PeriodSpelling names how a tool's period argument is written. The three
@@ -162,29 +164,15 @@ func (v PeriodValue) Ends() (from, to time.Time, ok bool) {
 	if v.Spelling != SpellingISORange {
 		return time.Time{}, time.Time{}, false
 	}
-	f, okF := parseStrictInstant(v.From)
-	t, okT := parseStrictInstant(v.To)
-	if !okF || !okT {
+	f, faultF := parseStrictInstant(v.From)
+	t, faultT := parseStrictInstant(v.To)
+	if faultF != "" || faultT != "" {
 		return time.Time{}, time.Time{}, false
 	}
-	return f.time(), t.time(), true
+	return f, t, true
 }
 
-func unitDuration(u byte) (time.Duration, bool) {
-	switch u {
-	case 's':
-		return time.Second, true
-	case 'm':
-		return time.Minute, true
-	case 'h':
-		return time.Hour, true
-	case 'd':
-		return 24 * time.Hour, true
-	case 'w':
-		return 7 * 24 * time.Hour, true
-	}
-	return 0, false
-}
+func unitDuration(u byte) (time.Duration, bool) { return instant.UnitLength(u) }
 
 // ErrPeriodSyntax is wrapped by every error ParsePeriod returns for a value
 // that does not follow its spelling's grammar.
@@ -245,7 +233,7 @@ func parseLookback(s, units string, sp PeriodSpelling) (PeriodValue, error) {
 		}
 	}
 	u := s[last]
-	if strings.IndexByte(units, u) < 0 || strings.IndexByte("smhdw", u) < 0 {
+	if strings.IndexByte(units, u) < 0 || strings.IndexByte(instant.UnitLetters, u) < 0 {
 		return PeriodValue{}, fmt.Errorf("%w: %s unit must be one of %q", ErrPeriodSyntax, sp, units)
 	}
 	return PeriodValue{Spelling: sp, Count: s[:last], Unit: u}, nil
@@ -257,11 +245,11 @@ func parseISORange(s string) (PeriodValue, error) {
 		return PeriodValue{}, fmt.Errorf("%w: iso-range is two instants joined by exactly one '..'", ErrPeriodSyntax)
 	}
 	from, to := s[:i], s[i+2:]
-	if _, ok := parseStrictInstant(from); !ok {
-		return PeriodValue{}, fmt.Errorf("%w: iso-range start is not a strict instant such as 2026-10-09T00:00:00Z", ErrPeriodSyntax)
+	if _, fault := parseStrictInstant(from); fault != "" {
+		return PeriodValue{}, fmt.Errorf("%w: iso-range start is not a strict instant such as 2026-10-09T00:00:00Z: %s", ErrPeriodSyntax, fault)
 	}
-	if _, ok := parseStrictInstant(to); !ok {
-		return PeriodValue{}, fmt.Errorf("%w: iso-range end is not a strict instant such as 2026-10-10T00:00:00Z", ErrPeriodSyntax)
+	if _, fault := parseStrictInstant(to); fault != "" {
+		return PeriodValue{}, fmt.Errorf("%w: iso-range end is not a strict instant such as 2026-10-10T00:00:00Z: %s", ErrPeriodSyntax, fault)
 	}
 	return PeriodValue{Spelling: SpellingISORange, From: from, To: to}, nil
 }

@@ -223,3 +223,19 @@ func FuzzPeriodGrammar(f *testing.F) {
 		}
 	})
 }
+
+// TestISORangeNamesTheFault: an iso-range end that carries its zone but is invalid is refused for
+// what is wrong with it.
+func TestISORangeNamesTheFault(t *testing.T) {
+	for _, c := range []struct{ value, want string }{
+		{"2026-02-29T00:00:00Z..2026-03-01T00:00:00Z", "start is not a strict instant such as 2026-10-09T00:00:00Z: that day does not exist: 2026-02 has 28 days"},
+		{"2026-03-01T00:00:00Z..2026-03-01T24:00:00Z", "end is not a strict instant such as 2026-10-10T00:00:00Z: the hour must be 00 to 23"},
+		{"2026-03-01T00:00:00.1234567891Z..2026-03-02T00:00:00Z", "1 to 9 digits"},
+		{"2026-03-01T00:00:00..2026-03-02T00:00:00Z", "the zone is missing"},
+	} {
+		_, err := ParsePeriod(c.value, SpellingISORange, "")
+		if !errors.Is(err, ErrPeriodSyntax) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v", c.value, err)
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 )
 
 // Rule says what happens when the model leaves an argument missing (key
@@ -256,7 +258,7 @@ func assertPeriod(toolName string, s *compiledSchema, rules map[string]Rule, p P
 	if p.Units != "" {
 		for i := 0; i < len(p.Units); i++ {
 			c := p.Units[i]
-			if strings.IndexByte("smhdw", c) < 0 || strings.IndexByte(p.Units[:i], c) >= 0 {
+			if strings.IndexByte(instant.UnitLetters, c) < 0 || strings.IndexByte(p.Units[:i], c) >= 0 {
 				return refuse(toolName, "period.units", fmt.Sprintf("%q is not a set of distinct unit letters", p.Units), "use distinct letters of smhdw, such as \"mhd\", or leave Units empty for mhdw")
 			}
 		}

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
-// Heading is the coverage block's first line. It starts with coverage.CoverageBlockHeading and
+// Heading is the coverage block's first line. It starts with wire.CoverageBlockHeading and
 // says that what follows is the ground the answer covers, stated by its tools and not by the model.
-const Heading = coverage.CoverageBlockHeading + ", as stated by the tools the answer used (not by the model):"
+const Heading = wire.CoverageBlockHeading + ", as stated by the tools the answer used (not by the model):"
 
 // Separator sits between the answer's text and its blocks.
 const Separator = "\n\n---\n\n"

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -83,7 +84,7 @@ func TestWorkedShape(t *testing.T) { // S2, the §8 worked shape exactly
 }
 
 func TestHeading(t *testing.T) {
-	if !strings.HasPrefix(Heading, coverage.CoverageBlockHeading) || !strings.HasSuffix(Heading, ":") || strings.Contains(Heading, "\n") {
+	if !strings.HasPrefix(Heading, wire.CoverageBlockHeading) || !strings.HasSuffix(Heading, ":") || strings.Contains(Heading, "\n") {
 		t.Errorf("heading %q must be one line starting with the published heading and ending with a colon", Heading)
 	}
 }

@@ -1,0 +1,314 @@
+// This file holds the byte-keeping half of the JSON codec: reading a document whose strings are
+// not all valid UTF-8 without replacing a byte, and writing such strings back as they came. The
+// standard library replaces each invalid byte with U+FFFD in both directions, which would change
+// a tool's value without a word.
+
+package coverage
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// rawParser reads a document that json.Valid has already accepted, so it trusts the syntax and
+// only builds values: objects as [Object], arrays as []any, numbers as [json.Number] of their own
+// bytes, and strings with every byte that is not part of an escape kept as written.
+type rawParser struct {
+	data []byte
+	pos  int
+}
+
+func (p *rawParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *rawParser) value(depth int) (any, error) {
+	if depth > maxDecodeDepth {
+		return nil, fmt.Errorf("nesting deeper than %d levels", maxDecodeDepth)
+	}
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return nil, errors.New("unexpected end of JSON input")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		p.pos++
+		obj := Object{}
+		seen := map[string]bool{}
+		for {
+			p.skipSpace()
+			if p.data[p.pos] == '}' {
+				p.pos++
+				return obj, nil
+			}
+			if p.data[p.pos] == ',' {
+				p.pos++
+				p.skipSpace()
+			}
+			key := p.str()
+			if seen[key] {
+				return nil, fmt.Errorf("duplicate key %s", clipQuote(key))
+			}
+			seen[key] = true
+			p.skipSpace()
+			p.pos++ // the colon
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			obj = append(obj, Member{key, v})
+		}
+	case c == '[':
+		p.pos++
+		arr := []any{}
+		for {
+			p.skipSpace()
+			if p.data[p.pos] == ']' {
+				p.pos++
+				return arr, nil
+			}
+			if p.data[p.pos] == ',' {
+				p.pos++
+			}
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+	case c == '"':
+		return p.str(), nil
+	case c == 't':
+		p.pos += 4
+		return true, nil
+	case c == 'f':
+		p.pos += 5
+		return false, nil
+	case c == 'n':
+		p.pos += 4
+		return nil, nil
+	default:
+		start := p.pos
+		for p.pos < len(p.data) && bytes.IndexByte([]byte("+-.0123456789eE"), p.data[p.pos]) >= 0 {
+			p.pos++
+		}
+		return json.Number(p.data[start:p.pos]), nil
+	}
+}
+
+// str reads one string token at p.pos, decoding its escapes and keeping every other byte.
+func (p *rawParser) str() string {
+	p.pos++ // the opening quote
+	var b []byte
+	for {
+		c := p.data[p.pos]
+		switch c {
+		case '"':
+			p.pos++
+			return string(b)
+		case '\\':
+			e := p.data[p.pos+1]
+			p.pos += 2
+			switch e {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := p.hex4()
+				if utf16.IsSurrogate(r) && p.pos+6 <= len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
+					save := p.pos
+					p.pos += 2
+					if r2 := utf16.DecodeRune(r, p.hex4()); r2 != utf8.RuneError {
+						r = r2
+					} else {
+						p.pos = save
+						r = utf8.RuneError
+					}
+				} else if utf16.IsSurrogate(r) {
+					r = utf8.RuneError
+				}
+				b = utf8.AppendRune(b, r)
+			default: // '"', '\\', '/'
+				b = append(b, e)
+			}
+		default:
+			b = append(b, c)
+			p.pos++
+		}
+	}
+}
+
+func (p *rawParser) hex4() rune {
+	n, _ := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
+	p.pos += 4
+	return rune(n)
+}
+
+// decodeKeepingBytes decodes a syntactically valid document whose strings may hold bytes that are
+// not UTF-8.
+func decodeKeepingBytes(data []byte) (any, error) {
+	p := &rawParser{data: data}
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(data) {
+		return nil, errors.New("data after the first value")
+	}
+	return v, nil
+}
+
+// writeString writes s as a JSON string. Valid UTF-8 goes through the standard encoder (no HTML
+// escaping); a string holding bytes that are not UTF-8 is written with those bytes as they are,
+// escaping only what JSON requires, so the tool's value is not changed on the way out.
+func writeString(buf *bytes.Buffer, s string) error {
+	if utf8.ValidString(s) {
+		enc, err := encodeJSON(s)
+		if err != nil {
+			return err
+		}
+		buf.Write(enc)
+		return nil
+	}
+	buf.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			buf.WriteByte('\\')
+			buf.WriteByte(c)
+		case c < 0x20:
+			fmt.Fprintf(buf, `\u%04x`, c)
+		default:
+			buf.WriteByte(c)
+		}
+	}
+	buf.WriteByte('"')
+	return nil
+}
+
+// writeValue writes the JSON-shaped values this package builds (Object, []any, strings) itself, so
+// their strings keep their bytes, and hands anything else to the standard encoder.
+func writeValue(buf *bytes.Buffer, v any) error {
+	switch t := v.(type) {
+	case string:
+		return writeString(buf, t)
+	case Object:
+		return t.writeTo(buf)
+	case []any:
+		if t == nil {
+			buf.WriteString("null")
+			return nil
+		}
+		buf.WriteByte('[')
+		for i, x := range t {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeValue(buf, x); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+		return nil
+	}
+	enc, err := encodeJSON(v)
+	if err != nil {
+		return err
+	}
+	buf.Write(enc)
+	return nil
+}
+
+// utf8Fault returns the path of the first key or string inside v that is not valid UTF-8, looking
+// at most 64 levels deep (a Go value may hold a cycle). The common case, where every string is
+// valid, is checked first without building a path or allocating.
+func utf8Fault(v any, at string, depth int) (string, bool) {
+	if !hasBadUTF8(v, depth) {
+		return "", false
+	}
+	return utf8Path(v, at, depth)
+}
+
+// hasBadUTF8 reports whether a key or string inside v is not valid UTF-8.
+func hasBadUTF8(v any, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch t := v.(type) {
+	case string:
+		return !utf8.ValidString(t)
+	case Object:
+		for _, m := range t {
+			if !utf8.ValidString(m.Key) || hasBadUTF8(m.Value, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, x := range t {
+			if !utf8.ValidString(k) || hasBadUTF8(x, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if hasBadUTF8(x, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// utf8Path finds the path hasBadUTF8 reported, in source order (a map's keys sorted).
+func utf8Path(v any, at string, depth int) (string, bool) {
+	if depth > 64 {
+		return "", false
+	}
+	switch t := v.(type) {
+	case string:
+		return at, !utf8.ValidString(t)
+	case Object, map[string]any:
+		o, _ := plainObject(t)
+		for _, m := range o {
+			p := join(at, clipKey(m.Key))
+			if !utf8.ValidString(m.Key) {
+				return p, true
+			}
+			if f, bad := utf8Path(m.Value, p, depth+1); bad {
+				return f, true
+			}
+		}
+	case []any:
+		for i, x := range t {
+			if f, bad := utf8Path(x, index(at, i), depth+1); bad {
+				return f, true
+			}
+		}
+	}
+	return "", false
+}
+
+// utf8Problem words the fault utf8Fault found.
+func utf8Problem(path string) *Problem {
+	return problemf(path, "%s holds bytes that are not UTF-8; JSON text must be UTF-8, and this library never replaces a byte", rootName(path))
+}
