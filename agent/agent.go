@@ -47,6 +47,7 @@ type Agent struct {
 	// structureJSON is the chart's structure as every record carries it.
 	structureJSON json.RawMessage
 	seams         seams
+	warn          *devWarnings
 	d             event.Dispatcher
 
 	mu       sync.Mutex
@@ -73,6 +74,8 @@ type config struct {
 	maxResultChars int
 	now            func() time.Time
 	errs           []error
+	// logger receives the developer warnings (WithLogger); nil for none.
+	logger *slog.Logger
 
 	// layers are the honesty layers the options asked for; New adds the
 	// ones the tools' declarations arm and puts them in order (layers.go).
@@ -117,15 +120,13 @@ func WithSystemPrompt(text string) Option {
 
 // WithMaxIterations sets the step budget (default 10, minimum 1): at most n
 // model calls may ask for tools before the wrap-up call. There is no upper
-// cap; a budget above 100 logs a warning through log/slog's default logger,
-// once per process.
+// cap; a budget above 100 is a developer warning (see WithLogger).
 func WithMaxIterations(n int) Option {
 	return func(c *config) {
 		c.maxIter = n
 		if n < 1 {
 			c.errs = append(c.errs, fmt.Errorf("agent: maxIterations %d: must be at least 1", n))
 		}
-		warnManyIterations(slog.Default(), n)
 	}
 }
 
@@ -178,7 +179,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
-	a := &Agent{provider: provider, cfg: cfg, tools: map[string]*tool.Tool{}}
+	a := &Agent{provider: provider, cfg: cfg, tools: map[string]*tool.Tool{}, warn: newDevWarnings(cfg.logger)}
 	for i, t := range cfg.tools {
 		if t == nil {
 			errs = append(errs, fmt.Errorf("agent: tools[%d] is nil", i))
@@ -229,6 +230,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	}
 	a.chart, a.loopHead = chart, head
 	a.structureJSON = encodeStructure(chart)
+	a.warn.manyIterations(a.cfg.maxIter)
 	return a, nil
 }
 

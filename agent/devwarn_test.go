@@ -1,4 +1,4 @@
-// The step-budget warning: over 100 only, once per process.
+// Developer warnings: to the agent's logger only, each once per agent.
 
 package agent
 
@@ -7,29 +7,34 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
 
-func TestWarnManyIterationsOnce(t *testing.T) {
-	warnedManyIterations.Store(false)
-	t.Cleanup(func() { warnedManyIterations.Store(true) })
+func TestManyIterationsWarnsOncePerAgent(t *testing.T) {
 	var buf bytes.Buffer
 	l := slog.New(slog.NewTextHandler(&buf, nil))
-	tests := []struct {
-		n    int
-		want bool
-	}{
-		{10, false},
-		{100, false},
-		{101, true},
-		{500, false}, // already warned
-	}
-	for _, tc := range tests {
-		if got := warnManyIterations(l, tc.n); got != tc.want {
-			t.Errorf("warnManyIterations(%d) = %v, want %v", tc.n, got, tc.want)
+	for _, n := range []int{10, 100} {
+		if _, err := New(scripted.New(), WithMaxIterations(n), WithLogger(l)); err != nil {
+			t.Fatal(err)
 		}
+	}
+	if buf.Len() != 0 {
+		t.Fatalf("a budget of 100 or less warned: %s", buf.String())
+	}
+	a, err := New(scripted.New(), WithMaxIterations(101), WithLogger(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.warn.manyIterations(101) {
+		t.Error("the same agent warned twice")
 	}
 	out := buf.String()
 	if strings.Count(out, "level=WARN") != 1 || !strings.Contains(out, "maxIterations=101") {
 		t.Errorf("log = %q, want one warning naming maxIterations=101", out)
+	}
+	// Without a logger, nothing is logged and nothing fails.
+	if _, err := New(scripted.New(), WithMaxIterations(500)); err != nil {
+		t.Fatal(err)
 	}
 }

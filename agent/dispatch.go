@@ -365,7 +365,7 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 			return outcome{pause: pr}
 		}
 		if ref, ok := declarationRefusal(err); ok {
-			warnRefusedDeclaration(c.Name, err)
+			a.warn.refusedDeclaration(c.Name, err)
 			return outcome{served: ref + note, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
 		}
 		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
@@ -388,8 +388,8 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 	o.raw = []byte(rawText)
 
 	// Step 7: recognise envelopes; status, semantics, rows and events.
-	if cr, ok := coverage.ReadCoverageResult(out.Value, c.Name); ok {
-		warnUnjudged(b.a.cfg.has(layerResults), c.Name, cr)
+	if cr, ok := coverage.ReadCoverageResult(out.Value, c.Name, coverage.WithWarner(b.a.warn.coverage)); ok {
+		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, cr)
 		if cr.Status == coverage.StatusAbsent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}

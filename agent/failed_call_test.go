@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -76,15 +75,15 @@ func TestFailedCallInTheStanding(t *testing.T) {
 // TestRefusedDeclarationWarnsOnce: in dev mode, a tool whose own declaration
 // is refused while it runs gets one warning naming the tool and the field.
 func TestRefusedDeclarationWarnsOnce(t *testing.T) {
-	buf := captureWarnings(t)
-	name := fmt.Sprintf("search_logs_refused_%d", time.Now().UnixNano()) // the ledger is per process
+	buf, logTo := captureWarnings(t)
+	name := "search_logs"
 	zoneless := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00", To: "2026-09-26T10:00:00"}, Held: coverage.HeldUnknownSpan()}
 	tl := must(tool.NewRaw(name, "Search logs.", json.RawMessage(`{"type":"object"}`),
 		func(context.Context, json.RawMessage) (any, error) {
 			return coverage.Absent(coverage.AbsenceDecl{What: "errors", Checked: []coverage.Item{{What: "the log"}}, Period: &zoneless})
 		}))
 	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", name, `{}`), call("c2", name, `{}`)}}, scripted.Reply{Content: "No errors."})
-	must(must(agent.New(p, agent.WithTools(tl), agent.WithResultsLayer())).Run(context.Background(), agent.Input{Message: "Any errors?"}))
+	must(must(agent.New(p, agent.WithTools(tl), agent.WithResultsLayer(), logTo)).Run(context.Background(), agent.Input{Message: "Any errors?"}))
 	out := buf.String()
 	if n := strings.Count(out, "declaration was refused"); n != 1 {
 		t.Fatalf("got %d warnings, want one:\n%s", n, out)

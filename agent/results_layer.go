@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"sync"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -213,50 +211,6 @@ func ledgerRefusal(err error) error {
 		field = fmt.Sprintf("findingsLedger[%d]", re.Index)
 	}
 	return &CheckpointError{Field: field, Reason: re.Error()}
-}
-
-// unjudgedWarned is the warn-once ledger of tools whose declared period went
-// unjudged because the results layer was not armed.
-var unjudgedWarned sync.Map
-
-// warnUnjudged is the developer warning of the step that reads a result:
-// once per tool and process, in dev mode, when a result
-// declares a period that no layer will judge. It names the tool only, never a
-// value the tool returned.
-func warnUnjudged(judged bool, toolName string, cr coverage.CoverageResult) {
-	if judged || !coverage.DevMode() {
-		return
-	}
-	if _, declared := cr.Verdict(); !declared {
-		return
-	}
-	if _, seen := unjudgedWarned.LoadOrStore(toolName, true); seen {
-		return
-	}
-	slog.Warn("agentfootprint: a tool result declared the period its read covered; the period is "+
-		"recorded and served to the model, but no verdict is filed because the results layer is off "+
-		"(agent.WithResultsLayer() turns it on)", "tool", toolName)
-}
-
-// refusedWarned is the warn-once ledger of tools whose own declaration was
-// refused at run time.
-var refusedWarned sync.Map
-
-// warnRefusedDeclaration is the developer warning for a tool whose own
-// declaration (a coverage constructor's call inside the tool) was refused
-// while the agent ran: once per tool and process, in dev mode, naming the
-// tool and the refused field. The model reads the refusal as the call's
-// failed result and the standing names the call (call-failed).
-func warnRefusedDeclaration(toolName string, err error) {
-	var ref *coverage.Refusal
-	if !coverage.DevMode() || !errors.As(err, &ref) {
-		return
-	}
-	if _, seen := refusedWarned.LoadOrStore(toolName, true); seen {
-		return
-	}
-	slog.Warn("agentfootprint: a tool's own coverage declaration was refused while it ran; the call returned no data, the model was told, and the standing names the call as call-failed",
-		"tool", toolName, "field", ref.Field, "refusal", ref.Error())
 }
 
 // declarationRefusal reports whether a tool's error is a coverage door's

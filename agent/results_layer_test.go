@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -641,13 +640,13 @@ func TestResultsLayerLedgerSurvivesAModelFailure(t *testing.T) {
 	}
 }
 
-// captureWarnings turns dev mode on and collects slog output until the test ends.
-func captureWarnings(t *testing.T) *strings.Builder {
+// captureWarnings returns the option that sends an agent's developer
+// warnings to a buffer, and the buffer.
+func captureWarnings(t *testing.T) (*strings.Builder, agent.Option) {
 	t.Helper()
 	var buf strings.Builder
 	var mu sync.Mutex
-	prev, prevDev := slog.Default(), coverage.DevMode()
-	slog.SetDefault(slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+	l := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		return buf.Write(p)
@@ -656,10 +655,8 @@ func captureWarnings(t *testing.T) *strings.Builder {
 			return slog.Attr{} // the handler's own clock, not the warning's content
 		}
 		return a
-	}})))
-	coverage.SetDevMode(true)
-	t.Cleanup(func() { slog.SetDefault(prev); coverage.SetDevMode(prevDev) })
-	return &buf
+	}}))
+	return &buf, agent.WithLogger(l)
 }
 
 type writerFunc func(p []byte) (int, error)
@@ -667,13 +664,12 @@ type writerFunc func(p []byte) (int, error)
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestResultsLayerS13DevWarningOnce(t *testing.T) {
-	buf := captureWarnings(t)
+	buf, logTo := captureWarnings(t)
 	// Unarmed: the period is recorded and served, and one warning says it is not judged.
-	// The warn-once ledger is per process, so the tool's name is unique to this test.
-	name := fmt.Sprintf("backup_runs_unjudged_%d", time.Now().UnixNano())
+	name := "backup_runs"
 	named := func(id string) scripted.Reply { return scripted.Reply{ToolCalls: []llm.ToolCall{call(id, name, `{}`)}} }
 	res, _, _ := runResults(t, []scripted.Reply{named("c1"), named("c2"), {Content: "No failures."}},
-		[]*tool.Tool{queueTool(t, name, s1Absent(t, rlStale), s1Absent(t, rlStale))})
+		[]*tool.Tool{queueTool(t, name, s1Absent(t, rlStale), s1Absent(t, rlStale))}, logTo)
 	if n := strings.Count(buf.String(), "results layer is off"); n != 1 {
 		t.Errorf("got %d warnings, want exactly one:\n%s", n, buf.String())
 	}
@@ -687,7 +683,13 @@ func TestResultsLayerS13DevWarningOnce(t *testing.T) {
 	buf.Reset()
 	armedName := name + "_armed"
 	runResults(t, []scripted.Reply{{ToolCalls: []llm.ToolCall{call("c1", armedName, `{}`)}}, {Content: "No failures."}},
-		[]*tool.Tool{queueTool(t, armedName, s1Absent(t, rlStale))}, agent.WithResultsLayer())
+		[]*tool.Tool{queueTool(t, armedName, s1Absent(t, rlStale))}, agent.WithResultsLayer(), logTo)
+	// Without a logger nothing is said at all.
+	buf.Reset()
+	runResults(t, []scripted.Reply{named("c1"), {Content: "No failures."}}, []*tool.Tool{queueTool(t, name, s1Absent(t, rlStale))})
+	if buf.Len() != 0 {
+		t.Errorf("an agent without WithLogger warned:\n%s", buf.String())
+	}
 	if strings.Contains(buf.String(), "results layer is off") {
 		t.Errorf("an armed run warned:\n%s", buf.String())
 	}

@@ -6,7 +6,6 @@ package coverage
 import (
 	"log/slog"
 	"sync"
-	"sync/atomic"
 )
 
 // Warner sends the reading channel's developer warnings to one logger: one warning per tool and
@@ -106,18 +105,3 @@ func (w *Warner) oddToolName(tool string) {
 		"This warning fires once per tool.",
 		slog.String("tool", tool))
 }
-
-// devMode is kept only for the agent's own warning about an unjudged period, until the agent
-// takes a logger; nothing in this package reads it.
-var devMode atomic.Bool
-
-// SetDevMode turns the agent's developer warning about an unjudged period on or off.
-//
-// Deprecated: the reading channel's warnings go to the logger of a [Warner] passed with
-// [WithWarner]; this switch no longer affects them and goes away once the agent takes a logger.
-func SetDevMode(on bool) { devMode.Store(on) }
-
-// DevMode reports what [SetDevMode] last set.
-//
-// Deprecated: see [SetDevMode].
-func DevMode() bool { return devMode.Load() }
