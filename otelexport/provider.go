@@ -10,6 +10,8 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
@@ -77,12 +79,29 @@ func TracesURL(endpoint string) (string, error) {
 	return u.String(), nil
 }
 
+// Provider is an SDK tracer provider whose Shutdown also reports the first
+// failed export, which the SDK would otherwise only log.
+type Provider struct {
+	*sdktrace.TracerProvider
+	keep *keeper
+}
+
+// Shutdown flushes every span, stops the provider and returns the first
+// error met: a failed flush, or an export a destination refused or could
+// not take (an unreachable collector, a write error).
+func (p *Provider) Shutdown(ctx context.Context) error {
+	if err := p.TracerProvider.Shutdown(ctx); err != nil {
+		return err
+	}
+	return p.keep.first()
+}
+
 // NewProvider returns a tracer provider that sends spans where d says. OTLP
 // spans are batched: call Shutdown (which flushes) before the program
 // exits. The JSON-lines file is written synchronously. It refuses a
 // Destination with neither an endpoint nor a file, and a malformed
 // endpoint (see TracesURL). No connection is made until spans are sent.
-func NewProvider(ctx context.Context, d Destination) (*sdktrace.TracerProvider, error) {
+func NewProvider(ctx context.Context, d Destination) (*Provider, error) {
 	if d.OTLPEndpoint == "" && d.File == nil {
 		return nil, errors.New("otelexport: NewProvider: the destination names neither an OTLP endpoint nor a file")
 	}
@@ -94,24 +113,63 @@ func NewProvider(ctx context.Context, d Destination) (*sdktrace.TracerProvider, 
 	if err != nil {
 		return nil, fmt.Errorf("otelexport: NewProvider: resource: %w", err)
 	}
+	keep := &keeper{}
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
 	if d.OTLPEndpoint != "" {
 		target, err := TracesURL(d.OTLPEndpoint)
 		if err != nil {
 			return nil, err
 		}
-		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(target))
+		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(target), otlptracehttp.WithTimeout(otlpTimeout))
 		if err != nil {
 			return nil, fmt.Errorf("otelexport: NewProvider: OTLP exporter: %w", err)
 		}
-		opts = append(opts, sdktrace.WithBatcher(exp))
+		opts = append(opts, sdktrace.WithBatcher(keptExporter{exp, keep, "OTLP endpoint " + target}))
 	}
 	if d.File != nil {
 		exp, err := stdouttrace.New(stdouttrace.WithWriter(d.File))
 		if err != nil {
 			return nil, fmt.Errorf("otelexport: NewProvider: JSON-lines exporter: %w", err)
 		}
-		opts = append(opts, sdktrace.WithSyncer(exp))
+		opts = append(opts, sdktrace.WithSyncer(keptExporter{exp, keep, "the JSON-lines file"}))
 	}
-	return sdktrace.NewTracerProvider(opts...), nil
+	return &Provider{TracerProvider: sdktrace.NewTracerProvider(opts...), keep: keep}, nil
+}
+
+// otlpTimeout bounds one OTLP request.
+const otlpTimeout = 10 * time.Second
+
+// keeper holds the first export error of a provider.
+type keeper struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (k *keeper) keep(err error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.err == nil {
+		k.err = err
+	}
+}
+
+func (k *keeper) first() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.err
+}
+
+// keptExporter passes spans to an exporter and keeps its first error for
+// Shutdown instead of handing it to the SDK's global error log.
+type keptExporter struct {
+	sdktrace.SpanExporter
+	keep *keeper
+	name string
+}
+
+func (e keptExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	if err := e.SpanExporter.ExportSpans(ctx, spans); err != nil {
+		e.keep.keep(fmt.Errorf("otelexport: exporting %d spans to %s: %w", len(spans), e.name, err))
+	}
+	return nil
 }

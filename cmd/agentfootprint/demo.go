@@ -102,6 +102,7 @@ func newDemoCmd() *cobra.Command {
 	cmd.Flags().StringVar(&live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
 	addStoreFlag(cmd, &target)
 	cmd.Flags().BoolVar(&noStore, "no-store", false, "do not store the run")
+	addTraceFlags(cmd)
 	return cmd
 }
 
@@ -113,6 +114,7 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 	}
 	ctx := commandContext(cmd)
 	rep, runErr := scenario.Run(ctx, f, opts...)
+	traceReport(cmd, rep)
 	stored := ""
 	if !noStore && rep != nil && rep.Record != nil {
 		info, where, err := saveReport(ctx, target, rep, runErr)

@@ -49,6 +49,7 @@ func newScenarioRunCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
+	addTraceFlags(cmd)
 	return cmd
 }
 
@@ -119,6 +120,7 @@ func describe(err error) string {
 // to standard error and set the exit status.
 func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*scenario.Report, io.Writer) error) error {
 	rep, runErr := scenario.Run(commandContext(cmd), f)
+	traceReport(cmd, rep)
 	return reportScenario(cmd, rep, runErr, asJSON, false, text)
 }
 
