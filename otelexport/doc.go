@@ -16,7 +16,7 @@
 //
 //	exp, err := otelexport.New(otelexport.WithTracerProvider(tp))
 //	obs := exp.Observer(ctx)
-//	stop := a.On("*", obs.Listen)
+//	stop := obs.Attach(a.On)
 //	res, err := a.Run(ctx, agent.Input{Message: question})
 //	stop()
 //	obs.End(res.Record(), err)

@@ -106,7 +106,7 @@ func TestFailedTurn(t *testing.T) {
 	}
 	x, sr := recorded(t)
 	obs := x.Observer(context.Background())
-	stop := a.On("*", obs.Listen)
+	stop := obs.Attach(a.On)
 	res, runErr := a.Run(context.Background(), agent.Input{Message: "go"})
 	stop()
 	if runErr == nil {

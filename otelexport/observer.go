@@ -17,10 +17,10 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Observer turns the events of one agent's turns into spans. Attach its
-// Listen to the agent (a.On("*", obs.Listen)) before Run and call End once
-// Run returns. Listen is safe to call from several goroutines (the agent
-// emits parallel tool calls' events concurrently).
+// Observer turns the events of one agent's turns into spans. Attach it to
+// the agent (obs.Attach(a.On)) before Run and call End once Run returns.
+// Listen is safe to call from several goroutines (the agent emits parallel
+// tool calls' events concurrently).
 //
 // A chat span ends when its model reply arrives. A tool's span ends when
 // the run moves on to its next step (the next context evaluation, model
@@ -83,6 +83,35 @@ func (x *Exporter) Observer(ctx context.Context) *Observer {
 		ctx = context.Background()
 	}
 	return &Observer{x: x, ctx: ctx}
+}
+
+// Heard lists the events an Observer uses. llm.token is not among them:
+// a listener for it makes the agent stream its model calls.
+func Heard() []event.Name {
+	return []event.Name{
+		event.AgentTurnStart, event.AgentTurnEnd, event.AgentIterationStart, event.AgentRouteDecided,
+		event.AgentBudgetExhausted, event.LLMRequest, event.LLMResponse, event.ToolsStart, event.ToolsResult,
+		event.ValidationArgsInvalid, event.ToolsResultRefused, event.ToolsAbsent, event.ToolsCoverageDeclared,
+		event.ToolsSemanticsDeclared, event.FindingsPeriod, event.FindingsArgument, event.AnswerAssessed,
+		event.PauseRequest, event.PauseResume, event.ErrorFatal, event.ContextEvaluated,
+	}
+}
+
+// Attach subscribes Listen to each event in Heard through on (an agent's
+// On method, or an event.Dispatcher's) and returns the func that
+// unsubscribes them all. Prefer it to on("*", obs.Listen), which also
+// hears llm.token and so turns streaming on.
+func (o *Observer) Attach(on func(pattern string, fn event.Listener) (unsubscribe func())) (detach func()) {
+	names := Heard()
+	stops := make([]func(), 0, len(names))
+	for _, n := range names {
+		stops = append(stops, on(string(n), o.Listen))
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }
 
 // Listen takes one event. It has the signature of event.Listener.

@@ -84,7 +84,7 @@ func runLive(t *testing.T, load func() (*scenario.File, error), opts ...otelexpo
 	}
 	a, q := demoAgent(t, load)
 	obs := x.Observer(context.Background())
-	stop := a.On("*", obs.Listen)
+	stop := obs.Attach(a.On)
 	res, runErr := a.Run(context.Background(), agent.Input{Message: q})
 	stop()
 	if runErr != nil {
