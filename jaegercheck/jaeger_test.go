@@ -172,7 +172,7 @@ func runDemo(t *testing.T, endpoint, service string) {
 		t.Fatal(err)
 	}
 	obs := x.Observer(ctx)
-	stop := a.On("*", obs.Listen)
+	stop := obs.Attach(a.On)
 	res, runErr := a.Run(ctx, agent.Input{Message: f.Question()})
 	stop()
 	if runErr != nil {

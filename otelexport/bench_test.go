@@ -84,3 +84,27 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkReplayTurn builds the spans of one recorded demo turn from its
+// events alone: the observer's own share of the overhead above, without
+// the agent.
+func BenchmarkReplayTurn(b *testing.B) {
+	f, err := scenario.Demo()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep, err := scenario.Run(context.Background(), f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(dropExporter{}))
+	defer tp.Shutdown(ctx)
+	x := otelexport.MustNew(otelexport.WithTracerProvider(tp), otelexport.WithContent(false))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := x.ExportRecord(ctx, rep.Record); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -320,18 +320,18 @@ func (o *Observer) toolEvent(t *turn, e event.Event, at time.Time) {
 	var attrs []attribute.KeyValue
 	switch e.Type {
 	case event.ToolsCoverageDeclared, event.ToolsAbsent:
-		row, _ := decode[coverageRow](e.Payload)
+		row, _ := rowOf(e.Payload)
 		kind := envelopeCoverage
 		if e.Type == event.ToolsAbsent {
 			kind = envelopeAbsent
 		}
 		ts.addEnvelope(kind)
 		ts.declared = true
-		ts.checked += len(row.Checked)
-		ts.notCheck += len(row.NotChecked)
-		ts.cannot += len(row.CannotCover)
-		attrs = append(attrs, keyCoverageKind.String(row.Kind), keyChecked.Int(len(row.Checked)),
-			keyNotChecked.Int(len(row.NotChecked)), keyCannotCover.Int(len(row.CannotCover)))
+		ts.checked += row.Checked
+		ts.notCheck += row.NotChecked
+		ts.cannot += row.CannotCover
+		attrs = append(attrs, keyCoverageKind.String(row.Kind), keyChecked.Int(row.Checked),
+			keyNotChecked.Int(row.NotChecked), keyCannotCover.Int(row.CannotCover))
 		if row.LookedFor != "" && o.x.content {
 			attrs = append(attrs, keyLookedFor.String(capContent(row.LookedFor)))
 		}

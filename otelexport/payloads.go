@@ -6,6 +6,7 @@ package otelexport
 import (
 	"encoding/json"
 
+	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 )
 
@@ -37,14 +38,33 @@ func decode[T any](p any) (v T, ok bool) {
 }
 
 // coverageRow is the part of a coverage_declared or absent payload the
-// spans use (coverage.DeclaredCoverage's keys).
+// spans use: the row's kind, call, and item counts.
 type coverageRow struct {
-	Kind        string            `json:"kind"`
-	ToolCallID  string            `json:"toolCallId"`
-	LookedFor   string            `json:"lookedFor"`
-	Checked     []json.RawMessage `json:"checked"`
-	NotChecked  []json.RawMessage `json:"notChecked"`
-	CannotCover []json.RawMessage `json:"cannotCover"`
+	Kind, ToolCallID, LookedFor      string
+	Checked, NotChecked, CannotCover int
+}
+
+// rowOf reads a coverage row: directly from a live coverage.DeclaredCoverage,
+// else from its JSON (a record's payloads, and the absent event's, are raw).
+func rowOf(p any) (coverageRow, bool) {
+	switch v := p.(type) {
+	case coverage.DeclaredCoverage:
+		return coverageRow{string(v.Kind), v.ToolCallID, v.LookedFor, len(v.Checked), len(v.NotChecked), len(v.CannotCover)}, true
+	case *coverage.DeclaredCoverage:
+		if v != nil {
+			return rowOf(*v)
+		}
+		return coverageRow{}, false
+	}
+	w, ok := decode[struct {
+		Kind        string            `json:"kind"`
+		ToolCallID  string            `json:"toolCallId"`
+		LookedFor   string            `json:"lookedFor"`
+		Checked     []json.RawMessage `json:"checked"`
+		NotChecked  []json.RawMessage `json:"notChecked"`
+		CannotCover []json.RawMessage `json:"cannotCover"`
+	}](p)
+	return coverageRow{w.Kind, w.ToolCallID, w.LookedFor, len(w.Checked), len(w.NotChecked), len(w.CannotCover)}, ok
 }
 
 // semanticsRow is the part of a semantics_declared payload the spans use.
@@ -81,7 +101,7 @@ func callID(e event.Event) string {
 		p, _ := decode[event.ToolsResultPayload](e.Payload)
 		return p.ToolCallID
 	case event.ToolsCoverageDeclared, event.ToolsAbsent:
-		p, _ := decode[coverageRow](e.Payload)
+		p, _ := rowOf(e.Payload)
 		return p.ToolCallID
 	case event.ToolsSemanticsDeclared:
 		p, _ := decode[semanticsRow](e.Payload)
