@@ -285,3 +285,57 @@ func FuzzObserver(f *testing.F) {
 		}
 	})
 }
+
+// TestPausedTurn checks a turn a tool paused: the root says paused, carries
+// the pause as an event, and is not an error; the paused call's span ends.
+func TestPausedTurn(t *testing.T) {
+	ask := tool.Must(tool.New("ask_oncall", "asks the person on call", func(ctx context.Context, in struct{}) (string, error) {
+		return "", tool.Pause(map[string]string{"question": "roll back?"})
+	}))
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "c9", Name: "ask_oncall", Args: json.RawMessage(`{}`)}}, StopReason: llm.StopToolUse},
+	)
+	a, err := agent.New(p, agent.WithID("asking"), agent.WithTools(ask))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, sr := recorded(t)
+	obs := x.Observer(context.Background())
+	detach := obs.Attach(a.On)
+	res, runErr := a.Run(context.Background(), agent.Input{Message: "checkout is down"})
+	detach()
+	if runErr != nil {
+		t.Fatalf("run: %v", runErr)
+	}
+	if !res.Paused {
+		t.Fatal("the run did not pause")
+	}
+	obs.End(res.Record(), nil)
+	var root, call sdktrace.ReadOnlySpan
+	for _, s := range sr.Ended() {
+		switch s.Name() {
+		case "invoke_agent asking":
+			root = s
+		case "execute_tool ask_oncall":
+			call = s
+		}
+	}
+	if root == nil || call == nil {
+		t.Fatalf("spans %v: want the root and the paused call", names(sr.Ended()))
+	}
+	if m := attrMap(root.Attributes()); m["agentfootprint.turn.outcome"] != "paused" {
+		t.Errorf("root outcome %q, want paused", m["agentfootprint.turn.outcome"])
+	}
+	if got := root.Status().Code.String(); got != "Unset" {
+		t.Errorf("root status %s, want Unset", got)
+	}
+	found := false
+	for _, e := range root.Events() {
+		if e.Name == "agentfootprint.pause.request" {
+			found = attrMap(e.Attributes)["gen_ai.tool.call.id"] == "c9"
+		}
+	}
+	if !found {
+		t.Error("the root has no pause.request event naming call c9")
+	}
+}
