@@ -29,6 +29,11 @@ import (
 // span ends in End, which adds the turn's span events with the keys each
 // route decision read, taken from the record's commit log. All times are
 // the events' own, so replaying a record gives the same spans.
+//
+// One Observer can serve every turn of an agent: End closes a turn, and a
+// turn_start that arrives while a turn is open closes that one first
+// (without the record's evidence). Detach before calling End: an event
+// heard after End opens a new turn.
 type Observer struct {
 	x   *Exporter
 	ctx context.Context
