@@ -339,3 +339,34 @@ func TestPausedTurn(t *testing.T) {
 		t.Error("the root has no pause.request event naming call c9")
 	}
 }
+
+// TestRequestSettingsOnTheTurn checks that the agent's max tokens and
+// temperature, which only the record's manifest carries, reach the root,
+// and the temperature each request set reaches its chat span.
+func TestRequestSettingsOnTheTurn(t *testing.T) {
+	a, err := agent.New(scripted.New(scripted.Reply{Content: "Fine."}), agent.WithID("tuned"),
+		agent.WithMaxTokens(256), agent.WithTemperature(0.25))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, sr := recorded(t)
+	obs := x.Observer(context.Background())
+	detach := obs.Attach(a.On)
+	res, runErr := a.Run(context.Background(), agent.Input{Message: "status?"})
+	detach()
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	obs.End(res.Record(), nil)
+	got := map[string]map[string]string{}
+	for _, s := range sr.Ended() {
+		got[s.Name()] = attrMap(s.Attributes())
+	}
+	root, chat := got["invoke_agent tuned"], got["chat "+res.Record().Manifest.Model]
+	if root["gen_ai.request.max_tokens"] != "256" || root["gen_ai.request.temperature"] != "0.25" {
+		t.Errorf("root max_tokens %q, temperature %q; want 256 and 0.25", root["gen_ai.request.max_tokens"], root["gen_ai.request.temperature"])
+	}
+	if chat["gen_ai.request.temperature"] != "0.25" {
+		t.Errorf("chat span temperature %q, want 0.25 (spans: %v)", chat["gen_ai.request.temperature"], names(sr.Ended()))
+	}
+}

@@ -17,6 +17,7 @@ const (
 	keyConversationID     = attribute.Key("gen_ai.conversation.id")
 	keyRequestModel       = attribute.Key("gen_ai.request.model")
 	keyRequestTemperature = attribute.Key("gen_ai.request.temperature")
+	keyRequestMaxTokens   = attribute.Key("gen_ai.request.max_tokens")
 	keyResponseFinish     = attribute.Key("gen_ai.response.finish_reasons")
 	keyUsageInput         = attribute.Key("gen_ai.usage.input_tokens")
 	keyUsageOutput        = attribute.Key("gen_ai.usage.output_tokens")

@@ -21,6 +21,7 @@ func TestFrozenKeysMatchSemconv(t *testing.T) {
 		{keyConversationID, semconv.GenAIConversationIDKey},
 		{keyRequestModel, semconv.GenAIRequestModelKey},
 		{keyRequestTemperature, semconv.GenAIRequestTemperatureKey},
+		{keyRequestMaxTokens, semconv.GenAIRequestMaxTokensKey},
 		{keyResponseFinish, semconv.GenAIResponseFinishReasonsKey},
 		{keyUsageInput, semconv.GenAIUsageInputTokensKey},
 		{keyUsageOutput, semconv.GenAIUsageOutputTokensKey},

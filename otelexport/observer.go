@@ -437,8 +437,18 @@ func (o *Observer) finish(rec *agent.Record, runErr error) {
 	if t.provider != "" {
 		attrs = append(attrs, keyProviderName.String(t.provider), keyRequestModel.String(t.model))
 	}
-	if rec != nil && rec.DroppedEvents > 0 {
-		attrs = append(attrs, keyEventsDropped.Int(rec.DroppedEvents))
+	if rec != nil {
+		// The agent's settings reach only the record's manifest, not the
+		// events: they go on the turn, which the conventions allow.
+		if o := rec.Manifest.Options; o.MaxTokens > 0 {
+			attrs = append(attrs, keyRequestMaxTokens.Int(o.MaxTokens))
+		}
+		if t := rec.Manifest.Options.Temperature; t != nil {
+			attrs = append(attrs, keyRequestTemperature.Float64(*t))
+		}
+		if rec.DroppedEvents > 0 {
+			attrs = append(attrs, keyEventsDropped.Int(rec.DroppedEvents))
+		}
 	}
 	outcome := outcomeIncomplete
 	end := t.last
