@@ -26,6 +26,10 @@ const (
 	instrumentationVersion = agent.LibraryVersion
 )
 
+// MaxEvents caps the events one ExportEvents or ExportRecord call takes:
+// sixteen turns' worth of a full event log (agent.MaxRecordedEvents each).
+const MaxEvents = 16 * agent.MaxRecordedEvents
+
 // ErrNoEvents reports a run record that kept no events (the agent ran with
 // agent.WithEventLog(false)), so there is nothing to build spans from.
 var ErrNoEvents = errors.New("otelexport: the run record keeps no events (the agent ran with WithEventLog(false)); attach an Observer while it runs instead")
@@ -123,6 +127,9 @@ func (x *Exporter) ExportRecord(ctx context.Context, rec *agent.Record) error {
 func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *agent.Record) error {
 	if len(events) == 0 {
 		return ErrNoEvents
+	}
+	if len(events) > MaxEvents {
+		return fmt.Errorf("otelexport: ExportEvents: %d events is more than the %d one export takes", len(events), MaxEvents)
 	}
 	obs := x.Observer(ctx)
 	for _, e := range events {

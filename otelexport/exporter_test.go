@@ -70,6 +70,10 @@ func TestRefusals(t *testing.T) {
 	if err := x.ExportRecord(context.Background(), &agent.Record{}); !errors.Is(err, otelexport.ErrNoEvents) {
 		t.Errorf("ExportRecord(no events) = %v, want ErrNoEvents", err)
 	}
+	tooMany := make([]event.Event, otelexport.MaxEvents+1)
+	if err := x.ExportEvents(context.Background(), tooMany, nil); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("ExportEvents(%d events) = %v, want a refusal over the cap", len(tooMany), err)
+	}
 	if _, err := otelexport.NewProvider(context.Background(), otelexport.Destination{}); err == nil {
 		t.Error("NewProvider with no destination was accepted")
 	}
