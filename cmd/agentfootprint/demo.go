@@ -114,6 +114,7 @@ func newDemoCmd() *cobra.Command {
 	cmd.Flags().StringVar(&live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
 	keep.register(cmd, true)
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the record's steps by their stage ids")
+	addTraceFlags(cmd)
 	return cmd
 }
 
@@ -125,6 +126,7 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 	}
 	ctx := commandContext(cmd)
 	rep, runErr := scenario.Run(ctx, f, opts...)
+	traceReport(cmd, rep)
 	stored := keep.save(cmd, rep, runErr)
 	var llmErr *llm.Error
 	if live && errors.As(runErr, &llmErr) {

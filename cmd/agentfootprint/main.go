@@ -41,6 +41,7 @@ func newRootCmd() *cobra.Command {
 		newShowCmd(),
 		newAuditCmd(),
 		newLensCmd(),
+		newTraceCmd(),
 	)
 	applyExitTable(root)
 	return root

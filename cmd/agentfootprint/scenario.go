@@ -53,6 +53,7 @@ func newScenarioRunCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
 	keep.register(cmd, false)
+	addTraceFlags(cmd)
 	return cmd
 }
 
@@ -125,6 +126,7 @@ func describe(err error) string {
 func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, keep storeFlags, text func(*scenario.Report, io.Writer) error) error {
 	ctx := commandContext(cmd)
 	rep, runErr := scenario.Run(ctx, f)
+	traceReport(cmd, rep)
 	stored := keep.save(cmd, rep, runErr)
 	withStored := func(rep *scenario.Report, w io.Writer) error {
 		if err := text(rep, w); err != nil {
