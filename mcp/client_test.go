@@ -291,7 +291,9 @@ func TestToolListChanges(t *testing.T) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ECHO"}}}, nil
 		})
 	s.AddTool(&sdk.Tool{Name: "fresh", Description: "New.", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil })
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
 	second, err := c.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
