@@ -10,7 +10,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
 	"sync"
+	"syscall"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -89,7 +92,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
 	})
 	var t sdk.Transport
 	if len(c.src.Command) > 0 {
-		t = &sdk.CommandTransport{Command: c.src.command(c.cfg)}
+		t = &sdk.CommandTransport{Command: c.src.command(c.cfg), TerminateDuration: terminateGrace}
 	} else {
 		limit := c.cfg.maxResultBytes
 		t = &sdk.StreamableClientTransport{
@@ -107,7 +110,8 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
 }
 
 // Close ends the session; a stdio server's input is closed and the process
-// is waited for (then terminated, then killed, if it does not exit). Tools
+// is waited for, then sent SIGTERM after 2 s and SIGKILL 2 s later if it
+// has not exited (a server stopped by that SIGTERM is a clean close). Tools
 // built by List fail after Close.
 func (c *Client) Close() error {
 	c.mu.Lock()
@@ -121,10 +125,30 @@ func (c *Client) Close() error {
 	}
 	err := c.sess.Close()
 	c.sess = nil
+	if stoppedByUs(err) {
+		err = nil
+	}
 	if err != nil {
 		return fmt.Errorf("mcp: server %q: closing the session: %w", c.name, err)
 	}
 	return nil
+}
+
+// terminateGrace is how long Close waits for a stdio server to exit after
+// its input is closed before sending SIGTERM (and as long again before
+// SIGKILL).
+const terminateGrace = 2 * time.Second
+
+// stoppedByUs reports whether err is a stdio server's exit by the SIGTERM
+// Close sends a server that outlives its closed input: the stop Close
+// asked for, not a failure.
+func stoppedByUs(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM
 }
 
 // errClosed is returned by calls after Close.

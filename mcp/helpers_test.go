@@ -20,6 +20,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentfootprint/agentfootprint-go/mcp"
 )
 
 // serverEnv makes this test binary, started by a test, act as a server
@@ -31,6 +33,12 @@ func TestMain(m *testing.M) {
 	switch os.Getenv(serverEnv) {
 	case "sdk":
 		if err := testServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "serve":
+		if err := mcp.Serve(context.Background(), &sdk.StdioTransport{}, nativeTools(nil)...); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

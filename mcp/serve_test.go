@@ -21,8 +21,12 @@ type lookIn struct {
 	Customer string `json:"customer" jsonschema:"the customer to look up"`
 }
 
+// nativeTools are two Go tools to serve; t may be nil (the binary started
+// as a server).
 func nativeTools(t *testing.T) []*tool.Tool {
-	t.Helper()
+	if t != nil {
+		t.Helper()
+	}
 	absent := tool.Must(tool.New("find_orders", "Finds a customer's orders.", func(_ context.Context, in lookIn) (any, error) {
 		v, err := coverage.DecodeJSON([]byte(`{"af_absent":true,"outcome":"nothing_found","looked_for":"orders for ` + in.Customer + `","checked":[{"what":"orders table","why":"every row","short":"orders"}]}`))
 		return v, err
