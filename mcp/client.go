@@ -66,10 +66,31 @@ func Connect(ctx context.Context, src Source, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.sess, c.gen = sess, 1
+	if src.Name == "" {
+		if ir := sess.InitializeResult(); ir != nil && ir.ServerInfo != nil && validName(ir.ServerInfo.Name) {
+			c.name = ir.ServerInfo.Name
+		}
+	}
 	return c, nil
 }
 
-// Name returns the server's name as errors and sites use it.
+// validName accepts a server's self-reported name when it is short,
+// printable text.
+func validName(n string) bool {
+	if n == "" || len(n) > 100 {
+		return false
+	}
+	for _, r := range n {
+		if r < ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Name returns the server's name as errors and sites use it: Source.Name,
+// else the name the server gave in its handshake, else one derived from
+// the command or URL.
 func (c *Client) Name() string { return c.name }
 
 // Source returns the source the client connected to.

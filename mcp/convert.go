@@ -37,7 +37,7 @@ func (c *Client) build(t *sdk.Tool) (shape, ToolInfo, *tool.Tool, string) {
 	if t.OutputSchema != nil {
 		info.OutputSchema, _ = json.Marshal(t.OutputSchema)
 	}
-	opts := append([]tool.Option{tool.WithDefinitionSite(c.src.site(t.Name))}, c.cfg.toolOpts[t.Name]...)
+	opts := append([]tool.Option{tool.WithDefinitionSite(c.src.site(c.name, t.Name))}, c.cfg.toolOpts[t.Name]...)
 	name := t.Name
 	built, err := tool.NewRaw(name, desc, schema, func(ctx context.Context, args json.RawMessage) (any, error) {
 		return c.call(ctx, name, sh, args)

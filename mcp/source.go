@@ -69,14 +69,14 @@ func (s Source) String() string {
 	return s.URL
 }
 
-// site is the definition site of the server's tool name: File names the
+// site is the definition site of tool name of the server so named: File names the
 // server, Function the tool, and Line is 0 (there is no Go line).
-func (s Source) site(name string) tool.Site {
+func (s Source) site(server, name string) tool.Site {
 	kind := "stdio"
 	if s.URL != "" {
 		kind = "http"
 	}
-	return tool.Site{File: fmt.Sprintf("mcp server %s (%s: %s)", s.name(), kind, s.String()), Function: "tool " + name}
+	return tool.Site{File: fmt.Sprintf("mcp server %s (%s: %s)", server, kind, s.String()), Function: "tool " + name}
 }
 
 // command builds the process for a stdio source.

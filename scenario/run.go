@@ -39,6 +39,13 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(f.mcp) > 0 {
+		closeMCP, err := f.connectMCP(ctx, rc)
+		if err != nil {
+			return nil, err
+		}
+		defer closeMCP()
+	}
 	rt := &runTools{next: map[string]int{}}
 	a, err := f.newAgent(rt, rc)
 	if err != nil {

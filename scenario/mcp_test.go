@@ -1,0 +1,87 @@
+// Tests of MCP servers as tool sources: the "mcp" list's refusals, and a run
+// whose model calls a go-sdk server's tool over HTTP.
+
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const mcpTail = `"replies":[{"content":"ok"}],"turns":[{"user":"hi"}]`
+
+func TestParseMCPRefusals(t *testing.T) {
+	for _, tc := range []struct{ name, mcp, want string }{
+		{"not a list", `{}`, "mcp: want an array, got an object"},
+		{"no name", `[{"url":"http://127.0.0.1:1/mcp"}]`, "mcp[0].name: missing"},
+		{"both", `[{"name":"a","url":"http://127.0.0.1:1/mcp","command":["x"]}]`, "mcp[0]: give exactly one of command"},
+		{"neither", `[{"name":"a"}]`, "mcp[0]: give exactly one of command"},
+		{"twice", `[{"name":"a","url":"http://x/"},{"name":"a","url":"http://y/"}]`, `mcp[1].name: "a" names another server already`},
+		{"unknown key", `[{"name":"a","url":"http://x/","env":{}}]`, `mcp[0].env: unknown key`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(`{"mcp":` + tc.mcp + `,` + mcpTail + `}`))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	f, err := Parse([]byte(`{"mcp":[{"name":"fs","command":["node","${DIR}/x.js"]}],` + mcpTail + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.MCPServers(); len(got) != 1 || got[0].Name != "fs" || got[0].Command[1] != "${DIR}/x.js" {
+		t.Errorf("MCPServers = %+v", got)
+	}
+}
+
+type echoArgs struct {
+	Message string `json:"message"`
+}
+
+func TestRunCallsAnMCPServer(t *testing.T) {
+	s := sdk.NewServer(&sdk.Implementation{Name: "echoer", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes."}, func(_ context.Context, _ *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Echo: " + in.Message}}}, nil, nil
+	})
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	defer srv.Close()
+	t.Setenv("AF_TEST_MCP_URL", srv.URL)
+	f, err := Parse([]byte(`{"name":"mcp-echo","mcp":[{"name":"echoer","url":"${AF_TEST_MCP_URL}"}],
+		"replies":[{"toolCalls":[{"id":"c1","name":"echo","args":{"message":"hi"}}]},{"content":"It said hi."}],
+		"turns":[{"user":"Echo hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"c1 Echo: hi"}, served(rep)); diff != "" {
+		t.Errorf("served (-want +got):\n%s", diff)
+	}
+	rec, err := json.Marshal(rep.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"file":"mcp server echoer (http: ` + srv.URL + `)"`, `"function":"tool echo"`, `"mcp":{"server":"echoer","tool":"echo","result":{"content":[{"type":"text","text":"Echo: hi"}]}}`} {
+		if !strings.Contains(string(rec), want) {
+			t.Errorf("the record lacks %s", want)
+		}
+	}
+	// A server's tool may not take a canned tool's name.
+	f, err = Parse([]byte(`{"tools":[{"name":"echo","description":"Canned.","results":[{"value":"x"}]}],"mcp":[{"name":"echoer","url":"${AF_TEST_MCP_URL}"}],` + mcpTail + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), f); err == nil || !strings.Contains(err.Error(), `the server's tool "echo" has the name of tools[0]`) {
+		t.Errorf("name clash: err = %v", err)
+	}
+}
