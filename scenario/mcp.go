@@ -121,4 +121,3 @@ func (f *File) MCPServers() []mcp.Source {
 	}
 	return out
 }
-
