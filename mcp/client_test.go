@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -340,7 +341,11 @@ func TestRawServerBadInput(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Setenv("AF_MCP_RAW_MODE", tc.mode)
-			c, err := mcp.Connect(context.Background(), mcp.Source{Name: "raw", Command: selfCommand(t, "raw")}, mcp.WithCallTimeout(500*time.Millisecond))
+			timeout := 500 * time.Millisecond
+			if tc.mode == "huge" {
+				timeout = 30 * time.Second // writing 50 MB is slow under -race
+			}
+			c, err := mcp.Connect(context.Background(), mcp.Source{Name: "raw", Command: selfCommand(t, "raw")}, mcp.WithCallTimeout(timeout))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -395,3 +400,35 @@ func TestSourceRefused(t *testing.T) {
 }
 
 func isType[T error](err error) bool { _, ok := errors.AsType[T](err); return ok }
+
+func TestConcurrentLossReconnectsOnce(t *testing.T) {
+	srv := newHTTPServer(t, testServer)
+	c, err := mcp.Connect(context.Background(), mcp.Source{Name: "test", URL: srv.srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := find(t, l, "echo")
+	srv.swap(testServer)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			o, _ := invoke(t, echo, `{"message":"x"}`)
+			errs[i] = o.Err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if sl, ok := errors.AsType[*mcp.SessionLostError](err); err != nil && (!ok || !sl.Reconnected) {
+			t.Errorf("call %d: %v, want success or a SessionLostError after one reconnection", i, err)
+		}
+	}
+	if got := srv.inits.Load(); got != 2 {
+		t.Errorf("%d handshakes, want 2 (the first and one reconnection)", got)
+	}
+}

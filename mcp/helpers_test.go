@@ -7,10 +7,12 @@ package mcp_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -137,15 +139,25 @@ func testServer() *sdk.Server {
 // replaces the handler, so the server forgets every session (as a restart
 // does).
 type swappableHTTP struct {
-	h   atomic.Pointer[http.Handler]
-	srv *httptest.Server
+	h     atomic.Pointer[http.Handler]
+	srv   *httptest.Server
+	inits atomic.Int32 // initialize requests seen
 }
 
 func newHTTPServer(t *testing.T, mk func() *sdk.Server) *swappableHTTP {
 	t.Helper()
 	s := &swappableHTTP{}
 	s.swap(mk)
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*s.h.Load()).ServeHTTP(w, r) }))
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(body), `"method":"initialize"`) {
+				s.inits.Add(1)
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		(*s.h.Load()).ServeHTTP(w, r)
+	}))
 	t.Cleanup(s.srv.Close)
 	return s
 }
