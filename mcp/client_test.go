@@ -370,7 +370,10 @@ func TestRawServerBadInput(t *testing.T) {
 func TestToolOptionsApply(t *testing.T) {
 	c, _ := connectHTTP(t,
 		mcp.WithToolOptions("echo", tool.WithResultCeiling(3, "a shorter message"), tool.WithCheckIn(tool.CheckInAlways)),
-		mcp.WithToolOptions("failing", tool.WithHiddenArguments("nope")))
+		mcp.WithToolOptions("failing", tool.WithHiddenArguments("nope")),
+		mcp.WithToolOptions("search_logs",
+			tool.WithAskOrAssume(map[string]tool.Rule{"since": {Assume: "24h"}}),
+			tool.WithPeriod(tool.Period{Argument: "since", Spelling: tool.SpellingLookback})))
 	l, err := c.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -381,6 +384,10 @@ func TestToolOptionsApply(t *testing.T) {
 	}
 	if ceil, ok := echo.ResultCeiling(); !ok || ceil.MaxChars != 3 {
 		t.Errorf("ceiling = %+v %v", ceil, ok)
+	}
+	logs := find(t, l, "search_logs")
+	if p, ok := logs.Period(); !ok || p.Argument != "since" || !logs.Ruled() {
+		t.Errorf("search_logs period = %+v %v, want the since argument, ruled", p, ok)
 	}
 	if len(l.Skipped) != 1 || l.Skipped[0].Tool != "failing" || !strings.Contains(l.Skipped[0].Reason, "nope") {
 		t.Errorf("skipped = %+v, want failing refused for its option", l.Skipped)

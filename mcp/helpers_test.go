@@ -63,6 +63,10 @@ type echoIn struct {
 	Message string `json:"message" jsonschema:"the text to echo"`
 }
 
+type logsIn struct {
+	Since string `json:"since,omitempty" jsonschema:"how far back, such as 24h"`
+}
+
 type countIn struct {
 	Query string `json:"query" jsonschema:"what to count"`
 }
@@ -126,6 +130,10 @@ func testServer() *sdk.Server {
 			case <-time.After(3 * time.Second):
 				return nil, nil, errors.New("wait gave up")
 			}
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "search_logs", Description: "Searches logs over a look-back window."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in logsIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: text("searched " + in.Since)}, nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Ends the server process mid-call."},
 		func(context.Context, *sdk.CallToolRequest, countIn) (*sdk.CallToolResult, any, error) {
