@@ -8,6 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -437,5 +440,52 @@ func TestConcurrentLossReconnectsOnce(t *testing.T) {
 	}
 	if got := srv.inits.Load(); got != 2 {
 		t.Errorf("%d handshakes, want 2 (the first and one reconnection)", got)
+	}
+}
+
+func TestSilentServerBounded(t *testing.T) {
+	t.Setenv("AF_MCP_RAW_MODE", "mute")
+	_, err := mcp.Connect(context.Background(), mcp.Source{Name: "raw", Command: selfCommand(t, "raw")}, mcp.WithConnectTimeout(300*time.Millisecond))
+	if !isType[*mcp.ConnectError](err) {
+		t.Errorf("mute handshake: err = %v, want a ConnectError", err)
+	}
+	t.Setenv("AF_MCP_RAW_MODE", "no-list")
+	c, err := mcp.Connect(context.Background(), mcp.Source{Name: "raw", Command: selfCommand(t, "raw")}, mcp.WithConnectTimeout(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.List(context.Background()); !isType[*mcp.ListError](err) {
+		t.Errorf("mute list: err = %v, want a ListError", err)
+	}
+}
+
+func TestHTTPResultOverTheCap(t *testing.T) {
+	// Both answer forms of streamable HTTP: an event stream (bounded per
+	// event) and a JSON body (bounded by the client's round tripper).
+	for _, jsonBody := range []bool{false, true} {
+		t.Run(fmt.Sprintf("json=%v", jsonBody), func(t *testing.T) {
+			s := testServer()
+			srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{JSONResponse: jsonBody}))
+			defer srv.Close()
+			c, err := mcp.Connect(context.Background(), mcp.Source{Name: "test", URL: srv.URL}, mcp.WithMaxResultBytes(1<<20))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			l, err := c.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, _ := invoke(t, find(t, l, "big"), `{"query":"x"}`)
+			if !isType[*mcp.ResultTooLargeError](o.Err) {
+				t.Fatalf("err = %v, want a ResultTooLargeError", o.Err)
+			}
+			// The session is usable afterwards.
+			o, _ = invoke(t, find(t, l, "echo"), `{"message":"small"}`)
+			if o.Err != nil || served(t, o.Output) != "Echo: small" {
+				t.Errorf("after the big result: %+v", o)
+			}
+		})
 	}
 }

@@ -110,7 +110,7 @@ func (c *Client) callFailed(ctx, callCtx context.Context, name string, gen int, 
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case errors.Is(err, errTooLarge) || strings.Contains(err.Error(), errTooLarge.Error()) || strings.Contains(err.Error(), "exceeded the configured maximum"):
+	case tooLarge(err):
 		// The transport stopped reading; the session cannot be trusted
 		// to be in step any more.
 		_ = c.recover(ctx, gen)
@@ -122,4 +122,21 @@ func (c *Client) callFailed(ctx, callCtx context.Context, name string, gen int, 
 		return &SessionLostError{Server: c.name, Tool: name, Reconnected: rerr == nil, ReconnectErr: rerr, Err: err}
 	}
 	return &CallError{Server: c.name, Tool: name, Err: err}
+}
+
+// tooLarge reports whether err is a transport's refusal of an oversized
+// message: our HTTP body cap, or the go-sdk's stdio line bound or SSE event
+// bound. The go-sdk formats these with %v, so only their text is left to
+// recognise them by.
+func tooLarge(err error) bool {
+	if errors.Is(err, errTooLarge) {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{errTooLarge.Error(), "exceeded the configured maximum", "SSE event exceeded"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }

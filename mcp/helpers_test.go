@@ -135,6 +135,10 @@ func testServer() *sdk.Server {
 		func(_ context.Context, _ *sdk.CallToolRequest, in logsIn) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: text("searched " + in.Since)}, nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "Returns two megabytes of text."},
+		func(context.Context, *sdk.CallToolRequest, countIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: text(strings.Repeat("y", 2<<20))}, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Ends the server process mid-call."},
 		func(context.Context, *sdk.CallToolRequest, countIn) (*sdk.CallToolResult, any, error) {
 			os.Exit(3)
@@ -198,12 +202,18 @@ func rawServer(mode string) {
 		}
 		switch msg.Method {
 		case "initialize":
+			if mode == "mute" {
+				continue // never answers, not even the handshake
+			}
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
 			_ = json.Unmarshal(msg.Params, &p)
 			reply(msg.ID, `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}`)
 		case "tools/list":
+			if mode == "no-list" {
+				continue
+			}
 			reply(msg.ID, `{"tools":[`+
 				`{"name":"ok","description":"Fine.","inputSchema":{"type":"object"}},`+
 				`{"name":"arrayschema","description":"Its schema is not an object schema.","inputSchema":{"type":"array"}},`+
