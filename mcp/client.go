@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,10 +45,13 @@ type Client struct {
 	gen     int   // incremented on every new session
 	downErr error // why the last reconnection failed; nil while connected
 	closed  bool
-	// last is the most recent list's shape of every tool; stale is set by
-	// the server's notifications/tools/list_changed.
-	last  map[string]shape
-	stale bool
+	// last is the most recent list's shape of every tool.
+	last map[string]shape
+	// stale is set by the server's notifications/tools/list_changed and
+	// by a reconnection (the new session may offer other tools). It is
+	// atomic so the notification handler never waits on mu, which a
+	// reconnection holds while the handshake runs.
+	stale atomic.Bool
 	// unrecorded holds list changes not yet put on the record.
 	unrecorded []Change
 }
@@ -105,11 +109,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.connectTimeout)
 	defer cancel()
 	client := sdk.NewClient(&implementation, &sdk.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			c.mu.Lock()
-			c.stale = true
-			c.mu.Unlock()
-		},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { c.stale.Store(true) },
 	})
 	var t sdk.Transport
 	if len(c.src.Command) > 0 {
@@ -218,6 +218,7 @@ func (c *Client) recover(ctx context.Context, gen int) error {
 		return err
 	}
 	c.sess, c.downErr = sess, nil
+	c.stale.Store(true)
 	return nil
 }
 
@@ -301,7 +302,8 @@ func (c *Client) List(ctx context.Context) (*List, error) {
 	}
 	c.mu.Lock()
 	l.Changes = diff(c.last, next)
-	c.last, c.stale = next, false
+	c.last = next
+	c.stale.Store(false)
 	c.unrecorded = append(c.unrecorded, l.Changes...)
 	c.mu.Unlock()
 	return l, nil
@@ -348,10 +350,7 @@ func (c *Client) fetchOn(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.T
 // the last list and the server's notices tell: "" when it does not, or is
 // not known to. A list_changed notice makes it list again first.
 func (c *Client) current(ctx context.Context, name string, want shape) ChangeKind {
-	c.mu.Lock()
-	stale := c.stale
-	c.mu.Unlock()
-	if stale {
+	if c.stale.Load() {
 		if _, err := c.List(ctx); err != nil {
 			return "" // the call itself will say what is wrong
 		}
