@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 const mcpTail = `"replies":[{"content":"ok"}],"turns":[{"user":"hi"}]`
 
 func TestParseMCPRefusals(t *testing.T) {
+	schema := compileSchema(t)
 	for _, tc := range []struct{ name, mcp, want string }{
 		{"not a list", `{}`, "mcp: want an array, got an object"},
 		{"no name", `[{"url":"http://127.0.0.1:1/mcp"}]`, "mcp[0].name: missing"},
@@ -27,13 +29,40 @@ func TestParseMCPRefusals(t *testing.T) {
 		{"unknown key", `[{"name":"a","url":"http://x/","env":{}}]`, `mcp[0].env: unknown key`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte(`{"mcp":` + tc.mcp + `,` + mcpTail + `}`))
+			data := []byte(`{"mcp":` + tc.mcp + `,` + mcpTail + `}`)
+			_, err := Parse(data)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tc.want)
 			}
+			// The schema refuses the same, but for a repeated name, which
+			// JSON Schema cannot express.
+			if tc.name != "twice" && schemaAccepts(t, schema, data) == nil {
+				t.Errorf("the schema accepts %s", data)
+			}
 		})
 	}
-	f, err := Parse([]byte(`{"mcp":[{"name":"fs","command":["node","${DIR}/x.js"]}],` + mcpTail + `}`))
+	for _, k := range mcpKeys {
+		if !strings.Contains(string(Schema()), `"`+k+`":`) {
+			t.Errorf("the schema does not describe %q", k)
+		}
+	}
+	valid := []byte(`{"mcp":[{"name":"fs","command":["node","${DIR}/x.js"]}],` + mcpTail + `}`)
+	if err := schemaAccepts(t, schema, valid); err != nil {
+		t.Errorf("the schema refuses %s: %v", valid, err)
+	}
+	for _, p := range []string{"../cmd/agentfootprint/testdata/mcp/peers.json", "../cmd/agentfootprint/testdata/mcp/canned.json"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(data); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		if err := schemaAccepts(t, schema, data); err != nil {
+			t.Errorf("%s: the schema refuses it: %v", p, err)
+		}
+	}
+	f, err := Parse(valid)
 	if err != nil {
 		t.Fatal(err)
 	}
