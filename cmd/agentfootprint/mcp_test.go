@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -158,5 +159,45 @@ func TestMCPScenarioExplainsBackToTheServer(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestMCPServeForTheTypeScriptClient(t *testing.T) {
+	dir := npmPeers(t)
+	bin := filepath.Join(t.TempDir(), "agentfootprint")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "node", "../../mcp/testdata/ts-client.mjs", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"),
+		"find_orders", `{"customer":"ACME"}`, "--", bin, "mcp", "serve", "--scenario", "testdata/mcp/canned.json").Output()
+	if err != nil {
+		t.Fatalf("ts client: %v (%s)", err, out)
+	}
+	var res struct {
+		Meta              map[string]any `json:"_meta"`
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	absent, _ := res.Meta["af_absent"].(map[string]any)
+	if absent["looked_for"] != "orders for ACME" {
+		t.Fatalf("_meta.af_absent = %v", res.Meta["af_absent"])
+	}
+	// The declaration under _meta is the envelope in structuredContent, but
+	// its marker, read back unchanged by another language's client.
+	env := map[string]any{}
+	for k, v := range res.StructuredContent {
+		if k != "af_absent" {
+			env[k] = v
+		}
+	}
+	if res.StructuredContent["af_absent"] != true {
+		t.Errorf("structuredContent = %v", res.StructuredContent)
+	}
+	if diff := cmp.Diff(env, absent); diff != "" {
+		t.Errorf("_meta.af_absent differs from the envelope (-envelope +_meta):\n%s", diff)
 	}
 }
