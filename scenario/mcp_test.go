@@ -114,3 +114,71 @@ func TestRunCallsAnMCPServer(t *testing.T) {
 		t.Errorf("name clash: err = %v", err)
 	}
 }
+
+type ordersArgs struct {
+	Customer string `json:"customer"`
+}
+
+// A declaration a server sends under _meta is recorded and judged like a
+// native tool's: the call's status is absent, the row is declared, and the
+// results layer keeps it on the ledger.
+func TestRunRecordsAnMCPDeclaration(t *testing.T) {
+	s := sdk.NewServer(&sdk.Implementation{Name: "orders", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "find_orders", Description: "Finds a customer's orders."}, func(_ context.Context, _ *sdk.CallToolRequest, in ordersArgs) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{
+			Content: []sdk.Content{&sdk.TextContent{Text: "No orders."}},
+			Meta: sdk.Meta{"af_absent": map[string]any{
+				"outcome": "nothing_found", "looked_for": "orders for " + in.Customer,
+				"checked": []any{map[string]any{"what": "orders table", "why": "every row"}},
+			}},
+		}, nil, nil
+	})
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	defer srv.Close()
+	t.Setenv("AF_TEST_MCP_URL", srv.URL)
+	f, err := Parse([]byte(`{"agent":{"resultsLayer":true},"mcp":[{"name":"orders","url":"${AF_TEST_MCP_URL}"}],
+		"replies":[{"toolCalls":[{"id":"c1","name":"find_orders","args":{"customer":"ACME"}}]},{"content":"ACME has no orders."}],
+		"turns":[{"user":"Any orders for ACME?"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.ToolCalls) != 1 || rep.ToolCalls[0].Status != "absent" {
+		t.Errorf("tool calls = %+v, want one with status absent", rep.ToolCalls)
+	}
+	if len(rep.CoverageDeclared) != 1 || rep.CoverageDeclared[0].Kind != "absence" || rep.CoverageDeclared[0].LookedFor != "orders for ACME" {
+		t.Errorf("coverage declared = %+v", rep.CoverageDeclared)
+	}
+	// The same declaration from a canned native tool gives the same rows,
+	// ledger, standing and served text.
+	twin, err := Parse([]byte(`{"agent":{"resultsLayer":true},
+		"tools":[{"name":"find_orders","description":"Finds a customer's orders.","inputSchema":{"type":"object","properties":{"customer":{"type":"string"}}},
+			"results":[{"absent":{"what":"orders for ACME","checked":[{"what":"orders table","why":"every row"}]}}]}],
+		"replies":[{"toolCalls":[{"id":"c1","name":"find_orders","args":{"customer":"ACME"}}]},{"content":"ACME has no orders."}],
+		"turns":[{"user":"Any orders for ACME?"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	native, err := Run(context.Background(), twin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(native.CoverageDeclared, rep.CoverageDeclared); diff != "" {
+		t.Errorf("declared rows (-native +mcp):\n%s", diff)
+	}
+	if rep.Standing == nil || len(rep.Standing.Reasons) == 0 || rep.Standing.Reasons[0].Reason != "declared-absent" {
+		t.Errorf("standing = %+v, want the reason declared-absent", rep.Standing)
+	}
+	if diff := cmp.Diff(native.Ledger, rep.Ledger); diff != "" {
+		t.Errorf("ledger (-native +mcp):\n%s", diff)
+	}
+	if diff := cmp.Diff(native.Standing, rep.Standing); diff != "" {
+		t.Errorf("standing (-native +mcp):\n%s", diff)
+	}
+	if !strings.Contains(served(rep)[0], `"af_absent":true`) {
+		t.Errorf("served %v, want the absence envelope", served(rep))
+	}
+}
