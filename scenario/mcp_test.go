@@ -182,3 +182,28 @@ func TestRunRecordsAnMCPDeclaration(t *testing.T) {
 		t.Errorf("served %v, want the absence envelope", served(rep))
 	}
 }
+
+// FuzzParseMCP feeds the "mcp" list arbitrary JSON: Parse accepts or
+// refuses it, and never panics.
+func FuzzParseMCP(f *testing.F) {
+	for _, s := range []string{
+		`[{"name":"fs","command":["node","x.js"]}]`,
+		`[{"name":"h","url":"http://127.0.0.1:1/mcp"}]`,
+		`[{"name":"a","command":[]}]`,
+		`[{"name":1}]`,
+		`[null]`,
+		`{"name":"a"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		f, err := Parse([]byte(`{"mcp":` + list + `,` + mcpTail + `}`))
+		if err != nil {
+			return
+		}
+		var entries []any
+		if jerr := json.Unmarshal([]byte(list), &entries); jerr != nil || len(entries) != len(f.MCPServers()) {
+			t.Fatalf("accepted %s as %d servers", list, len(f.MCPServers()))
+		}
+	})
+}
