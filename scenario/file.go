@@ -33,6 +33,7 @@ type File struct {
 	description string
 	agent       agentSpec
 	tools       []toolSpec
+	mcp         []mcpSpec // MCP servers as tool sources (mcp.go)
 	replies     []scripted.Reply
 	turns       []turn
 	expect      *expectSpec
@@ -133,7 +134,7 @@ type expectedCall struct {
 
 // Keys of each object, in the order the documentation lists them.
 var (
-	fileKeys    = []string{"$schema", "name", "description", "agent", "tools", "replies", "turns", "expect"}
+	fileKeys    = []string{"$schema", "name", "description", "agent", "tools", "mcp", "replies", "turns", "expect"}
 	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "resultsLayer", "limitsTravelWithTheAnswer", "time", "units"}
 	unitKeys    = []string{"id", "kind", "text", "slot", "role", "priority", "version", "when", "onToolReturn", "tools"}
 	whenKeys    = []string{"label", "key", "equals", "contains", "atLeast", "present"}
@@ -235,6 +236,8 @@ func parseFile(o coverage.Object) (*File, error) {
 			f.agent, err = parseAgent(m.Key, m.Value)
 		case "tools":
 			f.tools, err = parseTools(m.Key, m.Value)
+		case "mcp":
+			f.mcp, err = parseMCP(m.Key, m.Value)
 		case "replies":
 			f.replies, err = parseReplies(m.Key, m.Value)
 		case "turns":

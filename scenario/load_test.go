@@ -19,7 +19,7 @@ func TestParseRefusals(t *testing.T) {
 		{"not an object", `[]`, `scenario: a scenario file is one JSON object, not an array`},
 		{"trailing data", `{"replies":[],` + tl + `} {}`, `scenario: unexpected data after the scenario object`},
 		{"duplicate key", `{"replies":[],"replies":[],` + tl + `}`, `scenario: duplicate key "replies"`},
-		{"unknown top key", `{"replys":[],` + tl + `}`, `scenario: replys: unknown key "replys" (did you mean "replies"?); the keys here are $schema, name, description, agent, tools, replies, turns, expect`},
+		{"unknown top key", `{"replys":[],` + tl + `}`, `scenario: replys: unknown key "replys" (did you mean "replies"?); the keys here are $schema, name, description, agent, tools, mcp, replies, turns, expect`},
 		{"no replies", `{` + tl + `}`, `scenario: replies: missing: list the model's scripted replies, one per model call`},
 		{"no turns", `{"replies":[]}`, `scenario: turns: missing: give at least one turn, such as [{"user": "What is broken?"}]`},
 		{"empty turns", `{"replies":[],"turns":[]}`, `scenario: turns: missing: give at least one turn, such as [{"user": "What is broken?"}]`},

@@ -30,7 +30,10 @@ func RunFile(ctx context.Context, path string, opts ...Option) (*Report, error) 
 // a resume with nothing paused) is refused as a *FieldError naming the turn. A run that
 // fails (the script runs out, ctx is cancelled) returns the report of everything that ran
 // so far together with a *RunError. Options swap in your own tools or another model, or
-// add agent options, for this run only. Run never modifies f.
+// add agent options, for this run only. Run never modifies f. The MCP servers the file
+// names (its "mcp" list) are connected when the run starts, their tools offered beside the
+// canned ones, and their sessions closed when it ends; one that cannot be reached refuses
+// the run with a *FieldError naming its entry.
 func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	if f == nil {
 		return nil, errNilFile
@@ -38,6 +41,13 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	rc, err := newRunConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if len(f.mcp) > 0 {
+		closeMCP, err := f.connectMCP(ctx, rc)
+		if err != nil {
+			return nil, err
+		}
+		defer closeMCP()
 	}
 	rt := &runTools{next: map[string]int{}}
 	a, err := f.newAgent(rt, rc)

@@ -45,7 +45,7 @@ func BenchmarkInvokeTyped(b *testing.B) {
 	ctx := WithCall(context.Background(), Call{ID: "c1", Name: "place_order", Iteration: 1, Turn: 1})
 	b.ReportAllocs()
 	for b.Loop() {
-		o := tl.invoke(ctx, benchArgs, "")
+		o := tl.Invoke(ctx, benchArgs, "")
 		if o.Err != nil || o.Rejection != nil {
 			b.Fatal(o)
 		}

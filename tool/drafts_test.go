@@ -55,7 +55,7 @@ func TestConcurrentInvoke(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 20; j++ {
-				o := tl.invoke(context.Background(), benchArgs, "")
+				o := tl.Invoke(context.Background(), benchArgs, "")
 				if o.Err != nil || o.Rejection != nil || o.Output.Value != "placed 3 lines for c-1042" {
 					errs <- "valid call failed"
 					return

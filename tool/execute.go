@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 )
@@ -85,4 +86,44 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (v any, err error)
 		}
 	}()
 	return t.exec(ctx, args)
+}
+
+// Outcome is what Invoke did with one call.
+type Outcome struct {
+	// Rejection holds the validation issues, or nil.
+	Rejection *Rejection
+	// Ran reports whether the func ran. It is false when an enforced
+	// rejection stopped the call.
+	Ran bool
+	// Output is what the func produced, when it ran without error.
+	Output Output
+	// Err is the func's error (a *PauseRequest, a *PanicError, a
+	// *DecodeError or the tool's own), when it ran and failed.
+	Err error
+}
+
+// Enforced reports whether issues stopped the call.
+func (o Outcome) Enforced() bool { return o.Rejection != nil && !o.Ran }
+
+// Paused returns the pause request the func raised, if any.
+func (o Outcome) Paused() (*PauseRequest, bool) {
+	var pr *PauseRequest
+	if errors.As(o.Err, &pr) {
+		return pr, true
+	}
+	return nil, false
+}
+
+// Invoke validates args and, unless an enforced rejection stops it,
+// executes the tool: the two steps of a dispatcher without a check-in
+// between them (the MCP server, a tool's own tests). In ModeWarn the
+// rejection is returned and the call runs, unless the arguments were not
+// JSON at all (see Rejection.Stops).
+func (t *Tool) Invoke(ctx context.Context, args json.RawMessage, argsErr string) Outcome {
+	rej := t.Validate(args, argsErr)
+	if rej.Stops(t.cfg.mode) {
+		return Outcome{Rejection: rej}
+	}
+	out, err := t.Execute(ctx, args)
+	return Outcome{Rejection: rej, Ran: true, Output: out, Err: err}
 }

@@ -128,8 +128,8 @@ func TestPanicAndPauseReachTheDispatcher(t *testing.T) {
 	asking := Must(New("restart", "Restarts a service.", func(context.Context, struct{}) (string, error) {
 		return "", Pause(map[string]any{"question": "Restart checkout?"})
 	}))
-	o := asking.invoke(context.Background(), nil, "")
-	pr, ok := o.paused()
+	o := asking.Invoke(context.Background(), nil, "")
+	pr, ok := o.Paused()
 	if !ok || !o.Ran {
 		t.Fatalf("outcome %+v is not a pause", o)
 	}
@@ -170,7 +170,7 @@ func TestRawToolGetsEmptyObjectForNoArgs(t *testing.T) {
 		seen = string(args)
 		return "", nil
 	}))
-	if o := tl.invoke(context.Background(), json.RawMessage("  "), ""); o.Rejection != nil || o.Err != nil {
+	if o := tl.Invoke(context.Background(), json.RawMessage("  "), ""); o.Rejection != nil || o.Err != nil {
 		t.Fatalf("outcome %+v", o)
 	}
 	if seen != "{}" {

@@ -23,7 +23,8 @@ type config struct {
 	checkIn     CheckIn
 	checkInSet  bool
 	hidden      []string
-	callerSkip  int // WithCallerSkip's frames (site.go)
+	callerSkip  int   // WithCallerSkip's frames (site.go)
+	site        *Site // WithDefinitionSite's site (site.go)
 	problemPath string
 	problem     string
 	problemFix  string

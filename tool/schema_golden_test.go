@@ -100,7 +100,7 @@ func TestJSONTypesValidateAndDecode(t *testing.T) {
 		got = in
 		return "", nil
 	}))
-	o := tl.invoke(context.Background(), json.RawMessage(`{"filter":{"a":[1,2]},"count":3.25,"extra":{"b":true}}`), "")
+	o := tl.Invoke(context.Background(), json.RawMessage(`{"filter":{"a":[1,2]},"count":3.25,"extra":{"b":true}}`), "")
 	if o.Rejection != nil || o.Err != nil {
 		t.Fatalf("outcome %+v", o)
 	}

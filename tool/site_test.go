@@ -100,3 +100,19 @@ func TestCallerSkipRange(t *testing.T) {
 		t.Errorf("deep site = %+v", got)
 	}
 }
+
+func TestWithDefinitionSite(t *testing.T) {
+	want := tool.Site{File: "mcp stdio: node server.js", Function: "echo"}
+	tl, err := tool.NewRaw("echo", "Echoes.", json.RawMessage(`{"type":"object"}`), rawFn, tool.WithDefinitionSite(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, tl.DefinedAt()); diff != "" {
+		t.Errorf("site (-want +got):\n%s", diff)
+	}
+	_, err = tool.NewRaw("echo", "Echoes.", json.RawMessage(`{"type":"object"}`), rawFn, tool.WithDefinitionSite(tool.Site{Function: "echo"}))
+	var de *tool.DefinitionError
+	if !errors.As(err, &de) || de.Path != "definitionSite.file" {
+		t.Errorf("blank file: err = %v, want a DefinitionError on definitionSite.file", err)
+	}
+}

@@ -162,7 +162,11 @@ func build(name, desc string, raw []byte, exec func(context.Context, json.RawMes
 		}
 	}
 	cfg.rules = rules
-	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg, site: stack.site(cfg.callerSkip)}, nil
+	site := stack.site(cfg.callerSkip)
+	if cfg.site != nil {
+		site = *cfg.site
+	}
+	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg, site: site}, nil
 }
 
 // inferOptions corrects two standard types the inference would describe by

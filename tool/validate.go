@@ -76,7 +76,7 @@ type Rejection struct {
 // mode: always in ModeEnforce, and in every mode when the arguments were not
 // JSON at all (there is nothing to run the tool on). A nil Rejection stops
 // nothing.
-func (r *Rejection) stops(mode Mode) bool {
+func (r *Rejection) Stops(mode Mode) bool {
 	if r == nil {
 		return false
 	}

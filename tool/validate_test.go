@@ -232,8 +232,8 @@ func TestModes(t *testing.T) {
 			if tl.ValidationMode() != tt.mode {
 				t.Fatalf("ValidationMode() = %q", tl.ValidationMode())
 			}
-			o := tl.invoke(context.Background(), bad, "")
-			if (o.Rejection != nil) != tt.wantRej || o.Ran != tt.wantRan || o.enforced() != (tt.wantRej && !tt.wantRan) {
+			o := tl.Invoke(context.Background(), bad, "")
+			if (o.Rejection != nil) != tt.wantRej || o.Ran != tt.wantRan || o.Enforced() != (tt.wantRej && !tt.wantRan) {
 				t.Fatalf("outcome %+v: want rejection=%v ran=%v", o, tt.wantRej, tt.wantRan)
 			}
 			if o.Err != nil || o.Output.Value != any(tt.wantOutput) && tt.wantRan {
@@ -278,8 +278,8 @@ func TestUnparsableArgumentsStopEveryMode(t *testing.T) {
 				ran = true
 				return "", nil
 			}, WithValidation(mode)))
-			o := tl.invoke(context.Background(), json.RawMessage(`{"a":`), "unexpected end of JSON input")
-			if o.Ran || ran || o.Rejection == nil || o.Rejection.ParseError != "unexpected end of JSON input" || !o.Rejection.stops(mode) {
+			o := tl.Invoke(context.Background(), json.RawMessage(`{"a":`), "unexpected end of JSON input")
+			if o.Ran || ran || o.Rejection == nil || o.Rejection.ParseError != "unexpected end of JSON input" || !o.Rejection.Stops(mode) {
 				t.Fatalf("outcome %+v, fn ran %v", o, ran)
 			}
 			// Even a dispatcher that skips validation cannot hand the
@@ -292,10 +292,10 @@ func TestUnparsableArgumentsStopEveryMode(t *testing.T) {
 		})
 	}
 	var none *Rejection
-	if none.stops(ModeEnforce) {
+	if none.Stops(ModeEnforce) {
 		t.Fatal("a nil rejection stops a call")
 	}
-	if (&Rejection{}).stops(ModeWarn) {
+	if (&Rejection{}).Stops(ModeWarn) {
 		t.Fatal("a schema rejection stops a call in warn mode")
 	}
 }

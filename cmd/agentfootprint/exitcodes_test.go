@@ -54,6 +54,9 @@ func TestExitStatusTable(t *testing.T) {
 		"audit export":      {unknownID: []string{"audit", "export", id, "--store", db}, usage: []string{"audit", "export"}},
 		"audit verify":      {wrongKind: []string{"audit", "verify", scenarioFile}, usage: []string{"audit", "verify"}},
 		"trace":             {unknownID: []string{"trace", id, "--store", db}, wrongKind: []string{"trace", scenarioFile}, usage: []string{"trace"}},
+		"mcp tools":         {usage: []string{"mcp", "tools"}},
+		"mcp call":          {usage: []string{"mcp", "call"}},
+		"mcp serve":         {wrongKind: []string{"mcp", "serve", "--scenario", notJSON}, usage: []string{"mcp", "serve"}},
 		"lens":              {unknownID: []string{"lens", id, "--store", db, "-o", filepath.Join(dir, "x.html")}, wrongKind: []string{"lens", "--record", scenarioFile, "-o", filepath.Join(dir, "y.html")}, usage: []string{"lens"}},
 	}
 	for _, path := range leafCommands(newRootCmd()) {

@@ -42,6 +42,7 @@ func newRootCmd() *cobra.Command {
 		newAuditCmd(),
 		newLensCmd(),
 		newTraceCmd(),
+		newMCPCmd(),
 	)
 	applyExitTable(root)
 	return root
