@@ -207,7 +207,7 @@ func decodePause(raw json.RawMessage) (*PauseCheckpoint, error) {
 	}
 	var p PauseCheckpoint
 	if err := json.Unmarshal(raw, &p); err != nil {
-		for _, k := range []string{"version", "flow", "message", "turn", "blobs", "events", "droppedEvents", "argumentReplies"} {
+		for _, k := range []string{"version", "flow", "message", "turn", "blobs", "requests", "events", "droppedEvents", "argumentReplies"} {
 			v, ok := fields[k]
 			if !ok {
 				continue
@@ -281,13 +281,15 @@ func validateLedger(raw json.RawMessage) error {
 // blobs and events collected before the pause so the resumed turn's record
 // is complete. It encodes with encoding/json.
 type PauseCheckpoint struct {
-	Version       int               `json:"version"`
-	Flow          *flow.Checkpoint  `json:"flow"`
-	Message       string            `json:"message"`
-	Turn          int               `json:"turn"`
-	Blobs         map[string][]byte `json:"blobs,omitempty"`
-	Events        []event.Event     `json:"events,omitempty"`
-	DroppedEvents int               `json:"droppedEvents,omitempty"`
+	Version int               `json:"version"`
+	Flow    *flow.Checkpoint  `json:"flow"`
+	Message string            `json:"message"`
+	Turn    int               `json:"turn"`
+	Blobs   map[string][]byte `json:"blobs,omitempty"`
+	// Requests are the paused leg's request deltas (Record.Requests).
+	Requests      map[string]RequestDelta `json:"requests,omitempty"`
+	Events        []event.Event           `json:"events,omitempty"`
+	DroppedEvents int                     `json:"droppedEvents,omitempty"`
 	// ArgumentReplies are the replies already given to the inputs layer's
 	// question while it stays open (a field was asked again).
 	ArgumentReplies []json.RawMessage `json:"argumentReplies,omitempty"`
@@ -297,19 +299,20 @@ type PauseCheckpoint struct {
 // JSON they were written as, so the resumed record encodes them unchanged.
 func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
 	var j struct {
-		Version       int               `json:"version"`
-		Flow          *flow.Checkpoint  `json:"flow"`
-		Message       string            `json:"message"`
-		Turn          int               `json:"turn"`
-		Blobs         map[string][]byte `json:"blobs"`
-		Events        []rawEvent        `json:"events"`
-		DroppedEvents int               `json:"droppedEvents"`
-		Replies       []json.RawMessage `json:"argumentReplies"`
+		Version       int                     `json:"version"`
+		Flow          *flow.Checkpoint        `json:"flow"`
+		Message       string                  `json:"message"`
+		Turn          int                     `json:"turn"`
+		Blobs         map[string][]byte       `json:"blobs"`
+		Requests      map[string]RequestDelta `json:"requests"`
+		Events        []rawEvent              `json:"events"`
+		DroppedEvents int                     `json:"droppedEvents"`
+		Replies       []json.RawMessage       `json:"argumentReplies"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		return &CheckpointError{Field: "", Reason: err.Error()}
 	}
-	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, DroppedEvents: j.DroppedEvents, ArgumentReplies: j.Replies}
+	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, Requests: j.Requests, DroppedEvents: j.DroppedEvents, ArgumentReplies: j.Replies}
 	for _, e := range j.Events {
 		p.Events = append(p.Events, event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta})
 	}

@@ -1,6 +1,7 @@
 // The run record: one value holding everything a turn left behind, with one
-// JSON encoding, format "agentfootprint-go.record/1": the manifest, the
-// chart's structure, the commit log, the blobs and the events.
+// JSON encoding, format "agentfootprint-go.record/2": the manifest, the
+// chart's structure, the commit log, the blobs, the request deltas and the
+// events.
 
 package agent
 
@@ -8,15 +9,24 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// RecordFormat is the format id of the record's JSON encoding.
-const RecordFormat = "agentfootprint-go.record/1"
+// RecordFormat is the format id of the record's JSON encoding. Format 2
+// keeps each model call's request as the bytes it shares with the call
+// before it plus its own tail (Record.Requests), and each call's spans after
+// the ones it shares; format 1 kept every request whole. Both decode.
+const RecordFormat = "agentfootprint-go.record/2"
+
+// RecordFormatV1 is the earlier format, still read by DecodeRecord.
+const RecordFormatV1 = "agentfootprint-go.record/1"
 
 // LibraryVersion is the version stamped on records.
 const LibraryVersion = "0.1.0"
@@ -31,9 +41,23 @@ type Record struct {
 	// Log holds the commits and the subflow logs.
 	Log *flow.Record
 	// Blobs maps a SHA-256 (hex) to the bytes it hashes.
-	Blobs         map[string][]byte
+	Blobs map[string][]byte
+	// Requests maps the SHA-256 (hex) of a request body that is not a
+	// blob of its own to how it is rebuilt from the body before it; Blob
+	// rebuilds it. Empty in a format 1 record.
+	Requests      map[string]RequestDelta
 	Events        []event.Event
 	DroppedEvents int
+}
+
+// RequestDelta rebuilds a model call's exact request body: the first Keep
+// bytes of the body whose SHA-256 is Base, then the blob Tail. A call's
+// request repeats the conversation the call before it sent, so the record
+// keeps each byte once and grows linearly with the run.
+type RequestDelta struct {
+	Base string `json:"base"`
+	Keep int    `json:"keep"`
+	Tail string `json:"tail"`
 }
 
 // Manifest describes a run: its id, its legs, who ran it with what, when, and
@@ -101,10 +125,11 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		events = []event.Event{}
 	}
 	tail, err := json.Marshal(struct {
-		Blobs         map[string][]byte `json:"blobs"`
-		Events        []event.Event     `json:"events"`
-		DroppedEvents int               `json:"droppedEvents"`
-	}{blobs, events, r.DroppedEvents})
+		Blobs         map[string][]byte       `json:"blobs"`
+		Requests      map[string]RequestDelta `json:"requests,omitempty"`
+		Events        []event.Event           `json:"events"`
+		DroppedEvents int                     `json:"droppedEvents"`
+	}{blobs, r.Requests, events, r.DroppedEvents})
 	if err != nil {
 		return nil, err
 	}
@@ -123,18 +148,19 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 // field.
 func DecodeRecord(data []byte) (*Record, error) {
 	var j struct {
-		Format        string            `json:"format"`
-		Manifest      Manifest          `json:"manifest"`
-		Structure     json.RawMessage   `json:"structure"`
-		Blobs         map[string][]byte `json:"blobs"`
-		Events        []rawEvent        `json:"events"`
-		DroppedEvents int               `json:"droppedEvents"`
+		Format        string                  `json:"format"`
+		Manifest      Manifest                `json:"manifest"`
+		Structure     json.RawMessage         `json:"structure"`
+		Blobs         map[string][]byte       `json:"blobs"`
+		Requests      map[string]RequestDelta `json:"requests"`
+		Events        []rawEvent              `json:"events"`
+		DroppedEvents int                     `json:"droppedEvents"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
-	if j.Format != RecordFormat {
-		return nil, fmt.Errorf("agent: record: format %q is not %q", j.Format, RecordFormat)
+	if j.Format != RecordFormat && j.Format != RecordFormatV1 {
+		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q)", j.Format, RecordFormat, RecordFormatV1)
 	}
 	var logPart struct {
 		RunID       string                     `json:"runId"`
@@ -164,7 +190,7 @@ func DecodeRecord(data []byte) (*Record, error) {
 	for i, e := range j.Events {
 		evs[i] = event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta}
 	}
-	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Events: evs, DroppedEvents: j.DroppedEvents}, nil
+	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
 }
 
 // rawEvent decodes an event keeping its payload as the JSON it was written
@@ -184,11 +210,71 @@ var decodeChart = sync.OnceValue(func() *flow.Chart {
 
 // Blob returns the bytes stored under ref ("sha256:<hex>" or the bare hex).
 func (r *Record) Blob(ref string) ([]byte, bool) {
-	if len(ref) > 7 && ref[:7] == "sha256:" {
-		ref = ref[7:]
+	ref = strings.TrimPrefix(ref, "sha256:")
+	if b, ok := r.Blobs[ref]; ok {
+		return b, true
 	}
-	b, ok := r.Blobs[ref]
-	return b, ok
+	if _, ok := r.Requests[ref]; !ok {
+		return nil, false
+	}
+	b, ok := r.rebuild(ref)
+	if !ok || hashHex(b) != ref {
+		return nil, false // a broken chain or a tampered tail rebuilds nothing
+	}
+	return b, true
+}
+
+// rebuild assembles the request body ref from its chain of deltas: walking
+// back from ref, each step contributes the part of its tail that the wanted
+// length still covers, until a body kept whole supplies the rest. It copies
+// each wanted byte once.
+func (r *Record) rebuild(ref string) ([]byte, bool) {
+	var parts [][]byte
+	need := -1 // bytes of the current body still wanted; -1 for all
+	for steps := 0; ; steps++ {
+		if steps > len(r.Requests) {
+			return nil, false // a cycle
+		}
+		if whole, ok := r.Blobs[ref]; ok {
+			if need < 0 || need > len(whole) {
+				need = len(whole)
+			}
+			parts = append(parts, whole[:need])
+			break
+		}
+		d, ok := r.Requests[ref]
+		if !ok {
+			return nil, false
+		}
+		tail, ok := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
+		if !ok || d.Keep < 0 {
+			return nil, false
+		}
+		if need < 0 {
+			need = d.Keep + len(tail)
+		}
+		if need > d.Keep {
+			parts = append(parts, tail[:min(need-d.Keep, len(tail))])
+			need = d.Keep
+		}
+		ref = strings.TrimPrefix(d.Base, "sha256:")
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for i := len(parts) - 1; i >= 0; i-- {
+		out = append(out, parts[i]...)
+	}
+	return out, true
+}
+
+// RequestSpans returns every byte span of the request req (a model call's
+// llmRequest value from this record): the spans it shares with the calls
+// before it, then its own. For a format 1 record that is req.Spans.
+func (r *Record) RequestSpans(req LLMRequest) []llm.Span {
+	return state.RequestSpans(r.Log, req)
 }
 
 func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, complete bool) *Record {
@@ -213,5 +299,5 @@ func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, co
 	} else {
 		m.Legs = []Leg{{RunID: log.RunID}}
 	}
-	return &Record{Manifest: m, Structure: a.structure(), Log: log, Blobs: rs.blobs, Events: rs.events, DroppedEvents: rs.dropped}
+	return &Record{Manifest: m, Structure: a.structure(), Log: log, Blobs: rs.blobs, Requests: rs.requests, Events: rs.events, DroppedEvents: rs.dropped}
 }

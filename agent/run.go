@@ -173,6 +173,12 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.
 		}
 		rs.blobs[k] = v
 	}
+	for k, v := range cp.Requests {
+		if rs.requests == nil {
+			rs.requests = map[string]RequestDelta{}
+		}
+		rs.requests[k] = v
+	}
 	rs.events = append(rs.events, cp.Events...)
 	rs.dropped = cp.DroppedEvents
 	res, err := a.chart.Resume(withRun(ctx, rs), cp.Flow, input, a.runOptions("")...)
@@ -216,7 +222,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 	if res.Paused {
 		out.Paused = true
 		cp := &PauseCheckpoint{Version: PauseCheckpointVersion, Flow: res.Checkpoint, Message: message, Turn: rs.turn,
-			Blobs: rs.blobs, Events: rs.events, DroppedEvents: rs.dropped}
+			Blobs: rs.blobs, Requests: rs.requests, Events: rs.events, DroppedEvents: rs.dropped}
 		if pi, ok := res.PauseData.(PauseInfo); ok {
 			out.PauseData = &pi
 		}

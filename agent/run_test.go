@@ -98,7 +98,7 @@ func TestMultiIterationRun(t *testing.T) {
 	if res.Usage.Input == 0 || res.Usage.Output == 0 {
 		t.Errorf("usage = %+v", res.Usage)
 	}
-	if !strings.Contains(mustJSON(t, res.Record()), `"format":"agentfootprint-go.record/1"`) {
+	if !strings.Contains(mustJSON(t, res.Record()), `"format":"`+agent.RecordFormat+`"`) {
 		t.Error("record JSON lacks its format")
 	}
 }

@@ -41,6 +41,14 @@ type runState struct {
 	events  []event.Event
 	dropped int
 
+	// requests are the request bodies kept as deltas (Record.Requests);
+	// prevBody, prevHash and prevSpans are the last model call's request,
+	// which the next one is compared with.
+	requests  map[string]RequestDelta
+	prevBody  []byte
+	prevHash  string
+	prevSpans []llm.Span
+
 	// filled by the stages for the Result
 	finalHistory []llm.Message
 	lastIter     int

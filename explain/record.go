@@ -249,6 +249,8 @@ func readCall(log *flow.Record, ci int) (*callInfo, error) {
 	if info.req, _, err = valueAt[agent.LLMRequest](log, ci, keyLLMRequest); err != nil {
 		return nil, err
 	}
+	// Every span of the request, the ones it shares with earlier calls too.
+	info.req.Spans, info.req.SpansKept = state.RequestSpans(log, info.req), 0
 	if w, ok := flow.LastWriter(log, keyContextUnits, ci); ok {
 		info.context = w
 		if info.units, _, err = valueAt[agent.ContextUnits](log, w, keyContextUnits); err != nil {

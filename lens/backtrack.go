@@ -183,6 +183,10 @@ func requestOf(rec *agent.Record, commit int) (agent.LLMRequest, bool) {
 		return agent.LLMRequest{}, false
 	}
 	req, _, ok := opValue[agent.LLMRequest](c, keyLLMRequest)
+	if ok {
+		// Every span of the request, the ones it shares with earlier calls too.
+		req.Spans, req.SpansKept = rec.RequestSpans(req), 0
+	}
 	return req, ok
 }
 

@@ -325,7 +325,7 @@ func TestReportJSONKeys(t *testing.T) {
 			t.Fatalf("event keys %v", e)
 		}
 	}
-	if string(out.Record["format"]) != `"agentfootprint-go.record/1"` {
+	if string(out.Record["format"]) != `"`+agent.RecordFormat+`"` {
 		t.Errorf("record format %s", out.Record["format"])
 	}
 	if _, err := agent.DecodeRecord(mustRaw(t, out.Record)); err != nil {

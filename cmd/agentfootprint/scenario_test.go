@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/agentfootprint/agentfootprint-go/agent"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -134,7 +135,7 @@ func TestScenarioRunText(t *testing.T) {
 		"Tool results as served (2)",
 		"  2. restart r1 [success]: checkout restarted at 10:02 UTC",
 		"  pause.request ",
-		"Record (agentfootprint-go.record/1): run run-",
+		"Record (" + agent.RecordFormat + "): run run-",
 		"Expectations: all met",
 	} {
 		if !strings.Contains(out, want) {
