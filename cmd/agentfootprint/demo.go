@@ -113,11 +113,12 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 	}
 	ctx := commandContext(cmd)
 	rep, runErr := scenario.Run(ctx, f, opts...)
-	stored := ""
+	stored, lost := "", false
 	if !noStore && rep != nil && rep.Record != nil {
 		info, where, err := saveReport(ctx, target, rep, runErr)
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: the run was not stored: %v\n", cmd.CommandPath(), err)
+			lost = true
 		} else {
 			stored = storedLines(info.ID, where, target)
 		}
@@ -138,8 +139,18 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 		_, err := io.WriteString(w, stored)
 		return err
 	}
-	return reportScenario(cmd, rep, runErr, asJSON, live, text)
+	if err := reportScenario(cmd, rep, runErr, asJSON, live, text); err != nil {
+		return err
+	}
+	if lost {
+		return &exitError{code: exitNotStored}
+	}
+	return nil
 }
+
+// exitNotStored is demo's status when a part ran but its run could not be stored: the
+// transcript was printed, the evidence is gone, and a script must not read that as success.
+const exitNotStored = 4
 
 // demoModel returns the scenario options that run the demo on the real model live names,
 // or none for the scripted model. It refuses --model or --base-url without --provider, and
