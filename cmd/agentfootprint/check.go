@@ -44,6 +44,7 @@ func newCheckCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&tool, "tool", "tool", "the tool name the result is read for")
+	addMaxInputFlag(cmd)
 	return cmd
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/spf13/cobra"
@@ -59,15 +58,17 @@ func newMintCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a refusal as JSON on standard output")
+	addMaxInputFlag(cmd)
 	return cmd
 }
 
-// readInput reads FILE, or standard input when there is no argument or it is "-".
+// readInput reads FILE, or standard input when there is no argument or it is "-", under the
+// --max-input cap.
 func readInput(cmd *cobra.Command, args []string) ([]byte, error) {
-	if len(args) == 0 || args[0] == "-" {
-		return io.ReadAll(cmd.InOrStdin())
+	if len(args) == 0 {
+		return readCapped(cmd, "-")
 	}
-	return os.ReadFile(args[0])
+	return readCapped(cmd, args[0])
 }
 
 // splitCoverageInput reads {"result": ..., "declaration": {...}}; result may be left out (null).
