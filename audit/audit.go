@@ -6,9 +6,10 @@
 // lowercase hex SHA-256 of the RFC 8785 canonical JSON (package audit/jcs) of the record
 // without its hash member, and prevHash links each record to the one before, so an edited,
 // dropped, inserted or reordered record breaks the chain at that record. Records are cut
-// into segments {header, records, finalHash} that chain through header.chainHead; a segment
-// may carry an Ed25519 signature over its header and final hash, which stops a holder of
-// the file from recomputing a consistent suffix.
+// into segments {header, records, finalHash} that chain through header.chainHead; finalHash
+// seals the whole header with the last record's hash, so an edited header breaks the chain
+// too. A segment may carry an Ed25519 signature over its header and final hash, which stops
+// a holder of the file from recomputing a consistent suffix.
 //
 // This file holds the shared vocabulary: formats, the input events, options. Bounding is in
 // bound.go, export in export.go, the file form in segment.go, signatures in sign.go and the
@@ -26,8 +27,10 @@ import (
 
 // The identifiers written in every segment header and checked by the verifier.
 const (
-	// Format is the segment format id.
-	Format = "agentfootprint.audit/1"
+	// Format is the segment format id this library writes. Since /2 the whole header is
+	// bound: finalHash seals it with the last record's hash (see seal.go), and the
+	// signature covers it all.
+	Format = "agentfootprint.audit/2"
 	// HashAlgorithm is the record hash.
 	HashAlgorithm = "sha-256"
 	// Canonicalization is the canonical JSON scheme records are hashed in.
