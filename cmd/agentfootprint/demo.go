@@ -75,6 +75,7 @@ func newDemoCmd() *cobra.Command {
 			if err != nil {
 				return inputError(cmd, err)
 			}
+			opts = append(opts, scenario.WithModelTimeout(live.Timeout))
 			for i, p := range parts {
 				n := i + 1
 				if part > 0 {
@@ -102,6 +103,7 @@ func newDemoCmd() *cobra.Command {
 	cmd.Flags().StringVar(&live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
 	addStoreFlag(cmd, &target)
 	cmd.Flags().BoolVar(&noStore, "no-store", false, "do not store the run")
+	addTimeoutFlag(cmd, &live.Timeout)
 	return cmd
 }
 

@@ -1,6 +1,6 @@
-// This file holds how the CLI touches files: every file it writes is written whole to a
-// temporary file beside it and renamed into place, and every untrusted input it reads is read
-// under a size cap that --max-input changes.
+// This file holds the CLI's limits and how it touches files: every file it writes is written
+// whole to a temporary file beside it and renamed into place, every untrusted input it reads
+// is read under a size cap that --max-input changes, and --timeout bounds each model call.
 
 package main
 
@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -20,6 +21,12 @@ import (
 // --max-input says otherwise. Scenario files are read under the same cap, which is also the
 // scenario package's own fixed limit (scenario.MaxFileBytes).
 const defaultMaxInput = 8 << 20
+
+// addTimeoutFlag gives cmd --timeout, the deadline of each model call (0: the provider's own,
+// 5 minutes for the real-model clients; none for the scripted model).
+func addTimeoutFlag(cmd *cobra.Command, d *time.Duration) {
+	cmd.Flags().DurationVar(d, "timeout", 0, "give up on a model call after this long, e.g. 30s or 2m (0: the provider's own limit)")
+}
 
 // maxInputFlag is the flag that changes the input cap.
 const maxInputFlag = "max-input"

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ func newScenarioCmd() *cobra.Command {
 
 func newScenarioRunCmd() *cobra.Command {
 	var asJSON bool
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "run FILE|-",
 		Short: "Run a scenario file offline on the scripted model",
@@ -45,10 +47,11 @@ func newScenarioRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runScenario(cmd, f, asJSON, (*scenario.Report).WriteText)
+			return runScenario(cmd, f, asJSON, (*scenario.Report).WriteText, scenario.WithModelTimeout(timeout))
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
+	addTimeoutFlag(cmd, &timeout)
 	return cmd
 }
 
@@ -117,8 +120,8 @@ func describe(err error) string {
 
 // runScenario runs f and prints the report as JSON or with text; mismatches and failures go
 // to standard error and set the exit status.
-func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*scenario.Report, io.Writer) error) error {
-	rep, runErr := scenario.Run(commandContext(cmd), f)
+func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, text func(*scenario.Report, io.Writer) error, opts ...scenario.Option) error {
+	rep, runErr := scenario.Run(commandContext(cmd), f, opts...)
 	return reportScenario(cmd, rep, runErr, asJSON, false, text)
 }
 
