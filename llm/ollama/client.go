@@ -5,6 +5,7 @@ package ollama
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"net/http"
@@ -206,6 +207,9 @@ func (c *Client) readStream(body io.Reader, ex *llm.Exchange, p wire.Profile, on
 		text, err := a.feed(line)
 		if errors.Is(err, errStreamError) {
 			return nil, wire.Classify(p, 0, nil, a.errBody)
+		}
+		if err != nil && r.Cut() {
+			return nil, fmt.Errorf("%w (%d bytes of it arrived)", wire.ErrStreamCut, len(raw))
 		}
 		if err != nil {
 			return nil, notAReply(p, line, err)
