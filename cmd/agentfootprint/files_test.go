@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -11,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/spf13/cobra"
 )
 
@@ -133,4 +137,60 @@ func TestScenarioInputCap(t *testing.T) {
 	if !errors.As(err, &tl) || tl.Limit != defaultMaxInput || strings.Contains(err.Error(), "--max-input") {
 		t.Errorf("err = %v, want a *TooLargeError at 8 MiB that names no flag", err)
 	}
+}
+
+// jsonOut writes exactly what coverage.Marshal writes, compact, and what json.Indent makes of
+// it, indented: empty containers, escapes, brackets inside strings, numbers kept as sent.
+func TestJSONOutMatchesMarshal(t *testing.T) {
+	for _, src := range []string{
+		`{}`, `[]`, `"x"`, `1.5e3`, `null`, `1e999`,
+		`{"a":1,"b":[1,2,{}],"c":{"d":[]},"e":"{[,:]}\"\\"}`,
+		`[{"k":"v"},[],[[]],{"x":{"y":{"z":true}}}]`,
+		`{"unicode":"é ✓","html":"<b>&</b>","ctl":"\u0001"}`,
+	} {
+		checkJSONOut(t, []byte(src))
+	}
+	// A value that is not a decoded tree (a report's problems) is laid out too.
+	checkJSONOutValue(t, coverage.Object{{Key: "problems", Value: []coverage.Problem{{Field: "f", Message: "m"}}}, {Key: "n", Value: 3}})
+}
+
+func checkJSONOut(t *testing.T, src []byte) {
+	t.Helper()
+	v, err := coverage.DecodeJSON(src)
+	if err != nil {
+		return
+	}
+	checkJSONOutValue(t, v)
+}
+
+func checkJSONOutValue(t *testing.T, v any) {
+	t.Helper()
+	want, err := coverage.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantIndented bytes.Buffer
+	if err := json.Indent(&wantIndented, want, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	for _, indent := range []bool{false, true} {
+		var got bytes.Buffer
+		bw := bufio.NewWriter(&got)
+		if err := newJSONOut(bw, indent).write(v, 0); err != nil {
+			t.Fatal(err)
+		}
+		bw.Flush()
+		w := string(want)
+		if indent {
+			w = wantIndented.String()
+		}
+		if got.String() != w {
+			t.Fatalf("indent=%v:\n got %s\nwant %s", indent, got.String(), w)
+		}
+	}
+}
+
+func FuzzJSONOut(f *testing.F) {
+	f.Add([]byte(`{"a":[1,{}],"b":"x\"]","c":{"d":null}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { checkJSONOut(t, data) })
 }

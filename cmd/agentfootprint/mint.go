@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -111,11 +112,12 @@ func inputError(cmd *cobra.Command, err error) error {
 	return &exitError{code: 2}
 }
 
+// printJSON writes v as compact JSON (coverage.Marshal's form) and a newline, streaming it.
 func printJSON(w io.Writer, v any) error {
-	b, err := coverage.Marshal(v)
-	if err != nil {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := newJSONOut(bw, false).write(v, 0); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	bw.WriteByte('\n')
+	return bw.Flush()
 }
