@@ -15,8 +15,10 @@ import (
 
 // The identifiers written in every segment header and checked by the verifier.
 const (
-	// Format is the segment format id.
-	Format = "agentfootprint.audit/1"
+	// Format is the segment format id this library writes. Since /2 the whole header is
+	// bound: finalHash seals it with the last record's hash (see seal.go), and the
+	// signature covers it all.
+	Format = "agentfootprint.audit/2"
 	// HashAlgorithm is the record hash.
 	HashAlgorithm = "sha-256"
 	// Canonicalization is the canonical JSON scheme records are hashed in.

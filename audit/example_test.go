@@ -43,5 +43,5 @@ func ExampleExportRun() {
 	// Output:
 	// agentfootprint.llm.response map[content:[23 chars] iteration:1]
 	// valid: 3 records, signature valid
-	// INVALID (hash-mismatch) in segment 0 at record 2: stored hash fe56dd83de16…, content hashes to c80f3040f673…
+	// INVALID (hash-mismatch) in segment 0 at record 2: stored hash 2660d1e737fc…, content hashes to 64cdaf7a0d28…
 }

@@ -195,15 +195,20 @@ func (e *Exporter) Drain() (*Segment, error) {
 			ExportedAt:       e.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"),
 			Library:          e.library,
 		},
-		Records:   e.pending,
-		FinalHash: e.prevHash,
+		Records: e.pending,
 	}
+	final, err := seal(seg.Header, e.prevHash)
+	if err != nil {
+		return nil, err
+	}
+	seg.FinalHash = final
 	if e.key != nil {
 		if err := seg.sign(e.key); err != nil {
 			return nil, err
 		}
 	}
-	e.pending, e.segHead, e.segFirst = nil, e.prevHash, e.seq
+	// The next segment's records chain from the seal, so the header is part of the chain.
+	e.pending, e.segHead, e.segFirst, e.prevHash = nil, final, e.seq, final
 	return seg, nil
 }
 

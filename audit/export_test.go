@@ -94,8 +94,8 @@ func TestExportShape(t *testing.T) {
 			t.Errorf("record %d does not link to record %d", k, k-1)
 		}
 	}
-	if seg.FinalHash != seg.Records[len(seg.Records)-1].Hash() {
-		t.Error("finalHash is not the last record's hash")
+	if want, _ := seal(seg.Header, seg.Records[len(seg.Records)-1].Hash()); seg.FinalHash != want {
+		t.Error("finalHash does not seal the header and the last record's hash")
 	}
 	// meta keeps runId and runtimeStageId only: the caller's session id does not leave.
 	if diff := cmp.Diff(map[string]any{"runId": "run-1", "runtimeStageId": "seed#0"}, seg.Records[1]["meta"]); diff != "" {

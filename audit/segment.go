@@ -34,9 +34,10 @@ type Header struct {
 	FirstSeq int64 `json:"firstSeq"`
 	// RecordCount is the number of records in the segment.
 	RecordCount int64 `json:"recordCount"`
-	// ExportedAt is when the segment was drained (RFC 3339, UTC). Not signed.
+	// ExportedAt is when the segment was drained (RFC 3339, UTC). Sealed into finalHash and
+	// signed (not in LegacyFormat).
 	ExportedAt string `json:"exportedAt"`
-	// Library names the exporter. Not signed.
+	// Library names the exporter. Sealed into finalHash and signed (not in LegacyFormat).
 	Library Library `json:"library"`
 	// Signature is the optional Ed25519 signature.
 	Signature *Signature `json:"signature,omitempty"`
@@ -80,14 +81,20 @@ func (s *Segment) MarshalJSON() ([]byte, error) {
 
 // WriteTo writes the segment's file form (see MarshalJSON) followed by a newline.
 func (s *Segment) WriteTo(w io.Writer) (int64, error) {
-	header, err := json.Marshal(s.Header)
-	if err != nil {
+	// No HTML escaping: a header member written as \u003c could be rewritten as \u003C
+	// without changing its value.
+	var hb bytes.Buffer
+	enc := json.NewEncoder(&hb)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s.Header); err != nil {
 		return 0, err
 	}
+	header := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
 	out := make([]byte, 0, 256*len(s.Records)+512)
 	out = append(out, `{"header":`...)
 	out = append(out, header...)
 	out = append(out, ",\n\"records\":["...)
+	var err error
 	for i, r := range s.Records {
 		if i > 0 {
 			out = append(out, ',')
@@ -162,9 +169,13 @@ func ReadSegment(data []byte) (*Segment, error) {
 			return nil, &DecodeError{Field: "header." + f.name, Err: err}
 		}
 	}
-	if lib, ok := hm["library"].(map[string]any); ok {
-		h.Library.Name, _ = lib["name"].(string)
-		h.Library.Version, _ = lib["version"].(string)
+	if h.Format == LegacyFormat {
+		if lib, ok := hm["library"].(map[string]any); ok {
+			h.Library.Name, _ = lib["name"].(string)
+			h.Library.Version, _ = lib["version"].(string)
+		}
+	} else if err := readSealedHeader(hm, h); err != nil {
+		return nil, err
 	}
 	if sv, present := hm["signature"]; present {
 		sm, ok := sv.(map[string]any)
@@ -198,6 +209,38 @@ func ReadSegment(data []byte) (*Segment, error) {
 		return nil, &DecodeError{Field: "finalHash", Err: err}
 	}
 	return seg, nil
+}
+
+// headerMembers are the members a sealed (format /2) header may hold.
+var headerMembers = map[string]bool{"format": true, "hashAlgorithm": true, "canonicalization": true, "chainHead": true,
+	"firstSeq": true, "recordCount": true, "exportedAt": true, "library": true, "signature": true}
+
+// readSealedHeader reads the library of a sealed header strictly and refuses members the
+// format does not have: every byte of such a header is covered by the seal, so nothing in it
+// may be read loosely or ignored.
+func readSealedHeader(hm map[string]any, h *Header) error {
+	for k := range hm {
+		if !headerMembers[k] {
+			return &DecodeError{Field: "header." + k, Err: errors.New("is not a member of a " + Format + " header")}
+		}
+	}
+	lib, ok := hm["library"].(map[string]any)
+	if !ok {
+		return &DecodeError{Field: "header.library", Err: errors.New("missing or not an object")}
+	}
+	for k := range lib {
+		if k != "name" && k != "version" {
+			return &DecodeError{Field: "header.library." + k, Err: errors.New("is not a member of the library object")}
+		}
+	}
+	var err error
+	if h.Library.Name, err = getString(lib, "name", true); err != nil {
+		return &DecodeError{Field: "header.library.name", Err: err}
+	}
+	if h.Library.Version, err = getString(lib, "version", true); err != nil {
+		return &DecodeError{Field: "header.library.version", Err: err}
+	}
+	return nil
 }
 
 func getString(m map[string]any, name string, required bool) (string, error) {

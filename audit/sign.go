@@ -12,8 +12,11 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
 )
 
-// Signature is a segment signature: Ed25519 over the canonical JSON of {format,
-// hashAlgorithm, canonicalization, chainHead, firstSeq, recordCount, finalHash}.
+// Signature is a segment signature: Ed25519 over the canonical JSON of the header without
+// its signature plus finalHash ({format, hashAlgorithm, canonicalization, chainHead,
+// firstSeq, recordCount, exportedAt, library, finalHash}). A LegacyFormat segment's
+// signature covers {format, hashAlgorithm, canonicalization, chainHead, firstSeq,
+// recordCount, finalHash} only.
 type Signature struct {
 	// Alg is "ed25519".
 	Alg string `json:"alg"`
@@ -35,6 +38,11 @@ func KeyID(pub ed25519.PublicKey) string {
 // signedBytes is the message a segment signature covers.
 func (s *Segment) signedBytes() ([]byte, error) {
 	h := s.Header
+	if h.Format != LegacyFormat {
+		m := headerFields(h)
+		m["finalHash"] = s.FinalHash
+		return jcs.Append(nil, m)
+	}
 	return jcs.Append(nil, map[string]any{
 		"format":           h.Format,
 		"hashAlgorithm":    h.HashAlgorithm,
@@ -73,7 +81,7 @@ func (s *Segment) checkSignature(pub ed25519.PublicKey) (bool, string) {
 	if sig.KeyID != KeyID(pub) {
 		return false, "signed by key " + sig.KeyID + ", not by the given key " + KeyID(pub)
 	}
-	raw, err := base64.StdEncoding.DecodeString(sig.Value)
+	raw, err := base64.StdEncoding.Strict().DecodeString(sig.Value) // strict: unused padding bits must be zero
 	if err != nil || len(raw) != ed25519.SignatureSize {
 		return false, "signature value is not a base64 Ed25519 signature"
 	}

@@ -73,13 +73,20 @@ type Result struct {
 	Signature SignatureState `json:"signature"`
 	// Detail explains the failure for a person.
 	Detail string `json:"detail,omitempty"`
+	// Note qualifies a valid verdict: set when a segment is in LegacyFormat, whose header is
+	// only partly covered.
+	Note string `json:"note,omitempty"`
 }
 
 // String renders the verdict on one line: "valid: N records, signature S", or "INVALID
 // (reason) in segment i at record n: detail".
 func (r Result) String() string {
 	if r.Valid {
-		return fmt.Sprintf("valid: %d records, signature %s", r.RecordsChecked, r.Signature)
+		s := fmt.Sprintf("valid: %d records, signature %s", r.RecordsChecked, r.Signature)
+		if r.Note != "" {
+			s += " (note: " + r.Note + ")"
+		}
+		return s
 	}
 	s := fmt.Sprintf("INVALID (%s)", r.Reason)
 	if r.Segment != nil {
@@ -114,8 +121,9 @@ func VerifyFiles(opts VerifyOptions, files ...[]byte) Result {
 // firstSeq + recordCount), so that swapped or missing segments are reported as a gap. Then per
 // segment: supported format; continuity with the previous segment; the head guard; every
 // record's seq, prevHash and hash; recordCount equals the records held (checked after the
-// records, so a record deleted from the middle is named, not the end); finalHash; the
-// signature when present and a key is given.
+// records, so a record deleted from the middle is named, not the end); finalHash (in format
+// /2 the seal of the whole header and the last record's hash); the signature when present
+// and a key is given. A LegacyFormat segment is verified by the /1 rules and sets Note.
 func Verify(segments []*Segment, opts VerifyOptions) Result {
 	res := Result{Signature: SignatureAbsent}
 	if len(segments) == 0 {
@@ -153,9 +161,12 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 		}
 		h := seg.Header
 		// 1. format
-		if h.Format != Format || h.HashAlgorithm != HashAlgorithm || h.Canonicalization != Canonicalization {
-			return fail(i, UnsupportedFormat, nil, "format %q, hash %q, canonicalization %q; this verifier reads %s, %s, %s",
-				h.Format, h.HashAlgorithm, h.Canonicalization, Format, HashAlgorithm, Canonicalization)
+		if (h.Format != Format && h.Format != LegacyFormat) || h.HashAlgorithm != HashAlgorithm || h.Canonicalization != Canonicalization {
+			return fail(i, UnsupportedFormat, nil, "format %q, hash %q, canonicalization %q; this verifier reads %s (or %s), %s, %s",
+				h.Format, h.HashAlgorithm, h.Canonicalization, Format, LegacyFormat, HashAlgorithm, Canonicalization)
+		}
+		if h.Format == LegacyFormat {
+			res.Note = legacyNote
 		}
 		// 2. count: reported after the record walk, so that a record deleted from the
 		// middle is named where it went missing rather than at the end.
@@ -203,8 +214,22 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 			return fail(i, CountMismatch, at(h.FirstSeq+int64(len(seg.Records))),
 				"header says %d records, the segment holds %d", h.RecordCount, len(seg.Records))
 		}
-		// 6. final hash
-		if seg.FinalHash != prev {
+		// 6. final hash: the seal of the header and the last record's hash (/2), or the last
+		// record's hash itself (/1).
+		if h.Format != LegacyFormat {
+			want, err := seal(h, prev)
+			if err != nil {
+				return fail(i, FinalHashMismatch, nil, "header cannot be canonicalized: %v", err)
+			}
+			if seg.FinalHash != want {
+				var last *int64
+				if n := len(seg.Records); n > 0 {
+					last = at(h.FirstSeq + int64(n) - 1)
+				}
+				return fail(i, FinalHashMismatch, last, "finalHash %.12s… does not seal this header and the last record's hash (%.12s…): the header, the last record or finalHash was changed", seg.FinalHash, want)
+			}
+			prev = want
+		} else if seg.FinalHash != prev {
 			var last *int64
 			if n := len(seg.Records); n > 0 {
 				last = at(h.FirstSeq + int64(n) - 1)

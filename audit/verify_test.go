@@ -160,13 +160,13 @@ func TestVerifyTampering(t *testing.T) {
 		{"tail truncated, count and final hash fixed, signed", true, VerifyOptions{PublicKey: pub}, func(s *Segment) {
 			s.Records = s.Records[:n-2]
 			s.Header.RecordCount = n - 2
-			s.FinalHash = s.Records[n-3].Hash()
+			s.FinalHash, _ = seal(s.Header, s.Records[n-3].Hash())
 		}, verdict{reason: SignatureInvalid, signature: SignatureStateInvalid}},
 		{"suffix recomputed, signed", true, VerifyOptions{PublicKey: pub}, func(s *Segment) {
 			s.Records[n-1]["payload"] = map[string]any{"finalContent": "DENIED"}
 			h, _, _ := s.Records[n-1].computeHash(nil)
 			s.Records[n-1]["hash"] = h
-			s.FinalHash = h
+			s.FinalHash, _ = seal(s.Header, h)
 		}, verdict{reason: SignatureInvalid, signature: SignatureStateInvalid}},
 		{"signature value edited", true, VerifyOptions{PublicKey: pub}, func(s *Segment) {
 			v := []byte(s.Header.Signature.Value)

@@ -134,6 +134,9 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 	if cp.ExecutionCount < 0 {
 		return nil, &CheckpointError{Field: "executionCount", Reason: "is negative"}
 	}
+	if err := c.checkCounters(cp, rec); err != nil {
+		return nil, err
+	}
 	r := newRun(opts)
 	e := newExec(r, c, "")
 	r.counter = cp.ExecutionCount

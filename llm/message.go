@@ -40,12 +40,14 @@ type Message struct {
 
 // ToolCall is one whole call the model asked for.
 //
-// Args holds the arguments as the model sent them. When they are a JSON
+// Args holds the arguments as the model sent them, always as valid JSON so
+// that every record holding a call can be encoded. When they are a JSON
 // object, Args is that object ({} when the model sent nothing). When they
-// are not — truncated JSON, a bare string, an array — Args keeps the raw
-// text byte for byte and ArgsError says what is wrong, so the tool layer
-// reports the problem to the model instead of running the tool on {}.
-// Build one from raw text with [ParseArgs].
+// are not — truncated JSON, a bare string, an array — ArgsError says what
+// is wrong and Args is a JSON string whose value is the model's text byte
+// for byte, so the tool layer reports the problem to the model instead of
+// running the tool on {}, and the refused text stays on record. [ParseArgs]
+// builds both; [ToolCall.RawArgs] gives the model's text back.
 type ToolCall struct {
 	ID        string
 	Name      string
@@ -73,7 +75,7 @@ func (c ToolCall) MarshalJSON() ([]byte, error) {
 	case c.ArgsError == "" && json.Valid(c.Args):
 		j.Args = c.Args
 	default:
-		s := string(c.Args)
+		s := c.RawArgs()
 		j.ArgsText = &s
 	}
 	return json.Marshal(j)
@@ -93,28 +95,28 @@ func (c *ToolCall) UnmarshalJSON(data []byte) error {
 	*c = ToolCall{ID: j.ID, Name: j.Name, ArgsError: j.ArgsError}
 	switch {
 	case j.ArgsText != nil:
-		c.Args = json.RawMessage(*j.ArgsText)
+		c.Args = quoteArgs([]byte(*j.ArgsText))
 		if c.ArgsError == "" {
 			c.Args, c.ArgsError = ParseArgs([]byte(*j.ArgsText))
 		}
 	case j.ArgsError == "":
 		c.Args, c.ArgsError = ParseArgs(j.Args)
 	default:
-		c.Args = j.Args
+		c.Args = quoteArgs(j.Args)
 	}
 	return nil
 }
 
 // ParseArgs applies the one rule for a model's tool arguments: empty or
 // all-whitespace text (and JSON null) becomes {}; a JSON object is kept as
-// sent (surrounding whitespace trimmed); anything else is kept raw and
-// described in argsError. It never fails and never panics.
+// sent (surrounding whitespace trimmed); anything else is described in
+// argsError and kept as a JSON string holding the text byte for byte (see
+// [ToolCall]). It never fails and never panics.
 func ParseArgs(raw []byte) (args json.RawMessage, argsError string) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || string(t) == "null" {
 		return json.RawMessage("{}"), ""
 	}
-	kept := json.RawMessage(bytes.Clone(raw))
 	if !json.Valid(t) {
 		var v any
 		err := json.Unmarshal(t, &v)
@@ -122,12 +124,33 @@ func ParseArgs(raw []byte) (args json.RawMessage, argsError string) {
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return kept, msg
+		return quoteArgs(raw), msg
 	}
 	if t[0] != '{' {
-		return kept, "arguments must be a JSON object, got " + jsonKind(t[0])
+		return quoteArgs(raw), "arguments must be a JSON object, got " + jsonKind(t[0])
 	}
 	return json.RawMessage(bytes.Clone(t)), ""
+}
+
+// quoteArgs encodes refused argument text as a JSON string. Invalid UTF-8
+// becomes U+FFFD, as in any JSON string; text read from a JSON response has
+// been through that already.
+func quoteArgs(raw []byte) json.RawMessage {
+	b, _ := json.Marshal(string(raw)) // a Go string always encodes
+	return b
+}
+
+// RawArgs returns the arguments as the model sent them: the object's text,
+// or, for refused arguments, the text held in the JSON string (Args itself
+// when a caller built the call by hand with raw text).
+func (c ToolCall) RawArgs() string {
+	if c.ArgsError != "" {
+		var s string
+		if json.Unmarshal(c.Args, &s) == nil {
+			return s
+		}
+	}
+	return string(c.Args)
 }
 
 // jsonKind names the JSON type that starts with b.
@@ -157,13 +180,13 @@ func (c ToolCall) ArgsObject() json.RawMessage {
 }
 
 // ArgsText returns the arguments as text for providers that carry them as
-// a JSON string (OpenAI's function.arguments): the raw bytes, or "{}" when
-// there are none.
+// a JSON string (OpenAI's function.arguments): the model's text (see
+// [ToolCall.RawArgs]), or "{}" when there is none.
 func (c ToolCall) ArgsText() string {
 	if len(c.Args) == 0 {
 		return "{}"
 	}
-	return string(c.Args)
+	return c.RawArgs()
 }
 
 // ToolSchema describes one tool offered to the model. InputSchema must be a

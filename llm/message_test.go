@@ -17,18 +17,24 @@ func TestParseArgs(t *testing.T) {
 		{"spaces", "  \n", "{}", ""},
 		{"null", "null", "{}", ""},
 		{"object", ` {"a":1} `, `{"a":1}`, ""},
-		{"truncated", `{"a":`, `{"a":`, "arguments are not valid JSON: unexpected end of JSON input"},
-		{"array", `[1]`, `[1]`, "arguments must be a JSON object, got an array"},
-		{"string", `"x"`, `"x"`, "arguments must be a JSON object, got a string"},
-		{"number", `12`, `12`, "arguments must be a JSON object, got a number"},
-		{"bool", `true`, `true`, "arguments must be a JSON object, got a boolean"},
-		{"garbage", `not json`, `not json`, "arguments are not valid JSON: invalid character 'o' in literal null (expecting 'u')"},
+		{"truncated", `{"a":`, `"{\"a\":"`, "arguments are not valid JSON: unexpected end of JSON input"},
+		{"array", `[1]`, `"[1]"`, "arguments must be a JSON object, got an array"},
+		{"string", `"x"`, `"\"x\""`, "arguments must be a JSON object, got a string"},
+		{"number", `12`, `"12"`, "arguments must be a JSON object, got a number"},
+		{"bool", `true`, `"true"`, "arguments must be a JSON object, got a boolean"},
+		{"garbage", `not json`, `"not json"`, "arguments are not valid JSON: invalid character 'o' in literal null (expecting 'u')"},
+		// The input that lost runs (issue 12 item 1): refused, held as a string.
+		{"prose with a brace", `this is {not json`, `"this is {not json"`, "arguments are not valid JSON: invalid character 'h' in literal true (expecting 'r')"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, gotErr := ParseArgs([]byte(tt.raw))
 			if string(got) != tt.want || gotErr != tt.wantErr {
 				t.Errorf("ParseArgs(%q) = %q, %q; want %q, %q", tt.raw, got, gotErr, tt.want, tt.wantErr)
+			}
+			c := ToolCall{Args: got, ArgsError: gotErr}
+			if gotErr != "" && c.RawArgs() != tt.raw {
+				t.Errorf("RawArgs() = %q, want the model's text %q", c.RawArgs(), tt.raw)
 			}
 		})
 	}
@@ -46,8 +52,11 @@ func FuzzParseArgs(f *testing.F) {
 			}
 			return
 		}
-		if string(args) != string(raw) {
-			t.Fatalf("raw not kept: %q vs %q", args, raw)
+		if !json.Valid(args) {
+			t.Fatalf("refused args %q held as %q, which is not JSON", raw, args)
+		}
+		if kept := (ToolCall{Args: args, ArgsError: msg}).RawArgs(); utf8.Valid(raw) && kept != string(raw) {
+			t.Fatalf("raw not kept: %q vs %q", kept, raw)
 		}
 		// A call with bad args must survive a JSON round trip unchanged.
 		c := ToolCall{ID: "i", Name: "n", Args: args, ArgsError: msg}
@@ -75,8 +84,8 @@ func TestToolCallJSON(t *testing.T) {
 		want string
 	}{
 		{"object", ToolCall{ID: "1", Name: "f", Args: json.RawMessage(`{"a":1}`)}, `{"id":"1","name":"f","args":{"a":1}}`},
-		{"raw text", ToolCall{ID: "1", Name: "f", Args: json.RawMessage(`{"a":`), ArgsError: "bad"}, `{"id":"1","name":"f","argsText":"{\"a\":","argsError":"bad"}`},
-		{"array", ToolCall{ID: "1", Name: "f", Args: json.RawMessage(`[1]`), ArgsError: "arguments must be a JSON object, got an array"}, `{"id":"1","name":"f","argsText":"[1]","argsError":"arguments must be a JSON object, got an array"}`},
+		{"raw text", ToolCall{ID: "1", Name: "f", Args: json.RawMessage(`"{\"a\":"`), ArgsError: "bad"}, `{"id":"1","name":"f","argsText":"{\"a\":","argsError":"bad"}`},
+		{"array", ToolCall{ID: "1", Name: "f", Args: json.RawMessage(`"[1]"`), ArgsError: "arguments must be a JSON object, got an array"}, `{"id":"1","name":"f","argsText":"[1]","argsError":"arguments must be a JSON object, got an array"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

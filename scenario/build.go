@@ -338,5 +338,6 @@ func (f *File) parts(rt *runTools, rc *runConfig) (Parts, error) {
 	if rc.provider != nil {
 		provider = rc.provider
 	}
+	provider = withTimeout(provider, rc.timeout)
 	return Parts{Units: units, Tools: tools, Options: opts, Provider: provider}, nil
 }

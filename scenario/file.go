@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -174,6 +175,9 @@ func Parse(data []byte) (*File, error) {
 	if err := syntaxCheck(data); err != nil {
 		return nil, err
 	}
+	if err := utf8Check(data); err != nil {
+		return nil, err
+	}
 	v, err := coverage.DecodeJSON(data)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "coverage: ")
@@ -203,6 +207,24 @@ func syntaxCheck(data []byte) error {
 		return fieldErr("", "line %d, column %d: not valid JSON: %v", line, col, se)
 	}
 	return fieldErr("", "not valid JSON: %v", err)
+}
+
+// utf8Check refuses a file that is not UTF-8, naming the first bad byte: a JSON decoder would
+// replace it with U+FFFD and the scenario would run on text nobody wrote.
+func utf8Check(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	line, col := lineCol(data, int64(off))
+	return fieldErr("", "line %d, column %d: byte 0x%02x is not UTF-8; a scenario file must be UTF-8 text (nothing was replaced)", line, col, data[off])
 }
 
 func lineCol(data []byte, off int64) (int, int) {

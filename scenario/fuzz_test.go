@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 func FuzzParse(f *testing.F) {
@@ -40,6 +41,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if file.Question() == "" {
 			t.Fatal("a loaded file has no question")
+		}
+		if !utf8.Valid(data) {
+			t.Fatal("a file that is not UTF-8 loaded (its bad bytes were replaced)")
 		}
 		// Whatever loads, the agent accepts.
 		if _, err := file.newAgent(&runTools{next: map[string]int{}}, &runConfig{}); err != nil {

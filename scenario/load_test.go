@@ -16,6 +16,9 @@ func TestParseRefusals(t *testing.T) {
 		name, in, want string
 	}{
 		{"not json", `{"replies": [,]}`, `scenario: line 1, column 14: not valid JSON: invalid character ',' looking for beginning of value`},
+		// Issue 12 item 8: invalid UTF-8 used to become U+FFFD without a word.
+		{"invalid utf-8 in a string", "{\"replies\":[],\"turns\":[{\"user\":\"caf\xe9\"}]}", `scenario: line 1, column 36: byte 0xe9 is not UTF-8; a scenario file must be UTF-8 text (nothing was replaced)`},
+		{"invalid utf-8 on line 2", "{\"replies\":[],\n\"turns\":[{\"user\":\"ok \xff\xfe\"}]}", `scenario: line 2, column 22: byte 0xff is not UTF-8`},
 		{"not an object", `[]`, `scenario: a scenario file is one JSON object, not an array`},
 		{"trailing data", `{"replies":[],` + tl + `} {}`, `scenario: unexpected data after the scenario object`},
 		{"duplicate key", `{"replies":[],"replies":[],` + tl + `}`, `scenario: duplicate key "replies"`},

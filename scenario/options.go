@@ -6,6 +6,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -19,6 +20,7 @@ type runConfig struct {
 	tools     []*tool.Tool
 	agentOpts []agent.Option
 	provider  llm.Provider
+	timeout   time.Duration
 }
 
 // WithTools runs your own tools instead of the file's canned ones: a tool whose name the
@@ -41,6 +43,13 @@ func WithAgentOptions(opts ...agent.Option) Option {
 // scripted replies.
 func WithProvider(p llm.Provider) Option {
 	return func(c *runConfig) { c.provider = p }
+}
+
+// WithModelTimeout gives every model call of the run, scripted or real, a deadline of d; a
+// call that runs past it fails the run with a timeout *llm.Error that names the limit. Zero
+// or less means no deadline beyond the provider's own.
+func WithModelTimeout(d time.Duration) Option {
+	return func(c *runConfig) { c.timeout = d }
 }
 
 func newRunConfig(opts []Option) (*runConfig, error) {

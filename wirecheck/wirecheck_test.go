@@ -352,3 +352,41 @@ func TestToolLessWrapUpAccepted(t *testing.T) {
 		}
 	}
 }
+
+// The wrap-up call sent as the agent should send it: the history holds calls and results,
+// no tool may run, and the request declares the agent's real tools with a tool choice of
+// none (issue 12 item 11). Ollama's Anthropic and OpenAI middleware must accept it, and
+// the native request behind them must carry the real declarations, descriptions included.
+func TestWrapUpWithRealDeclarationsAccepted(t *testing.T) {
+	srv, n := server(t)
+	for _, p := range []llm.Provider{
+		openai.New(openai.Options{BaseURL: srv.URL + "/v1", Retry: llm.RetryPolicy{Attempts: 1}}),
+		anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "unused", Retry: llm.RetryPolicy{Attempts: 1}}),
+	} {
+		first := request("use two tools")
+		resp, err := p.Complete(context.Background(), first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrap := followUp(first, resp)
+		wrap.ToolChoice = llm.ToolChoice{Mode: llm.ToolChoiceNone}
+		wrap.Messages = append(wrap.Messages, llm.Message{Role: llm.RoleUser, Content: "No tool can run now; answer from what you have."})
+		got, err := p.Complete(context.Background(), wrap)
+		if err != nil {
+			t.Fatalf("%s: wrap-up refused: %v", p.Name(), err)
+		}
+		if got.Content != "Hello, world." || len(got.ToolCalls) != 0 {
+			t.Errorf("%s: wrap-up reply = %+v", p.Name(), got)
+		}
+		n.mu.Lock()
+		last := n.seen[len(n.seen)-1]
+		n.mu.Unlock()
+		var declared []string
+		for _, tl := range last.Tools {
+			declared = append(declared, tl.Function.Name+": "+tl.Function.Description)
+		}
+		if diff := cmp.Diff([]string{"disk_usage: Disk usage of a host.", "top_processes: Busiest processes."}, declared); diff != "" {
+			t.Errorf("%s: tools behind the middleware (-want +got):\n%s", p.Name(), diff)
+		}
+	}
+}

@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -57,11 +56,11 @@ func newAuditExportCmd() *cobra.Command {
 				_, err = seg.WriteTo(cmd.OutOrStdout())
 				return err
 			}
-			var buf bytes.Buffer
-			if _, err := seg.WriteTo(&buf); err != nil {
-				return runError(cmd, err)
-			}
-			if err := os.WriteFile(outFile, buf.Bytes(), 0o644); err != nil {
+			err = writeFileAtomic(outFile, 0o644, func(w io.Writer) error {
+				_, err := seg.WriteTo(w)
+				return err
+			})
+			if err != nil {
 				return runError(cmd, err)
 			}
 			signed := "unsigned"
@@ -132,6 +131,7 @@ func newAuditVerifyCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&allowPartial, "allow-partial", false, "accept a first segment that does not start the chain")
 	cmd.Flags().BoolVar(&requireSig, "require-signature", false, "fail a segment that carries no signature")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
+	addMaxInputFlag(cmd)
 	return cmd
 }
 
@@ -141,12 +141,9 @@ func usageError(cmd *cobra.Command, err error) error {
 	return &exitError{code: exitUsage}
 }
 
-// readFileOrStdin reads name, or standard input for "-".
+// readFileOrStdin reads name, or standard input for "-", under the --max-input cap.
 func readFileOrStdin(cmd *cobra.Command, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(cmd.InOrStdin())
-	}
-	return os.ReadFile(name)
+	return readCapped(cmd, name)
 }
 
 // writeVerdict prints the verifier's result; an invalid one also names the file the

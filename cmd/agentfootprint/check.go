@@ -5,8 +5,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -44,6 +43,7 @@ func newCheckCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&tool, "tool", "tool", "the tool name the result is read for")
+	addMaxInputFlag(cmd)
 	return cmd
 }
 
@@ -134,17 +134,16 @@ func printCheckText(w io.Writer, report coverage.Object) error {
 	for _, p := range problems {
 		fmt.Fprintf(&b, "left off the record: %s: %s\n", p.Field, p.Message)
 	}
-	served, err := coverage.Marshal(get("served"))
-	if err != nil {
+	b.WriteString("served:\n")
+	// The served value can be as large as the input: it is written straight to w as it is
+	// walked rather than marshalled and indented into copies first (issue 12 item 5).
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(b.String())
+	if err := newJSONOut(bw, true).write(get("served"), 0); err != nil {
 		return err
 	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, served, "", "  "); err != nil {
-		return err
-	}
-	fmt.Fprintf(&b, "served:\n%s\n", pretty.Bytes())
-	_, err = io.WriteString(w, b.String())
-	return err
+	bw.WriteByte('\n')
+	return bw.Flush()
 }
 
 func compact(v any) string {

@@ -87,6 +87,7 @@ func newDemoCmd() *cobra.Command {
 			if err != nil {
 				return inputError(cmd, err)
 			}
+			opts = append(opts, scenario.WithModelTimeout(live.Timeout))
 			for i, p := range parts {
 				n := i + 1
 				if part > 0 {
@@ -115,6 +116,7 @@ func newDemoCmd() *cobra.Command {
 	keep.register(cmd, true)
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the record's steps by their stage ids")
 	addTraceFlags(cmd)
+	addTimeoutFlag(cmd, &live.Timeout)
 	return cmd
 }
 
@@ -127,7 +129,8 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 	ctx := commandContext(cmd)
 	rep, runErr := scenario.Run(ctx, f, opts...)
 	traceReport(cmd, rep)
-	stored := keep.save(cmd, rep, runErr)
+	stored, kept := keep.save(cmd, rep, runErr)
+	lost := !kept
 	var llmErr *llm.Error
 	if live && errors.As(runErr, &llmErr) {
 		// A real model that cannot be reached: its sentence says what to fix.
@@ -144,8 +147,19 @@ func runDemoPart(cmd *cobra.Command, p demoPart, n int, opts []scenario.Option, 
 		_, err := io.WriteString(w, stored)
 		return err
 	}
-	return reportScenario(cmd, rep, runErr, asJSON, live, text)
+	if err := reportScenario(cmd, rep, runErr, asJSON, live, text); err != nil {
+		return err
+	}
+	if lost {
+		return &exitError{code: exitNotStored}
+	}
+	return nil
 }
+
+// exitNotStored is the status of demo and scenario run when a run ran but could not be
+// stored: the transcript was printed, the evidence is gone, and a script must not read that
+// as success. It is the table's 1 (the run, as the caller asked for it, failed).
+const exitNotStored = 1
 
 // demoModel returns the scenario options that run the demo on the real model live names,
 // or none for the scripted model. It refuses --model or --base-url without --provider; a

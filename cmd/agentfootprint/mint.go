@@ -4,10 +4,10 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/spf13/cobra"
@@ -59,15 +59,17 @@ func newMintCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a refusal as JSON on standard output")
+	addMaxInputFlag(cmd)
 	return cmd
 }
 
-// readInput reads FILE, or standard input when there is no argument or it is "-".
+// readInput reads FILE, or standard input when there is no argument or it is "-", under the
+// --max-input cap.
 func readInput(cmd *cobra.Command, args []string) ([]byte, error) {
-	if len(args) == 0 || args[0] == "-" {
-		return io.ReadAll(cmd.InOrStdin())
+	if len(args) == 0 {
+		return readCapped(cmd, "-")
 	}
-	return os.ReadFile(args[0])
+	return readCapped(cmd, args[0])
 }
 
 // splitCoverageInput reads {"result": ..., "declaration": {...}}; result may be left out (null).
@@ -110,11 +112,12 @@ func inputError(cmd *cobra.Command, err error) error {
 	return &exitError{code: exitUsage}
 }
 
+// printJSON writes v as compact JSON (coverage.Marshal's form) and a newline, streaming it.
 func printJSON(w io.Writer, v any) error {
-	b, err := coverage.Marshal(v)
-	if err != nil {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := newJSONOut(bw, false).write(v, 0); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	bw.WriteByte('\n')
+	return bw.Flush()
 }

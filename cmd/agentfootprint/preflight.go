@@ -55,10 +55,19 @@ func preflight(ctx context.Context, cfg providers.Config) (providers.Client, err
 	if c, err = providers.Open(cfg); err != nil {
 		return nil, &providerFault{code: exitUsage, msg: strings.TrimPrefix(err.Error(), "providers: ")}
 	}
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	// The host check is bounded like a model call: by --timeout when it is
+	// shorter than the check's own bound.
+	bound := preflightTimeout
+	if cfg.Timeout > 0 && cfg.Timeout < bound {
+		bound = cfg.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	for _, d := range c.Diagnose(ctx) {
 		if d.Check == "server" && !d.OK {
+			if ctx.Err() != nil && bound == cfg.Timeout {
+				return nil, &providerFault{code: exitNegative, msg: fmt.Sprintf("cannot reach %s at %s: it did not answer within the model-call timeout of %s (--timeout)", cfg.Provider, c.BaseURL(), bound)}
+			}
 			return nil, &providerFault{code: exitNegative, msg: fmt.Sprintf("cannot reach %s at %s: %s", cfg.Provider, c.BaseURL(), d.Message)}
 		}
 	}

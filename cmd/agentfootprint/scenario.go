@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/spf13/cobra"
@@ -31,6 +32,7 @@ func newScenarioCmd() *cobra.Command {
 func newScenarioRunCmd() *cobra.Command {
 	var asJSON bool
 	var keep storeFlags
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "run FILE|-",
 		Short: "Run a scenario file offline on the scripted model",
@@ -48,12 +50,13 @@ func newScenarioRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runScenario(cmd, f, asJSON, keep, (*scenario.Report).WriteText)
+			return runScenario(cmd, f, asJSON, keep, (*scenario.Report).WriteText, scenario.WithModelTimeout(timeout))
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON object")
 	keep.register(cmd, false)
 	addTraceFlags(cmd)
+	addTimeoutFlag(cmd, &timeout)
 	return cmd
 }
 
@@ -123,11 +126,11 @@ func describe(err error) string {
 // runScenario runs f, stores its run when keep says so, and prints the report as JSON or
 // with text (then where the run was stored); mismatches and failures go to standard error
 // and set the exit status.
-func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, keep storeFlags, text func(*scenario.Report, io.Writer) error) error {
+func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, keep storeFlags, text func(*scenario.Report, io.Writer) error, opts ...scenario.Option) error {
 	ctx := commandContext(cmd)
-	rep, runErr := scenario.Run(ctx, f)
+	rep, runErr := scenario.Run(ctx, f, opts...)
 	traceReport(cmd, rep)
-	stored := keep.save(cmd, rep, runErr)
+	stored, kept := keep.save(cmd, rep, runErr)
 	withStored := func(rep *scenario.Report, w io.Writer) error {
 		if err := text(rep, w); err != nil {
 			return err
@@ -135,7 +138,13 @@ func runScenario(cmd *cobra.Command, f *scenario.File, asJSON bool, keep storeFl
 		_, err := io.WriteString(w, stored)
 		return err
 	}
-	return reportScenario(cmd, rep, runErr, asJSON, false, withStored)
+	if err := reportScenario(cmd, rep, runErr, asJSON, false, withStored); err != nil {
+		return err
+	}
+	if !kept {
+		return &exitError{code: exitNotStored}
+	}
+	return nil
 }
 
 // reportScenario prints a run's report as JSON or with text; a failed run goes to standard

@@ -41,14 +41,14 @@ func (k storeFlags) wanted() bool {
 // save stores rep's run when wanted and returns the lines saying where it went and how to
 // read it back ("" when it was not stored). A run that could not be stored is reported on
 // standard error; the run itself still counts.
-func (k storeFlags) save(cmd *cobra.Command, rep *scenario.Report, runErr error) string {
+func (k storeFlags) save(cmd *cobra.Command, rep *scenario.Report, runErr error) (lines string, kept bool) {
 	if !k.wanted() || rep == nil || rep.Record == nil {
-		return ""
+		return "", true
 	}
 	info, where, err := saveReport(commandContext(cmd), k.target, rep, runErr)
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: the run was not stored: %v\n", cmd.CommandPath(), err)
-		return ""
+		return "", false
 	}
-	return storedLines(info.ID, where, k.target)
+	return storedLines(info.ID, where, k.target), true
 }

@@ -82,6 +82,10 @@ var quirks = []struct{ name, sse string }{
 	{"cut-before-stop", ev("message_start", start) +
 		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
 		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"par"}}`)},
+	// The body ends inside an event (issue 12 item 7): named as a cut, not a bad URL.
+	{"cut-mid-frame", ev("message_start", start) +
+		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+		"event: content_block_delta\ndata: " + `{"type":"content_block_delta","index":0,"delta":{"type":"text_d`},
 	{"unnamed-events-crlf", strings.ReplaceAll("data: "+start+"\n\n"+
 		`data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi"}}`+"\n\n"+
 		`data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}`+"\n\n"+

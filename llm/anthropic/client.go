@@ -38,8 +38,6 @@ const DefaultMaxTokens = 4096
 // DefaultTimeout bounds one whole call when Options.Timeout is zero.
 const DefaultTimeout = 5 * time.Minute
 
-const maxBody = 64 << 20
-
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the root that "/v1/messages" is appended to; empty means
@@ -57,6 +55,10 @@ type Options struct {
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
+	// MaxResponseBytes caps one reply, whole or streamed; 0 means
+	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// fails the call with an *llm.Error naming this option.
+	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. anthropic-beta).
 	Header http.Header
 }
@@ -87,7 +89,7 @@ func New(opts Options) *Client {
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
 			KeyOption: "anthropic.Options.APIKey", Key: c.key},
-		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "anthropic", MaxBody: maxBody, Encode: c.encode,
+		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "anthropic", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})
 	c.sender = c.caller.Sender
 	return c

@@ -10,11 +10,15 @@
 // spans; failures are *llm.Error values whose message names the fix.
 //
 // The API refuses tool_use and tool_result blocks in a request that defines
-// no tools, which is what an agent's last, tool-less wrap-up call is. For
-// such a request the client declares each tool the history names with an
-// open object schema and sets tool_choice to none, so the history is sent
-// as it happened and the model cannot call anything. These placeholders
-// carry no unit span: the agent's tool schemas were not sent.
+// no tools. A wrap-up call (no tool may run, the history holds calls and
+// results) should therefore keep its real tool declarations and set
+// ToolChoice to none: they are sent as declared, with tool_choice
+// {"type":"none"}, so the model sees what it used and cannot call anything.
+// A request that declares no tools at all while its history holds tool
+// blocks is still accepted as a fallback: the client then declares each tool
+// the history names with an open object schema and tool_choice none. These
+// placeholders carry no unit span, since no tool schema of the caller's was
+// sent.
 //
 // The key comes from Options.APIKey or ANTHROPIC_API_KEY and is sent as
 // x-api-key with anthropic-version 2023-06-01.

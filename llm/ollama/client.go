@@ -5,6 +5,7 @@ package ollama
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"net/http"
@@ -28,8 +29,6 @@ const DefaultBaseURL = "http://127.0.0.1:11434"
 // models can be slow to load, so it is generous.
 const DefaultTimeout = 10 * time.Minute
 
-const maxBody = 64 << 20
-
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the server root ("/api/chat" is appended); empty means
@@ -45,6 +44,10 @@ type Options struct {
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
+	// MaxResponseBytes caps one reply, whole or streamed; 0 means
+	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// fails the call with an *llm.Error naming this option.
+	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. for a proxy in front).
 	Header http.Header
 }
@@ -73,7 +76,7 @@ func New(opts Options) *Client {
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
 		HTTP:    opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "ollama",
-		ModelHint: "ollama.Options.Model (see `ollama list`)", MaxBody: maxBody, Encode: c.encode,
+		ModelHint: "ollama.Options.Model (see `ollama list`)", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})
 	c.sender = c.caller.Sender
 	return c
@@ -206,6 +209,9 @@ func (c *Client) readStream(body io.Reader, ex *llm.Exchange, p wire.Profile, on
 		text, err := a.feed(line)
 		if errors.Is(err, errStreamError) {
 			return nil, wire.Classify(p, 0, nil, a.errBody)
+		}
+		if err != nil && r.Cut() {
+			return nil, fmt.Errorf("%w (%d bytes of it arrived)", wire.ErrStreamCut, len(raw))
 		}
 		if err != nil {
 			return nil, notAReply(p, line, err)

@@ -51,6 +51,8 @@ var quirks = []struct{ name, nd string }{
 	{"crlf-and-blank-lines", strings.ReplaceAll(msg("a")+"\n"+msg("b")+doneLine, "\n", "\r\n")},
 	{"length-no-counts", msg("long") + `{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"length"}` + "\n"},
 	{"not-json", "<html>proxy</html>\n"},
+	// The body ends inside a line (issue 12 item 7): named as a cut, not a bad URL.
+	{"cut-mid-line", msg("Hel") + `{"model":"m","message":{"role":"assi`},
 }
 
 func TestStreamQuirks(t *testing.T) {

@@ -32,9 +32,6 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // when Options.Timeout is zero.
 const DefaultTimeout = 5 * time.Minute
 
-// maxBody bounds a non-streamed reply.
-const maxBody = 64 << 20
-
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the API root that "/chat/completions" is appended to;
@@ -55,6 +52,10 @@ type Options struct {
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
+	// MaxResponseBytes caps one reply, whole or streamed; 0 means
+	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// fails the call with an *llm.Error naming this option.
+	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. OpenAI-Organization).
 	Header http.Header
 	// DeveloperRole sends system text with role "developer" (newer OpenAI
@@ -95,7 +96,7 @@ func New(opts Options) *Client {
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
 			KeyOption: "openai.Options.APIKey", Key: c.key},
-		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "openai", MaxBody: maxBody, Encode: c.encode,
+		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "openai", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})
 	c.sender = c.caller.Sender
 	return c

@@ -64,6 +64,8 @@ var quirks = []struct{ name, sse string }{
 	{"error-frame", "data: " + head + `{"content":"par"},"finish_reason":null}]}` + "\n\n" + `data: {"error":{"message":"The server had an error","type":"server_error"}}` + "\n\n"},
 	{"cut-before-finish", "data: " + head + `{"content":"par"},"finish_reason":null}]}` + "\n\n"},
 	{"not-json-frame", "data: <html>oops</html>\n\n"},
+	// The body ends inside the second event (issue 12 item 7): named as a cut, not a bad URL.
+	{"cut-mid-frame", "data: " + head + `{"content":"par"},"finish_reason":null}]}` + "\n\n" + "data: " + head + `{"content":"ti`},
 	{"finish-without-done", "data: " + head + `{"content":"ok"},"finish_reason":"stop"}]}` + "\n\n"},
 }
 

@@ -36,7 +36,7 @@ func TestParseReplies(t *testing.T) {
 	want := []Reply{
 		{Content: "Let me look.", ToolCalls: []llm.ToolCall{
 			{Name: "search", Args: json.RawMessage(`{"q": "disk"}`)},
-			{ID: "x1", Name: "fetch", Args: json.RawMessage(`{"url":`), ArgsError: "arguments are not valid JSON: unexpected end of JSON input"},
+			{ID: "x1", Name: "fetch", Args: json.RawMessage(`"{\"url\":"`), ArgsError: "arguments are not valid JSON: unexpected end of JSON input"},
 		}, Usage: &llm.Usage{Input: 120, Output: 9, Reported: true}, StopReason: llm.StopToolUse, Delay: 150 * time.Millisecond},
 		{Err: &llm.Error{Provider: Name, Kind: llm.KindRateLimit, Status: 429, Retryable: true, Resumable: true, RetryAfter: 2 * time.Second, Message: "slow down"}},
 		{Err: &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: true, Message: "it broke"}},

@@ -131,6 +131,11 @@ func (p *Provider) take(req *llm.Request) (Reply, int, error) {
 			if len(tc.Args) == 0 && tc.ArgsError == "" {
 				tc.Args = json.RawMessage("{}")
 			}
+			if tc.ArgsError != "" && !json.Valid(tc.Args) {
+				// Raw text scripted by hand: hold it as a JSON string, as
+				// llm.ParseArgs does, so the run's record encodes.
+				tc.Args, _ = llm.ParseArgs(tc.Args)
+			}
 			calls[i] = tc
 		}
 		r.ToolCalls = calls

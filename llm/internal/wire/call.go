@@ -26,8 +26,10 @@ type Caller struct {
 	// ModelHint names where a model can be set, completing the sentence
 	// "set Request.Model or ...".
 	ModelHint string
-	// MaxBody bounds a non-streamed reply.
+	// MaxBody bounds one reply, whole or streamed; negative means none.
 	MaxBody int64
+	// MaxBodyOption names the option that sets MaxBody, for the refusal.
+	MaxBodyOption string
 	// Encode returns the exact request body and the spans recorded for it.
 	Encode func(req *llm.Request, stream bool) ([]byte, []llm.Span, error)
 }
@@ -48,6 +50,7 @@ type call struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	maxBody int64
+	option  string // the option that sets maxBody
 	ex      llm.Exchange
 }
 
@@ -80,7 +83,7 @@ func (k *Caller) begin(ctx context.Context, req *llm.Request, stream bool) (*cal
 	}
 	s := *k.Sender
 	s.Profile.Model = model
-	return &call{s: &s, parent: ctx, ctx: callCtx, cancel: cancel, maxBody: k.MaxBody,
+	return &call{s: &s, parent: ctx, ctx: callCtx, cancel: cancel, maxBody: k.MaxBody, option: k.MaxBodyOption,
 		ex: llm.Exchange{Spans: spans}}, body, nil
 }
 
@@ -96,6 +99,9 @@ func (c *call) post(url string, header http.Header, body []byte) (*http.Response
 // transport turns an error that is not already an *llm.Error into the
 // transport failure it stands for.
 func (c *call) transport(err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return tooLarge(c.s.Profile, c.maxBody, c.option, err)
+	}
 	if le := (*llm.Error)(nil); !errors.As(err, &le) {
 		return TransportError(c.s.Profile, err, c.parent, c.ctx, c.s.TimeoutLabel)
 	}
@@ -105,7 +111,10 @@ func (c *call) transport(err error) error {
 // readWhole reads a bounded whole body and decodes it. attachRead says
 // whether a read failure keeps the exchange.
 func (c *call) readWhole(resp *http.Response, decode Decoder, attachRead bool) (*llm.Response, error) {
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody))
+	raw, err := io.ReadAll(&capReader{r: resp.Body, left: c.maxBody})
+	if errors.Is(err, ErrTooLarge) {
+		return nil, Attach(tooLarge(c.s.Profile, c.maxBody, c.option, err), &c.ex)
+	}
 	if err != nil {
 		le := TransportError(c.s.Profile, err, c.parent, c.ctx, c.s.TimeoutLabel)
 		if attachRead {
@@ -156,6 +165,7 @@ func (k *Caller) Stream(ctx context.Context, req *llm.Request, url string, heade
 			return
 		}
 		defer resp.Body.Close()
+		resp.Body = &capBody{capReader{r: resp.Body, left: c.maxBody}, resp.Body}
 		if ct := resp.Header.Get("Content-Type"); plain != nil && (strings.Contains(ct, "json") || strings.Contains(ct, "html")) {
 			out, err := c.readWhole(resp, plain, false)
 			if err != nil {
@@ -217,7 +227,9 @@ type Setup struct {
 	// ModelHint, when set, replaces "<Pkg>.Options.Model" in the sentence
 	// that asks for a model.
 	ModelHint string
-	// MaxBody bounds a non-streamed reply.
+	// MaxBody bounds one reply, whole or streamed: 0 means
+	// llm.DefaultMaxResponseBytes, negative none. It is set by
+	// <Pkg>.Options.MaxResponseBytes.
 	MaxBody int64
 	// Encode returns the exact request body and its spans.
 	Encode func(req *llm.Request, stream bool) ([]byte, []llm.Span, error)
@@ -236,10 +248,11 @@ func NewCaller(s Setup) *Caller {
 	return &Caller{
 		Sender: &Sender{Profile: s.Profile, HTTP: hc, Retry: s.Retry,
 			TimeoutLabel: "the client timeout of " + s.Timeout.String() + " (" + s.Pkg + ".Options.Timeout)"},
-		Timeout:   s.Timeout,
-		ModelHint: hint,
-		MaxBody:   s.MaxBody,
-		Encode:    s.Encode,
+		Timeout:       s.Timeout,
+		ModelHint:     hint,
+		MaxBody:       MaxBodyOr(s.MaxBody),
+		MaxBodyOption: s.Pkg + ".Options.MaxResponseBytes",
+		Encode:        s.Encode,
 	}
 }
 

@@ -278,6 +278,10 @@ func TransportError(p Profile, err error, parent, callCtx context.Context, limit
 		}
 		return &llm.Error{Provider: p.Provider, Kind: llm.KindUnreachable, Resumable: true, Cause: err, Message: msg}
 	}
+	if errors.Is(err, ErrStreamCut) {
+		return &llm.Error{Provider: p.Provider, Kind: llm.KindServer, Retryable: true, Resumable: true, Cause: err,
+			Message: fmt.Sprintf("the stream from %s ended in the middle of an event (the connection closed before the event was complete); a later attempt may work", p.BaseURL)}
+	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &llm.Error{Provider: p.Provider, Kind: llm.KindTimeout, Retryable: true, Resumable: true, Cause: err,

@@ -22,6 +22,7 @@ var ErrLineTooLong = fmt.Errorf("a stream line is longer than %d bytes", MaxLine
 type lineReader struct {
 	br      *bufio.Reader
 	pendCR  bool // the previous line ended in \r: drop a \n that follows
+	cut     bool // the last line returned had no terminator: the input ended inside it
 	scratch []byte
 }
 
@@ -50,6 +51,7 @@ func (l *lineReader) next(dst []byte) (line, raw []byte, err error) {
 		if _, err := l.br.Peek(1); err != nil {
 			if errors.Is(err, io.EOF) && len(l.scratch) > 0 {
 				raw = append(raw, l.scratch...)
+				l.cut = true
 				return l.scratch, raw, nil
 			}
 			return nil, raw, err

@@ -32,3 +32,7 @@ func (n *NDJSONReader) Next() (line, raw []byte, err error) {
 		}
 	}
 }
+
+// Cut reports whether the last line Next returned had no line end: the input ended inside
+// it, so a line that does not parse was cut rather than malformed.
+func (n *NDJSONReader) Cut() bool { return n.lr.cut }

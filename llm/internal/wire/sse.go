@@ -5,6 +5,7 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -18,7 +19,14 @@ type SSEEvent struct {
 	Name string
 	Data []byte
 	Raw  []byte
+	// Cut is set on a last event the body ended inside: its last line had no line end, so
+	// the connection closed in the middle of the event.
+	Cut bool
 }
+
+// ErrStreamCut reports a stream whose body ended in the middle of an event, so the event
+// could not be read; TransportError names it.
+var ErrStreamCut = errors.New("the stream ended in the middle of an event")
 
 // SSEReader reads server-sent events. It accepts \n, \r\n and \r line
 // ends, comment lines, event:/id:/retry: fields, multi-line data and a last
@@ -53,7 +61,9 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 			if errors.Is(err, io.EOF) {
 				s.done = true
 				if hasData {
-					return s.emit(name, data), nil
+					ev := s.emit(name, data)
+					ev.Cut = s.lr.cut
+					return ev, nil
 				}
 				return SSEEvent{}, io.EOF
 			}
@@ -121,6 +131,12 @@ func DriveSSE(body io.Reader, ex *llm.Exchange, feed func(ev SSEEvent) (string, 
 		ex.Frames = append(ex.Frames, ev.Raw)
 		text, err := feed(ev)
 		if err != nil {
+			if ev.Cut {
+				// The event is unreadable because the body stopped inside it: say so,
+				// rather than blame the server for sending something else.
+				// The feed's own error (an *llm.Error blaming the URL) is dropped on purpose.
+				return false, fmt.Errorf("%w (%d bytes of it arrived)", ErrStreamCut, len(ev.Raw))
+			}
 			return false, err
 		}
 		if text != "" && !onText(text) {
