@@ -39,11 +39,11 @@ const (
 	// failed or panicked, its arguments were refused, its own declaration
 	// was refused, or it was not run), so whatever the answer says about
 	// what it would have read rests on nothing.
-	ReasonCallFailed = "call-failed"
-	ReasonPeriodNotHeld      = "period-not-held"
-	ReasonPeriodPartlyHeld   = "period-partly-held"
-	ReasonPeriodUnknown      = "period-unknown"
-	ReasonPeriodUndeclared   = "period-undeclared"
+	ReasonCallFailed       = "call-failed"
+	ReasonPeriodNotHeld    = "period-not-held"
+	ReasonPeriodPartlyHeld = "period-partly-held"
+	ReasonPeriodUnknown    = "period-unknown"
+	ReasonPeriodUndeclared = "period-undeclared"
 	// The time layer's reasons, from the checks it files on period rows.
 	ReasonPeriodDiffersFromAsked = "period-differs-from-asked"
 	ReasonPeriodBeyondRetention  = "period-beyond-retention"
