@@ -162,14 +162,18 @@ func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message,
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
 		req.Messages = append(req.Messages, llm.Message{Role: u.Role(), Content: u.Text(), Unit: u.ID()})
 	}
-	if !wrapped {
-		for _, name := range a.order {
-			if !a.offered(name, cu) {
-				continue
-			}
-			t := a.tools[name]
-			req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
+	for _, name := range a.order {
+		if !a.offered(name, cu) {
+			continue
 		}
+		t := a.tools[name]
+		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
+	}
+	if wrapped && len(req.Tools) > 0 {
+		// The wrap-up call: the tools stay declared, because a history
+		// holding tool calls and results must come with the tools that made
+		// them (Anthropic refuses it otherwise), and none may be called.
+		req.ToolChoice = llm.ToolChoice{Mode: llm.ToolChoiceNone}
 	}
 	a.seams.shapeRequest(s, req)
 	return req

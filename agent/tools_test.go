@@ -153,7 +153,7 @@ func TestMaxIterationsWrapUp(t *testing.T) {
 		action    string
 	}{
 		{"wrap-up", true, []scripted.Reply{loop("1"), loop("2"), loop("3"), {Content: "Partial answer: checkout degraded; root cause unknown."}},
-			"Partial answer: checkout degraded; root cause unknown.", 4, 0, event.ActionWrappedUp},
+			"Partial answer: checkout degraded; root cause unknown.", 4, 1, event.ActionWrappedUp},
 		{"cut short", false, []scripted.Reply{loop("1"), loop("2"), {Content: "never used"}, loop("3")},
 			"", 3, 1, event.ActionCutShort},
 	} {
@@ -188,7 +188,12 @@ func TestMaxIterationsWrapUp(t *testing.T) {
 			}
 			last := p.Requests()[p.Calls()-1]
 			if len(last.Tools) != tc.toolsLast {
-				t.Errorf("tools offered on the last call = %d, want %d", len(last.Tools), tc.toolsLast)
+				t.Errorf("tools declared on the last call = %d, want %d", len(last.Tools), tc.toolsLast)
+			}
+			// The wrap-up call keeps the tools declared (a history with tool
+			// calls needs them) and forbids calling any.
+			if wantNone := tc.wrap; (last.ToolChoice.Mode == llm.ToolChoiceNone) != wantNone {
+				t.Errorf("tool choice on the last call = %+v, want none only for the wrap-up", last.ToolChoice)
 			}
 			be := log.of(event.AgentBudgetExhausted)
 			if len(be) != 1 {

@@ -18,7 +18,6 @@ import (
 // real tools (the native request behind the middleware carries their descriptions), not
 // placeholders with an open schema (issue 12 item 11).
 func TestAgentWrapUpDeclaresItsTools(t *testing.T) {
-	t.Skip("needs the agent's wrap-up to keep its tool declarations with ToolChoiceNone (issue 12 item 11, agent side: see the reliability branch's report); remove this skip when agent/stages.go buildRequest does so")
 	srv, n := server(t)
 	p := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "unused", Retry: llm.RetryPolicy{Attempts: 1}})
 	var tools []*tool.Tool
