@@ -37,6 +37,7 @@ func newRootCmd() *cobra.Command {
 		newRunsCmd(),
 		newShowCmd(),
 		newAuditCmd(),
+		newServeCmd(),
 	)
 	return root
 }
