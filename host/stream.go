@@ -5,6 +5,7 @@
 //	event: <event type>
 //	data: <the event as one line of JSON>
 //
+// after a first "retry: 1000" line asking a browser to reconnect a second after a drop,
 // so a client that reconnects with Last-Event-ID (or ?after=N) gets each event once.
 
 package host
@@ -23,6 +24,9 @@ import (
 
 // heartbeat is how often an idle stream sends a comment line, so proxies keep it open.
 const heartbeat = 15 * time.Second
+
+// reconnectMs is the reconnection delay a stream asks EventSource clients for.
+const reconnectMs = 1000
 
 func (h *Host) getEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -58,6 +62,10 @@ func (h *Host) stream(w http.ResponseWriter, r *http.Request, id string, seq int
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	// A browser's EventSource waits this long before reconnecting after a drop.
+	if _, err := fmt.Fprintf(w, "retry: %d\n\n", reconnectMs); err != nil {
+		return
+	}
 	if err := rc.Flush(); err != nil {
 		return
 	}
