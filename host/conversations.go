@@ -181,20 +181,10 @@ func (h *Host) serveTurn(w http.ResponseWriter, r *http.Request, in turnInput) {
 	}
 	res := t.result
 	if res.Error != nil {
-		status := http.StatusBadGateway
-		if isInputError(res.Error.Message) {
-			status = http.StatusBadRequest
-		}
-		writeJSON(w, status, errorResponse{*res.Error})
+		writeJSON(w, http.StatusBadGateway, errorResponse{*res.Error})
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
-}
-
-// isInputError tells a turn the agent refused for its input (a time input an agent
-// without the time layer cannot take, an answer that is not JSON) from one that failed.
-func isInputError(msg string) bool {
-	return strings.Contains(msg, "time layer") || strings.Contains(msg, "resume input is not a JSON value") || strings.Contains(msg, "clock:")
 }
 
 func wantsStream(r *http.Request) bool {

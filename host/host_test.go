@@ -481,6 +481,7 @@ func TestRefusals(t *testing.T) {
 		{"two values", "POST", turns, `{"message":"a"} {}`, 400, "bad_request", ""},
 		{"too large", "POST", turns, `{"message":"` + strings.Repeat("x", 300) + `"}`, 413, "too_large", ""},
 		{"bad zone", "POST", turns, `{"message":"a status","time":{"now":"2026-12-01T10:00:00Z","zone":"Mars/Olympus"}}`, 400, "bad_request", "time.zone"},
+		{"time without the time layer", "POST", turns, `{"message":"a status","time":{"now":"2026-12-01T10:00:00Z"}}`, 400, "bad_request", "time"},
 		{"unknown conversation", "POST", f.url + "/v1/conversations/conv-nope/turns", `{"message":"a"}`, 404, "not_found", ""},
 		{"unknown agent", "POST", f.url + "/v1/conversations", `{"agent":"billing"}`, 400, "bad_request", "agent"},
 		{"unknown endpoint", "GET", f.url + "/v2/things", ``, 404, "not_found", ""},

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,6 +104,9 @@ func (h *Host) begin(id string, in turnInput) (*turn, *badRequest) {
 	a := h.agents[c.Agent]
 	if a == nil {
 		return nil, &badRequest{http.StatusInternalServerError, "internal", fmt.Sprintf("conversation %s belongs to agent %q, which this host does not serve", id, c.Agent), ""}
+	}
+	if in.time != nil && !slices.Contains(a.Layers(), "time") {
+		return nil, &badRequest{http.StatusBadRequest, "bad_request", fmt.Sprintf("agent %s has no time layer, so it takes no time input; leave time out", c.Agent), "time"}
 	}
 	l, err := h.sessions.Acquire(ctx, id, h.id, h.leaseTTL)
 	if err != nil {
