@@ -26,6 +26,7 @@ import (
 	sessionsqlite "github.com/agentfootprint/agentfootprint-go/host/session/sqlite"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/google/go-cmp/cmp"
@@ -117,6 +118,12 @@ func newHost(t testing.TB, path string, opts ...host.Option) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, ss, rs, path, opts...)
+}
+
+// serveOn serves a fresh host over the given stores.
+func serveOn(t testing.TB, ss session.Store, rs store.Store, path string, opts ...host.Option) *fixture {
+	t.Helper()
 	g := newGate()
 	base := []host.Option{host.WithAgent("ops", testAgent(t, g)), host.WithSessions(ss), host.WithRuns(rs), host.WithPollInterval(20 * time.Millisecond)}
 	h, err := host.New(append(base, opts...)...)

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,9 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/host"
+	sessionpg "github.com/agentfootprint/agentfootprint-go/host/session/postgres"
+	storepg "github.com/agentfootprint/agentfootprint-go/store/postgres"
+	"github.com/jackc/pgx/v5"
 )
 
 const (
@@ -87,7 +91,53 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	})
 	b.Run("host", func(b *testing.B) {
-		f := newHost(b, "", host.WithPollInterval(100*time.Millisecond))
+		loadHost(b, newHost(b, "", host.WithPollInterval(100*time.Millisecond)))
+	})
+	b.Run("host-postgres", func(b *testing.B) {
+		dsn := os.Getenv("AGENTFOOTPRINT_TEST_POSTGRES")
+		if dsn == "" {
+			b.Skip("AGENTFOOTPRINT_TEST_POSTGRES is not set: the PostgreSQL host load is not measured")
+		}
+		dsn = pgSchema(b, dsn)
+		ss, err := sessionpg.Open(context.Background(), dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rs, err := storepg.Open(context.Background(), dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		loadHost(b, serveOn(b, ss, rs, "", host.WithPollInterval(100*time.Millisecond)))
+	})
+}
+
+// pgSchema creates a schema for one benchmark and returns a DSN that writes to it.
+func pgSchema(b *testing.B, dsn string) string {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	schema := fmt.Sprintf("host_load_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		if c, err := pgx.Connect(context.Background(), dsn); err == nil {
+			c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			c.Close(context.Background())
+		}
+	})
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return dsn + sep + "search_path=" + schema
+}
+
+func loadHost(b *testing.B, f *fixture) {
+	{
 		http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = loadClients
 		for range b.N {
 			lat, wall := runLoad(b, func() (func(string) error, error) {
@@ -107,5 +157,5 @@ func BenchmarkLoad(b *testing.B) {
 			})
 			report(b, lat, wall)
 		}
-	})
+	}
 }
