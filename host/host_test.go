@@ -648,3 +648,25 @@ func TestNewRefuses(t *testing.T) {
 		t.Error("WithMaxBody(0) was accepted")
 	}
 }
+
+// TestLensSeam: a handler given WithLens answers GET /lens/ and /lens/{run}, sees the path
+// without /lens, and sits behind the token like every other endpoint.
+func TestLensSeam(t *testing.T) {
+	lens := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "lens saw %s", r.URL.Path)
+	})
+	f := newHost(t, "", host.WithLens(lens), host.WithToken("lens-token"))
+	for path, want := range map[string]string{"/lens/": "lens saw /", "/lens/run-abc": "lens saw /run-abc"} {
+		code, b := do(t, "GET", f.url+path, "", "Authorization", "Bearer lens-token")
+		if code != 200 || string(b) != want {
+			t.Errorf("GET %s: %d %q, want %q", path, code, b, want)
+		}
+		if code, _ := do(t, "GET", f.url+path, ""); code != 401 {
+			t.Errorf("GET %s without the token: %d, want 401", path, code)
+		}
+	}
+	g := newHost(t, "")
+	if code, _ := do(t, "GET", g.url+"/lens/", ""); code != 404 {
+		t.Errorf("GET /lens/ on a host without lens: %d, want 404", code)
+	}
+}
