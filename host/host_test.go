@@ -670,3 +670,51 @@ func TestLensSeam(t *testing.T) {
 		t.Errorf("GET /lens/ on a host without lens: %d, want 404", code)
 	}
 }
+
+// TestShutdownCancelsAfterTheDrain: a turn still running when the drain ends is cancelled;
+// its conversation is saved free, with a failed result event and the failed run's record.
+func TestShutdownCancelsAfterTheDrain(t *testing.T) {
+	f := newHost(t, "")
+	id := f.create(t)
+	go func() {
+		if resp, err := http.Post(f.url+"/v1/conversations/"+id+"/turns", "application/json", strings.NewReader(`{"message":"q wait"}`)); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-f.gate.started
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := f.h.Shutdown(ctx); err != context.DeadlineExceeded {
+		t.Errorf("Shutdown = %v, want the drain's deadline", err)
+	}
+	ss, err := sessionsqlite.Open(context.Background(), f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	c, err := ss.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Owner != "" || c.State != session.StateIdle || c.Turns != 1 {
+		t.Errorf("after the drain: owner %q state %s turns %d", c.Owner, c.State, c.Turns)
+	}
+	evs, err := ss.Events(context.Background(), id, 0, 0)
+	if err != nil || len(evs) == 0 {
+		t.Fatal(evs, err)
+	}
+	last := evs[len(evs)-1]
+	res := decode[host.Result](t, last.Data)
+	if last.Type != host.EventResult || res.Error == nil || res.Error.Code != "turn_failed" || res.RunID == "" {
+		t.Fatalf("last event %s %s", last.Type, last.Data)
+	}
+	rs, err := sqlite.Open(context.Background(), f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	run, err := rs.GetRun(context.Background(), res.RunID)
+	if err != nil || run.Status != store.StatusFailed {
+		t.Errorf("the cancelled turn's run: %v %v", run, err)
+	}
+}
