@@ -113,6 +113,18 @@ func (h *Host) notify(id string) {
 	h.mu.Unlock()
 }
 
+// watching counts a stream of conversation id in (+1) or out (-1); the last one out drops
+// the conversation's wake-up channel, so conversations nobody follows hold nothing.
+func (h *Host) watching(id string, delta int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.streams[id] += delta
+	if h.streams[id] <= 0 {
+		delete(h.streams, id)
+		delete(h.watch, id)
+	}
+}
+
 // waitFor returns a channel closed at the next event this host appends to conversation id.
 func (h *Host) waitFor(id string) <-chan struct{} {
 	h.mu.Lock()

@@ -68,6 +68,7 @@ type Host struct {
 	byRun    map[string]*turn         // run id → the turn whose events carry it
 	binding  *turn                    // the turn waiting for its first event, under gate
 	watch    map[string]chan struct{} // conversation id → closed at its next event
+	streams  map[string]int           // conversation id → streams following it
 	// gate lets one turn at a time wait for its first event, so a run id never seen
 	// before belongs to the turn that holds it (see attribute.go).
 	gate chan struct{}
@@ -213,7 +214,7 @@ func New(opts ...Option) (*Host, error) {
 		agents: map[string]*agent.Agent{}, maxBody: DefaultMaxBody, leaseTTL: DefaultLeaseTTL,
 		turnTimeout: DefaultTurnTimeout, poll: DefaultPollInterval, writeTO: DefaultWriteTimeout,
 		log:   slog.New(slog.DiscardHandler),
-		byRun: map[string]*turn{}, watch: map[string]chan struct{}{}, gate: make(chan struct{}, 1),
+		byRun: map[string]*turn{}, watch: map[string]chan struct{}{}, streams: map[string]int{}, gate: make(chan struct{}, 1),
 	}
 	for _, o := range opts {
 		if o == nil {

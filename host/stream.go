@@ -70,6 +70,8 @@ func (h *Host) stream(w http.ResponseWriter, r *http.Request, id string, seq int
 		return
 	}
 	ctx := r.Context()
+	h.watching(id, 1)
+	defer h.watching(id, -1)
 	poll := time.NewTicker(h.poll)
 	defer poll.Stop()
 	beat := time.NewTicker(heartbeat)
