@@ -97,20 +97,17 @@ func (h *Host) begin(id string, in turnInput) (*turn, *badRequest) {
 	}()
 	ctx, cancel := context.WithTimeout(h.base, 10*time.Second)
 	defer cancel()
-	c, err := h.sessions.Get(ctx, id)
-	if err != nil {
-		return nil, storeError(err, id)
-	}
-	a := h.agents[c.Agent]
-	if a == nil {
-		return nil, &badRequest{http.StatusInternalServerError, "internal", fmt.Sprintf("conversation %s belongs to agent %q, which this host does not serve", id, c.Agent), ""}
-	}
-	if in.time != nil && !slices.Contains(a.Layers(), "time") {
-		return nil, &badRequest{http.StatusBadRequest, "bad_request", fmt.Sprintf("agent %s has no time layer, so it takes no time input; leave time out", c.Agent), "time"}
-	}
 	l, err := h.sessions.Acquire(ctx, id, h.id, h.leaseTTL)
 	if err != nil {
 		return nil, storeError(err, id)
+	}
+	a := h.agents[l.Agent]
+	var refusal *badRequest
+	switch {
+	case a == nil:
+		refusal = &badRequest{http.StatusInternalServerError, "internal", fmt.Sprintf("conversation %s belongs to agent %q, which this host does not serve", id, l.Agent), ""}
+	case in.time != nil && !slices.Contains(a.Layers(), "time"):
+		refusal = &badRequest{http.StatusBadRequest, "bad_request", fmt.Sprintf("agent %s has no time layer, so it takes no time input; leave time out", l.Agent), "time"}
 	}
 	t := &turn{conv: id, agent: a, startSeq: l.LastSeq, done: make(chan struct{})}
 	t.ctx, t.cancel = context.WithTimeout(h.base, h.turnTimeout)
@@ -121,6 +118,10 @@ func (h *Host) begin(id string, in turnInput) (*turn, *badRequest) {
 			h.log.Error("host: giving back a conversation", "conversation", id, "err", err)
 		}
 		t.cancel()
+	}
+	if refusal != nil && l.Abandoned == nil {
+		giveBack()
+		return nil, refusal
 	}
 	if l.Abandoned != nil {
 		// The previous host stopped mid-turn: its events stay in the log as the partial
@@ -136,6 +137,10 @@ func (h *Host) begin(id string, in turnInput) (*turn, *badRequest) {
 		h.log.Warn("host: took over a conversation whose host stopped mid-turn", "conversation", id, "from", l.Abandoned.Owner, "run", l.Abandoned.RunID)
 		t.startSeq = seq
 		h.notify(id)
+		if refusal != nil {
+			giveBack()
+			return nil, refusal
+		}
 	}
 	conv, err := a.LoadConversation(l.Checkpoint)
 	if err != nil {
