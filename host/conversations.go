@@ -118,8 +118,9 @@ func (ti *TimeInput) given() (*clock.Given, *badRequest) {
 }
 
 type turnRequest struct {
-	Message string     `json:"message"`
-	Time    *TimeInput `json:"time"`
+	Message      string     `json:"message"`
+	Time         *TimeInput `json:"time"`
+	AbandonPause bool       `json:"abandonPause"`
 }
 
 type answerRequest struct {
@@ -142,7 +143,7 @@ func (h *Host) postTurn(w http.ResponseWriter, r *http.Request) {
 		bad.write(w)
 		return
 	}
-	h.serveTurn(w, r, turnInput{message: req.Message, time: g})
+	h.serveTurn(w, r, turnInput{message: req.Message, time: g, abandon: req.AbandonPause})
 }
 
 func (h *Host) postAnswer(w http.ResponseWriter, r *http.Request) {

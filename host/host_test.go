@@ -267,6 +267,26 @@ func TestPauseAndAnswer(t *testing.T) {
 	if code, b := do(t, "POST", answers, `{}`); code != 400 || decode[errBody](t, b).Error.Field != "answer" {
 		t.Errorf("answer without an answer: %d %s", code, b)
 	}
+	// A question can be dropped instead: the next turn says so and goes on.
+	code, b = do(t, "POST", turns, `{"message":"web restart"}`)
+	paused := decode[host.Result](t, b)
+	if code != 200 || !paused.Paused {
+		t.Fatalf("second pause: %d %s", code, b)
+	}
+	code, b = do(t, "POST", turns, `{"message":"web status","abandonPause":true}`)
+	res = decode[host.Result](t, b)
+	if code != 200 || res.Answer != "web: web is healthy" || res.Paused {
+		t.Fatalf("turn dropping the question: %d %s", code, b)
+	}
+	_, b = do(t, "GET", f.url+"/v1/runs/"+res.RunID, "")
+	run := decode[struct {
+		Record struct {
+			Manifest struct{ AbandonedPause string }
+		}
+	}](t, b)
+	if run.Record.Manifest.AbandonedPause != paused.RunID {
+		t.Errorf("the new turn's record names abandoned pause %q, want %q", run.Record.Manifest.AbandonedPause, paused.RunID)
+	}
 }
 
 // frame is one parsed server-sent event.

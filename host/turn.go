@@ -75,6 +75,8 @@ type turnInput struct {
 	message string
 	answer  json.RawMessage
 	time    *clock.Given
+	// abandon drops a pending question before a new turn (AbandonPause).
+	abandon bool
 }
 
 // begin takes the conversation for a turn and starts it. Refusals come back as an error
@@ -151,9 +153,13 @@ func (h *Host) begin(id string, in turnInput) (*turn, *badRequest) {
 	case in.resume && pending == nil:
 		giveBack()
 		return nil, &badRequest{http.StatusConflict, "not_paused", "the conversation waits for no answer; send a turn instead", ""}
+	case !in.resume && pending != nil && in.abandon:
+		// The person moved on: the question is dropped, and the new turn's record names
+		// the run it was dropped from.
+		conv.AbandonPause()
 	case !in.resume && pending != nil:
 		giveBack()
-		return nil, &badRequest{http.StatusConflict, "paused", fmt.Sprintf("the conversation waits for an answer to %s (POST …/answers)", pending.ToolName), ""}
+		return nil, &badRequest{http.StatusConflict, "paused", fmt.Sprintf("the conversation waits for an answer to %s: answer it (POST …/answers), or send the turn with \"abandonPause\": true to drop the question", pending.ToolName), ""}
 	}
 	t.c = conv
 	started = true
