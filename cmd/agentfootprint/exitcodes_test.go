@@ -57,6 +57,7 @@ func TestExitStatusTable(t *testing.T) {
 		"mcp tools":         {usage: []string{"mcp", "tools"}},
 		"mcp call":          {usage: []string{"mcp", "call"}},
 		"mcp serve":         {wrongKind: []string{"mcp", "serve", "--scenario", notJSON}, usage: []string{"mcp", "serve"}},
+		"serve":             {wrongKind: []string{"serve", "--agent", notJSON, "--store", filepath.Join(dir, "host.db")}, usage: []string{"serve", "--bogus"}},
 		"lens":              {unknownID: []string{"lens", id, "--store", db, "-o", filepath.Join(dir, "x.html")}, wrongKind: []string{"lens", "--record", scenarioFile, "-o", filepath.Join(dir, "y.html")}, usage: []string{"lens"}},
 	}
 	for _, path := range leafCommands(newRootCmd()) {

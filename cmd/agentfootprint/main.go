@@ -43,6 +43,7 @@ func newRootCmd() *cobra.Command {
 		newLensCmd(),
 		newTraceCmd(),
 		newMCPCmd(),
+		newServeCmd(),
 	)
 	applyExitTable(root)
 	return root
