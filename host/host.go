@@ -191,8 +191,7 @@ func WithToken(token string) Option {
 }
 
 // WithLens mounts the run pages handler lh at /lens/ (GET /lens/ and GET /lens/{run}); lh
-// sees the path with the /lens prefix removed ("/" and "/{run}"). This is the seam for
-// package lens.
+// sees the whole path, as lens.NewHandler expects it.
 func WithLens(lh http.Handler) Option {
 	return func(h *Host) error { h.lens = lh; return nil }
 }
@@ -272,7 +271,7 @@ func (h *Host) routes() {
 	m.HandleFunc("GET /v1/runs/{id}", h.getRun)
 	m.HandleFunc("GET /v1/runs/{id}/explain", h.explainRun)
 	if h.lens != nil {
-		m.Handle("GET /lens/", http.StripPrefix("/lens", h.lens))
+		m.Handle("GET /lens/", h.lens)
 	}
 	h.mux = m
 }

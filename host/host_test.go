@@ -669,14 +669,14 @@ func TestNewRefuses(t *testing.T) {
 	}
 }
 
-// TestLensSeam: a handler given WithLens answers GET /lens/ and /lens/{run}, sees the path
-// without /lens, and sits behind the token like every other endpoint.
+// TestLensSeam: a handler given WithLens answers GET /lens/ and /lens/{run}, sees the whole
+// path (as lens.NewHandler routes it), and sits behind the token like every other endpoint.
 func TestLensSeam(t *testing.T) {
 	lens := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "lens saw %s", r.URL.Path)
 	})
 	f := newHost(t, "", host.WithLens(lens), host.WithToken("lens-token"))
-	for path, want := range map[string]string{"/lens/": "lens saw /", "/lens/run-abc": "lens saw /run-abc"} {
+	for path, want := range map[string]string{"/lens/": "lens saw /lens/", "/lens/run-abc": "lens saw /lens/run-abc"} {
 		code, b := do(t, "GET", f.url+path, "", "Authorization", "Bearer lens-token")
 		if code != 200 || string(b) != want {
 			t.Errorf("GET %s: %d %q, want %q", path, code, b, want)
