@@ -4,6 +4,7 @@ package inject
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -35,17 +36,18 @@ type Retrieval interface {
 
 // Retrieved is the record of one query: what was asked, every candidate the
 // index returned with its score, which were picked and which were dropped
-// and why, and the character budget spent. Its field names are wire facts.
+// and why, the character budget spent, and the corpus's coverage declaration
+// (a coverage ledger in wire form). Its field names are wire facts.
 type Retrieved struct {
-	Retrieval  string      `json:"retrieval"`
-	Query      string      `json:"query"`
-	Candidates []Candidate `json:"candidates"`
-	TopK       int         `json:"topK,omitempty"`
-	Threshold  *float64    `json:"threshold,omitempty"`
-	Budget     int         `json:"budget,omitempty"`
-	Spent      int         `json:"spent"`
-	Coverage   any         `json:"coverage,omitempty"`
-	Error      string      `json:"error,omitempty"`
+	Retrieval  string          `json:"retrieval"`
+	Query      string          `json:"query"`
+	Candidates []Candidate     `json:"candidates"`
+	TopK       int             `json:"topK,omitempty"`
+	Threshold  *float64        `json:"threshold,omitempty"`
+	Budget     int             `json:"budget,omitempty"`
+	Spent      int             `json:"spent"`
+	Coverage   json.RawMessage `json:"coverage,omitempty"`
+	Error      string          `json:"error,omitempty"`
 }
 
 // The reasons a candidate was dropped. Their strings are wire facts.

@@ -48,6 +48,24 @@ func WithCoverage(d coverage.LedgerDecl) CorpusOption {
 	}
 }
 
+// WithCoverageData is WithCoverage for a declaration given as decoded JSON
+// (the members checked, notChecked, cannotCover and period of a tool
+// result's coverage ledger), as a scenario file writes it.
+func WithCoverageData(decl any) CorpusOption {
+	return func(c *Corpus) error {
+		cov, err := coverage.WrapData(nil, decl)
+		if err != nil {
+			return fmt.Errorf("coverage: %w", err)
+		}
+		raw, err := json.Marshal(cov)
+		if err != nil {
+			return fmt.Errorf("coverage: %w", err)
+		}
+		c.coverage = raw
+		return nil
+	}
+}
+
 // NewCorpus returns the corpus name over idx, embedding with emb. The name
 // follows the rules of a unit id. It refuses a bad name, a nil embedder or
 // index, and a bad option, naming each.
