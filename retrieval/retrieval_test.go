@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -254,4 +257,64 @@ func TestPickTopK(t *testing.T) {
 	if rec.Spent != 4 {
 		t.Errorf("spent %d, want 4", rec.Spent)
 	}
+}
+
+func TestCoverageRowsFromTheRecord(t *testing.T) {
+	ctx := context.Background()
+	idx, _ := retrieval.NewMemoryIndex(64)
+	c := retrieval.MustCorpus(retrieval.NewCorpus("runbook", &retrieval.HashEmbedder{Dims: 64}, idx,
+		retrieval.WithCoverage(coverage.LedgerDecl{
+			Checked:     []coverage.Item{{What: "the payments runbook"}},
+			CannotCover: []coverage.Item{{What: "incidents after March", Why: "the runbook was last edited in March"}},
+		})))
+	if err := c.Add(ctx, runbook...); err != nil {
+		t.Fatal(err)
+	}
+	units, _ := retrieval.Units(ctx, c)
+	a, _ := agent.New(scripted.New(scripted.Reply{Content: "ok"}), agent.WithUnits(units...))
+	res, err := a.Run(ctx, agent.Input{Message: "refund window"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cu, ok := contextUnitsOf(t, res)
+	if !ok {
+		t.Fatal("no contextUnits in the record")
+	}
+	rows := inject.CoverageRows(cu.Units, cu.Iteration, nil)
+	want := []coverage.DeclaredCoverage{{
+		Kind: coverage.KindLedger, ToolName: "retrieval/runbook", Iteration: 1, LookedFor: "refund window",
+		Checked:     []coverage.Item{{What: "the payments runbook"}},
+		NotChecked:  []coverage.Item{},
+		CannotCover: []coverage.Item{{What: "incidents after March", Why: "the runbook was last edited in March"}},
+	}}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if again := inject.CoverageRows(cu.Units, 2, rows); len(again) != 0 {
+		t.Errorf("the same query filed twice: %+v", again)
+	}
+	// Filed, the row reaches the standing as a tool's declaration does: the fold reads
+	// its cannotCover item as a coverage gap.
+	a2 := assess.Fold(assess.Input{Turn: 1, Coverage: rows, History: res.History(), UserMessage: "refund window"})
+	var reasons []string
+	for _, r := range a2.Reasons {
+		reasons = append(reasons, r.Reason)
+	}
+	if diff := cmp.Diff([]string{assess.ReasonCoverageGap}, reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+}
+
+func contextUnitsOf(t *testing.T, res *agent.Result) (state.ContextUnits, bool) {
+	t.Helper()
+	log := res.Record().Log
+	for _, c := range log.Commits {
+		for _, op := range c.Ops {
+			if op.Key == state.KeyContextUnits.KeyName() {
+				cu, ok := op.Value.(state.ContextUnits)
+				return cu, ok
+			}
+		}
+	}
+	return state.ContextUnits{}, false
 }
