@@ -318,3 +318,42 @@ func contextUnitsOf(t *testing.T, res *agent.Result) (state.ContextUnits, bool) 
 	}
 	return state.ContextUnits{}, false
 }
+
+func TestBacktrackReachesThePassage(t *testing.T) {
+	ctx := context.Background()
+	units, err := retrieval.Units(ctx, newRunbook(t), retrieval.WithTopK(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := agent.New(onlyIf("30 days", "Within 30 days.", "Unknown."), agent.WithUnits(units...))
+	res, err := a.Run(ctx, agent.Input{Message: "What is the refund window in days?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := explain.Backtrack(res.Record(), explain.Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Flags) != 0 {
+		t.Errorf("flags: %v", ch.Flags)
+	}
+	for _, s := range ch.Suspects {
+		if s.Unit != "refund-window" {
+			continue
+		}
+		tr := s.Allowed.Trigger
+		if tr == nil || tr.Kind != inject.TriggerRetrieved || tr.Retrieval == nil || tr.Retrieval.Candidate == nil ||
+			tr.Retrieval.Candidate.Rank != 1 || tr.Retrieval.Query != "What is the refund window in days?" {
+			t.Errorf("allowed hop: %+v", tr)
+		}
+		if len(tr.Reads) != 1 || tr.Reads[0].Key != "userMessage" || !strings.HasPrefix(tr.Reads[0].Writer, "seed#") {
+			t.Errorf("the query's read: %+v", tr.Reads)
+		}
+		if s.Born.Kind != "rag" || s.Born.ContentHash == "" || s.Born.DefinedAt == nil ||
+			!strings.HasSuffix(s.Born.DefinedAt.Function, "TestBacktrackReachesThePassage") {
+			t.Errorf("born hop: %+v", s.Born)
+		}
+		return
+	}
+	t.Errorf("no suspect is the passage; suspects: %+v", ch.Suspects)
+}
