@@ -39,6 +39,8 @@ func (u *Unit) Entry() CatalogEntry {
 		if u.toolRe != nil {
 			td.Tools = append(td.Tools, "/"+u.toolRe.String()+"/")
 		}
+	case TriggerRetrieved:
+		td.Label = u.retrieval.Name()
 	case TriggerLLMActivated:
 		td.Tools = append([]string(nil), u.skillTo...)
 	}

@@ -3,6 +3,7 @@
 package inject
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -33,6 +34,9 @@ type Activation struct {
 // Env is what an evaluation knows besides state: the iteration, the calls of
 // the previous batch, and the skills the model loaded so far in the turn.
 type Env struct {
+	// Context bounds the queries of retrieved units; nil means
+	// context.Background().
+	Context     context.Context
 	Iteration   int
 	Returns     []ToolReturn
 	Activations map[string]Activation
@@ -56,6 +60,8 @@ type Evidence struct {
 	Error       string       `json:"error,omitempty"`
 	Matches     []ToolReturn `json:"matches,omitempty"`
 	ActivatedBy *Activation  `json:"activatedBy,omitempty"`
+	// Retrieval is set for a passage unit: its retrieval's query and its row.
+	Retrieval *RetrievalEvidence `json:"retrieval,omitempty"`
 }
 
 // Placement is where an active unit landed: its slot and its position among
@@ -86,8 +92,15 @@ type Entry struct {
 // A predicate that panics counts as not matched and records the panic.
 func Evaluate(units []*Unit, r Reader, env Env) []Entry {
 	out := make([]Entry, len(units))
+	rs := &retrievals{ctx: env.Context, r: r, units: units, done: map[string]*retrievedRun{}}
 	for i, u := range units {
-		out[i] = Entry{ID: u.id, Trigger: evaluate(u, r, env)}
+		var ev Evidence
+		if u.trig == TriggerRetrieved && u.retrieval != nil {
+			ev = rs.evaluate(u)
+		} else {
+			ev = evaluate(u, r, env)
+		}
+		out[i] = Entry{ID: u.id, Trigger: ev}
 		out[i].Active = fired(out[i].Trigger)
 	}
 	place(units, out)
@@ -98,7 +111,7 @@ func fired(e Evidence) bool {
 	switch e.Kind {
 	case TriggerAlways:
 		return true
-	case TriggerRule:
+	case TriggerRule, TriggerRetrieved:
 		return e.Matched != nil && *e.Matched
 	case TriggerOnToolReturn:
 		return len(e.Matches) > 0

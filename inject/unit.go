@@ -18,7 +18,8 @@ import (
 // Kind says what a unit is for. Its strings are wire facts.
 type Kind string
 
-// The unit kinds. The words rag, memory and custom are reserved.
+// The unit kinds. KindRAG and KindMemory (retrieved.go) are built only by
+// Passage; the word custom is reserved.
 const (
 	KindFact        Kind = "fact"
 	KindSteering    Kind = "steering"
@@ -78,6 +79,8 @@ type Unit struct {
 	hash     string
 	chars    int
 	err      error
+	// retrieval is set on passage units (see Passage).
+	retrieval Retrieval
 }
 
 // Option adjusts a unit at construction.

@@ -315,6 +315,11 @@ func (f *File) parts(rt *runTools, rc *runConfig) (Parts, error) {
 		}
 		units = append(units, unit)
 	}
+	passages, err := f.retrievalUnits(context.Background())
+	if err != nil {
+		return Parts{}, err
+	}
+	units = append(units, passages...)
 	tools := make([]*tool.Tool, 0, len(f.tools))
 	declared := map[string]bool{}
 	for _, t := range f.tools {

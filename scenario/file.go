@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,6 +39,7 @@ type File struct {
 	replies     []scripted.Reply
 	turns       []turn
 	expect      *expectSpec
+	corpora     []corpusSpec // corpus.go
 }
 
 // Name returns the scenario's name ("" when the file gives none).
@@ -61,6 +63,7 @@ type agentSpec struct {
 	limits        bool
 	time          *timeSpec
 	units         []unitSpec
+	retrieval     []retrievalSpec // corpus.go
 }
 
 type unitSpec struct {
@@ -135,8 +138,8 @@ type expectedCall struct {
 
 // Keys of each object, in the order the documentation lists them.
 var (
-	fileKeys    = []string{"$schema", "name", "description", "agent", "tools", "mcp", "replies", "turns", "expect"}
-	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "resultsLayer", "limitsTravelWithTheAnswer", "time", "units"}
+	fileKeys    = []string{"$schema", "name", "description", "agent", "tools", "mcp", "replies", "turns", "expect", "corpora"}
+	agentKeys   = []string{"id", "model", "systemPrompt", "maxIterations", "wrapUp", "temperature", "maxTokens", "resultsLayer", "limitsTravelWithTheAnswer", "time", "units", "retrieval"}
 	unitKeys    = []string{"id", "kind", "text", "slot", "role", "priority", "version", "when", "onToolReturn", "tools"}
 	whenKeys    = []string{"label", "key", "equals", "contains", "atLeast", "present"}
 	toolKeys    = []string{"name", "description", "inputSchema", "validation", "resultCeiling", "askOrAssume", "period", "retention", "granularity", "results"}
@@ -156,7 +159,7 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	f, err := Parse(data)
+	f, err := parse(data, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -168,7 +171,10 @@ func Load(path string) (*File, error) {
 // type, an unknown status, kind or mode, a tool or unit the agent would refuse, a canned
 // coverage declaration the coverage doors would refuse, and a malformed scripted reply.
 // It never panics and keeps nothing of data.
-func Parse(data []byte) (*File, error) {
+func Parse(data []byte) (*File, error) { return parse(data, "") }
+
+// parse is Parse with the directory a corpus file is read from ("" when none can be).
+func parse(data []byte, dir string) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fieldErr("", "the file is %d bytes; the limit is %d", len(data), MaxFileBytes)
 	}
@@ -187,7 +193,7 @@ func Parse(data []byte) (*File, error) {
 	if err != nil {
 		return nil, fieldErr("", "a scenario file is one JSON object, not %s", jsonType(v))
 	}
-	return parseFile(o)
+	return parseFile(o, dir)
 }
 
 // syntaxCheck reports a JSON syntax error with its line and column.
@@ -240,7 +246,7 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-func parseFile(o coverage.Object) (*File, error) {
+func parseFile(o coverage.Object, dir string) (*File, error) {
 	if err := checkKeys("", o, fileKeys, nil); err != nil {
 		return nil, err
 	}
@@ -260,6 +266,8 @@ func parseFile(o coverage.Object) (*File, error) {
 			f.tools, err = parseTools(m.Key, m.Value)
 		case "mcp":
 			f.mcp, err = parseMCP(m.Key, m.Value)
+		case "corpora":
+			f.corpora, err = parseCorpora(m.Key, m.Value, dir)
 		case "replies":
 			f.replies, err = parseReplies(m.Key, m.Value)
 		case "turns":
@@ -278,6 +286,9 @@ func parseFile(o coverage.Object) (*File, error) {
 		return nil, fieldErr("turns", "missing: give at least one turn, such as [{\"user\": \"What is broken?\"}]")
 	}
 	if err := f.crossCheck(); err != nil {
+		return nil, err
+	}
+	if err := f.checkRetrieval(); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -373,6 +384,8 @@ func parseAgent(path string, v any) (agentSpec, error) {
 			a.time, err = parseTime(p, m.Value)
 		case "units":
 			a.units, err = parseUnits(p, m.Value)
+		case "retrieval":
+			a.retrieval, err = parseRetrievals(p, m.Value)
 		}
 		if err != nil {
 			return a, err

@@ -1,0 +1,68 @@
+// Passages, scores and the two seams: Retriever and Embedder.
+
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"unicode/utf16"
+)
+
+// Passage is one retrievable piece of text. ID names it in the record and
+// becomes its unit's id; Source says where it came from (a file, a URL, a
+// run); Metadata is kept with it and returned by searches.
+type Passage struct {
+	ID       string            `json:"id"`
+	Source   string            `json:"source,omitempty"`
+	Text     string            `json:"text"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// Scored is a passage with its cosine similarity to a query, in [-1, 1].
+type Scored struct {
+	Passage
+	Score float64 `json:"score"`
+}
+
+// Retriever returns the n passages most similar to query, best first; equal
+// scores are ordered by id, so the same corpus and query give the same list.
+type Retriever interface {
+	Retrieve(ctx context.Context, query string, n int) ([]Scored, error)
+}
+
+// Embedder turns texts into vectors, one per text in order, all of the same
+// length.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Caps on what a passage may hold.
+const (
+	// MaxText bounds a passage's text in bytes.
+	MaxText = 64 << 10
+	// MaxMetadata bounds the number of metadata pairs.
+	MaxMetadata = 64
+)
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// Validate refuses a passage whose id a context unit cannot carry, an empty
+// or oversized text, or too much metadata, naming the field.
+func (p Passage) Validate() error {
+	switch {
+	case !idPattern.MatchString(p.ID):
+		return fmt.Errorf("retrieval: passage id %q: must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit, at most 64", p.ID)
+	case p.Text == "":
+		return fmt.Errorf("retrieval: passage %q: text is empty", p.ID)
+	case len(p.Text) > MaxText:
+		return fmt.Errorf("retrieval: passage %q: text is %d bytes, more than %d", p.ID, len(p.Text), MaxText)
+	case len(p.Metadata) > MaxMetadata:
+		return fmt.Errorf("retrieval: passage %q: %d metadata pairs, more than %d", p.ID, len(p.Metadata), MaxMetadata)
+	}
+	return nil
+}
+
+// chars is the text's length in UTF-16 code units, the measure the record
+// uses for every unit.
+func chars(s string) int { return len(utf16.Encode([]rune(s))) }
