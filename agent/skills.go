@@ -124,3 +124,14 @@ func (a *Agent) hasSkills() bool {
 	}
 	return false
 }
+
+// hasRetrieval reports whether a unit is a retrieval's passage, whose
+// corpus declarations the context stage files.
+func (a *Agent) hasRetrieval() bool {
+	for _, u := range a.cfg.units {
+		if u.Trigger() == inject.TriggerRetrieved {
+			return true
+		}
+	}
+	return false
+}

@@ -89,7 +89,16 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 	if a.hasSkills() {
 		env.Activations = skillActivations(hist)
 	}
+	env.Context = ctx // bounds the queries of retrieval units
 	entries := inject.Evaluate(a.cfg.units, s, env)
+	if a.hasRetrieval() {
+		// What a retrieval's corpus declared it covers is filed like a
+		// tool's declaration, once per query, so it reaches the standing
+		// and the limits block.
+		if rows := inject.CoverageRows(entries, iter, kCoverage.Get(s)); len(rows) > 0 {
+			kCoverage.Append(s, rows...)
+		}
+	}
 	cu := ContextUnits{Iteration: iter, Units: entries, History: a.historyWindow(iter, hist)}
 	if cu.Units == nil {
 		cu.Units = []inject.Entry{}
