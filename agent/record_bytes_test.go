@@ -1,0 +1,190 @@
+// What was sent is stored once: for every provider encoding and for runs of
+// 1, 10 and 200 model calls, every request a record keeps rebuilds to the
+// exact bytes whose hash the record holds, after a JSON round trip; and the
+// record grows linearly with the run.
+
+package agent_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/anthropic"
+	"github.com/agentfootprint/agentfootprint-go/llm/ollama"
+	"github.com/agentfootprint/agentfootprint-go/llm/openai"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/tool"
+)
+
+// fakeServer answers the first calls-1 requests with one tool call and the
+// last with an answer, in the wire form of one provider.
+func fakeServer(t testing.TB, calls int, toolCall, answer func(i int) string) *httptest.Server {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		i := int(n.Add(1))
+		w.Header().Set("Content-Type", "application/json")
+		if i < calls {
+			io.WriteString(w, toolCall(i))
+			return
+		}
+		io.WriteString(w, answer(i))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// providerFor builds one provider that makes calls model calls in a turn.
+func providerFor(t testing.TB, name string, calls int) llm.Provider {
+	switch name {
+	case "openai":
+		srv := fakeServer(t, calls, func(i int) string {
+			return fmt.Sprintf(`{"id":"r%d","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c%d","type":"function","function":{"name":"fetch_logs","arguments":"{\"page\":%d}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`, i, i, i)
+		}, func(int) string {
+			return `{"id":"rz","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Done."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`
+		})
+		return openai.New(openai.Options{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m"})
+	case "anthropic":
+		srv := fakeServer(t, calls, func(i int) string {
+			return fmt.Sprintf(`{"id":"m%d","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"c%d","name":"fetch_logs","input":{"page":%d}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`, i, i, i)
+		}, func(int) string {
+			return `{"id":"mz","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
+		})
+		return anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "k", Model: "m"})
+	case "ollama":
+		srv := fakeServer(t, calls, func(i int) string {
+			return fmt.Sprintf(`{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"fetch_logs","arguments":{"page":%d}}}]},"done":true,"done_reason":"stop","prompt_eval_count":1,"eval_count":1}`, i)
+		}, func(int) string {
+			return `{"model":"m","message":{"role":"assistant","content":"Done."},"done":true,"done_reason":"stop","prompt_eval_count":1,"eval_count":1}`
+		})
+		return ollama.New(ollama.Options{BaseURL: srv.URL, Model: "m"})
+	}
+	var rs []scripted.Reply
+	for i := 1; i < calls; i++ {
+		rs = append(rs, scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprintf("c%d", i), "fetch_logs", fmt.Sprintf(`{"page":%d}`, i))}})
+	}
+	return scripted.New(append(rs, scripted.Reply{Content: "Done."})...)
+}
+
+// logsTool returns about 2 KB of log lines per page.
+func logsTool(t testing.TB) *tool.Tool {
+	return tool.Must(tool.New("fetch_logs", "Fetch one page of logs.",
+		func(_ context.Context, in struct {
+			Page int `json:"page"`
+		}) (string, error) {
+			return strings.Repeat(fmt.Sprintf("page %d: checkout error rate 12%%, upstream reset\n", in.Page), 40), nil
+		}))
+}
+
+// runCalls runs one turn of calls model calls on provider name and returns
+// the record after a JSON round trip, and its encoded size.
+func runCalls(t testing.TB, name string, calls int) (*agent.Record, int) {
+	a, err := agent.New(providerFor(t, name, calls), agent.WithTools(logsTool(t)),
+		agent.WithSystemPrompt("You read logs page by page."), agent.WithMaxIterations(calls+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "Read every page."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "Done." {
+		t.Fatalf("%s: answer %q after %d iterations", name, res.Answer, res.Iterations)
+	}
+	b, err := json.Marshal(res.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := agent.DecodeRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, len(b)
+}
+
+func TestRebuiltRequestsHashToTheRecordedHash(t *testing.T) {
+	for _, name := range []string{"scripted", "openai", "anthropic", "ollama"} {
+		for _, calls := range []int{1, 10, 200} {
+			if testing.Short() && calls > 10 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/%d", name, calls), func(t *testing.T) {
+				rec, _ := runCalls(t, name, calls)
+				n, deltas := 0, 0
+				for _, c := range rec.Log.Commits {
+					for _, op := range c.Ops {
+						req, ok := op.Value.(agent.LLMRequest)
+						if op.Key != state.KeyLLMRequest.KeyName() || op.Verb != flow.VerbSet || !ok {
+							continue
+						}
+						n++
+						if _, whole := rec.Blobs[req.Request.Sha256]; !whole {
+							deltas++
+						}
+						body, ok := rec.Blob(req.Request.Blob)
+						if !ok {
+							t.Fatalf("call %d: request %s does not rebuild", req.Iteration, req.Request.Blob)
+						}
+						sum := sha256.Sum256(body)
+						if got := hex.EncodeToString(sum[:]); got != req.Request.Sha256 || len(body) != req.Request.Bytes {
+							t.Fatalf("call %d: rebuilt %d bytes hashing %s, recorded %d bytes %s", req.Iteration, len(body), got, req.Request.Bytes, req.Request.Sha256)
+						}
+						for _, s := range rec.RequestSpans(req) {
+							if s.Start < 0 || s.Start > s.End || s.End > len(body) {
+								t.Fatalf("call %d: span %+v outside the %d-byte request", req.Iteration, s, len(body))
+							}
+						}
+					}
+				}
+				if n != calls {
+					t.Fatalf("%d model calls recorded, want %d", n, calls)
+				}
+				if calls > 1 && deltas == 0 {
+					t.Errorf("no request was kept as a delta in a run of %d calls", calls)
+				}
+			})
+		}
+	}
+}
+
+// TestRecordGrowsLinearly: with 2 KB tool results, 200 iterations store at
+// most 4.5× the bytes of 50 (a record that kept every request whole grew
+// 13.7× for 4× the iterations).
+func TestRecordGrowsLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 250 model calls")
+	}
+	_, at50 := runCalls(t, "scripted", 50)
+	_, at200 := runCalls(t, "scripted", 200)
+	if ratio := float64(at200) / float64(at50); ratio > 4.5 {
+		t.Errorf("record of 200 calls: %d bytes, %.2f× the 50-call record (%d bytes); want ≤ 4.5×", at200, ratio, at50)
+	}
+}
+
+// BenchmarkRecordBytes reports the encoded record size and the time of a
+// turn of 1, 10, 50 and 200 model calls (2 KB tool results).
+func BenchmarkRecordBytes(b *testing.B) {
+	for _, calls := range []int{1, 10, 50, 200} {
+		b.Run(fmt.Sprintf("calls=%d", calls), func(b *testing.B) {
+			size := 0
+			for b.Loop() {
+				_, size = runCalls(b, "scripted", calls)
+			}
+			b.ReportMetric(float64(size), "record-bytes")
+			b.ReportMetric(float64(size)/float64(calls), "bytes/call")
+		})
+	}
+}
