@@ -29,10 +29,44 @@ type Conversation struct {
 	// abandoned is the run id of a pause dropped by AbandonPause, until the
 	// next turn records it.
 	abandoned string
+	// identity is who the conversation is for, stamped on its events.
+	identity Identity
+}
+
+// Identity is the caller's identity for a conversation, as the caller
+// states it (the framework checks nothing): every event of its turns
+// carries it in event.Meta (sessionId, principal, tenant), and its
+// checkpoint keeps it. A host sets SessionID to its conversation id, so a
+// listener on Agent.On can tell conversations apart.
+type Identity struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Principal string `json:"principal,omitempty"`
+	Tenant    string `json:"tenant,omitempty"`
+}
+
+// ConversationOption configures a conversation at its start.
+type ConversationOption func(*Conversation)
+
+// WithIdentity stamps id on every event of the conversation's turns and
+// keeps it in its checkpoint.
+func WithIdentity(id Identity) ConversationOption {
+	return func(c *Conversation) { c.identity = id }
 }
 
 // NewConversation starts an empty conversation with the agent.
-func (a *Agent) NewConversation() *Conversation { return &Conversation{a: a} }
+func (a *Agent) NewConversation(opts ...ConversationOption) *Conversation {
+	c := &Conversation{a: a}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	return c
+}
+
+// Identity returns who the conversation is for (WithIdentity, or the
+// identity its checkpoint kept).
+func (c *Conversation) Identity() Identity { return c.identity }
 
 // LoadConversation restores a conversation from the bytes Checkpoint wrote.
 // It refuses, naming the field, a checkpoint that is not JSON, of another
@@ -48,6 +82,11 @@ func (a *Agent) LoadConversation(data []byte) (*Conversation, error) {
 	}
 	c := &Conversation{a: a, state: cp, pending: cp.Pause}
 	cp.Pause = nil
+	if len(cp.Identity) > 0 && string(cp.Identity) != "null" {
+		if err := json.Unmarshal(cp.Identity, &c.identity); err != nil {
+			return nil, &CheckpointError{Field: "identity", Reason: "not an identity object {sessionId, principal, tenant}: " + err.Error()}
+		}
+	}
 	return c, nil
 }
 
@@ -76,7 +115,7 @@ func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
 	abandoned := c.abandoned
 	c.mu.Unlock()
 
-	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1, given: in.Time, abandoned: abandoned}
+	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1, given: in.Time, abandoned: abandoned, identity: c.identity}
 	if from != nil {
 		rs.prior = closeOpenCalls(cloneMessages(from.History))
 		rs.turn = userTurns(rs.prior) + 1
@@ -115,6 +154,7 @@ func (c *Conversation) Resume(ctx context.Context, answer json.RawMessage, opts 
 	cp := c.pending
 	c.mu.Unlock()
 
+	ro.identity = c.identity
 	res, end, err := c.a.resumeTurn(ctx, cp, answer, ro)
 	if err != nil {
 		// A resume that failed (refused before it ran, its context ended,
@@ -230,5 +270,12 @@ func (c *Conversation) Checkpoint() ([]byte, error) {
 		cp = *c.a.checkpoint("", nil, 0, "")
 	}
 	cp.Pause = c.pending
+	if c.identity != (Identity{}) {
+		b, err := json.Marshal(c.identity)
+		if err != nil {
+			return nil, err
+		}
+		cp.Identity = b
+	}
 	return json.Marshal(&cp)
 }

@@ -166,7 +166,7 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.
 		}
 		input = forward
 	}
-	rs := &runState{a: a, start: a.cfg.now(), message: cp.Message, turn: cp.Turn, given: ro.time}
+	rs := &runState{a: a, start: a.cfg.now(), message: cp.Message, turn: cp.Turn, given: ro.time, identity: ro.identity}
 	for k, v := range cp.Blobs {
 		if rs.blobs == nil {
 			rs.blobs = map[string][]byte{}

@@ -33,6 +33,8 @@ type runState struct {
 	abandoned string
 	// given is the run's Input.Time (time layer), or nil.
 	given *clock.Given
+	// identity is the conversation's caller identity, stamped on events.
+	identity Identity
 
 	// mu guards blobs and events: a tool may report progress from a
 	// goroutine of its own.
@@ -112,6 +114,9 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		WallClockMs:     now.UnixMilli(),
 		RunOffsetMs:     now.Sub(rs.start).Milliseconds(),
 		CompositionPath: []string{rs.a.cfg.id},
+		SessionID:       rs.identity.SessionID,
+		Principal:       rs.identity.Principal,
+		Tenant:          rs.identity.Tenant,
 	}
 	if iter > 0 {
 		meta.IterIndex = event.Int(iter)

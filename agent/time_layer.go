@@ -230,7 +230,8 @@ func (t *timeLayer) fillArgs(s *flow.Scope, call llm.ToolCall, _ *tool.Tool, arg
 type ResumeOption func(*resumeConfig)
 
 type resumeConfig struct {
-	time *clock.Given
+	time     *clock.Given
+	identity Identity // the conversation's, set by Resume
 }
 
 // WithResumeTime passes the resumed run's clock input (time layer). The paused
