@@ -40,6 +40,9 @@ type runState struct {
 	blobs   map[string][]byte
 	events  []event.Event
 	dropped int
+	// hold, when set, keeps this call's events for its batch to record in
+	// call order (parallel dispatch, dispatch_parallel.go).
+	hold *heldEvents
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
@@ -109,6 +112,16 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		meta.IterIndex = event.Int(iter)
 	}
 	ev := event.Event{Type: n, Payload: build(), Meta: meta}
+	if rs.hold != nil {
+		rs.hold.keep(ev)
+		return
+	}
+	rs.deliver(ev)
+}
+
+// deliver keeps ev in the record (under the cap) and hands it to listeners.
+func (rs *runState) deliver(ev event.Event) {
+	n := ev.Type
 	if rs.a.cfg.recordEvents {
 		rs.mu.Lock()
 		if len(rs.events) < MaxRecordedEvents {
