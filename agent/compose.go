@@ -293,8 +293,8 @@ func (x builderAdder) decider(id string, fn flow.DeciderFunc, br ...*flow.Seq) {
 	x.b.Decider(id, fn, br...)
 }
 func (x builderAdder) fork(id string, o flow.ForkOptions, ch ...flow.Child) { x.b.Fork(id, o, ch...) }
-func (x builderAdder) pausable(id string, p flow.Pausable)                { x.b.Pausable(id, p) }
-func (x builderAdder) loopTo(id string)                                   { x.b.LoopTo(id) }
+func (x builderAdder) pausable(id string, p flow.Pausable)                  { x.b.Pausable(id, p) }
+func (x builderAdder) loopTo(id string)                                     { x.b.LoopTo(id) }
 
 type seqAdder struct{ q *flow.Seq }
 
@@ -303,5 +303,5 @@ func (x seqAdder) decider(id string, fn flow.DeciderFunc, br ...*flow.Seq) {
 	x.q.Decider(id, fn, br...)
 }
 func (x seqAdder) fork(id string, o flow.ForkOptions, ch ...flow.Child) { x.q.Fork(id, o, ch...) }
-func (x seqAdder) pausable(id string, p flow.Pausable)                { x.q.Pausable(id, p) }
-func (x seqAdder) loopTo(id string)                                   { x.q.LoopTo(id) }
+func (x seqAdder) pausable(id string, p flow.Pausable)                  { x.q.Pausable(id, p) }
+func (x seqAdder) loopTo(id string)                                     { x.q.LoopTo(id) }

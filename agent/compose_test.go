@@ -385,7 +385,9 @@ func TestComposeRollUp(t *testing.T) {
 	logs := mustNew(t, logsP, agent.WithID("backups"), agent.WithResultsLayer(),
 		agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale))))
 	other, _ := echoAgent(t, "other", "other")
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) { return outs[0].Answer + " / " + outs[1].Answer, nil }
+	join := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+		return outs[0].Answer + " / " + outs[1].Answer, nil
+	}
 	comp := agent.MustCompose("lead", agent.Parallel("ask", agent.ParallelOptions{Merge: join},
 		agent.Call("backups", logs), agent.Call("other", other)))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "Any failed backups at 09:00?"})
