@@ -428,3 +428,40 @@ func TestComposeRollUp(t *testing.T) {
 		t.Errorf("Assessment().Standing = %s", res.Assessment().Standing)
 	}
 }
+
+// TestAgentAsTool: the outer model is served the inner answer (with the
+// inner standing), and the inner run is kept under the tool-call id.
+func TestAgentAsTool(t *testing.T) {
+	innerP := scripted.New(oneCall("c1"), scripted.Reply{Content: "No failed backups found."})
+	inner := mustNew(t, innerP, agent.WithID("backups"), agent.WithResultsLayer(),
+		agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale))))
+	outerP := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("ask1", "ask_backups", `{"question":"Any failed backups at 09:00?"}`)}},
+		scripted.Reply{Content: "The backup agent could not see 09:00."},
+	)
+	outer := mustNew(t, outerP, agent.WithID("lead"), agent.WithTools(agent.MustAsTool("ask_backups", "Ask the backup agent.", inner)))
+	res, err := outer.Run(context.Background(), agent.Input{Message: "backups?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := toolMessages(outerP.Requests()[1].Messages)
+	if len(served) != 1 || !strings.HasPrefix(served[0], "ask1:No failed backups found.") || !strings.Contains(served[0], `rates this answer not-sure: declared-absent, period-not-held`) {
+		t.Errorf("served = %q", served)
+	}
+	if got := innerP.Requests()[0].Messages; got[len(got)-1].Content != "Any failed backups at 09:00?" {
+		t.Errorf("inner question = %q", got[len(got)-1].Content)
+	}
+	sub := res.Record().Log.Subflows["ask1"]
+	if sub == nil || sub.RunID != "ask1" || len(sub.Commits) < 4 {
+		t.Fatalf("inner log under the tool-call id = %+v", sub)
+	}
+	innerEvents := 0
+	for _, ev := range res.Record().Events {
+		if strings.Join(ev.Meta.CompositionPath, "/") == "lead/backups" {
+			innerEvents++
+		}
+	}
+	if innerEvents == 0 {
+		t.Errorf("no inner events in the outer record")
+	}
+}

@@ -192,6 +192,7 @@ func (r *Record) Blob(ref string) ([]byte, bool) {
 }
 
 func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, complete bool) *Record {
+	rs.mountAgentTools(log)
 	m := Manifest{
 		RunID: log.RunID, AgentID: a.cfg.id, Provider: a.provider.Name(), Model: a.cfg.model,
 		Library: "agentfootprint-go " + LibraryVersion,

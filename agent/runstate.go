@@ -43,6 +43,8 @@ type runState struct {
 	// hold, when set, keeps this call's events for its batch to record in
 	// call order (parallel dispatch, dispatch_parallel.go).
 	hold *heldEvents
+	// agentTools are the inner turns run by agent tools (compose_tool.go).
+	agentTools []agentToolRun
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
