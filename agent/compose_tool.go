@@ -113,4 +113,3 @@ func (rs *runState) mountAgentTools(log *flow.Record) {
 	}
 	rs.agentTools = nil
 }
-
