@@ -71,6 +71,8 @@ type Outcome struct {
 	Standing string `json:"standing"`
 	// Error is the inner failure's message, for a tolerant branch.
 	Error string `json:"error,omitempty"`
+	// Removed marks a call an ablation left out (Composition.Without).
+	Removed bool `json:"removed,omitempty"`
 }
 
 // MergeFunc combines the outcomes of a Parallel's branches, in declared

@@ -34,6 +34,7 @@ const ComposeProvider = "composition"
 // one record.
 type Composition struct {
 	name          string
+	root          Step
 	chart         *flow.Chart
 	structureJSON json.RawMessage
 	calls         map[string]*callStep
@@ -48,17 +49,39 @@ type compiler struct {
 	errs  []error
 	keys  []flow.KeyDecl
 	comp  *Composition
+	// removed are the calls an ablation leaves out (Without).
+	removed map[string]bool
 }
 
 // Compose builds a composition named name from root. It refuses, naming
 // the step, an unnamed or duplicate name, a loop without a budget, a
 // parallel without exactly one merge, and a step reached from itself.
 func Compose(name string, root Step) (*Composition, error) {
+	return compose(name, root, nil)
+}
+
+// Without is the ablation of inner agents: a copy of the composition in
+// which the named calls do not run. A removed call leaves the message as
+// it was and records an outcome marked removed (a removed branch is still
+// one of the outcomes its merge sees), so a rerun shows what the answer
+// owed to it. A name that is not an inner call is refused.
+func (c *Composition) Without(names ...string) (*Composition, error) {
+	removed := map[string]bool{}
+	for _, n := range names {
+		if _, ok := c.calls[n]; !ok {
+			return nil, &CompositionError{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
+		}
+		removed[n] = true
+	}
+	return compose(c.name, c.root, removed)
+}
+
+func compose(name string, root Step, removed map[string]bool) (*Composition, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, &CompositionError{Step: "composition", Reason: "a name is required"}
 	}
-	c := &Composition{name: name, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now}
-	cc := &compiler{names: map[string]bool{}, comp: c, keys: []flow.KeyDecl{kCMessage, kCOutcomes}}
+	c := &Composition{name: name, root: root, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now}
+	cc := &compiler{names: map[string]bool{}, comp: c, keys: []flow.KeyDecl{kCMessage, kCOutcomes}, removed: removed}
 	cc.check(root, nil)
 	if len(cc.errs) > 0 {
 		return nil, errors.Join(cc.errs...)
@@ -110,6 +133,10 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 		cc.comp.calls[x.name] = x
 		cc.comp.agents = append(cc.comp.agents, x.name)
 		id := callID(x.name)
+		if cc.removed[x.name] {
+			q.stage(id, removedNode(x, ""))
+			return id
+		}
 		q.pausable(id, cc.comp.callNode(x))
 		return id
 	case *seqStep:
@@ -128,7 +155,11 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 		for i, br := range x.branches {
 			cc.comp.calls[br.name] = br
 			cc.comp.agents = append(cc.comp.agents, br.name)
-			children[i] = flow.NewChild(callID(br.name), cc.comp.branchNode(x, br))
+			fn := cc.comp.branchNode(x, br)
+			if cc.removed[br.name] {
+				fn = removedNode(br, x.name)
+			}
+			children[i] = flow.NewChild(callID(br.name), fn)
 			failFast = failFast || br.required
 		}
 		q.fork(id, flow.ForkOptions{FailFast: failFast}, children...)
@@ -136,7 +167,11 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 			m := &callStep{name: x.name + ".merge", a: x.opt.MergeAgent}
 			cc.comp.calls[m.name] = m
 			cc.comp.agents = append(cc.comp.agents, m.name)
-			q.pausable(callID(m.name), cc.comp.mergeAgentNode(x, m))
+			if cc.removed[m.name] {
+				q.stage(callID(m.name), removedNode(m, ""))
+			} else {
+				q.pausable(callID(m.name), cc.comp.mergeAgentNode(x, m))
+			}
 		} else {
 			q.stage("merge:"+x.name, cc.comp.mergeNode(x))
 		}
@@ -170,6 +205,16 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 		return id
 	}
 	return ""
+}
+
+// removedNode stands for an ablated call: it records the call as removed
+// and leaves the message unchanged.
+func removedNode(st *callStep, group string) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) (any, error) {
+		msg, _ := kCMessage.Get(s)
+		kCOutcomes.Append(s, Outcome{Agent: st.name, Node: s.RuntimeStageID(), Group: group, Input: msg, Removed: true})
+		return nil, nil
+	}
 }
 
 // compRun is one run (or resumed leg) of a composition, reached from its
@@ -375,6 +420,10 @@ func MergeMessage(outs []Outcome) string {
 	b.WriteString("Combine the answers of these agents into one answer.\n")
 	for _, o := range outs {
 		fmt.Fprintf(&b, "\n[%s]", o.Agent)
+		if o.Removed {
+			b.WriteString(" was not asked\n")
+			continue
+		}
 		if o.Error != "" {
 			fmt.Fprintf(&b, " failed: %s\n", o.Error)
 			continue
@@ -611,4 +660,31 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 		m.Legs = []Leg{{RunID: log.RunID}}
 	}
 	return &Record{Manifest: m, Structure: slices.Clone(c.structureJSON), Log: log, Blobs: blobs, Events: events}
+}
+
+// Inner returns the inner run kept under node in a composition's record (an
+// outer runtime stage id such as "agent:logs#2", or an agent tool's call
+// id) as a record of its own: the inner log, the shared blobs, the inner
+// run's events, and the outer manifest with the inner run id and the
+// inner agent's name. explain reads it like any agent record.
+func (r *Record) Inner(node string) (*Record, bool) {
+	if r == nil || r.Log == nil {
+		return nil, false
+	}
+	sub, ok := r.Log.Subflows[node]
+	if !ok || sub == nil {
+		return nil, false
+	}
+	m := r.Manifest
+	m.RunID, m.Legs, m.Provider = sub.RunID, []Leg{{RunID: sub.RunID}}, ""
+	var evs []event.Event
+	for _, ev := range r.Events {
+		if ev.Meta.RunID == sub.RunID {
+			evs = append(evs, ev)
+			if p := ev.Meta.CompositionPath; len(p) > 0 {
+				m.AgentID = p[len(p)-1]
+			}
+		}
+	}
+	return &Record{Manifest: m, Log: sub, Blobs: r.Blobs, Events: evs}, true
 }

@@ -427,6 +427,26 @@ func TestComposeRollUp(t *testing.T) {
 	if res.Assessment().Standing != assess.StandingNotSure {
 		t.Errorf("Assessment().Standing = %s", res.Assessment().Standing)
 	}
+	// Ablation: without the backups agent the not-sure reasons go, and
+	// the merge sees its branch as removed.
+	logsP.Reset()
+	without, err := comp.Without("backups")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := without.Run(context.Background(), agent.Input{Message: "Any failed backups at 09:00?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logsP.Calls() != 0 || !ab.Outcomes[0].Removed || ab.RollUp().Standing != assess.StandingNotAssessed || len(ab.RollUp().Reasons) != 0 {
+		t.Errorf("ablated run: %d calls of the removed agent, outcomes %+v, roll-up %+v", logsP.Calls(), ab.Outcomes, ab.RollUp())
+	}
+	if ab.Answer == res.Answer {
+		t.Errorf("the ablated answer %q did not change", ab.Answer)
+	}
+	if _, err := comp.Without("nobody"); err == nil || !strings.Contains(err.Error(), `agent "nobody": not an inner agent of composition "lead" (agents: backups, other)`) {
+		t.Errorf("Without(nobody) = %v", err)
+	}
 }
 
 // TestAgentAsTool: the outer model is served the inner answer (with the
