@@ -87,7 +87,9 @@ func TestBacktrackComposedMerge(t *testing.T) {
 		}
 		return a
 	}
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) { return outs[0].Answer + "+" + outs[1].Answer, nil }
+	join := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+		return outs[0].Answer + "+" + outs[1].Answer, nil
+	}
 	comp := agent.MustCompose("fan", agent.Parallel("ask", agent.ParallelOptions{Merge: join}, agent.Call("a", mk("a")), agent.Call("b", mk("b"))))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "hi"})
 	if err != nil {
