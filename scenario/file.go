@@ -36,6 +36,8 @@ type File struct {
 	replies     []scripted.Reply
 	turns       []turn
 	expect      *expectSpec
+	// composed is set for a file of named agents and a compose section (compose.go).
+	composed *composedSpec
 }
 
 // Name returns the scenario's name ("" when the file gives none).
@@ -218,6 +220,9 @@ func lineCol(data []byte, off int64) (int, int) {
 }
 
 func parseFile(o coverage.Object) (*File, error) {
+	if _, ok := o.Get("compose"); ok {
+		return parseComposed(o)
+	}
 	if err := checkKeys("", o, fileKeys, nil); err != nil {
 		return nil, err
 	}

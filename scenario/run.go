@@ -40,6 +40,9 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.composed != nil {
+		return runComposed(ctx, f, rc)
+	}
 	rt := &runTools{next: map[string]int{}}
 	a, err := f.newAgent(rt, rc)
 	if err != nil {
