@@ -110,3 +110,33 @@ func TestTriageLeadExample(t *testing.T) {
 		t.Errorf("standing %+v, roll-up %+v", rep.Standing, rep.RollUp)
 	}
 }
+
+// TestComposedPauseResume: an inner agent's pause pauses the composed scenario, and the
+// resume turn answers it through the composition; the next agent then runs.
+func TestComposedPauseResume(t *testing.T) {
+	in := `{"name":"c","agents":[
+	  {"name":"ops","tools":[{"name":"approve","results":[{"pause":{"question":"Roll back?"}}]}],
+	   "replies":[{"toolCalls":[{"id":"a1","name":"approve","args":{}}]},{"content":"rolled back"}]},
+	  {"name":"writer","replies":[{"content":"Summary: rolled back."}]}
+	],
+	"compose":{"sequence":[{"agent":"ops"},{"agent":"writer"}]},
+	"turns":[{"user":"roll back checkout"},{"resume":"yes"}],
+	"expect":{"answer":"Summary: rolled back."}}`
+	f, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := rep.Check(); len(ms) != 0 {
+		t.Errorf("check: %v", ms)
+	}
+	if len(rep.Turns) != 2 || !rep.Turns[0].Paused || rep.Turns[0].Pause == nil || rep.Turns[0].Pause.ToolName != "approve" || rep.Turns[1].Paused {
+		t.Errorf("turns = %+v", rep.Turns)
+	}
+	if legs := rep.Record.Manifest.Legs; len(legs) != 2 {
+		t.Errorf("legs = %+v", legs)
+	}
+}
