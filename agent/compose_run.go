@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,8 @@ const ComposeProvider = "composition"
 type Composition struct {
 	name          string
 	root          Step
+	removed       map[string]bool   // Without
+	replaced      map[string]*Agent // Replace
 	chart         *flow.Chart
 	structureJSON json.RawMessage
 	calls         map[string]*callStep
@@ -49,15 +52,27 @@ type compiler struct {
 	errs  []error
 	keys  []flow.KeyDecl
 	comp  *Composition
-	// removed are the calls an ablation leaves out (Without).
-	removed map[string]bool
+	// removed are the calls an ablation leaves out (Without); replaced
+	// the calls that run another agent (Replace).
+	removed  map[string]bool
+	replaced map[string]*Agent
+}
+
+// use is st, or a copy running the replacement agent.
+func (cc *compiler) use(st *callStep) *callStep {
+	if a := cc.replaced[st.name]; a != nil {
+		cp := *st
+		cp.a = a
+		return &cp
+	}
+	return st
 }
 
 // Compose builds a composition named name from root. It refuses, naming
 // the step, an unnamed or duplicate name, a loop without a budget, a
 // parallel without exactly one merge, and a step reached from itself.
 func Compose(name string, root Step) (*Composition, error) {
-	return compose(name, root, nil)
+	return compose(name, root, nil, nil)
 }
 
 // Without is the ablation of inner agents: a copy of the composition in
@@ -66,22 +81,52 @@ func Compose(name string, root Step) (*Composition, error) {
 // one of the outcomes its merge sees), so a rerun shows what the answer
 // owed to it. A name that is not an inner call is refused.
 func (c *Composition) Without(names ...string) (*Composition, error) {
-	removed := map[string]bool{}
+	removed := maps.Clone(c.removed)
+	if removed == nil {
+		removed = map[string]bool{}
+	}
 	for _, n := range names {
-		if _, ok := c.calls[n]; !ok {
-			return nil, &CompositionError{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
+		if err := c.hasCall(n); err != nil {
+			return nil, err
 		}
 		removed[n] = true
 	}
-	return compose(c.name, c.root, removed)
+	return compose(c.name, c.root, removed, c.replaced)
 }
 
-func compose(name string, root Step, removed map[string]bool) (*Composition, error) {
+// Replace returns a copy of the composition in which the call name runs a
+// instead of its agent: the way to ablate an inner agent's tool or context
+// unit (build the inner agent again without it, then Replace). A name that
+// is not an inner call, or a nil agent, is refused.
+func (c *Composition) Replace(name string, a *Agent) (*Composition, error) {
+	if err := c.hasCall(name); err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, &CompositionError{Step: fmt.Sprintf("agent %q", name), Reason: "the replacement agent is nil"}
+	}
+	replaced := maps.Clone(c.replaced)
+	if replaced == nil {
+		replaced = map[string]*Agent{}
+	}
+	replaced[name] = a
+	return compose(c.name, c.root, c.removed, replaced)
+}
+
+func (c *Composition) hasCall(n string) error {
+	if _, ok := c.calls[n]; !ok {
+		return &CompositionError{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
+	}
+	return nil
+}
+
+func compose(name string, root Step, removed map[string]bool, replaced map[string]*Agent) (*Composition, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, &CompositionError{Step: "composition", Reason: "a name is required"}
 	}
-	c := &Composition{name: name, root: root, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now}
-	cc := &compiler{names: map[string]bool{}, comp: c, keys: []flow.KeyDecl{kCMessage, kCOutcomes}, removed: removed}
+	c := &Composition{name: name, root: root, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now,
+		removed: removed, replaced: replaced}
+	cc := &compiler{names: map[string]bool{}, comp: c, keys: []flow.KeyDecl{kCMessage, kCOutcomes}, removed: removed, replaced: replaced}
 	cc.check(root, nil)
 	if len(cc.errs) > 0 {
 		return nil, errors.Join(cc.errs...)
@@ -130,6 +175,7 @@ func callID(name string) string { return "agent:" + name }
 func (cc *compiler) emit(s Step, q nodeAdder) string {
 	switch x := s.(type) {
 	case *callStep:
+		x = cc.use(x)
 		cc.comp.calls[x.name] = x
 		cc.comp.agents = append(cc.comp.agents, x.name)
 		id := callID(x.name)
@@ -153,6 +199,7 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 		children := make([]flow.Child, len(x.branches))
 		failFast := false
 		for i, br := range x.branches {
+			br = cc.use(br)
 			cc.comp.calls[br.name] = br
 			cc.comp.agents = append(cc.comp.agents, br.name)
 			fn := cc.comp.branchNode(x, br)
@@ -164,7 +211,7 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 		}
 		q.fork(id, flow.ForkOptions{FailFast: failFast}, children...)
 		if x.opt.MergeAgent != nil {
-			m := &callStep{name: x.name + ".merge", a: x.opt.MergeAgent}
+			m := cc.use(&callStep{name: x.name + ".merge", a: x.opt.MergeAgent})
 			cc.comp.calls[m.name] = m
 			cc.comp.agents = append(cc.comp.agents, m.name)
 			if cc.removed[m.name] {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // ComposedFormat is the format id of a ComposedChain's JSON encoding.
@@ -130,4 +131,20 @@ func outcomeOf(log *flow.Record, i int, node string) agent.Outcome {
 		}
 	}
 	return agent.Outcome{Node: node}
+}
+
+// AblateInner is the ablation of an inner agent's tool or context unit: it
+// applies specs to bp (the blueprint the inner agent called name was built
+// from), builds that agent again on p, and returns comp with the call
+// running it. Removing a whole inner agent is comp.Without(name).
+func AblateInner(comp *agent.Composition, name string, bp Blueprint, p llm.Provider, specs ...Spec) (*agent.Composition, error) {
+	out, err := Ablate(bp, specs...)
+	if err != nil {
+		return nil, err
+	}
+	a, err := out.Build(p)
+	if err != nil {
+		return nil, fmt.Errorf("explain: inner agent %q: %w", name, err)
+	}
+	return comp.Replace(name, a)
 }

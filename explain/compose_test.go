@@ -108,3 +108,45 @@ func TestBacktrackComposedMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestAblateInner removes an inner agent's tool and then the inner agent:
+// each rerun shows what the composed answer owed to it.
+func TestAblateInner(t *testing.T) {
+	lookup := tool.Must(tool.New("lookup", "Look a host up.", func(ctx context.Context, in hostIn) (string, error) {
+		return in.Host + " runs v412", nil
+	}))
+	script := func() *scripted.Provider {
+		return scripted.New(
+			scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "l1", Name: "lookup", Args: []byte(`{"host":"web-1"}`)}}},
+			scripted.Reply{Content: "web-1 runs v412"},
+		)
+	}
+	bp := explain.Blueprint{Tools: []*tool.Tool{lookup}, Options: []agent.Option{agent.WithID("finder")}}
+	finder, err := bp.Build(script())
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp := agent.MustCompose("report", agent.Call("finder", finder))
+	p := script()
+	ablated, err := explain.AblateInner(comp, "finder", bp, p, explain.Tool("lookup"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ablated.Run(context.Background(), agent.Input{Message: "what runs on web-1?"}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 2 || len(reqs[0].Tools) != 0 {
+		t.Fatalf("the ablated finder was offered %d tools", len(reqs[0].Tools))
+	}
+	served := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.Contains(served, `There is no tool named "lookup"`) {
+		t.Errorf("the ablated finder was served %q", served)
+	}
+	if _, err := explain.AblateInner(comp, "finder", bp, p, explain.Tool("nope")); err == nil {
+		t.Error("ablating a tool the inner agent lacks was accepted")
+	}
+	if _, err := explain.AblateInner(comp, "writer", bp, p); err == nil || !strings.Contains(err.Error(), `agent "writer": not an inner agent`) {
+		t.Errorf("unknown inner agent: %v", err)
+	}
+}
