@@ -5,6 +5,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,23 +66,44 @@ var confidence = map[string]int{
 // RollUp folds the composition's standing from the inner runs (see the
 // RollUp type and docs/COMPOSE.md).
 func (r *ComposedResult) RollUp() *RollUp {
-	if r.roll != nil {
-		return r.roll
+	if r.roll == nil {
+		r.roll = RollUpOf(r.record)
 	}
+	return r.roll
+}
+
+// RollUpOf folds a composition's standing from its record alone (live, or
+// decoded from JSON): the same fold as ComposedResult.RollUp. A record
+// that is not a composition's rolls up to not-assessed with no rows.
+func RollUpOf(rec *Record) *RollUp {
 	ru := &RollUp{Standing: assess.StandingNotAssessed, Reasons: []InnerReason{}, Inner: []InnerStanding{}}
+	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
+		return ru
+	}
 	least := -1
 	lower := func(st string) {
 		if c, ok := confidence[st]; ok && (least < 0 || c < least) {
 			least, ru.Standing = c, st
 		}
 	}
-	for _, run := range r.runs {
-		if run.res.Paused {
+	for i, o := range outcomesOf(rec.Log) {
+		switch {
+		case o.Removed:
+			continue
+		case o.Error != "":
+			lower(assess.StandingNotSure)
+			ru.Reasons = append(ru.Reasons, InnerReason{Reason: ReasonInnerFailed, Agent: o.Agent, Witness: []assess.Pointer{
+				assess.StatePointer(kCOutcomes.KeyName(), "/"+strconv.Itoa(i)+"/error")}})
 			continue
 		}
-		a := run.res.Assessment()
-		is := InnerStanding{Agent: run.agent, Node: run.node, RunID: run.res.RunID, Standing: a.Standing,
-			Coverage: innerCoverage(run.res), Findings: run.res.Findings()}
+		in, ok := rec.Inner(o.Node)
+		if !ok {
+			continue
+		}
+		res := &Result{record: in, RunID: in.Log.RunID}
+		a := res.Assessment()
+		is := InnerStanding{Agent: o.Agent, Node: o.Node, RunID: res.RunID, Standing: a.Standing,
+			Coverage: innerCoverage(res), Findings: res.Findings()}
 		if is.Findings == nil {
 			is.Findings = []ledger.Row{}
 		}
@@ -91,19 +113,27 @@ func (r *ComposedResult) RollUp() *RollUp {
 			continue // "not armed" is the inner agent's setup, not a finding
 		}
 		for _, reason := range a.Reasons {
-			ru.Reasons = append(ru.Reasons, InnerReason{Reason: reason.Reason, Agent: run.agent, Node: run.node,
-				RunID: run.res.RunID, Witness: reason.Witness})
+			ru.Reasons = append(ru.Reasons, InnerReason{Reason: reason.Reason, Agent: o.Agent, Node: o.Node,
+				RunID: res.RunID, Witness: reason.Witness})
 		}
 	}
-	for i, o := range r.Outcomes {
-		if o.Error != "" {
-			lower(assess.StandingNotSure)
-			ru.Reasons = append(ru.Reasons, InnerReason{Reason: ReasonInnerFailed, Agent: o.Agent, Witness: []assess.Pointer{
-				assess.StatePointer(kCOutcomes.KeyName(), "/"+strconv.Itoa(i)+"/error")}})
-		}
-	}
-	r.roll = ru
 	return ru
+}
+
+// outcomesOf is the composition's outcomes as of its last commit (typed in a
+// live record, JSON in a decoded one).
+func outcomesOf(log *flow.Record) []Outcome {
+	v, _, _ := flow.ValueAt(log, len(log.Commits)-1, kCOutcomes.KeyName())
+	switch x := v.(type) {
+	case []Outcome:
+		return x
+	case json.RawMessage:
+		var outs []Outcome
+		if json.Unmarshal(x, &outs) == nil {
+			return outs
+		}
+	}
+	return nil
 }
 
 // innerCoverage is an inner run's coverage rows as of its end.

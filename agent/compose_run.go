@@ -722,6 +722,15 @@ func (r *Record) Inner(node string) (*Record, bool) {
 	if !ok || sub == nil {
 		return nil, false
 	}
+	if rawValues(sub) {
+		// A decoded record keeps inner values as JSON: type them by the
+		// agent's keys, as DecodeRecord does for a single agent's log.
+		if b, err := json.Marshal(sub); err == nil {
+			if typed, err := decodeChart().DecodeRecord(b); err == nil {
+				sub = typed
+			}
+		}
+	}
 	m := r.Manifest
 	m.RunID, m.Legs, m.Provider = sub.RunID, []Leg{{RunID: sub.RunID}}, ""
 	var evs []event.Event
@@ -734,4 +743,17 @@ func (r *Record) Inner(node string) (*Record, bool) {
 		}
 	}
 	return &Record{Manifest: m, Log: sub, Blobs: r.Blobs, Events: evs}, true
+}
+
+// rawValues reports a log whose values are still JSON (a decoded record's
+// subflow, which the decoder could not type).
+func rawValues(log *flow.Record) bool {
+	for _, c := range log.Commits {
+		for _, op := range c.Ops {
+			if _, ok := op.Value.(json.RawMessage); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -421,6 +421,18 @@ func TestComposeRollUp(t *testing.T) {
 			}
 		}
 	}
+	// The same roll-up from the record's JSON, as a store keeps it.
+	b, err := json.Marshal(res.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := agent.DecodeRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(mustJSON(t, ru), mustJSON(t, agent.RollUpOf(back))); diff != "" {
+		t.Errorf("roll-up of the decoded record differs (-live +decoded):\n%s", diff)
+	}
 	if b := res.LimitsBlock(); !strings.Contains(b, `From agent "backups" (agent:backups#1):`) {
 		t.Errorf("limits block = %q", b)
 	}

@@ -6,6 +6,7 @@
 package explain
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -120,8 +121,16 @@ func innerHop(rec *agent.Record, o agent.Outcome) ComposedHop {
 
 func outcomesAt(log *flow.Record, i int) []agent.Outcome {
 	v, _, _ := flow.ValueAt(log, i, "outcomes")
-	outs, _ := v.([]agent.Outcome)
-	return outs
+	switch x := v.(type) {
+	case []agent.Outcome:
+		return x
+	case json.RawMessage: // a decoded record keeps the composition's values as JSON
+		var outs []agent.Outcome
+		if json.Unmarshal(x, &outs) == nil {
+			return outs
+		}
+	}
+	return nil
 }
 
 func outcomeOf(log *flow.Record, i int, node string) agent.Outcome {

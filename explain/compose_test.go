@@ -5,6 +5,7 @@ package explain_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -71,6 +72,22 @@ func TestBacktrackComposed(t *testing.T) {
 	}
 	if ch.Hops[0].Inner == nil || ch.Hops[0].Inner.Answer.Text != "Summary: web-1 runs v412" {
 		t.Errorf("inner backtrack of the writer = %+v", ch.Hops[0].Inner)
+	}
+	// The same walk from the record's JSON (as a store keeps it).
+	b, err := json.Marshal(res.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := explain.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := explain.BacktrackComposed(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Hops) != 3 || again.Hops[1].Inner == nil || again.Hops[1].Inner.Answer.Text != "web-1 runs v412" || again.Hops[1].Agent != "finder" {
+		t.Errorf("walk of the decoded record = %+v", again.Hops)
 	}
 	// A plain agent's record is refused by name.
 	plain, _ := writer.Run(context.Background(), agent.Input{Message: "x"})
