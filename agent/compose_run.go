@@ -565,11 +565,16 @@ type ComposedPause struct {
 // ComposedCheckpoint is what resumes a paused composition: the outer chart's
 // checkpoint, the inner agent's, and the inner runs so far (kept in the
 // record of the resumed run).
+//
+// It encodes to JSON (MarshalJSON) and comes back with
+// Composition.LoadCheckpoint, in this process or another.
 type ComposedCheckpoint struct {
 	Flow  *flow.Checkpoint
 	Inner *PauseCheckpoint
 	Agent string
-	runs  []innerRun
+
+	composition string
+	runs        []innerRun
 	legs  []Leg
 	start time.Time
 }
@@ -651,7 +656,7 @@ func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from 
 	}
 	if fres.Paused {
 		out.Paused = true
-		cp := &ComposedCheckpoint{Flow: fres.Checkpoint, Inner: cr.pending, Agent: cr.pendingCall, runs: out.runs, start: cr.start}
+		cp := &ComposedCheckpoint{Flow: fres.Checkpoint, Inner: cr.pending, Agent: cr.pendingCall, composition: c.name, runs: out.runs, start: cr.start}
 		if out.record != nil {
 			cp.legs = out.record.Manifest.Legs
 		}

@@ -357,7 +357,21 @@ func TestComposeInnerPause(t *testing.T) {
 	if !res.Paused || res.PauseData == nil || res.PauseData.ToolName != "ask_approval" || res.Checkpoint == nil || res.Checkpoint.Agent != "ops" {
 		t.Fatalf("paused=%v data=%+v", res.Paused, res.PauseData)
 	}
-	done, err := comp.Resume(context.Background(), res.Checkpoint, json.RawMessage(`"yes, go"`))
+	// The checkpoint survives JSON (another process would load it so).
+	saved, err := json.Marshal(res.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := comp.LoadCheckpoint(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := agent.MustCompose("other", agent.Call("ops", ops))
+	var ce *agent.CheckpointError
+	if _, err := other.LoadCheckpoint(saved); !errors.As(err, &ce) || ce.Field != "composition" {
+		t.Errorf("loading into another composition: %v", err)
+	}
+	done, err := comp.Resume(context.Background(), cp, json.RawMessage(`"yes, go"`))
 	if err != nil {
 		t.Fatal(err)
 	}
