@@ -575,8 +575,8 @@ type ComposedCheckpoint struct {
 
 	composition string
 	runs        []innerRun
-	legs  []Leg
-	start time.Time
+	legs        []Leg
+	start       time.Time
 }
 
 // ComposedResult is what one composition run produced: the Result (the
