@@ -140,3 +140,31 @@ func TestComposedPauseResume(t *testing.T) {
 		t.Errorf("legs = %+v", legs)
 	}
 }
+
+// TestComposedAgentTools: an agent asks another named agent as a tool; the inner run is
+// kept under the tool-call id inside the asking agent's run.
+func TestComposedAgentTools(t *testing.T) {
+	in := `{"name":"c","agents":[
+	  {"name":"lead","agentTools":[{"name":"ask_logs","agent":"logs"}],
+	   "replies":[{"toolCalls":[{"id":"t1","name":"ask_logs","args":{"question":"errors at 09:00?"}}]},{"content":"The logs agent found none."}]},
+	  {"name":"logs","replies":[{"content":"none found"}]}
+	],
+	"compose":{"agent":"lead"},
+	"turns":[{"user":"any errors?"}],
+	"expect":{"answer":"The logs agent found none.","toolCalls":["ask_logs"]}}`
+	f, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := rep.Check(); len(ms) != 0 {
+		t.Errorf("check: %v", ms)
+	}
+	lead := rep.Record.Log.Subflows["agent:lead#1"]
+	if lead == nil || lead.Subflows["t1"] == nil || len(lead.Subflows["t1"].Commits) == 0 {
+		t.Fatalf("the logs agent's run is not under the tool-call id t1 inside the lead's run")
+	}
+}
