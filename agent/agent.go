@@ -82,6 +82,8 @@ type config struct {
 	layers []layer
 	// window holds what WithWindow and WithPinnedHistory asked (window.go).
 	window windowConfig
+	// parallel holds what WithParallelTools asked (dispatch_parallel.go).
+	parallel parallelConfig
 }
 
 // Option configures an Agent at construction.

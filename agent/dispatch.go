@@ -67,6 +67,8 @@ type outcome struct {
 	pause  *tool.PauseRequest
 	// checkIn marks a pause asking for consent before execute.
 	checkIn bool
+	// failed marks a call whose tool returned an error (not a refusal).
+	failed bool
 }
 
 // callMode says how a call is dispatched: in a resumed batch (a second pause
@@ -186,6 +188,9 @@ func consented(input json.RawMessage) bool {
 // run dispatches calls[from:] in order. resumed forbids a second pause: a call
 // that asks again is refused by name and the model may propose it again.
 func (b *batch) run(ctx context.Context, from int, resumed bool) (*flow.Pause, error) {
+	if limit := b.a.cfg.parallel.limit; limit > 1 && len(b.calls)-from > 1 {
+		return b.runParallel(ctx, from, resumed, limit)
+	}
 	for i := from; i < len(b.calls); i++ {
 		if err := ctx.Err(); err != nil {
 			b.commit(false)
@@ -292,13 +297,32 @@ func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start time.Time
 	return o
 }
 
-// runCall is the call's steps up to its served result.
+// runCall is the call's steps up to its served result: prepareCall, then
+// executeCall with the layers' note read after execute.
 func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outcome {
+	p, early, done := b.prepareCall(c, mode)
+	if done {
+		return early
+	}
+	return b.executeCall(ctx, c, p, func() string { return b.a.seams.resultNote(b.s, c) })
+}
+
+// preparedCall is a call that passed steps 1 to 5 and is ready to execute.
+type preparedCall struct {
+	t    *tool.Tool
+	args json.RawMessage
+	ct   *tool.CallTime
+}
+
+// prepareCall takes a call through the steps that read or write the run's
+// state (resolve, fill, validate, check-in, clock). done reports an outcome
+// already settled (a refusal, or a check-in pause) that must not execute.
+func (b *batch) prepareCall(c llm.ToolCall, mode callMode) (p preparedCall, o outcome, done bool) {
 	a, s := b.a, b.s
 	// Step 1: resolve the tool by name.
 	t, ok := a.tools[c.Name]
 	if !ok {
-		return outcome{served: a.unknownTool(c.Name), isErr: true}
+		return p, outcome{served: a.unknownTool(c.Name), isErr: true}, true
 	}
 	args := c.Args
 	if len(args) == 0 {
@@ -308,7 +332,7 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 	// fresh args object, or refuses the call.
 	filled, refusal := a.seams.fillArgs(s, c, t, args)
 	if refusal != "" {
-		return outcome{served: refusal, status: tool.StatusInvalid, isErr: true}
+		return p, outcome{served: refusal, status: tool.StatusInvalid, isErr: true}, true
 	}
 	args = filled
 
@@ -323,22 +347,22 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 			return p
 		})
 		if enforced {
-			return outcome{served: rej.Text(), status: tool.StatusInvalid, isErr: true}
+			return p, outcome{served: rej.Text(), status: tool.StatusInvalid, isErr: true}, true
 		}
 	}
 	// Step 4: a declared check-in pauses for consent before execute.
 	if t.HasCheckIn() {
 		if mode.consent != nil {
 			if !*mode.consent {
-				return outcome{served: fmt.Sprintf("The person did not consent to this call of %q; it was not run.", c.Name), isErr: true}
+				return p, outcome{served: fmt.Sprintf("The person did not consent to this call of %q; it was not run.", c.Name), isErr: true}, true
 			}
 		} else {
 			need, err := t.NeedsCheckIn(args)
 			if err != nil {
-				return outcome{served: fmt.Sprintf("The check-in of tool %q failed, so the call was not run: %s", c.Name, err), isErr: true}
+				return p, outcome{served: fmt.Sprintf("The check-in of tool %q failed, so the call was not run: %s", c.Name, err), isErr: true}, true
 			}
 			if need {
-				return outcome{checkIn: true, pause: &tool.PauseRequest{Data: CheckInRequest{ToolName: c.Name, Args: append(json.RawMessage(nil), args...)}}}
+				return p, outcome{checkIn: true, pause: &tool.PauseRequest{Data: CheckInRequest{ToolName: c.Name, Args: append(json.RawMessage(nil), args...)}}}, true
 			}
 		}
 	}
@@ -347,17 +371,24 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 	if a.seams.callTime != nil {
 		ct, args = a.seams.callTime.callTime(s, c, args)
 	}
+	return preparedCall{t: t, args: args, ct: ct}, outcome{}, false
+}
 
+// executeCall runs a prepared call (step 6) and reads its result (steps 7
+// and 8). It touches the run's state only through note, which returns the
+// layers' note on the call's values.
+func (b *batch) executeCall(ctx context.Context, c llm.ToolCall, p preparedCall, note func() string) outcome {
+	s, t, args := b.s, p.t, p.args
 	// Step 6: execute.
-	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Time: ct, Progress: func(payload any) {
+	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Time: p.ct, Progress: func(payload any) {
 		b.rs.emit(s, event.ToolsProgress, b.iter, func() any {
 			return event.ToolsProgressPayload{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Payload: payload}
 		})
 	}}
 	out, err := t.Execute(tool.WithCall(ctx, call), args)
-	note := ""
+	text := ""
 	if err == nil || !errors.As(err, new(*tool.PauseRequest)) {
-		note = a.seams.resultNote(s, c)
+		text = note()
 	}
 	if err != nil {
 		var pr *tool.PauseRequest
@@ -365,14 +396,14 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 			return outcome{pause: pr}
 		}
 		if ref, ok := declarationRefusal(err); ok {
-			a.warn.refusedDeclaration(c.Name, err)
-			return outcome{served: ref + note, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
+			b.a.warn.refusedDeclaration(c.Name, err)
+			return outcome{served: ref + text, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
 		}
-		text := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
-		return outcome{served: text + note, isErr: true, raw: []byte(err.Error())}
+		msg := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
+		return outcome{served: msg + text, isErr: true, raw: []byte(err.Error()), failed: true}
 	}
 	o := b.boundary(c, t, out)
-	o.served += note
+	o.served += text
 	return o
 }
 

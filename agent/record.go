@@ -278,6 +278,7 @@ func (r *Record) RequestSpans(req LLMRequest) []llm.Span {
 }
 
 func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, complete bool) *Record {
+	rs.mountAgentTools(log)
 	m := Manifest{
 		RunID: log.RunID, AgentID: a.cfg.id, Provider: a.provider.Name(), Model: a.cfg.model,
 		Library: "agentfootprint-go " + LibraryVersion,

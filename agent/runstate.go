@@ -42,6 +42,11 @@ type runState struct {
 	blobs   map[string][]byte
 	events  []event.Event
 	dropped int
+	// hold, when set, keeps this call's events for its batch to record in
+	// call order (parallel dispatch, dispatch_parallel.go).
+	hold *heldEvents
+	// agentTools are the inner turns run by agent tools (compose_tool.go).
+	agentTools []agentToolRun
 
 	// requests are the request bodies kept as deltas (Record.Requests);
 	// prevBody, prevHash and prevSpans are the last model call's request,
@@ -122,6 +127,16 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		meta.IterIndex = event.Int(iter)
 	}
 	ev := event.Event{Type: n, Payload: build(), Meta: meta}
+	if rs.hold != nil {
+		rs.hold.keep(ev)
+		return
+	}
+	rs.deliver(ev)
+}
+
+// deliver keeps ev in the record (under the cap) and hands it to listeners.
+func (rs *runState) deliver(ev event.Event) {
+	n := ev.Type
 	if rs.a.cfg.recordEvents {
 		rs.mu.Lock()
 		if len(rs.events) < MaxRecordedEvents {

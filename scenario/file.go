@@ -40,6 +40,8 @@ type File struct {
 	turns       []turn
 	expect      *expectSpec
 	corpora     []corpusSpec // corpus.go
+	// composed is set for a file of named agents and a compose section (compose.go).
+	composed *composedSpec
 }
 
 // Name returns the scenario's name ("" when the file gives none).
@@ -247,6 +249,9 @@ func lineCol(data []byte, off int64) (int, int) {
 }
 
 func parseFile(o coverage.Object, dir string) (*File, error) {
+	if _, ok := o.Get("compose"); ok {
+		return parseComposed(o, dir)
+	}
 	if err := checkKeys("", o, fileKeys, nil); err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 
 func FuzzParse(f *testing.F) {
 	paths, _ := filepath.Glob("testdata/valid/*.json")
-	paths = append(paths, "examples/ops-triage.json")
+	paths = append(paths, "examples/ops-triage.json", "examples/triage-lead.json")
 	for _, p := range paths {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
@@ -26,6 +26,8 @@ func FuzzParse(f *testing.F) {
 		`{"replies":[{"toolCalls":[{"name":"x","argsText":"{"}],"error":{"kind":"rate-limit","message":"m"}}],"turns":[{"user":"x"},{"resume":null}]}`,
 		`{"expect":{"toolCalls":[{"name":"a","args":{}}],"statuses":[""]},"replies":[],"turns":[{"user":"x"}]}`,
 		`{"agent":{"time":{"zone":"Europe/Oslo","now":"2026-09-26T10:00:00Z"},"resultsLayer":true},"tools":[{"name":"s","inputSchema":{"type":"object","properties":{"w":{"type":"string"}}},"askOrAssume":{"w":{"assume":"1h"}},"period":{"argument":"w","spelling":"lookback"},"retention":"30d"}],"replies":[],"turns":[{"user":"x"}],"expect":{"standing":"known","reasons":["coverage-gap"]}}`,
+		`{"agents":[{"name":"a","replies":[],"agentTools":[{"name":"t","agent":"a"}]}],"compose":{"parallel":{"name":"p","branches":[{"agent":"a","required":true}],"merge":{"join":""}}},"turns":[{"user":"x"}]}`,
+		`{"agents":[{"name":"a","replies":[]}],"compose":{"loop":{"name":"l","budget":2,"body":{"conditional":{"name":"c","routes":[{"name":"r","step":{"agent":"a"}}]}}}},"turns":[{"user":"x"}]}`,
 		`[`, `null`, `{"replies":[],"turns":[{"user":"hi"}]} x`,
 	} {
 		f.Add([]byte(s))

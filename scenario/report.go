@@ -56,6 +56,12 @@ type Report struct {
 	Record *agent.Record
 	// Problems lists tool calls the scenario had no canned result for; Check reports them.
 	Problems []Mismatch
+	// RollUp is a composed scenario's honesty roll-up: the inner runs' standings and the
+	// inner reasons with their witnesses (nil for a single agent).
+	RollUp *agent.RollUp
+	// Limits is a composed scenario's limits block, one part per inner agent that declared
+	// coverage, under the agent's name ("" for none, and for a single agent).
+	Limits string
 
 	expect *expectSpec
 }
@@ -98,7 +104,8 @@ type eventJSON struct {
 }
 
 // MarshalJSON writes the report as one object with the keys answer, standing (only when
-// the results layer is armed), ledger, coverageDeclared, toolMessages, events
+// the results layer is armed, or for a composed scenario), rollUp and limits (composed
+// scenarios only), ledger, coverageDeclared, toolMessages, events
 // ([{type, payload}]) and record, in that order. Lists are [] when empty.
 func (r *Report) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
@@ -129,6 +136,8 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}{
 		{"answer", r.Answer},
 		{"standing", standingJSON(r.Standing)},
+		{"rollUp", r.RollUp},
+		{"limits", r.Limits},
 		{"ledger", nonNil(r.Ledger)},
 		{"coverageDeclared", nonNil(r.CoverageDeclared)},
 		{"toolMessages", nonNil(r.ToolMessages)},
@@ -136,7 +145,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		{"record", r.Record},
 	}
 	for _, f := range fields {
-		if f.key == "standing" && r.Standing == nil {
+		if f.key == "standing" && r.Standing == nil || f.key == "rollUp" && r.RollUp == nil || f.key == "limits" && r.RollUp == nil {
 			continue
 		}
 		if err := put(f.key, f.v); err != nil {
@@ -301,6 +310,7 @@ func (r *Report) WriteTranscript(w io.Writer) error {
 			tw.line("  checked %s: ran on %d of %d", c.Check, c.Ran, c.Of)
 		}
 	}
+	r.writeRollUp(tw)
 	return tw.err
 }
 
@@ -448,4 +458,36 @@ func oneLine(s string, n int) string {
 		return s
 	}
 	return string(rs[:n-1]) + "…"
+}
+
+// writeRollUp writes a composed scenario's inner standings and the inner reasons, each with
+// the inner run and the witness rows it points at.
+func (r *Report) writeRollUp(tw *textWriter) {
+	ru := r.RollUp
+	if ru == nil {
+		return
+	}
+	tw.line("")
+	tw.line("Inner answers (%d)", len(ru.Inner))
+	for _, in := range ru.Inner {
+		tw.line("  %s: %s (node %s, run %s)", in.Agent, in.Standing, in.Node, in.RunID)
+	}
+	for _, rs := range ru.Reasons {
+		var ws []string
+		for _, w := range rs.Witness {
+			ws = append(ws, w.Key+w.Path)
+		}
+		where := "node " + rs.Node
+		if rs.Node == "" {
+			where = "the composition's own log"
+		}
+		if rs.RunID != "" {
+			where += ", run " + rs.RunID
+		}
+		tw.line("  reason %s from agent %s (%s): witness %s", rs.Reason, rs.Agent, where, strings.Join(ws, ", "))
+	}
+	if r.Limits != "" && !strings.Contains(r.Answer, r.Limits) {
+		tw.line("")
+		tw.block("Limits of the inner agents: ", r.Limits)
+	}
 }

@@ -42,6 +42,9 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.composed != nil {
+		return runComposed(ctx, f, rc)
+	}
 	if len(f.mcp) > 0 {
 		closeMCP, err := f.connectMCP(ctx, rc)
 		if err != nil {
