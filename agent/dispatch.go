@@ -418,18 +418,20 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 	}
 	o.raw = []byte(rawText)
 
-	// Step 7: recognise envelopes; status, semantics, rows and events.
-	if cr, ok := coverage.ReadCoverageResult(out.Value, c.Name, coverage.WithWarner(b.a.warn.coverage)); ok {
-		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, cr)
-		if cr.Status == coverage.StatusAbsent && o.status == "" {
+	// Read the result once: what it declares (status, rows, described
+	// values, with their events) and what the model is served.
+	rd := coverage.AtBoundary(out.Value, c.Name, coverage.WithWarner(b.a.warn.coverage))
+	if rd.Semantics != nil {
+		b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
+			return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: rd.Semantics}
+		})
+	}
+	if rd.Record {
+		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd.Result)
+		if rd.Result.Status == coverage.StatusAbsent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
-		if sem, _ := coverage.ReadSemantics(out.Value); sem != nil {
-			b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
-				return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: sem}
-			})
-		}
-		for _, f := range cr.Declared {
+		for _, f := range rd.Result.Declared {
 			row := f.Row(c.Name, c.ID, b.iter)
 			b.rows = append(b.rows, row)
 			if f.Kind == coverage.KindAbsence {
@@ -438,22 +440,16 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 				b.rs.emit(s, event.ToolsCoverageDeclared, b.iter, func() any { return row })
 			}
 		}
-	} else if sem, _ := coverage.ReadSemantics(out.Value); sem != nil {
-		b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
-			return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: sem}
-		})
 	}
-
 	// What the model is served (the declarations in words) comes before the
-	// ceiling, because the ceiling measures what
-	// the model would read.
+	// ceiling, because the ceiling measures what the model would read.
 	served := rawText
-	if sv, changed := coverage.Served(out.Value); changed {
-		if served, err = tool.Text(sv); err != nil {
+	if rd.Changed {
+		if served, err = tool.Text(rd.Served); err != nil {
 			return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true, raw: o.raw}
 		}
 	}
-	// Step 8: the tool's own ceiling.
+	// The tool's own ceiling.
 	if ceil, ok := t.ResultCeiling(); ok {
 		if refusal, size, over := ceil.Check(c.Name, served); over {
 			declared := o.status

@@ -25,31 +25,32 @@ type Boundary struct {
 	// Problems adds, to Result.Problems, the fault that kept an af_semantics value from being
 	// recognized.
 	Problems []Problem
+	// Semantics is the af_semantics envelope as recognized (nil for none): the described
+	// values the tools.semantics_declared event carries.
+	Semantics Object
 	// Served is what the model reads; Changed reports whether it differs from the tool's value.
 	Served  any
 	Changed bool
 }
 
-// AtBoundary reads one tool result for the named tool and derives what the model is served. It is
-// [ReadCoverageResult] and [Served] in one call, plus the name of what was recognized.
+// AtBoundary reads one tool result for the named tool, once: what it was recognized as, the
+// declarations to record (as [ReadCoverageResult] finds them), the described values (as
+// [ReadSemantics] finds them), what was left off the record, and what the model is served (as
+// [Served] derives it). A value with no marker at all is plain data and is returned as served
+// without being read further.
 func AtBoundary(v any, tool string, opts ...ReadOption) Boundary {
-	b := Boundary{Recognized: RecognizedNone}
-	switch {
-	case isRecognized(ReadAbsence(v)):
-		b.Recognized = RecognizedAbsence
-	case isRecognized(ReadCoverageLedger(v)):
-		b.Recognized = RecognizedLedger
-	default:
-		if o, p := ReadSemantics(v); o != nil {
-			b.Recognized = RecognizedSemantics
-		} else if p != nil {
-			b.Problems = append(b.Problems, *p)
-		}
+	b := Boundary{Recognized: RecognizedNone, Served: v}
+	if !mayBeEnvelope(v) {
+		return b
 	}
-	b.Result, b.Record = ReadCoverageResult(v, tool, opts...)
+	sem, semProb := ReadSemantics(v)
+	b.Result, b.Record, b.Recognized = readResult(v, tool, readOptions(opts).warn, sem, semProb)
+	if b.Recognized == RecognizedNone && semProb != nil {
+		b.Problems = append(b.Problems, *semProb)
+	}
+	b.Semantics = sem
 	b.Problems = append(b.Problems, b.Result.Problems...)
 	b.Served, b.Changed = Served(v)
 	return b
 }
 
-func isRecognized(_ Object, ok bool) bool { return ok }

@@ -229,12 +229,21 @@ func (r CoverageResult) Verdict() (Verdict, bool) {
 // declaration to the [Warner] given by [WithWarner], if any; the envelope stays recognized and is
 // served as written.
 func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult, bool) {
-	w := readOptions(opts).warn
+	sem, semProb := ReadSemantics(v)
+	r, ok, _ := readResult(v, tool, readOptions(opts).warn, sem, semProb)
+	return r, ok
+}
+
+// readResult is ReadCoverageResult on a value whose af_semantics reading
+// (sem, or the fault semProb that kept it from being recognized) is done
+// already, so a result is recognized once; it also names what it
+// recognized.
+func readResult(v any, tool string, w *Warner, sem Object, semProb *Problem) (CoverageResult, bool, Recognized) {
 	var r CoverageResult
 	if o, ok := ReadAbsence(v); ok {
 		r.Status = StatusAbsent
 		r.Declared = []Facts{readAbsenceFacts(o, tool, w, &r.Problems)}
-		return r, true
+		return r, true, RecognizedAbsence
 	}
 	if o, ok := ReadCoverageLedger(v); ok {
 		ac, _ := o.Get(cw.CoverageMarker)
@@ -245,13 +254,13 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 			r.Status = StatusAbsent
 			r.Declared = append(r.Declared, readAbsenceFacts(ao, tool, w, &r.Problems))
 		}
-		return r, true
+		return r, true, RecognizedLedger
 	}
-	if o, p := ReadSemantics(v); o != nil {
+	if o := sem; o != nil {
 		cov, hasCov := o.Get("coverage")
 		per, hasPer := o.Get(cw.PeriodKey)
 		if !hasCov && !hasPer {
-			return CoverageResult{}, false
+			return CoverageResult{}, false, RecognizedSemantics
 		}
 		f := Facts{Kind: KindLedger, Checked: []Item{}, NotChecked: []Item{}, CannotCover: []Item{}}
 		if hasCov {
@@ -262,11 +271,11 @@ func ReadCoverageResult(v any, tool string, opts ...ReadOption) (CoverageResult,
 			f.Period = readPeriodFor(per, tool, w, &r.Problems)
 		}
 		r.Declared = []Facts{f}
-		return r, true
-	} else if p != nil {
-		w.dropped(tool, cw.SemanticsMarker, *p)
+		return r, true, RecognizedSemantics
+	} else if semProb != nil {
+		w.dropped(tool, cw.SemanticsMarker, *semProb)
 	}
-	return CoverageResult{}, false
+	return CoverageResult{}, false, RecognizedNone
 }
 
 func readPeriodFor(wire any, tool string, w *Warner, probs *[]Problem) *Period {
