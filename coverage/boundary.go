@@ -53,4 +53,3 @@ func AtBoundary(v any, tool string, opts ...ReadOption) Boundary {
 	b.Served, b.Changed = Served(v)
 	return b
 }
-
