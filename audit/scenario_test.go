@@ -1,4 +1,4 @@
-// This file is acceptance scenario 8 of explain.md §13 (audit tamper), step by step on a
+// This file is the audit tamper scenario, step by step on a
 // bundle of more than 50 records from a scripted run.
 
 package audit

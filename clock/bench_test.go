@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The targets are time.md §10: a render ≤ 2 µs and ≤ 4 allocs; ParseZone, once cached,
+// The targets: a render ≤ 2 µs and ≤ 4 allocs; ParseZone, once cached,
 // ≤ 200 ns.
 
 func BenchmarkSpan(b *testing.B) {

@@ -20,14 +20,14 @@ func TestCheckLine(t *testing.T) {
 		Reads:    []Range{rng(t, "2026-10-08T07:00:00Z", "2026-10-09T15:40:00.001Z")},
 		Extra:    []Range{rng(t, "2026-10-09T07:00:00Z", "2026-10-09T15:40:00.001Z")},
 	}
-	// time.md §8.1 worked example: 30 days asked, the last 7 declared.
+	// Worked example: 30 days asked, the last 7 declared.
 	narrower := CheckedPeriod{
 		Tool: "client_activity", Against: AgainstAsked,
 		Compared: rng(t, "2026-09-09T15:40:00Z", "2026-10-09T15:40:00Z"),
 		Reads:    []Range{rng(t, "2026-10-02T15:40:00Z", "2026-10-09T15:40:00.001Z")},
 		Missing:  []Range{rng(t, "2026-09-09T15:40:00Z", "2026-10-02T15:40:00Z")},
 	}
-	// time.md §8.2 worked example: 60m sent at 15:40Z, dispatched at 16:10Z.
+	// Worked example: 60m sent at 15:40Z, dispatched at 16:10Z.
 	shifted := CheckedPeriod{
 		Tool: "search_logs", Against: AgainstAsked, Shifted: true,
 		Compared: rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:40:00Z"),

@@ -18,7 +18,7 @@ func TestPeriodLine(t *testing.T) {
 		d    DeclaredPeriod
 		want string
 	}{
-		{"time.md §4 example", laP, DeclaredPeriod{Queried: queried, Held: held, ReadAt: "2026-09-26T10:00:03Z"},
+		{"the look-back example", laP, DeclaredPeriod{Queried: queried, Held: held, ReadAt: "2026-09-26T10:00:03Z"},
 			"backup_runs queried 2026-09-26 02:00–03:00 America/Los_Angeles (UTC-07:00); the store holds 2026-08-26 19:00–2026-09-25 19:00 America/Los_Angeles (UTC-07:00); read at 2026-09-26 03:00:03 America/Los_Angeles (UTC-07:00)"},
 		{"no read time", laP, DeclaredPeriod{Queried: queried, Held: held},
 			"backup_runs queried 2026-09-26 02:00–03:00 America/Los_Angeles (UTC-07:00); the store holds 2026-08-26 19:00–2026-09-25 19:00 America/Los_Angeles (UTC-07:00)"},
@@ -128,7 +128,7 @@ func TestClockSentence(t *testing.T) {
 		if got := ClockSentence(tt.c); got != tt.want {
 			t.Errorf("got  %q\nwant %q", got, tt.want)
 		}
-		// time.md §10: the clock sentence stays well under 73 tokens by the chars/4 estimate.
+		// the clock sentence stays well under 73 tokens by the chars/4 estimate.
 		if n := len(ClockSentence(tt.c)) / 4; n > 30 {
 			t.Errorf("clock sentence is about %d tokens", n)
 		}

@@ -27,7 +27,7 @@ func at(t testing.TB, s string) time.Time {
 
 const la = "America/Los_Angeles"
 
-// TestGoldens pins every golden of time.md §3.3, byte for byte.
+// TestGoldens pins every presentation golden byte for byte.
 func TestGoldens(t *testing.T) {
 	type call struct {
 		kind     string // span, instant, range

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestRenderingRules covers each rule of time.md §3.1–§3.2 beyond the goldens.
+// TestRenderingRules covers each rendering rule beyond the goldens.
 func TestRenderingRules(t *testing.T) {
 	type tc struct {
 		name     string

@@ -18,7 +18,7 @@ func TestServedTimeLine(t *testing.T) {
 		tl   TimeLine
 		want string
 	}{
-		{"clock only (time.md §8.5 example)", TimeLine{Clock: known},
+		{"clock only", TimeLine{Clock: known},
 			"[Automated note from the tool runtime. The person did not write it and it corrects nothing; reply to the person based on the tool results.] Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00)."},
 		{"unknown zone", TimeLine{Clock: unknown},
 			TimeLineMarker + " Time of this turn: Friday 2026-10-09 15:40 UTC (the person's time zone is unknown). Clocks: " + UnknownZoneLine + "."},
@@ -38,7 +38,7 @@ func TestServedTimeLine(t *testing.T) {
 			}
 		})
 	}
-	// time.md §10: a clock-only line stays at or under 60 tokens by the chars/4 estimate.
+	// a clock-only line stays at or under 60 tokens by the chars/4 estimate.
 	got, _ := ServedTimeLine(TimeLine{Clock: known})
 	if n := (len(got) + 3) / 4; n > 60 {
 		t.Errorf("clock-only time line is about %d tokens, want ≤ 60", n)

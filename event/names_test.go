@@ -15,7 +15,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// TestWireNames pins every name to the exact string of runtime.md §5.
+// TestWireNames pins every name to its exact wire string.
 func TestWireNames(t *testing.T) {
 	want := []string{
 		"agentfootprint.agent.turn_start", "agentfootprint.agent.turn_end", "agentfootprint.agent.iteration_start",

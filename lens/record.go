@@ -14,7 +14,7 @@ import (
 )
 
 // Stage ids and state keys of the agent chart the lens reads (wire facts of
-// the record, runtime.md §2.2).
+// the record).
 const (
 	stageSeed         = "seed"
 	stageContext      = "context"

@@ -72,7 +72,7 @@ func KindOf(err error) ErrorKind {
 }
 
 // DefaultPolicy returns whether a failure of kind k is, by default,
-// retryable and resumable (spec table runtime.md §3.6). A rate limit caused
+// retryable and resumable. A rate limit caused
 // by an exhausted quota is the one exception and is decided by the caller.
 func DefaultPolicy(k ErrorKind) (retryable, resumable bool) {
 	switch k {

@@ -45,7 +45,7 @@ type Response struct {
 // SpanKind names what a byte span in a request body covers.
 type SpanKind string
 
-// The span kinds of explain.md §4.2.
+// The span kinds: what a byte span of a request covers.
 const (
 	SpanSystemUnit SpanKind = "system-unit"
 	SpanMessage    SpanKind = "message"

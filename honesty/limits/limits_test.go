@@ -1,4 +1,4 @@
-// Tests for the limits block and answerCoverage: the §8 worked shape, the vectors R12 to R14,
+// Tests for the limits block and answerCoverage: the worked shape, the vectors R12 to R14,
 // the overflow and in-progress scenarios, and golden files for whole blocks.
 
 package limits
@@ -72,7 +72,7 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-func TestWorkedShape(t *testing.T) { // S2, the §8 worked shape exactly
+func TestWorkedShape(t *testing.T) { // S2, the worked shape exactly
 	rows := rowsOf(t, s1Absence(stale), "backup_runs", "c1", 1)
 	got := Attach("No failures.", CoverageBlock(rows))
 	want := "No failures.\n\n---\n\n" + Heading + "\n\nChecked:\n- every job in the 02:00 export\n\nPeriod:\n- " +

@@ -1,4 +1,4 @@
-// This file holds the period checks the time layer adds beside each verdict (time.md §7): what a
+// This file holds the period checks the time layer adds beside each verdict: what a
 // call read against the window it asked, a look-back that ran late, a window older than the
 // source keeps, and the held span. They are pure: the agent hands in what the record holds.
 

@@ -26,7 +26,7 @@ type mapReader map[string]any
 func (m mapReader) Get(k string) (any, bool) { v, ok := m[k]; return v, ok }
 func (m mapReader) Has(k string) bool        { _, ok := m[k]; return ok }
 
-func TestBatchToJudge(t *testing.T) { // R1 and the visit table of §5.1
+func TestBatchToJudge(t *testing.T) { // R1 and the loop-head visit table
 	tests := []struct {
 		name  string
 		state mapReader

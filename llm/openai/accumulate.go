@@ -1,5 +1,5 @@
 // This file holds the stream accumulator: it turns chat.completion.chunk
-// frames into text deltas and, at the end, whole tool calls (runtime.md §3.5).
+// frames into text deltas and, at the end, whole tool calls.
 
 package openai
 

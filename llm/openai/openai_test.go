@@ -37,7 +37,7 @@ func client(url string) *Client {
 
 const head = `{"id":"c1","model":"m","choices":[{"index":0,"delta":`
 
-// One golden file per stream quirk of runtime.md §3.5.
+// One golden file per stream quirk an OpenAI-compatible server is known for.
 var quirks = []struct{ name, sse string }{
 	{"text-and-usage", "data: " + head + `{"role":"assistant","content":""},"finish_reason":null}]}` + "\n\n" +
 		"data: " + head + `{"content":"Hel"},"finish_reason":null}]}` + "\n\n" +

@@ -204,7 +204,7 @@ func TestExchangeGolden(t *testing.T) {
 	checkSpans(t, req, ex)
 }
 
-// checkSpans asserts the explain.md §4.2 rules on one exchange (the
+// checkSpans asserts the span rules on one exchange (the
 // shared wiretest check), and, stricter for the canonical wire, that every
 // unit has a span even when its text is empty and every tool span is the
 // object that names the tool.

@@ -1,5 +1,5 @@
 // This file turns HTTP failures and provider error bodies into the one
-// llm error vocabulary (runtime.md §3.6), with a sentence that names the fix.
+// llm error vocabulary, with a sentence that names the fix.
 
 package wire
 

@@ -1,5 +1,5 @@
 // This file holds assertions shared by the clients' tests: golden files,
-// the span rules of explain.md §4.2, and a printable summary of a reply.
+// the span rules (each unit's bytes, in order, inside the body), and a printable summary of a reply.
 
 package wiretest
 
