@@ -128,7 +128,7 @@ func TestClockSentence(t *testing.T) {
 		if got := ClockSentence(tt.c); got != tt.want {
 			t.Errorf("got  %q\nwant %q", got, tt.want)
 		}
-		// the clock sentence stays well under 73 tokens by the chars/4 estimate.
+		// The clock sentence stays well under 73 tokens by the chars/4 estimate.
 		if n := len(ClockSentence(tt.c)) / 4; n > 30 {
 			t.Errorf("clock sentence is about %d tokens", n)
 		}

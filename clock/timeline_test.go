@@ -38,7 +38,7 @@ func TestServedTimeLine(t *testing.T) {
 			}
 		})
 	}
-	// a clock-only line stays at or under 60 tokens by the chars/4 estimate.
+	// A clock-only line stays at or under 60 tokens by the chars/4 estimate.
 	got, _ := ServedTimeLine(TimeLine{Clock: known})
 	if n := (len(got) + 3) / 4; n > 60 {
 		t.Errorf("clock-only time line is about %d tokens, want ≤ 60", n)
