@@ -67,6 +67,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&fl.live.Provider, "provider", "", "run on a real model: "+strings.Join(providers.Names(), ", "))
 	f.StringVar(&fl.live.Model, "model", "", "the model to run on (with --provider)")
 	f.StringVar(&fl.live.BaseURL, "base-url", "", "the provider's server, for a local or OpenAI-compatible one (with --provider)")
+	addTimeoutFlag(cmd, &fl.live.Timeout)
 	return cmd
 }
 
@@ -178,6 +179,9 @@ func serveAgent(ctx context.Context, file string, live providers.Config) (string
 	opts, err := demoModel(ctx, live)
 	if err != nil {
 		return "", nil, err
+	}
+	if live.Timeout > 0 {
+		opts = append(opts, scenario.WithModelTimeout(live.Timeout))
 	}
 	p, err := f.Parts(opts...)
 	if err != nil {
