@@ -17,15 +17,10 @@ import (
 type jsonOut struct {
 	w      *bufio.Writer
 	indent bool
-	scalar bytes.Buffer // scratch for one scalar or an unknown value
-	enc    *json.Encoder
 }
 
 func newJSONOut(w *bufio.Writer, indent bool) *jsonOut {
-	o := &jsonOut{w: w, indent: indent}
-	o.enc = json.NewEncoder(&o.scalar)
-	o.enc.SetEscapeHTML(false)
-	return o
+	return &jsonOut{w: w, indent: indent}
 }
 
 // write writes v; the bufio.Writer keeps the first write error, which Flush returns.
@@ -98,13 +93,15 @@ func (o *jsonOut) write(v any, depth int) error {
 	return nil
 }
 
-// scalarOf writes one string, number, boolean or null as encoding/json would.
+// scalarOf writes one string, number, boolean or null as coverage.Marshal
+// does: a string that is not UTF-8 keeps its bytes (the reader names the
+// fault; the output never repairs it).
 func (o *jsonOut) scalarOf(v any) error {
-	o.scalar.Reset()
-	if err := o.enc.Encode(v); err != nil {
+	b, err := coverage.Marshal(v)
+	if err != nil {
 		return err
 	}
-	o.w.Write(bytes.TrimSuffix(o.scalar.Bytes(), []byte("\n")))
+	o.w.Write(b)
 	return nil
 }
 
