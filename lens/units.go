@@ -51,7 +51,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef, []retrievalView) {
 	for _, e := range cat {
 		site, fn := "", ""
 		if d := e.DefinedAt; d != nil {
-			site, fn = d.File+":"+strconv.Itoa(d.Line), d.Function
+			site, fn = d.Place(), d.Function
 		}
 		if e.Kind == "tool" {
 			tools = append(tools, toolDef{Name: strings.TrimPrefix(e.ID, "tool/"), Site: site, Function: fn})
