@@ -18,10 +18,10 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/host"
-	"github.com/agentfootprint/agentfootprint-go/lens"
 	"github.com/agentfootprint/agentfootprint-go/host/session"
 	sessionpg "github.com/agentfootprint/agentfootprint-go/host/session/postgres"
 	sessionsqlite "github.com/agentfootprint/agentfootprint-go/host/session/sqlite"
+	"github.com/agentfootprint/agentfootprint-go/lens"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/providers"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
