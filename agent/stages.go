@@ -270,9 +270,13 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		if resp.Usage.CacheWrite > 0 {
 			u.CacheWrite = event.Int(resp.Usage.CacheWrite)
 		}
+		if resp.Usage.Reasoning > 0 {
+			u.Reasoning = event.Int(resp.Usage.Reasoning)
+		}
 		return event.LLMResponsePayload{
 			Iteration: iter, Content: resp.Content, ToolCallCount: len(calls), Usage: u,
 			StopReason: string(resp.StopReason), DurationMs: dur.Milliseconds(), ResponseSha256: capt.Response.Sha256,
+			ResponseID: resp.ProviderRef, ResponseModel: resp.Model,
 		}
 	})
 	return nil, nil

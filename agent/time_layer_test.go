@@ -341,7 +341,7 @@ func TestTimeLineServedLate(t *testing.T) {
 	second := lastMessage(rec.reqs[1]).Content
 	for _, part := range []string{
 		"The tools read a different stretch of time than the one asked about",
-		"search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)",
+		"search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)",
 	} {
 		if !strings.Contains(second, part) {
 			t.Errorf("second time line lacks %q:\n%s", part, second)
@@ -378,7 +378,7 @@ func TestTimeLimitsBlock(t *testing.T) {
 		agent.Input{Time: &clock.Given{Now: turnNow, Zone: "America/Los_Angeles"}}, agent.WithTimeLayer(""), agent.WithClock(w.now), agent.WithLimitsBlock())
 	want := "No errors.\n\n---\n\n" + limits.Heading + "\n\nChecked:\n- checkout error logs\n\nPeriod:\n" +
 		"- search_logs queried 2026-10-02 08:40–2026-10-09 08:40 America/Los_Angeles (UTC-07:00); the store holds 2026-07-11 08:40–2026-10-09 08:40 America/Los_Angeles (UTC-07:00)\n" +
-		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"
+		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"
 	if res.Answer != want {
 		t.Errorf("answer\n got %q\nwant %q", res.Answer, want)
 	}
@@ -444,7 +444,7 @@ func TestTimeModelChoseAnotherWindow(t *testing.T) {
 	if clocks := rowsOfKind(t, res, "clock"); len(clocks) != 1 || !strings.Contains(clocks[0], `"window":{"from":"2026-10-09T13:40:00Z","to":"2026-10-09T15:40:00Z","source":"control"}`) {
 		t.Errorf("clock row %v", clocks)
 	}
-	line := "search_logs read less than your window — your window: 2026-10-09 06:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00)"
+	line := "search_logs read less than your window — your window: 2026-10-09 06:40:00–08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00)"
 	if !strings.Contains(res.Answer, line) {
 		t.Errorf("answer lacks %q:\n%s", line, res.Answer)
 	}

@@ -33,7 +33,8 @@ type CheckedPeriod struct {
 }
 
 // CheckLine renders the line for one checked call, or reports false when the call carries no
-// check. Ranges are shown to the second in the presentation's zone. The person reads the
+// check. Ranges are shown as windows (Window: from the first second to the moment the window
+// stops) in the presentation's zone. The person reads the
 // compared window beside what was read; the model reads the same, except that a shifted
 // difference is handed to it as a conclusion (ShiftedConclusion) rather than two ranges. A
 // range that cannot be rendered is refused.
@@ -48,7 +49,7 @@ func CheckLine(c CheckedPeriod, p Presentation, a Audience) (string, bool, error
 		}
 		parts = append(parts, s)
 	case differs:
-		compared, err := p.Range(c.Compared, GrainSecond)
+		compared, err := p.Window(c.Compared)
 		if err != nil {
 			return "", false, fmt.Errorf("clock: check line for %s: compared: %w", clip(c.Tool), err)
 		}
@@ -106,7 +107,7 @@ func checkWhat(c CheckedPeriod, label string) string {
 // person's window: which part of it the result leaves out, what it includes outside it, and
 // that the answer must say so and rest no claim about that time on this result.
 func ShiftedConclusion(c CheckedPeriod, p Presentation) (string, error) {
-	compared, err := p.Range(c.Compared, GrainSecond)
+	compared, err := p.Window(c.Compared)
 	if err != nil {
 		return "", fmt.Errorf("clock: shifted conclusion for %s: compared: %w", clip(c.Tool), err)
 	}
@@ -140,11 +141,11 @@ func ShiftedConclusion(c CheckedPeriod, p Presentation) (string, error) {
 		" uncovered, and make no claim about that time based on it", nil
 }
 
-// joined renders each range to the second and joins them with sep.
+// joined renders each range as a window (Window) and joins them with sep.
 func (p Presentation) joined(rs []Range, sep string) (string, error) {
 	var b strings.Builder
 	for i, r := range rs {
-		s, err := p.Range(r, GrainSecond)
+		s, err := p.Window(r)
 		if err != nil {
 			return "", err
 		}

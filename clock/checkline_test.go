@@ -51,25 +51,25 @@ func TestCheckLine(t *testing.T) {
 		want string // "" = no line
 	}{
 		{"seed: more than was asked", wider, ForPerson,
-			"search_logs read more than was asked — asked: 2026-10-08 00:00:00–23:59:59 America/Los_Angeles (UTC-07:00); read: 2026-10-08 00:00:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
+			"search_logs read more than was asked — asked: 2026-10-08 00:00:00–2026-10-09 00:00:00 America/Los_Angeles (UTC-07:00); read: 2026-10-08 00:00:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
 		{"seed line is the same for the model", wider, ForModel,
-			"search_logs read more than was asked — asked: 2026-10-08 00:00:00–23:59:59 America/Los_Angeles (UTC-07:00); read: 2026-10-08 00:00:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
+			"search_logs read more than was asked — asked: 2026-10-08 00:00:00–2026-10-09 00:00:00 America/Los_Angeles (UTC-07:00); read: 2026-10-08 00:00:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
 		{"less than was asked", narrower, ForPerson,
-			"client_activity read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
+			"client_activity read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
 		{"your window", person, ForPerson,
-			"client_activity read less than your window — your window: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
+			"client_activity read less than your window — your window: 2026-09-09 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
 		{"the person's window", person, ForModel,
-			"client_activity read less than the person's window — the person's window: 2026-09-09 08:40:00–2026-10-09 08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
+			"client_activity read less than the person's window — the person's window: 2026-09-09 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-02 08:40:00–2026-10-09 08:40:00 America/Los_Angeles (UTC-07:00)"},
 		{"shifted, person", shifted, ForPerson,
-			"search_logs read a later window — asked: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:09:59 America/Los_Angeles (UTC-07:00)"},
+			"search_logs read a later window — asked: 2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:10:00 America/Los_Angeles (UTC-07:00)"},
 		{"shifted, model", shifted, ForModel,
-			"search_logs's look-back was evaluated after this turn's time, so its result leaves out 2026-10-09 07:40:00–08:09:59 America/Los_Angeles (UTC-07:00) of the person's window (2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00)) and includes 2026-10-09 08:40:00–09:09:59 America/Los_Angeles (UTC-07:00), which lies outside it. In the answer, say that search_logs's result leaves 2026-10-09 07:40:00–08:09:59 America/Los_Angeles (UTC-07:00) uncovered, and make no claim about that time based on it"},
+			"search_logs's look-back was evaluated after this turn's time, so its result leaves out 2026-10-09 07:40:00–08:10:00 America/Los_Angeles (UTC-07:00) of the person's window (2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00)) and includes 2026-10-09 08:40:00–09:10:00 America/Los_Angeles (UTC-07:00), which lies outside it. In the answer, say that search_logs's result leaves 2026-10-09 07:40:00–08:10:00 America/Los_Angeles (UTC-07:00) uncovered, and make no claim about that time based on it"},
 		{"different window, not shifted", moved, ForPerson,
-			"search_logs read a different window — asked: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:09:59 America/Los_Angeles (UTC-07:00)"},
+			"search_logs read a different window — asked: 2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:10:00 America/Los_Angeles (UTC-07:00)"},
 		{"shifted without a difference", onlyShifted, ForPerson, "search_logs's look-back ran later than this turn's time"},
 		{"beyond retention", beyond, ForPerson, "audit_log: its source, as the tool declares, keeps no data as old as the asked time"},
 		{"two parts", both, ForPerson,
-			"search_logs read a later window — asked: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:09:59 America/Los_Angeles (UTC-07:00). search_logs: its source, as the tool declares, keeps no data as old as the asked time"},
+			"search_logs read a later window — asked: 2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:10:00 America/Los_Angeles (UTC-07:00). search_logs: its source, as the tool declares, keeps no data as old as the asked time"},
 		{"no check", CheckedPeriod{Tool: "quiet"}, ForPerson, ""},
 	}
 	for _, tt := range tests {
@@ -98,14 +98,14 @@ func TestShiftedConclusionForms(t *testing.T) {
 		want    []string
 	}{
 		{"whole window missed", []Range{window}, []Range{rng(t, "2026-10-09T15:00:00Z", "2026-10-09T16:00:00Z")}, []string{
-			"covers none of the person's window (2026-10-09 14:00:00–14:59:59 UTC) and includes 2026-10-09 15:00:00–15:59:59 UTC instead.",
-			"leaves 2026-10-09 14:00:00–14:59:59 UTC uncovered",
+			"covers none of the person's window (2026-10-09 14:00:00–15:00:00 UTC) and includes 2026-10-09 15:00:00–16:00:00 UTC instead.",
+			"leaves 2026-10-09 14:00:00–15:00:00 UTC uncovered",
 		}},
 		{"two missing pieces", []Range{rng(t, "2026-10-09T14:00:00Z", "2026-10-09T14:10:00Z"), rng(t, "2026-10-09T14:50:00Z", "2026-10-09T15:00:00Z")}, nil, []string{
-			"leaves out 2026-10-09 14:00:00–14:09:59 UTC and 2026-10-09 14:50:00–14:59:59 UTC of the person's window (2026-10-09 14:00:00–14:59:59 UTC). In the answer",
+			"leaves out 2026-10-09 14:00:00–14:10:00 UTC and 2026-10-09 14:50:00–15:00:00 UTC of the person's window (2026-10-09 14:00:00–15:00:00 UTC). In the answer",
 		}},
 		{"extra only", nil, []Range{rng(t, "2026-10-09T15:00:00Z", "2026-10-09T15:30:00Z")}, []string{
-			"covers the person's window (2026-10-09 14:00:00–14:59:59 UTC) but also includes 2026-10-09 15:00:00–15:29:59 UTC",
+			"covers the person's window (2026-10-09 14:00:00–15:00:00 UTC) but also includes 2026-10-09 15:00:00–15:30:00 UTC",
 		}},
 	}
 	for _, tt := range tests {

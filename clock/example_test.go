@@ -205,7 +205,7 @@ func ExampleCheckLine() {
 	line, _, _ := clock.CheckLine(c, clock.Bind(z), clock.ForPerson)
 	fmt.Println(line)
 	// Output:
-	// search_logs read a later window — asked: 2026-10-09 07:40:00–08:39:59 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:09:59 America/Los_Angeles (UTC-07:00)
+	// search_logs read a later window — asked: 2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:10:00 America/Los_Angeles (UTC-07:00)
 }
 
 func ExampleServedTimeLine() {

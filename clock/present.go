@@ -154,6 +154,20 @@ func (p Presentation) Range(r Range, g Grain) (string, error) {
 	return p.render(r.From, lastInside(r.To), lv), nil
 }
 
+// Window renders the half-open range r the way every window a person or the model reads is
+// printed (check lines, shifted conclusions, the person's window on the time line): From, then
+// To, the moment the window stops, which is itself not part of it. Both ends are cut to the
+// second. A window that stops at the moment of the question and a read that includes that
+// moment (a tool's declared span ends on its last instant, one millisecond further) therefore
+// print the same end; the library never counts a difference of a millisecond or less. A
+// range failing Check is refused.
+func (p Presentation) Window(r Range) (string, error) {
+	if err := r.Check(); err != nil {
+		return "", err
+	}
+	return p.render(r.From, r.To, lvSecond), nil
+}
+
 // Between is Range for callers that cannot name this package's types (the coverage
 // package's presenter interface): the half-open range [from, to) at grain g.
 func (p Presentation) Between(from, to time.Time, g string) (string, error) {

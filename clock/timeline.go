@@ -37,7 +37,7 @@ func ServedTimeLine(tl TimeLine) (string, error) {
 	b.WriteString(" ")
 	b.WriteString(ClockSentence(c))
 	if w, ok := c.Window(); ok {
-		s, err := c.Presentation().Range(w, GrainSecond)
+		s, err := c.Presentation().Window(w)
 		if err != nil {
 			return "", fmt.Errorf("clock: time line window: %w", err)
 		}

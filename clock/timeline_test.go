@@ -23,7 +23,7 @@ func TestServedTimeLine(t *testing.T) {
 		{"unknown zone", TimeLine{Clock: unknown},
 			TimeLineMarker + " Time of this turn: Friday 2026-10-09 15:40 UTC (the person's time zone is unknown). Clocks: " + UnknownZoneLine + "."},
 		{"control window", TimeLine{Clock: windowed},
-			TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00). The person set the window 2026-10-08 00:00:00–23:59:59 America/Los_Angeles (UTC-07:00) in the app; a call may pass that window as written, and an answer built on it names that window."},
+			TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00). The person set the window 2026-10-08 00:00:00–2026-10-09 00:00:00 America/Los_Angeles (UTC-07:00) in the app; a call may pass that window as written, and an answer built on it names that window."},
 		{"every part", TimeLine{Clock: known, CheckLines: []string{"A", "B"}, HeldLines: []string{"H"}, ClockLines: []string{"D"}},
 			TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00). The tools read a different stretch of time than the one asked about, and the answer must say so: A; B. Report the time each result actually covers, and make no claim about time that no result covers. Some of the asked time is held by no source: H. Tell the person which time each source has data for, and make no claim about the rest. Clocks: D."},
 	}

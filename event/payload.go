@@ -101,6 +101,8 @@ type LLMResponsePayload struct {
 	StopReason     string `json:"stopReason"`               // why the model stopped
 	DurationMs     int64  `json:"durationMs"`               // wall time of the call
 	ResponseSha256 string `json:"responseSha256,omitempty"` // hex SHA-256 of the response bytes, when kept
+	ResponseID     string `json:"responseId,omitempty"`     // the provider's id for the reply, when it gave one
+	ResponseModel  string `json:"responseModel,omitempty"`  // the model the provider says answered, when it said
 }
 
 // Usage is token usage as a provider reported it. Reported is false when
@@ -110,6 +112,7 @@ type Usage struct {
 	Output     int  `json:"output"`               // output tokens
 	CacheRead  *int `json:"cacheRead,omitempty"`  // input tokens read from a prompt cache
 	CacheWrite *int `json:"cacheWrite,omitempty"` // input tokens written to a prompt cache
+	Reasoning  *int `json:"reasoning,omitempty"`  // of the output tokens, those spent reasoning
 	Reported   bool `json:"reported"`             // whether the provider reported usage
 }
 

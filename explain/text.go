@@ -74,7 +74,7 @@ func (s Suspect) String() string {
 	}
 	fmt.Fprintf(&b, "  BORN     %s %s %s", s.Born.Step, s.Born.Kind, shortHash(s.Born.ContentHash))
 	if d := s.Born.DefinedAt; d != nil {
-		fmt.Fprintf(&b, " defined at %s:%d (%s)", d.File, d.Line, d.Function)
+		fmt.Fprintf(&b, " defined at %s (%s)", d.Place(), d.Function)
 	}
 	b.WriteByte('\n')
 	return b.String()

@@ -119,7 +119,7 @@ func backtrackOf(rec *agent.Record, steps []step, storyAnchors map[string]string
 			AllowedStep: s.Allowed.Step, LandedStep: s.Landed.Step, Slot: s.Landed.Slot, Position: s.Landed.Position,
 			Answer: answer}
 		if d := s.Born.DefinedAt; d != nil {
-			sv.Site, sv.Function = d.File+":"+strconv.Itoa(d.Line), d.Function
+			sv.Site, sv.Function = d.Place(), d.Function
 		}
 		switch {
 		case s.Allowed.Trigger != nil:

@@ -50,24 +50,25 @@ func WithListLink(url string) Option { return func(o *options) { o.listURL = url
 
 // page is the whole view of one run.
 type page struct {
-	CSP      string
-	CSS      template.CSS
-	JS       template.JS
-	ListURL  string
-	RunID    string
-	Manifest agent.Manifest
-	Status   badge
-	Question string
-	Answer   answerView
-	Steps    []step
-	Folded   bool
-	Calls    int
-	Ledger   []ledgerRow
-	Coverage []coverageRow
-	Back     backtrackView
-	Units    []unitView
-	Tools    []toolDef
-	Dropped  int
+	CSP        string
+	CSS        template.CSS
+	JS         template.JS
+	ListURL    string
+	RunID      string
+	Manifest   agent.Manifest
+	Status     badge
+	Question   string
+	Answer     answerView
+	Steps      []step
+	Folded     bool
+	Calls      int
+	Ledger     []ledgerRow
+	Coverage   []coverageRow
+	Back       backtrackView
+	Units      []unitView
+	Tools      []toolDef
+	Retrievals []retrievalView
+	Dropped    int
 }
 
 // build reads everything the page shows from rec.
@@ -123,7 +124,7 @@ func build(rec *agent.Record, o options) (*page, error) {
 	}
 	p.Answer = answerOf(rec, status, p.Steps)
 	p.Ledger, p.Coverage = groundOf(rec, storyAnchors)
-	p.Units, p.Tools = unitsOf(rec)
+	p.Units, p.Tools, p.Retrievals = unitsOf(rec)
 	unitAnchors := map[string]string{}
 	for _, u := range p.Units {
 		unitAnchors[u.ID] = u.Anchor

@@ -41,8 +41,9 @@ type toolDef struct {
 	Name, Site, Function string
 }
 
-// unitsOf reads the catalog and every context commit's outcomes.
-func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
+// unitsOf reads the catalog, every context commit's outcomes and the
+// retrieval records those commits carry.
+func unitsOf(rec *agent.Record) ([]unitView, []toolDef, []retrievalView) {
 	cat, _ := finalValue[[]inject.CatalogEntry](rec.Log, keyCatalog)
 	var units []unitView
 	var tools []toolDef
@@ -50,7 +51,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 	for _, e := range cat {
 		site, fn := "", ""
 		if d := e.DefinedAt; d != nil {
-			site, fn = d.File+":"+strconv.Itoa(d.Line), d.Function
+			site, fn = d.Place(), d.Function
 		}
 		if e.Kind == "tool" {
 			tools = append(tools, toolDef{Name: strings.TrimPrefix(e.ID, "tool/"), Site: site, Function: fn})
@@ -84,6 +85,11 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 		from int
 	}
 	open := map[string]*last{}
+	anchors := map[string]string{}
+	for _, u := range units {
+		anchors[u.ID] = u.Anchor
+	}
+	var rs retrievals
 	if rec.Log != nil {
 		for _, c := range rec.Log.Commits {
 			if c.CommitDetail == nil || c.StageID != stageContext {
@@ -93,6 +99,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 			if !ok {
 				continue
 			}
+			rs.add(cu.Units, cu.Iteration, c.RuntimeStageID, anchors)
 			for _, e := range cu.Units {
 				i, ok := index[e.ID]
 				if !ok {
@@ -117,7 +124,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef) {
 			}
 		}
 	}
-	return units, tools
+	return units, tools, rs.views
 }
 
 // outcomeOf says why a unit fired or not in one iteration, and where it went.
@@ -133,6 +140,8 @@ func outcomeOf(e inject.Entry, tools []string) outcome {
 	switch t.Kind {
 	case inject.TriggerAlways:
 		why = append(why, "always on")
+	case inject.TriggerRetrieved:
+		why = append(why, retrievedWhy(t.Retrieval))
 	default:
 		w := string(t.Kind)
 		if t.Label != "" {

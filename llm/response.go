@@ -25,6 +25,7 @@ type Usage struct {
 	Output     int  `json:"output"`
 	CacheRead  int  `json:"cacheRead,omitempty"`
 	CacheWrite int  `json:"cacheWrite,omitempty"`
+	Reasoning  int  `json:"reasoning,omitempty"` // of Output, the tokens the model spent reasoning (0 when not reported)
 	Reported   bool `json:"reported"`
 }
 

@@ -374,3 +374,46 @@ func TestRequestSettingsOnTheTurn(t *testing.T) {
 		t.Errorf("chat span temperature %q, want 0.25 (spans: %v)", chat["gen_ai.request.temperature"], names(sr.Ended()))
 	}
 }
+
+// TestChatSpanNamesTheReply checks that a chat span carries the reply's own
+// id and model and the output tokens spent reasoning, live and from the
+// stored record alike (issue 16): the llm.response event carries them.
+func TestChatSpanNamesTheReply(t *testing.T) {
+	p := scripted.New(scripted.Reply{Content: "Fine.", Usage: &llm.Usage{Input: 10, Output: 40, Reasoning: 32, Reported: true}})
+	a, err := agent.New(p, agent.WithID("thinker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, sr := recorded(t)
+	obs := x.Observer(context.Background())
+	detach := obs.Attach(a.MustOn)
+	res, runErr := a.Run(context.Background(), agent.Input{Message: "status?"})
+	detach()
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	obs.End(res.Record(), nil)
+	model := res.Record().Manifest.Model
+	want := map[string]string{
+		"gen_ai.response.id":                   "scripted-1",
+		"gen_ai.response.model":                model,
+		"gen_ai.usage.output_tokens":           "40",
+		"gen_ai.usage.reasoning.output_tokens": "32",
+	}
+	for how, spans := range map[string][]sdktrace.ReadOnlySpan{"live": sr.Ended(), "stored": exportStored(t, res.Record())} {
+		var chat map[string]string
+		for _, s := range spans {
+			if s.Name() == "chat "+model {
+				chat = attrMap(s.Attributes())
+			}
+		}
+		if chat == nil {
+			t.Fatalf("%s: no chat span among %v", how, names(spans))
+		}
+		for k, v := range want {
+			if chat[k] != v {
+				t.Errorf("%s: chat span %s = %q, want %q", how, k, chat[k], v)
+			}
+		}
+	}
+}

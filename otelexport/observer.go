@@ -254,6 +254,15 @@ func (o *Observer) chat(t *turn, e event.Event, at time.Time, p event.LLMRespons
 	if p.Usage.CacheWrite != nil {
 		attrs = append(attrs, keyUsageCacheCreation.Int(*p.Usage.CacheWrite))
 	}
+	if p.Usage.Reasoning != nil {
+		attrs = append(attrs, keyUsageReasoning.Int(*p.Usage.Reasoning))
+	}
+	if p.ResponseID != "" {
+		attrs = append(attrs, keyResponseID.String(p.ResponseID))
+	}
+	if p.ResponseModel != "" {
+		attrs = append(attrs, keyResponseModel.String(p.ResponseModel))
+	}
 	if req != nil {
 		attrs = append(attrs, keyToolsOffered.Int(req.ToolsCount))
 		if req.Temperature != nil {

@@ -7,6 +7,7 @@ package tool
 import (
 	"fmt"
 	"runtime"
+	"strconv"
 )
 
 // Site is where a tool was defined: the file as compiled (module-qualified
@@ -85,4 +86,14 @@ func WithDefinitionSite(site Site) Option {
 		}
 		c.site = &site
 	}
+}
+
+// Place is where the site is, as a person reads it: "file:line", or the file
+// alone when no Go line is known (a tool an MCP server serves is named by its
+// server, which has no line of this program).
+func (s Site) Place() string {
+	if s.Line <= 0 {
+		return s.File
+	}
+	return s.File + ":" + strconv.Itoa(s.Line)
 }

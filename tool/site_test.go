@@ -116,3 +116,17 @@ func TestWithDefinitionSite(t *testing.T) {
 		t.Errorf("blank file: err = %v, want a DefinitionError on definitionSite.file", err)
 	}
 }
+
+func TestSitePlace(t *testing.T) {
+	for _, tc := range []struct {
+		site tool.Site
+		want string
+	}{
+		{tool.Site{File: "example.com/ops/tools.go", Line: 42, Function: "ops.Tools"}, "example.com/ops/tools.go:42"},
+		{tool.Site{File: "mcp server echoer (http: http://127.0.0.1:9)", Function: "tool echo"}, "mcp server echoer (http: http://127.0.0.1:9)"},
+	} {
+		if got := tc.site.Place(); got != tc.want {
+			t.Errorf("%+v.Place() = %q, want %q", tc.site, got, tc.want)
+		}
+	}
+}

@@ -253,11 +253,8 @@ func coveredButNotSure(rep *scenario.Report, reasons []string) string {
 		"stands. The standing judges the answer against what was asked: the question asked about a\n" +
 		"longer time than the tool read, and nothing was read for the rest, so the answer cannot be\n" +
 		"sure about it.\n" +
-		"How windows are printed: from their first second to their last second, both included. The\n" +
-		"asked window runs up to the moment of the question, which is not part of it, so it ends one\n" +
-		"second before that moment; a tool declares the last instant it read, which may be that moment\n" +
-		"itself. Both windows stop at the same moment; a difference of a millisecond or less is not\n" +
-		"counted.\n"
+		"How windows are printed: A–B runs from A up to B, the moment the window stops. Both the\n" +
+		"asked window and the read stop at the moment of the question, so both print that end.\n"
 }
 
 // withoutSchemaRef drops the "$schema" line of a built-in scenario file: its path is relative

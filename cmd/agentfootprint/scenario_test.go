@@ -45,10 +45,10 @@ func TestDemoGolden(t *testing.T) {
 		"  - results for an empty answer nobody declared: could read 1 of 3",
 		"What this answer rests on",
 		"=== Part 2 of 2: a look-back the tool clamped ===",
-		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:39:59",
+		"- search_logs read less than was asked — asked: 2026-09-09 08:40:00–2026-10-09 08:40:00",
 		"  - period-differs-from-asked: the time the tool read is not the time the question asked about",
 		`Why "covered" and "not sure" at once: the verdict beside the tool's result judges what it`,
-		"How windows are printed: from their first second to their last second, both included.",
+		"How windows are printed: A–B runs from A up to B, the moment the window stops.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)

@@ -66,12 +66,18 @@ type usage struct {
 	PromptTokensDetails *struct {
 		CachedTokens int `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
 }
 
 func (u *usage) toLLM() llm.Usage {
 	out := llm.Usage{Input: u.PromptTokens, Output: u.CompletionTokens, Reported: true}
 	if u.PromptTokensDetails != nil {
 		out.CacheRead = u.PromptTokensDetails.CachedTokens
+	}
+	if u.CompletionTokensDetails != nil {
+		out.Reasoning = u.CompletionTokensDetails.ReasoningTokens
 	}
 	return out
 }

@@ -403,3 +403,23 @@ func TestStreamRetriedBeforeFirstByte(t *testing.T) {
 		t.Fatalf("resp = %+v, err %v, server saw %d", resp, err, n.Load())
 	}
 }
+
+// TestReasoningTokens checks that completion_tokens_details.reasoning_tokens
+// (sent by OpenAI's reasoning models) reaches Usage.Reasoning, with the reply's
+// id and model, streamed or whole.
+func TestReasoningTokens(t *testing.T) {
+	usage := `"usage":{"prompt_tokens":12,"completion_tokens":40,"completion_tokens_details":{"reasoning_tokens":32}}`
+	for name, tc := range map[string]struct{ ctype, body string }{
+		"stream": {"text/event-stream", "data: {\"id\":\"chatcmpl-9\",\"model\":\"o4-mini-2025\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n" +
+			`data: {"id":"chatcmpl-9","choices":[],` + usage + "}\n\ndata: [DONE]\n\n"},
+		"whole": {"application/json", `{"id":"chatcmpl-9","model":"o4-mini-2025","choices":[{"message":{"content":"ok"},"finish_reason":"stop"}],` + usage + `}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := wiretest.Drain(t, client(wiretest.BodyServer(t, tc.ctype, tc.body).URL).Stream(context.Background(), req()))
+			want := llm.Usage{Input: 12, Output: 40, Reasoning: 32, Reported: true}
+			if got.Usage == nil || *got.Usage != want || got.ProviderRef != "chatcmpl-9" || got.Model != "o4-mini-2025" {
+				t.Errorf("usage %+v, id %q, model %q; want %+v, chatcmpl-9, o4-mini-2025", got.Usage, got.ProviderRef, got.Model, want)
+			}
+		})
+	}
+}

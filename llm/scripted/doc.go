@@ -34,7 +34,8 @@
 //
 // "args" is the arguments object; "argsText" is raw argument text that is
 // not JSON (to script a malformed call). "usage" counts as reported unless
-// it says "reported": false. "stopReason" is one of stop, tool_use,
+// it says "reported": false; beside input and output it may carry
+// cacheRead, cacheWrite and reasoning (the output tokens spent reasoning). "stopReason" is one of stop, tool_use,
 // max_tokens, content_filter, other. "delay" is a Go duration. "error" is
 // either a sentence (kind unknown) or an object whose "kind" is one of the
 // llm error kinds; retryable and resumable default from the kind. Unknown

@@ -52,6 +52,7 @@ type usageJSON struct {
 	Output     int   `json:"output"`
 	CacheRead  int   `json:"cacheRead,omitempty"`
 	CacheWrite int   `json:"cacheWrite,omitempty"`
+	Reasoning  int   `json:"reasoning,omitempty"`
 	Reported   *bool `json:"reported,omitempty"`
 }
 
@@ -109,11 +110,11 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("reply: stopReason: %q is not one of stop, tool_use, max_tokens, content_filter, other", j.StopReason)
 	}
 	if j.Usage != nil {
-		u := llm.Usage{Input: j.Usage.Input, Output: j.Usage.Output, CacheRead: j.Usage.CacheRead, CacheWrite: j.Usage.CacheWrite, Reported: true}
+		u := llm.Usage{Input: j.Usage.Input, Output: j.Usage.Output, CacheRead: j.Usage.CacheRead, CacheWrite: j.Usage.CacheWrite, Reasoning: j.Usage.Reasoning, Reported: true}
 		if j.Usage.Reported != nil {
 			u.Reported = *j.Usage.Reported
 		}
-		if u.Input < 0 || u.Output < 0 || u.CacheRead < 0 || u.CacheWrite < 0 {
+		if u.Input < 0 || u.Output < 0 || u.CacheRead < 0 || u.CacheWrite < 0 || u.Reasoning < 0 {
 			return errors.New("reply: usage: token counts cannot be negative")
 		}
 		out.Usage = &u
@@ -186,7 +187,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 	}
 	if r.Usage != nil {
 		rep := r.Usage.Reported
-		j.Usage = &usageJSON{Input: r.Usage.Input, Output: r.Usage.Output, CacheRead: r.Usage.CacheRead, CacheWrite: r.Usage.CacheWrite}
+		j.Usage = &usageJSON{Input: r.Usage.Input, Output: r.Usage.Output, CacheRead: r.Usage.CacheRead, CacheWrite: r.Usage.CacheWrite, Reasoning: r.Usage.Reasoning}
 		if !rep {
 			j.Usage.Reported = &rep
 		}

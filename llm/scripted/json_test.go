@@ -137,3 +137,26 @@ func FuzzParseReplies(f *testing.F) {
 		_ = errors.New
 	})
 }
+
+// TestUsageReasoning checks the reasoning count of a scripted usage: read,
+// written back, and refused when negative.
+func TestUsageReasoning(t *testing.T) {
+	rs, err := ParseReplies([]byte(`[{"content":"ok","usage":{"input":3,"output":40,"reasoning":32}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := llm.Usage{Input: 3, Output: 40, Reasoning: 32, Reported: true}
+	if rs[0].Usage == nil || *rs[0].Usage != want {
+		t.Fatalf("usage %+v, want %+v", rs[0].Usage, want)
+	}
+	b, err := json.Marshal(rs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"reasoning":32`) {
+		t.Errorf("written back as %s", b)
+	}
+	if _, err := ParseReplies([]byte(`[{"usage":{"input":1,"output":1,"reasoning":-1}}]`)); err == nil || !strings.Contains(err.Error(), "usage") {
+		t.Errorf("a negative reasoning count: err = %v", err)
+	}
+}
