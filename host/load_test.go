@@ -10,6 +10,7 @@ package host_test
 import (
 	"context"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/internal/pgtest"
 	"net/http"
 	"os"
 	"slices"
@@ -22,7 +23,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/host"
 	sessionpg "github.com/agentfootprint/agentfootprint-go/host/session/postgres"
 	storepg "github.com/agentfootprint/agentfootprint-go/store/postgres"
-	"github.com/jackc/pgx/v5"
 )
 
 const (
@@ -113,27 +113,8 @@ func BenchmarkLoad(b *testing.B) {
 
 // pgSchema creates a schema for one benchmark and returns a DSN that writes to it.
 func pgSchema(b *testing.B, dsn string) string {
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	schema := fmt.Sprintf("host_load_%d", time.Now().UnixNano())
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		if c, err := pgx.Connect(context.Background(), dsn); err == nil {
-			c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			c.Close(context.Background())
-		}
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "search_path=" + schema
+	b.Helper()
+	return pgtest.Schema(b, "host_load", "host load")
 }
 
 func loadHost(b *testing.B, f *fixture) {

@@ -8,9 +8,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
+	"github.com/agentfootprint/agentfootprint-go/internal/pgtest"
 	"io"
 	"net/http"
 	"os"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/llm/providers"
-	"github.com/jackc/pgx/v5"
 )
 
 func TestServeRefusesAnOpenAddressWithoutToken(t *testing.T) {
@@ -72,36 +70,7 @@ const pgEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
 
 func serveSchema(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv(pgEnv)
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set under CI=true: .ci/run must start PostgreSQL for the two-host test", pgEnv)
-		}
-		t.Skipf("%s is not set: set it to a postgres:// URL of a disposable server to run two hosts on it", pgEnv)
-	}
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "serve_test_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if c, err := pgx.Connect(context.Background(), dsn); err == nil {
-			c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			c.Close(context.Background())
-		}
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "search_path=" + schema
+	return pgtest.Schema(t, "serve_test", "two-host")
 }
 
 // server is one `agentfootprint serve` process.

@@ -7,17 +7,13 @@ package pgvec_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
-	"strings"
+	"github.com/agentfootprint/agentfootprint-go/internal/pgtest"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
 	"github.com/agentfootprint/agentfootprint-go/retrieval/indextest"
 	"github.com/agentfootprint/agentfootprint-go/retrieval/pgvec"
 	"github.com/agentfootprint/agentfootprint-go/store/postgres"
-	"github.com/jackc/pgx/v5"
 )
 
 const dsnEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
@@ -26,38 +22,7 @@ const dsnEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
 // the test.
 func freshSchema(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv(dsnEnv)
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set under CI: .ci/run starts PostgreSQL and sets it", dsnEnv)
-		}
-		t.Skipf("%s is not set: set it to a postgres:// URL of a disposable server to run the PostgreSQL index tests", dsnEnv)
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("connecting to %s: %v", dsnEnv, err)
-	}
-	defer admin.Close(ctx)
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "afvec_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("creating schema: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dsn)
-		if err != nil {
-			return
-		}
-		defer c.Close(context.Background())
-		c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "search_path=" + schema
+	return pgtest.Schema(t, "afvec", "PostgreSQL index")
 }
 
 func open(t testing.TB, dsn, corpus string, dims int) *pgvec.Index {

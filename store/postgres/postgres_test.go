@@ -6,10 +6,8 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"os"
+	"github.com/agentfootprint/agentfootprint-go/internal/pgtest"
 	"strings"
 	"testing"
 
@@ -23,42 +21,13 @@ const dsnEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
 // testDSN returns the server URL or skips the test, saying how to enable it.
 func testDSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv(dsnEnv)
-	if dsn == "" {
-		t.Skipf("%s is not set: set it to a postgres:// URL of a disposable server to run the PostgreSQL store tests", dsnEnv)
-	}
-	return dsn
+	return pgtest.URL(t, "PostgreSQL store")
 }
 
 // freshSchema creates an empty schema and returns a DSN whose search_path points at it.
 func freshSchema(t testing.TB) string {
 	t.Helper()
-	dsn := testDSN(t)
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("connecting to %s: %v", dsnEnv, err)
-	}
-	defer admin.Close(ctx)
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "aftest_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("creating schema: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dsn)
-		if err != nil {
-			return
-		}
-		defer c.Close(context.Background())
-		c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "search_path=" + schema
+	return pgtest.Schema(t, "aftest", "PostgreSQL store")
 }
 
 func openFresh(t testing.TB) store.Store {
