@@ -7,6 +7,10 @@ package agent
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
+	"hash"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -34,19 +38,20 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 	full := rs.a.cfg.capture == CaptureFull
 	shared := 0
 	if body := ex.RequestBody; body != nil {
-		h := hashHex(body)
-		out.Request = CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if rs.prevBody != nil {
 			shared = sharedPrefix(rs.prevBody, body)
 		}
+		ref, h := rs.bodyHash.sum(body, shared)
+		out.Request = CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if full {
 			rs.storeRequest(h, body, shared)
-			out.Request.Blob = "sha256:" + h
+			out.Request.Blob = ref
 		}
 		rs.prevBody, rs.prevHash = body, h
 	} else {
 		out.Request = CapturedBody{Stored: "unavailable"}
 		rs.prevBody, rs.prevHash = nil, ""
+		rs.bodyHash.forget()
 	}
 	kept := 0
 	if shared >= minSharedPrefix {
@@ -55,18 +60,23 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 		}
 	}
 	out.SpansKept = kept
-	out.Spans = append([]llm.Span{}, ex.Spans[kept:]...)
+	// The exchange is the agent's once the provider returned it: its spans
+	// and response bytes are kept as they are, not copied.
+	out.Spans = ex.Spans[kept:len(ex.Spans):len(ex.Spans)]
+	if out.Spans == nil {
+		out.Spans = []llm.Span{}
+	}
 	rs.prevSpans = ex.Spans
 	resp := ex.ResponseBody
 	if resp == nil && len(ex.Frames) > 0 {
 		resp = bytes.Join(ex.Frames, []byte("\n"))
 	}
 	if resp != nil {
-		h := hashHex(resp)
+		ref, h := hashRef(resp)
 		out.Response = CapturedBody{Sha256: h, Bytes: len(resp)}
 		if full {
-			rs.putBlob(h, resp)
-			out.Response.Blob = "sha256:" + h
+			rs.putOwned(h, resp)
+			out.Response.Blob = ref
 		}
 	}
 	return out
@@ -104,3 +114,66 @@ func sharedPrefix(a, b []byte) int {
 	}
 	return i
 }
+
+// hashChunk is the stride at which prefixHasher keeps the state of the hash.
+const hashChunk = 512
+
+// prefixHasher hashes one request body after another, each usually the
+// previous one plus a little: it keeps the SHA-256 state after every
+// hashChunk bytes of the last body, so the next body is hashed from the
+// last state inside the bytes both share. A turn of n calls then hashes
+// about n bodies' worth of new bytes instead of n whole, growing bodies.
+type prefixHasher struct {
+	d     hash.Hash
+	snaps []byte // the states, each size bytes, after 1, 2, … chunks
+	size  int
+}
+
+// sum returns the SHA-256 of body as "sha256:<hex>" and as the bare hex;
+// the first shared bytes of body are those of the body hashed before.
+func (p *prefixHasher) sum(body []byte, shared int) (ref, h string) {
+	if p.d == nil {
+		p.d = sha256.New()
+	}
+	k := 0
+	if p.size > 0 {
+		k = min(shared/hashChunk, len(p.snaps)/p.size)
+	}
+	if k > 0 {
+		if err := p.d.(encoding.BinaryUnmarshaler).UnmarshalBinary(p.snaps[(k-1)*p.size : k*p.size]); err != nil {
+			k = 0 // cannot happen for a state sha256 wrote; start over
+		}
+	}
+	if k == 0 {
+		p.d.Reset()
+	}
+	p.snaps = p.snaps[:k*p.size]
+	pos := k * hashChunk
+	keep := true
+	for ; pos+hashChunk <= len(body); pos += hashChunk {
+		p.d.Write(body[pos : pos+hashChunk])
+		if !keep {
+			continue
+		}
+		before := len(p.snaps)
+		snaps, err := p.d.(encoding.BinaryAppender).AppendBinary(p.snaps)
+		switch {
+		case err != nil || (p.size > 0 && len(snaps)-before != p.size):
+			// No states kept (cannot happen with sha256): the next body
+			// is hashed from its start.
+			p.snaps, p.size, keep = p.snaps[:0], 0, false
+		default:
+			p.snaps, p.size = snaps, len(snaps)-before
+		}
+	}
+	p.d.Write(body[pos:])
+	var buf [7 + 2*sha256.Size]byte
+	copy(buf[:], "sha256:")
+	var sum [sha256.Size]byte
+	hex.Encode(buf[7:], p.d.Sum(sum[:0]))
+	ref = string(buf[:])
+	return ref, ref[7:]
+}
+
+// forget drops the kept states: the next body shares nothing known.
+func (p *prefixHasher) forget() { p.snaps = p.snaps[:0] }
