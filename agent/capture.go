@@ -60,12 +60,8 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 		}
 	}
 	out.SpansKept = kept
-	// The exchange is the agent's once the provider returned it: its spans
-	// and response bytes are kept as they are, not copied.
-	out.Spans = ex.Spans[kept:len(ex.Spans):len(ex.Spans)]
-	if out.Spans == nil {
-		out.Spans = []llm.Span{}
-	}
+	// Copied: a provider written outside this module may reuse its buffers.
+	out.Spans = append([]llm.Span{}, ex.Spans[kept:]...)
 	rs.prevSpans = ex.Spans
 	resp := ex.ResponseBody
 	if resp == nil && len(ex.Frames) > 0 {
@@ -75,7 +71,7 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 		ref, h := hashRef(resp)
 		out.Response = CapturedBody{Sha256: h, Bytes: len(resp)}
 		if full {
-			rs.putOwned(h, resp)
+			rs.putBlob(h, resp)
 			out.Response.Blob = ref
 		}
 	}

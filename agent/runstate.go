@@ -132,19 +132,6 @@ func (rs *runState) compositionPath() []string {
 	return rs.compPath[:1:1]
 }
 
-// putOwned stores b, which the caller hands over and nothing else changes,
-// under h without copying it.
-func (rs *runState) putOwned(h string, b []byte) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.blobs == nil {
-		rs.blobs = map[string][]byte{}
-	}
-	if _, ok := rs.blobs[h]; !ok {
-		rs.blobs[h] = b
-	}
-}
-
 // wants reports whether an event named n must be built: someone listens, or
 // the record keeps events.
 func (rs *runState) wants(n event.Name) bool {
