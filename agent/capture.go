@@ -38,8 +38,12 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 	full := rs.a.cfg.capture == CaptureFull
 	shared := 0
 	if body := ex.RequestBody; body != nil {
-		if rs.prevBody != nil {
+		if rs.prevBody != nil && !sameBuffer(rs.prevBody, body) {
 			shared = sharedPrefix(rs.prevBody, body)
+		} else {
+			// A provider that reuses one buffer for every request leaves
+			// nothing to compare with: hash and keep this one whole.
+			rs.bodyHash.forget()
 		}
 		ref, h := rs.bodyHash.sum(body, shared)
 		out.Request = CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
@@ -96,6 +100,11 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	if _, whole := rs.blobs[h]; !whole {
 		rs.requests[h] = RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th}
 	}
+}
+
+// sameBuffer reports whether a and b start at the same byte of memory.
+func sameBuffer(a, b []byte) bool {
+	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
 }
 
 // sharedPrefix is the length of the longest common prefix of a and b.
