@@ -7,6 +7,10 @@ package agent
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
+	"hash"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -34,19 +38,24 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 	full := rs.a.cfg.capture == CaptureFull
 	shared := 0
 	if body := ex.RequestBody; body != nil {
-		h := hashHex(body)
-		out.Request = CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
-		if rs.prevBody != nil {
+		if rs.prevBody != nil && !sameBuffer(rs.prevBody, body) {
 			shared = sharedPrefix(rs.prevBody, body)
+		} else {
+			// A provider that reuses one buffer for every request leaves
+			// nothing to compare with: hash and keep this one whole.
+			rs.bodyHash.forget()
 		}
+		ref, h := rs.bodyHash.sum(body, shared)
+		out.Request = CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if full {
 			rs.storeRequest(h, body, shared)
-			out.Request.Blob = "sha256:" + h
+			out.Request.Blob = ref
 		}
 		rs.prevBody, rs.prevHash = body, h
 	} else {
 		out.Request = CapturedBody{Stored: "unavailable"}
 		rs.prevBody, rs.prevHash = nil, ""
+		rs.bodyHash.forget()
 	}
 	kept := 0
 	if shared >= minSharedPrefix {
@@ -55,6 +64,7 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 		}
 	}
 	out.SpansKept = kept
+	// Copied: a provider written outside this module may reuse its buffers.
 	out.Spans = append([]llm.Span{}, ex.Spans[kept:]...)
 	rs.prevSpans = ex.Spans
 	resp := ex.ResponseBody
@@ -62,11 +72,11 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 		resp = bytes.Join(ex.Frames, []byte("\n"))
 	}
 	if resp != nil {
-		h := hashHex(resp)
+		ref, h := hashRef(resp)
 		out.Response = CapturedBody{Sha256: h, Bytes: len(resp)}
 		if full {
 			rs.putBlob(h, resp)
-			out.Response.Blob = "sha256:" + h
+			out.Response.Blob = ref
 		}
 	}
 	return out
@@ -92,6 +102,11 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	}
 }
 
+// sameBuffer reports whether a and b start at the same byte of memory.
+func sameBuffer(a, b []byte) bool {
+	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
+}
+
 // sharedPrefix is the length of the longest common prefix of a and b.
 func sharedPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
@@ -104,3 +119,66 @@ func sharedPrefix(a, b []byte) int {
 	}
 	return i
 }
+
+// hashChunk is the stride at which prefixHasher keeps the state of the hash.
+const hashChunk = 512
+
+// prefixHasher hashes one request body after another, each usually the
+// previous one plus a little: it keeps the SHA-256 state after every
+// hashChunk bytes of the last body, so the next body is hashed from the
+// last state inside the bytes both share. A turn of n calls then hashes
+// about n bodies' worth of new bytes instead of n whole, growing bodies.
+type prefixHasher struct {
+	d     hash.Hash
+	snaps []byte // the states, each size bytes, after 1, 2, … chunks
+	size  int
+}
+
+// sum returns the SHA-256 of body as "sha256:<hex>" and as the bare hex;
+// the first shared bytes of body are those of the body hashed before.
+func (p *prefixHasher) sum(body []byte, shared int) (ref, h string) {
+	if p.d == nil {
+		p.d = sha256.New()
+	}
+	k := 0
+	if p.size > 0 {
+		k = min(shared/hashChunk, len(p.snaps)/p.size)
+	}
+	if k > 0 {
+		if err := p.d.(encoding.BinaryUnmarshaler).UnmarshalBinary(p.snaps[(k-1)*p.size : k*p.size]); err != nil {
+			k = 0 // cannot happen for a state sha256 wrote; start over
+		}
+	}
+	if k == 0 {
+		p.d.Reset()
+	}
+	p.snaps = p.snaps[:k*p.size]
+	pos := k * hashChunk
+	keep := true
+	for ; pos+hashChunk <= len(body); pos += hashChunk {
+		p.d.Write(body[pos : pos+hashChunk])
+		if !keep {
+			continue
+		}
+		before := len(p.snaps)
+		snaps, err := p.d.(encoding.BinaryAppender).AppendBinary(p.snaps)
+		switch {
+		case err != nil || (p.size > 0 && len(snaps)-before != p.size):
+			// No states kept (cannot happen with sha256): the next body
+			// is hashed from its start.
+			p.snaps, p.size, keep = p.snaps[:0], 0, false
+		default:
+			p.snaps, p.size = snaps, len(snaps)-before
+		}
+	}
+	p.d.Write(body[pos:])
+	var buf [7 + 2*sha256.Size]byte
+	copy(buf[:], "sha256:")
+	var sum [sha256.Size]byte
+	hex.Encode(buf[7:], p.d.Sum(sum[:0]))
+	ref = string(buf[:])
+	return ref, ref[7:]
+}
+
+// forget drops the kept states: the next body shares nothing known.
+func (p *prefixHasher) forget() { p.snaps = p.snaps[:0] }

@@ -147,14 +147,21 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 // stay raw JSON). It refuses another format or a malformed log, naming the
 // field.
 func DecodeRecord(data []byte) (*Record, error) {
+	// One pass over the bytes: the log's fields are kept raw and handed to
+	// the flow decoder as an object of their own.
 	var j struct {
-		Format        string                  `json:"format"`
-		Manifest      Manifest                `json:"manifest"`
-		Structure     json.RawMessage         `json:"structure"`
-		Blobs         map[string][]byte       `json:"blobs"`
-		Requests      map[string]RequestDelta `json:"requests"`
-		Events        []rawEvent              `json:"events"`
-		DroppedEvents int                     `json:"droppedEvents"`
+		Format        string                     `json:"format"`
+		Manifest      Manifest                   `json:"manifest"`
+		Structure     json.RawMessage            `json:"structure"`
+		Blobs         map[string][]byte          `json:"blobs"`
+		Requests      map[string]RequestDelta    `json:"requests"`
+		Events        []rawEvent                 `json:"events"`
+		DroppedEvents int                        `json:"droppedEvents"`
+		RunID         string                     `json:"runId"`
+		ChartID       string                     `json:"chartId"`
+		ResumedFrom   string                     `json:"resumedFrom,omitempty"`
+		Commits       json.RawMessage            `json:"commits"`
+		Subflows      map[string]json.RawMessage `json:"subflows,omitempty"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
@@ -162,23 +169,7 @@ func DecodeRecord(data []byte) (*Record, error) {
 	if j.Format != RecordFormat && j.Format != RecordFormatV1 {
 		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q)", j.Format, RecordFormat, RecordFormatV1)
 	}
-	var logPart struct {
-		RunID       string                     `json:"runId"`
-		ChartID     string                     `json:"chartId"`
-		ResumedFrom string                     `json:"resumedFrom,omitempty"`
-		Commits     json.RawMessage            `json:"commits"`
-		Subflows    map[string]json.RawMessage `json:"subflows,omitempty"`
-	}
-	if err := json.Unmarshal(data, &logPart); err != nil {
-		return nil, fmt.Errorf("agent: record: %w", err)
-	}
-	logJSON, err := json.Marshal(struct {
-		RunID       string                     `json:"runId"`
-		ChartID     string                     `json:"chartId"`
-		ResumedFrom string                     `json:"resumedFrom,omitempty"`
-		Commits     json.RawMessage            `json:"commits"`
-		Subflows    map[string]json.RawMessage `json:"subflows,omitempty"`
-	}{logPart.RunID, logPart.ChartID, logPart.ResumedFrom, logPart.Commits, logPart.Subflows})
+	logJSON, err := logObject(j.RunID, j.ChartID, j.ResumedFrom, j.Commits, j.Subflows)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +182,38 @@ func DecodeRecord(data []byte) (*Record, error) {
 		evs[i] = event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta}
 	}
 	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
+}
+
+// logObject writes the flow log's fields as one JSON object. The raw parts
+// were checked by the decoder that cut them out, so they are copied as they
+// are rather than re-encoded.
+func logObject(runID, chartID, resumedFrom string, commits json.RawMessage, subflows map[string]json.RawMessage) ([]byte, error) {
+	out := make([]byte, 0, len(commits)+len(runID)+len(chartID)+len(resumedFrom)+96)
+	str := func(key, v string) {
+		q, _ := json.Marshal(v) // a string always encodes
+		out = append(out, key...)
+		out = append(out, q...)
+	}
+	str(`{"runId":`, runID)
+	str(`,"chartId":`, chartID)
+	if resumedFrom != "" {
+		str(`,"resumedFrom":`, resumedFrom)
+	}
+	out = append(out, `,"commits":`...)
+	if len(commits) == 0 {
+		out = append(out, "null"...)
+	} else {
+		out = append(out, commits...)
+	}
+	if len(subflows) > 0 {
+		sub, err := json.Marshal(subflows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, `,"subflows":`...)
+		out = append(out, sub...)
+	}
+	return append(out, '}'), nil
 }
 
 // rawEvent decodes an event keeping its payload as the JSON it was written

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"sync"
 	"time"
 
@@ -55,6 +56,15 @@ type runState struct {
 	prevBody  []byte
 	prevHash  string
 	prevSpans []llm.Span
+	// bodyHash hashes each request from the state inside the bytes it
+	// shares with the one before.
+	bodyHash prefixHasher
+
+	// histUnits are the unit names of history messages ("history/<i>"),
+	// made once per index instead of once per message per model call.
+	histUnits []string
+	// compPath is the composition path every event of the run carries.
+	compPath []string
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
@@ -94,9 +104,39 @@ func (rs *runState) putBlob(h string, b []byte) {
 	}
 }
 
+// historyUnit is the unit name of history message i.
+func (rs *runState) historyUnit(i int) string {
+	for len(rs.histUnits) <= i {
+		rs.histUnits = append(rs.histUnits, "history/"+strconv.Itoa(len(rs.histUnits)))
+	}
+	return rs.histUnits[i]
+}
+
+// hashRef returns the SHA-256 of b as "sha256:<hex>" and as the bare hex,
+// which shares the ref's bytes: one allocation for both forms.
+func hashRef(b []byte) (ref, h string) {
+	sum := sha256.Sum256(b)
+	var buf [7 + 2*sha256.Size]byte
+	copy(buf[:], "sha256:")
+	hex.Encode(buf[7:], sum[:])
+	ref = string(buf[:])
+	return ref, ref[7:]
+}
+
 func hashHex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// compositionPath is the run's one composition path, shared by its events
+// (capacity-clipped, so an append by a listener copies).
+func (rs *runState) compositionPath() []string {
+	rs.mu.Lock() // a tool's goroutine may emit too
+	defer rs.mu.Unlock()
+	if rs.compPath == nil {
+		rs.compPath = []string{rs.a.cfg.id}
+	}
+	return rs.compPath[:1:1]
 }
 
 // wants reports whether an event named n must be built: someone listens, or
@@ -118,7 +158,7 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		SubflowPath:     s.SubflowPath(),
 		WallClockMs:     now.UnixMilli(),
 		RunOffsetMs:     now.Sub(rs.start).Milliseconds(),
-		CompositionPath: []string{rs.a.cfg.id},
+		CompositionPath: rs.compositionPath(),
 		SessionID:       rs.identity.SessionID,
 		Principal:       rs.identity.Principal,
 		Tenant:          rs.identity.Tenant,

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -154,7 +153,7 @@ type providerFailure struct {
 func (p *providerFailure) Error() string { return "the model call failed: " + p.err.Error() }
 func (p *providerFailure) Unwrap() error { return p.err }
 
-func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
+func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
 	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
 		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Text()})
@@ -165,7 +164,7 @@ func (a *Agent) buildRequest(s *flow.Scope, cu ContextUnits, hist []llm.Message,
 			continue
 		}
 		m := hist[i]
-		m.Unit = "history/" + strconv.Itoa(i)
+		m.Unit = rs.historyUnit(i)
 		req.Messages = append(req.Messages, m)
 	}
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
@@ -195,7 +194,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	hist := kHistory.Get(s)
 	wrapped, _ := kWrapUpAsked.Get(s)
 	rs.emit(s, event.AgentIterationStart, iter, func() any { return event.IterationStart{IterIndex: iter} })
-	req := a.buildRequest(s, cu, hist, wrapped)
+	req := a.buildRequest(s, rs, cu, hist, wrapped)
 
 	started := a.cfg.now()
 	resp, err := a.complete(ctx, s, rs, iter, req)

@@ -47,7 +47,7 @@ func timeExtras(s *flow.Scope) limits.Extras {
 		return coverage.PeriodLine(toolName, d)
 	}}
 	turn, _ := kTurnNumber.Get(s)
-	for _, pr := range ledger.PeriodRows(ledger.OfTurn(kFindings.Get(s), turn)) {
+	for _, pr := range periodRowsOfTurn(kFindings.Get(s), turn) {
 		if line, ok, err := clock.CheckLine(checkedOf(pr), p, clock.ForPerson); err == nil && ok {
 			x.PeriodChecks = append(x.PeriodChecks, line)
 		}

@@ -38,7 +38,7 @@ func appendTimeLine(s *flow.Scope, req *llm.Request) {
 	turn, _ := kTurnNumber.Get(s)
 	tl := clock.TimeLine{Clock: ck}
 	p := ck.Presentation()
-	for _, pr := range ledger.PeriodRows(ledger.OfTurn(kFindings.Get(s), turn)) {
+	for _, pr := range periodRowsOfTurn(kFindings.Get(s), turn) {
 		if line, ok, err := clock.CheckLine(checkedOf(pr), p, clock.ForModel); err == nil && ok {
 			tl.CheckLines = append(tl.CheckLines, line)
 		}
@@ -57,6 +57,20 @@ func appendTimeLine(s *flow.Scope, req *llm.Request) {
 	iter, _ := kIteration.Get(s)
 	kTimeLine.Set(s, TimeLineState{Iteration: iter, Text: text})
 	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: text, Unit: TimeLineUnit})
+}
+
+// periodRowsOfTurn is ledger.PeriodRows(ledger.OfTurn(rows, turn)) without
+// reading the JSON of the rows of other kinds, which OfTurn parses to find
+// their turn and PeriodRows then drops: the time line asks for it on every
+// model call, so the parse grew with the ledger on every call.
+func periodRowsOfTurn(rows []ledger.Row, turn int) []coverage.PeriodRow {
+	var out []coverage.PeriodRow
+	for _, pr := range ledger.PeriodRows(rows) {
+		if pr.Turn == turn {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 // checkedOf turns a period row's time fields into what the check line

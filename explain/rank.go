@@ -105,19 +105,6 @@ func RankWith(rec *agent.Record, target Target, opt RankOptions) ([]Ranked, erro
 // each suspect's first placement, up to and including the answering call.
 // Ties keep request order.
 func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int, opt RankOptions) []Ranked {
-	score := opt.Scorer
-	if score == nil {
-		toks := map[string][]string{}
-		tok := func(s string) []string {
-			t, ok := toks[s]
-			if !ok {
-				t = Tokens(s)
-				toks[s] = t
-			}
-			return t
-		}
-		score = func(a, b string) float64 { return setCosine(tok(a), tok(b)) }
-	}
 	type output struct {
 		commit int
 		text   string
@@ -137,18 +124,55 @@ func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int
 		}
 		outs = append(outs, output{ci, b.String()})
 	}
+	// With the default scorer, every text is tokenized once and each
+	// suspect's token set built once, however many outputs it is compared
+	// with (the same set-cosine as Similarity, without re-hashing long texts
+	// per comparison).
+	var score func(i int, text string, toks []string) float64
+	var ansToks, refToks []string
+	outToks := make([][]string, len(outs))
+	if opt.Scorer != nil {
+		score = func(i int, text string, _ []string) float64 { return opt.Scorer(sus[i].text, text) }
+	} else {
+		sets := make([]map[string]bool, len(sus))
+		lens := make([]int, len(sus))
+		for i, s := range sus {
+			t := Tokens(s.text)
+			lens[i] = len(t)
+			sets[i] = make(map[string]bool, len(t))
+			for _, w := range t {
+				sets[i][w] = true
+			}
+		}
+		ansToks, refToks = Tokens(answer), Tokens(opt.Reference)
+		for j, o := range outs {
+			outToks[j] = Tokens(o.text)
+		}
+		score = func(i int, _ string, toks []string) float64 {
+			if lens[i] == 0 || len(toks) == 0 {
+				return 0
+			}
+			n := 0
+			for _, w := range toks {
+				if sets[i][w] {
+					n++
+				}
+			}
+			return float64(n) / math.Sqrt(float64(lens[i])*float64(len(toks)))
+		}
+	}
 	res := make([]Ranked, len(sus))
 	for i, s := range sus {
-		r := Ranked{ID: s.Unit, FA: score(s.text, answer), index: i}
+		r := Ranked{ID: s.Unit, FA: score(i, answer, ansToks), index: i}
 		if opt.Reference != "" {
-			r.FA -= score(s.text, opt.Reference)
+			r.FA -= score(i, opt.Reference, refToks)
 		}
 		n, sum, persist := 0, 0.0, 0
-		for _, o := range outs {
+		for j, o := range outs {
 			if o.commit <= s.placed {
 				continue
 			}
-			sim := score(s.text, o.text)
+			sim := score(i, o.text, outToks[j])
 			n++
 			sum += sim
 			if sim > persistThreshold {

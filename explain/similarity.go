@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // StopListVersion names the stop list below; changing a word changes every
@@ -29,22 +30,40 @@ func init() {
 // a trailing "s" folded on tokens longer than three runes. Order is first
 // appearance.
 func Tokens(s string) []string {
+	// One pass over s: each run of letters and digits (after lower-casing)
+	// is built in buf, then checked against the stop list and the tokens
+	// already seen without making a string, so a long text costs one string
+	// per distinct token.
 	seen := map[string]bool{}
 	var out []string
-	for _, f := range strings.FieldsFunc(strings.Map(unicode.ToLower, s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if stopWords[f] {
-			continue
+	var buf []byte
+	flush := func() {
+		if len(buf) == 0 {
+			return
 		}
-		if r := []rune(f); len(r) > 3 && r[len(r)-1] == 's' {
-			f = string(r[:len(r)-1])
+		f := buf
+		buf = buf[:0]
+		if stopWords[string(f)] {
+			return
 		}
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
+		if f[len(f)-1] == 's' && utf8.RuneCount(f) > 3 {
+			f = f[:len(f)-1]
+		}
+		if !seen[string(f)] {
+			t := string(f)
+			seen[t] = true
+			out = append(out, t)
 		}
 	}
+	for _, r := range s {
+		r = unicode.ToLower(r)
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			buf = utf8.AppendRune(buf, r)
+			continue
+		}
+		flush()
+	}
+	flush()
 	return out
 }
 

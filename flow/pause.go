@@ -232,15 +232,28 @@ func typedTail(k keyKind, v any) (any, error) {
 // strict set, an op on an undeclared key is refused; otherwise its value
 // stays raw. The copy's commits have spare capacity so the run can go on.
 func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
+	return c.typed(rec, strict, false)
+}
+
+// typed is typedRecord; with own set, rec was just decoded and nothing else
+// holds it, so its commits and ops are typed where they are, not copied.
+func (c *Chart) typed(rec *Record, strict, own bool) (*Record, error) {
 	if err := rec.Validate(); err != nil {
 		return nil, err
 	}
 	out := &Record{RunID: rec.RunID, ChartID: rec.ChartID, ResumedFrom: rec.ResumedFrom, kinds: c.keys}
 	out.Commits = make([]*Commit, len(rec.Commits), len(rec.Commits)+16)
 	for i := range rec.Commits {
-		cm := *rec.Commits[i]
+		cm := rec.Commits[i]
+		if !own {
+			cp := *cm
+			cm = &cp
+		}
 		if len(cm.Ops) > 0 {
-			ops := make([]Op, len(cm.Ops))
+			ops := cm.Ops
+			if !own {
+				ops = make([]Op, len(cm.Ops))
+			}
 			for j, op := range cm.Ops {
 				if contains(cm.Redacted, op.Key) {
 					ops[j] = op // the value is the redaction marker
@@ -277,7 +290,7 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 			}
 			cm.Ops = ops
 		}
-		out.Commits[i] = &cm
+		out.Commits[i] = cm
 	}
 	if len(rec.Subflows) > 0 {
 		out.Subflows = make(map[string]*Record, len(rec.Subflows))
@@ -287,7 +300,7 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 				out.Subflows[run] = sub
 				continue
 			}
-			ts, err := sc.typedRecord(sub, strict)
+			ts, err := sc.typed(sub, strict, own)
 			if err != nil {
 				return nil, fmt.Errorf("subflow %s: %w", run, err)
 			}
@@ -315,11 +328,11 @@ func (c *Chart) subChartFor(rec *Record, run string) *Chart {
 // chart does not declare stay raw JSON. It refuses a malformed record with a
 // [*CorruptLogError] naming the field.
 func (c *Chart) DecodeRecord(data []byte) (*Record, error) {
-	var rec Record
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("flow: decode record: %w", err)
+	rec, err := decodeRecordJSON(data)
+	if err != nil {
+		return nil, errDecode(err)
 	}
-	return c.typedRecord(&rec, false)
+	return c.typed(rec, false, true)
 }
 
 // DecodeCheckpoint decodes a checkpoint; [Chart.Resume] validates it.

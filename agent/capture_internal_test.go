@@ -1,0 +1,66 @@
+// The prefix hasher against crypto/sha256 on bodies that share prefixes of
+// every length around its chunk boundaries, and on ones that share nothing.
+
+package agent
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+)
+
+func TestPrefixHasherMatchesSHA256(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var p prefixHasher
+	var prev []byte
+	for i := range 300 {
+		var body []byte
+		switch i % 5 {
+		case 0: // unrelated bytes
+			body = make([]byte, rng.IntN(4*hashChunk))
+			for j := range body {
+				body[j] = byte(rng.IntN(256))
+			}
+		default: // the previous body cut somewhere near a boundary, then new bytes
+			cut := min(len(prev), max(0, (rng.IntN(8)*hashChunk)+rng.IntN(3)-1))
+			body = append(bytes.Clone(prev[:cut]), bytes.Repeat([]byte{byte(i)}, rng.IntN(3*hashChunk))...)
+		}
+		shared := 0
+		if prev != nil {
+			shared = sharedPrefix(prev, body)
+		}
+		ref, h := p.sum(body, shared)
+		want := sha256.Sum256(body)
+		if h != hex.EncodeToString(want[:]) || ref != "sha256:"+h {
+			t.Fatalf("body %d (%d bytes, %d shared): got %s, want %x", i, len(body), shared, ref, want)
+		}
+		prev = body
+	}
+}
+
+// A provider that writes every request into one buffer: the capture must not
+// take the buffer's current bytes for the previous request's, so each call's
+// hash is its own bytes' and each body is kept whole.
+func TestCaptureOfAReusedBuffer(t *testing.T) {
+	rs := &runState{a: &Agent{provider: scripted.New(), cfg: config{capture: CaptureFull}}}
+	buf := make([]byte, 0, 8*hashChunk)
+	for i, fill := range []string{"a", "b", "c"} {
+		body := append(buf[:0], bytes.Repeat([]byte(fill), 3*hashChunk+i)...)
+		got := rs.capture(i+1, "m", &llm.Exchange{RequestBody: body})
+		want := sha256.Sum256(body)
+		if got.Request.Sha256 != hex.EncodeToString(want[:]) {
+			t.Errorf("call %d: hash %s, want %x", i+1, got.Request.Sha256, want)
+		}
+		if kept := rs.blobs[got.Request.Sha256]; !bytes.Equal(kept, body) {
+			t.Errorf("call %d: the body is not kept whole", i+1)
+		}
+	}
+	if len(rs.requests) != 0 {
+		t.Errorf("%d requests kept as deltas on a buffer that was overwritten", len(rs.requests))
+	}
+}
