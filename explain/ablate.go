@@ -1,4 +1,4 @@
-// Ablation specs and the rebuilt agent (explain.md §7.1): a copy of an
+// Ablation specs and the rebuilt agent: a copy of an
 // agent's construction inputs with one suspect removed or forced in.
 
 package explain

@@ -1,4 +1,4 @@
-// The backtrack chain of explain.md §5: ANSWER → READ → LANDED → ALLOWED →
+// The backtrack chain: ANSWER → READ → LANDED → ALLOWED →
 // BORN, computed from the record only.
 
 package explain

@@ -1,5 +1,5 @@
 // Benchmarks: framework and recording overhead per agent iteration (the
-// explain.md §12 target, < 1 ms p50; the TypeScript stack measured ≈ 18 ms),
+// target < 1 ms p50; the TypeScript stack measured ≈ 18 ms),
 // and the cost of reading a record with Backtrack and Rank.
 
 package explain_test

@@ -1,4 +1,4 @@
-// Sets of culprits (explain.md §7.5): delta debugging over the suspects to
+// Sets of culprits: delta debugging over the suspects to
 // find a minimal set whose joint removal flips the answer.
 
 package explain

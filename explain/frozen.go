@@ -1,4 +1,4 @@
-// The frozen world of explain.md §7.2: recorded tool outputs replayed by
+// The frozen world: recorded tool outputs replayed by
 // content, the clock held at the recorded start, and the live model called
 // with the probe's seed.
 

@@ -1,4 +1,4 @@
-// Missing context (explain.md §8): what was available to a model call but
+// Missing context: what was available to a model call but
 // never sent, and what never fired, derived from the record.
 
 package explain

@@ -1,4 +1,4 @@
-// Probes and verdicts (explain.md §7.3–7.4, §7.7): seeded reruns of the
+// Probes and verdicts: seeded reruns of the
 // baseline and of each ablated copy, the baseline stability gate, and the
 // report in format agentfootprint-go.ablation/1.
 
@@ -288,7 +288,7 @@ func sampleFlags(rec *agent.Record, w *World, base sample) []string {
 	return f
 }
 
-// verdict applies the table of §7.4 and writes the claim. Only a confirmed
+// verdict applies the verdict table and writes the claim. Only a confirmed
 // verdict uses the words confirmed and causal.
 func verdict(sp Spec, flips, n, baseFlips int, unstable bool, seeds string) (string, string) {
 	what := "with " + sp.String() + " removed,"

@@ -1,4 +1,4 @@
-// Influence ranking (explain.md §9): a lexical, deterministic score for every
+// Influence ranking: a lexical, deterministic score for every
 // content-bearing suspect, and the confidence check on its top.
 
 package explain

@@ -1,4 +1,4 @@
-// Lexical similarity: the tokenizer and set-cosine of explain.md §9.2.
+// Lexical similarity: the tokenizer and the set cosine.
 
 package explain
 

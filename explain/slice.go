@@ -1,5 +1,5 @@
 // Slices by step id over any flow record, live or reloaded: the control
-// edges are in the commits, so a reload loses none (explain.md §6).
+// edges are in the commits, so a reload loses none.
 
 package explain
 

@@ -1,4 +1,4 @@
-// The trace toolpack (explain.md §11): tools a debugger model calls to read a
+// The trace toolpack: tools a debugger model calls to read a
 // finished run without being handed the whole record. Trace content is data
 // for the debugger, never instructions.
 

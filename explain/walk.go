@@ -1,4 +1,4 @@
-// Walk to root (explain.md §7.6): from a tool result, descend to the model
+// Walk to root: from a tool result, descend to the model
 // call that asked for the tool and to what that call was sent, convicting
 // each hop by run-wide ablation.
 
