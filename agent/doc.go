@@ -32,7 +32,8 @@
 //
 // One turn runs the stages seed → context → call-llm → sf-route, and the
 // route sends it to tool-calls (which loops back to the loop head), wrap-up
-// (one tool-less call once the step budget is spent, then loops), or
+// (one last call once the step budget is spent, with the tools declared and
+// none allowed, then loops), or
 // prepare-final → break-final. The loop head is a position: the first node of
 // the loop body, context unless a layer mounts a subflow (a recorded
 // sub-chart, such as the results layer's sf-results) before it.
@@ -42,7 +43,8 @@
 //
 // # Tools
 //
-// Calls run one after another in the model's order. A tool's error or panic,
+// Calls run one after another in the model's order (WithParallelTools runs
+// up to n at once, recorded in the model's order all the same). A tool's error or panic,
 // a call to a tool that does not exist, and arguments that fail validation
 // all become a tool message the model reads next; the run goes on. Each
 // result is read once for what it declares it covered (the envelopes of
