@@ -132,8 +132,8 @@ func WithMaxIterations(n int) Option {
 	}
 }
 
-// WithoutWrapUp turns off the wrap-up call (one last model call without
-// tools once the step budget is spent). Without it, a turn whose budget is
+// WithoutWrapUp turns off the wrap-up call (one last model call once the
+// step budget is spent, with the tools declared and none allowed). Without it, a turn whose budget is
 // spent with calls pending ends with the last reply's content, and
 // stoppedEarly records the cut.
 func WithoutWrapUp() Option { return func(c *config) { c.wrapUp = false } }
