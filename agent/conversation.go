@@ -68,11 +68,12 @@ func (a *Agent) NewConversation(opts ...ConversationOption) *Conversation {
 // identity its checkpoint kept).
 func (c *Conversation) Identity() Identity { return c.identity }
 
-// LoadConversation restores a conversation from the bytes Checkpoint wrote.
-// It refuses, naming the field, a checkpoint that is not JSON, of another
-// version, of another agent (agent.id), or with a malformed field; a
-// paused conversation comes back paused.
-func (a *Agent) LoadConversation(data []byte) (*Conversation, error) {
+// LoadConversation restores a conversation from the bytes Checkpoint wrote;
+// opts apply after the checkpoint (WithIdentity replaces the identity it
+// kept). It refuses, naming the field, a checkpoint that is not JSON, of
+// another version, of another agent (agent.id), or with a malformed field;
+// a paused conversation comes back paused.
+func (a *Agent) LoadConversation(data []byte, opts ...ConversationOption) (*Conversation, error) {
 	cp, err := decodeCheckpoint(data)
 	if err != nil {
 		return nil, err
@@ -85,6 +86,11 @@ func (a *Agent) LoadConversation(data []byte) (*Conversation, error) {
 	if len(cp.Identity) > 0 && string(cp.Identity) != "null" {
 		if err := json.Unmarshal(cp.Identity, &c.identity); err != nil {
 			return nil, &CheckpointError{Field: "identity", Reason: "not an identity object {sessionId, principal, tenant}: " + err.Error()}
+		}
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
 		}
 	}
 	return c, nil

@@ -1,14 +1,8 @@
 // This file places each agent event in the conversation whose turn emitted it, and
-// persists it there before anyone is told.
-//
-// An agent delivers the events of all its conversations to one listener, and a turn's run
-// id is made inside the agent when the turn starts, so the host learns it from the turn's
-// first event. To tell whose first event it is, a turn starting holds the gate until its
-// first event arrives (it is emitted on the turn's own goroutine, before the turn does
-// anything slow): while the gate is held, an event with a run id never seen before is that
-// turn's. Later events carry a known run id and need no gate. The gate is this file's only
-// workaround for the agent not stamping a conversation id on events (event.Meta.SessionID
-// is reserved for that); when it does, byRun keyed on it replaces the gate.
+// persists it there before anyone is told. An agent delivers the events of all its
+// conversations to one listener; the host loads each conversation with its id as the
+// caller identity (agent.WithIdentity), so every event names its conversation in
+// event.Meta.SessionID.
 
 package host
 
@@ -22,61 +16,30 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/host/session"
 )
 
-// holdGate waits for the gate and makes t the turn that claims the next unknown run id.
-func (h *Host) holdGate(ctx context.Context, t *turn) error {
-	select {
-	case h.gate <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	h.mu.Lock()
-	h.binding = t
-	h.mu.Unlock()
-	return nil
-}
-
-// dropGate frees the gate if t still holds it (its turn ended without an event).
-func (h *Host) dropGate(t *turn) {
-	h.mu.Lock()
-	mine := h.binding == t
-	if mine {
-		h.binding = nil
-	}
-	h.mu.Unlock()
-	if mine {
-		<-h.gate
-	}
-}
-
-// forget drops t's run ids once its turn has ended.
-func (h *Host) forget(t *turn) {
+// bind makes t the turn whose events carry its conversation's id. The lease
+// lets one turn of a conversation run on this host at a time.
+func (h *Host) bind(t *turn) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, id := range t.runIDs {
-		if h.byRun[id] == t {
-			delete(h.byRun, id)
-		}
+	h.byConv[t.conv] = t
+}
+
+// unbind drops t once its turn has ended.
+func (h *Host) unbind(t *turn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byConv[t.conv] == t {
+		delete(h.byConv, t.conv)
 	}
 }
 
 // onEvent is the listener on every served agent.
 func (h *Host) onEvent(e event.Event) {
 	h.mu.Lock()
-	t := h.byRun[e.Meta.RunID]
-	bound := false
-	if t == nil && h.binding != nil && e.Meta.RunID != "" {
-		t = h.binding
-		h.binding = nil
-		h.byRun[e.Meta.RunID] = t
-		t.runIDs = append(t.runIDs, e.Meta.RunID)
-		bound = true
-	}
+	t := h.byConv[e.Meta.SessionID]
 	h.mu.Unlock()
-	if bound {
-		<-h.gate
-	}
 	if t == nil {
-		h.log.Warn("host: an event of a run no turn of this host started was not kept", "type", e.Type, "runId", e.Meta.RunID)
+		h.log.Warn("host: an event of a conversation no turn of this host is running was not kept", "type", e.Type, "runId", e.Meta.RunID, "conversation", e.Meta.SessionID)
 		return
 	}
 	data, err := json.Marshal(e)

@@ -65,13 +65,9 @@ type Host struct {
 
 	mu       sync.Mutex
 	draining bool
-	byRun    map[string]*turn         // run id → the turn whose events carry it
-	binding  *turn                    // the turn waiting for its first event, under gate
+	byConv   map[string]*turn         // conversation id → its turn running on this host
 	watch    map[string]chan struct{} // conversation id → closed at its next event
 	streams  map[string]int           // conversation id → streams following it
-	// gate lets one turn at a time wait for its first event, so a run id never seen
-	// before belongs to the turn that holds it (see attribute.go).
-	gate chan struct{}
 }
 
 // Option configures a Host.
@@ -212,8 +208,8 @@ func New(opts ...Option) (*Host, error) {
 	h := &Host{
 		agents: map[string]*agent.Agent{}, maxBody: DefaultMaxBody, leaseTTL: DefaultLeaseTTL,
 		turnTimeout: DefaultTurnTimeout, poll: DefaultPollInterval, writeTO: DefaultWriteTimeout,
-		log:   slog.New(slog.DiscardHandler),
-		byRun: map[string]*turn{}, watch: map[string]chan struct{}{}, streams: map[string]int{}, gate: make(chan struct{}, 1),
+		log:    slog.New(slog.DiscardHandler),
+		byConv: map[string]*turn{}, watch: map[string]chan struct{}{}, streams: map[string]int{},
 	}
 	for _, o := range opts {
 		if o == nil {

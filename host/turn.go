@@ -60,7 +60,6 @@ type turn struct {
 	startSeq int64 // the conversation's last sequence number before the turn's first event
 	ctx      context.Context
 	cancel   context.CancelFunc
-	runIDs   []string // guarded by Host.mu
 	lost     atomic.Bool
 	unsaved  atomic.Int64
 
@@ -144,7 +143,9 @@ func (h *Host) begin(id string, in turnInput) (*turn, *badRequest) {
 			return nil, refusal
 		}
 	}
-	conv, err := a.LoadConversation(l.Checkpoint)
+	// The conversation's id is stamped on every event of its turns, so the
+	// one listener on the agent knows whose each event is.
+	conv, err := a.LoadConversation(l.Checkpoint, agent.WithIdentity(agent.Identity{SessionID: id}))
 	if err != nil {
 		giveBack()
 		return nil, &badRequest{http.StatusInternalServerError, "internal", fmt.Sprintf("conversation %s: its checkpoint does not load: %v", id, err), ""}
@@ -177,20 +178,18 @@ func (h *Host) run(t *turn, in turnInput, before session.State) {
 
 	var res *agent.Result
 	var err error
-	if err = h.holdGate(t.ctx, t); err == nil {
-		if in.resume {
-			var opts []agent.ResumeOption
-			if in.time != nil {
-				opts = append(opts, agent.WithResumeTime(*in.time))
-			}
-			res, err = t.c.Resume(t.ctx, in.answer, opts...)
-		} else {
-			res, err = t.c.Send(t.ctx, agent.Input{Message: in.message, Time: in.time})
+	h.bind(t)
+	if in.resume {
+		var opts []agent.ResumeOption
+		if in.time != nil {
+			opts = append(opts, agent.WithResumeTime(*in.time))
 		}
-		h.dropGate(t)
+		res, err = t.c.Resume(t.ctx, in.answer, opts...)
+	} else {
+		res, err = t.c.Send(t.ctx, agent.Input{Message: in.message, Time: in.time})
 	}
 	close(renewed)
-	h.forget(t)
+	h.unbind(t)
 
 	out := Result{ConversationID: t.conv, Reasons: []assess.Reason{}}
 	if res != nil {
