@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
-	"unicode/utf8"
 )
 
 // Object is a JSON object whose members keep their order. Minted wire values and served values
@@ -134,7 +133,11 @@ var ErrDecode = errors.New("coverage: not a JSON value")
 // bytes that are not UTF-8 keeps them: nothing is replaced, so a door or a reader can name the
 // fault, and what is served stays what the tool wrote.
 func DecodeJSON(data []byte) (any, error) {
-	if !utf8.Valid(data) && json.Valid(data) {
+	// A document json.Valid accepts is built by the byte-keeping parser,
+	// which allocates only the values (the streaming decoder allocates a
+	// token, and on the way an error, per value). Anything else goes
+	// through the decoder, for the position of its syntax error.
+	if json.Valid(data) {
 		v, err := decodeKeepingBytes(data)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrDecode, err)
