@@ -21,6 +21,7 @@ import (
 type rawParser struct {
 	data []byte
 	pos  int
+	seen map[string]string // short strings met so far (see intern)
 }
 
 func (p *rawParser) skipSpace() {
@@ -111,6 +112,13 @@ func (p *rawParser) value(depth int) (any, error) {
 // str reads one string token at p.pos, decoding its escapes and keeping every other byte.
 func (p *rawParser) str() string {
 	p.pos++ // the opening quote
+	// Most strings have no escape: they are their bytes, copied once. A
+	// key seen before is the same string again.
+	if end := bytes.IndexAny(p.data[p.pos:], "\"\\"); end >= 0 && p.data[p.pos+end] == '"' {
+		raw := p.data[p.pos : p.pos+end]
+		p.pos += end + 1
+		return p.intern(raw)
+	}
 	var b []byte
 	for {
 		c := p.data[p.pos]
@@ -155,6 +163,26 @@ func (p *rawParser) str() string {
 			p.pos++
 		}
 	}
+}
+
+// intern returns raw as a string, the same string for the same short bytes
+// (object keys repeat in every row of a listing), so a large document holds
+// each key once.
+func (p *rawParser) intern(raw []byte) string {
+	if len(raw) > 32 {
+		return string(raw)
+	}
+	if s, ok := p.seen[string(raw)]; ok {
+		return s
+	}
+	s := string(raw)
+	if p.seen == nil {
+		p.seen = map[string]string{}
+	}
+	if len(p.seen) < 4096 {
+		p.seen[s] = s
+	}
+	return s
 }
 
 func (p *rawParser) hex4() rune {
