@@ -127,7 +127,7 @@ func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
 		rs.turn = userTurns(rs.prior) + 1
 		rs.from = from
 	}
-	res, end, err := a.startTurn(ctx, rs)
+	res, end, err := a.startTurn(ctx, rs, in.RunID)
 	c.settle(end, true)
 	return res, err
 }

@@ -42,6 +42,11 @@ type Input struct {
 	// window the person set in the app. Refused on an agent without the
 	// time layer.
 	Time *clock.Given
+	// RunID names the turn's run in its record and events; empty gives a
+	// fresh random id. A caller that runs the turn on behalf of a larger run
+	// sets it (a composition names each inner run <outer run id>/<node>);
+	// ids are expected to be unique.
+	RunID string
 }
 
 // Usage sums the token counts of a turn's model calls. Unreported counts the
@@ -125,8 +130,11 @@ type turnEnd struct {
 }
 
 // startTurn runs the chart for one new turn.
-func (a *Agent) startTurn(ctx context.Context, rs *runState) (*Result, turnEnd, error) {
-	res, err := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(newRunID())...)
+func (a *Agent) startTurn(ctx context.Context, rs *runState, runID string) (*Result, turnEnd, error) {
+	if runID == "" {
+		runID = newRunID()
+	}
+	res, err := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(runID)...)
 	return a.finish(rs, res, err, nil, rs.message)
 }
 
