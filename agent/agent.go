@@ -41,7 +41,7 @@ type Agent struct {
 
 	mu       sync.Mutex
 	conv     *Conversation
-	pending  *PauseCheckpoint
+	pending  *pauseCheckpoint
 	inFlight bool
 	// abandoned is the run id of a pause dropped by AbandonPause, until the
 	// next turn records it.

@@ -10,7 +10,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
-func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, complete bool) *record.Record {
+func (a *Agent) record(rs *runState, log *flow.Record, from *pauseCheckpoint, complete bool) *record.Record {
 	rs.mountAgentTools(log)
 	m := record.Manifest{
 		RunID: log.RunID, AgentID: a.cfg.id, Provider: a.provider.Name(), Model: a.cfg.model,

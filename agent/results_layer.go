@@ -68,7 +68,7 @@ func (*resultsLayer) keys() []flow.KeyDecl {
 	return []flow.KeyDecl{kFindings, kToolResultsIteration, kHonestyLayers}
 }
 
-func (*resultsLayer) seed(s *flow.Scope, from *ConversationCheckpoint) error {
+func (*resultsLayer) seed(s *flow.Scope, from *conversationCheckpoint) error {
 	return seedResults(s, from)
 }
 
@@ -125,7 +125,7 @@ func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRo
 // seedResults writes the run constant honestyLayers and the ledger: the rows
 // the continued conversation carries (already through the checkpoint door),
 // or none.
-func seedResults(s *flow.Scope, from *ConversationCheckpoint) error {
+func seedResults(s *flow.Scope, from *conversationCheckpoint) error {
 	kHonestyLayers.Set(s, map[string]bool{"results": true})
 	var prior []ledger.Row
 	if from != nil {

@@ -102,6 +102,7 @@ func (c *Composition) LoadCheckpoint(data []byte) (*Checkpoint, error) {
 type innerPause struct {
 	raw     json.RawMessage
 	message string
+	runID   string // the paused run's
 }
 
 // pauseOf takes the paused turn out of conv's checkpoint.
@@ -116,12 +117,13 @@ func pauseOf(conv *agent.Conversation, msg string) (*innerPause, error) {
 	if err := json.Unmarshal(b, &j); err != nil || len(j.Pause) == 0 || string(j.Pause) == "null" {
 		return nil, fmt.Errorf("the inner conversation paused but its checkpoint holds no pause")
 	}
-	return &innerPause{raw: j.Pause, message: msg}, nil
+	return pauseFrom(j.Pause, msg)
 }
 
 // conversationJSON is the conversation checkpoint (the agent's format,
-// version 1) of a conversation with no history that waits on one paused
-// turn: how an inner pause becomes a conversation to resume.
+// version 1, as Conversation.Checkpoint writes it) of a conversation with no
+// history that waits on one paused turn: how an inner pause becomes a
+// conversation to resume.
 type conversationJSON struct {
 	Version                int        `json:"version"`
 	RunID                  string     `json:"runId"`
@@ -137,7 +139,7 @@ type conversationJSON struct {
 // conversation restores the paused turn as a conversation of agent a, which
 // validates it by field (a field of the pause is named pause.<field>).
 func (p *innerPause) conversation(a *agent.Agent, at time.Time) (*agent.Conversation, error) {
-	j := conversationJSON{Version: agent.ConversationVersion, History: []struct{}{}, CheckpointedAt: at.UTC().Format(time.RFC3339Nano), Pause: p.raw}
+	j := conversationJSON{Version: 1, RunID: p.runID, History: []struct{}{}, CheckpointedAt: at.UTC().Format(time.RFC3339Nano), Pause: p.raw}
 	j.OriginalInput.Message = p.message
 	b, err := json.Marshal(j)
 	if err != nil {
@@ -150,19 +152,35 @@ func (p *innerPause) conversation(a *agent.Agent, at time.Time) (*agent.Conversa
 // a (the paused call's) can resume it; a fault is named inner.<field>.
 func loadPause(raw json.RawMessage, a *agent.Agent, at time.Time) (*innerPause, error) {
 	var head struct {
-		Flow    json.RawMessage `json:"flow"`
-		Message string          `json:"message"`
+		Message string `json:"message"`
 	}
-	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &head) != nil || len(head.Flow) == 0 || string(head.Flow) == "null" {
+	if json.Unmarshal(raw, &head) != nil {
 		return nil, &agent.CheckpointError{Field: "inner", Reason: "missing the inner agent's pause"}
 	}
-	p := &innerPause{raw: raw, message: head.Message}
+	p, err := pauseFrom(raw, head.Message)
+	if err != nil {
+		return nil, &agent.CheckpointError{Field: "inner", Reason: "missing the inner agent's pause"}
+	}
 	if _, err := p.conversation(a, at); err != nil {
 		var ce *agent.CheckpointError
-		if errors.As(err, &ce) {
+		if errors.As(err, &ce) && strings.HasPrefix(ce.Field, "pause") {
 			return nil, &agent.CheckpointError{Field: "inner" + strings.TrimPrefix(ce.Field, "pause"), Reason: ce.Reason}
 		}
 		return nil, &agent.CheckpointError{Field: "inner", Reason: err.Error()}
 	}
 	return p, nil
+}
+
+// pauseFrom reads the paused run's id out of a pause checkpoint (its
+// flow.runId), refusing one without its engine checkpoint.
+func pauseFrom(raw json.RawMessage, msg string) (*innerPause, error) {
+	var j struct {
+		Flow *struct {
+			RunID string `json:"runId"`
+		} `json:"flow"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &j) != nil || j.Flow == nil {
+		return nil, fmt.Errorf("the inner pause has no engine checkpoint")
+	}
+	return &innerPause{raw: raw, message: msg, runID: j.Flow.RunID}, nil
 }
