@@ -335,7 +335,7 @@ func TestComposeRefusals(t *testing.T) {
 			_, err := compose.New("c", tc.root)
 			var ce *compose.Error
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Compose = %v, want a CompositionError containing %q", err, tc.want)
+				t.Errorf("New = %v, want a *compose.Error containing %q", err, tc.want)
 			}
 		})
 	}
