@@ -179,6 +179,7 @@ type Error struct {
 	Reason string
 }
 
+// Error names the step at fault and why.
 func (e *Error) Error() string {
 	return fmt.Sprintf("agent: composition: %s: %s", e.Step, e.Reason)
 }

@@ -321,6 +321,7 @@ type InnerError struct {
 	Err   error
 }
 
+// Error names the inner agent, its node and the cause.
 func (e *InnerError) Error() string {
 	return fmt.Sprintf("agent: composition: inner agent %q (node %s) failed: %v", e.Agent, e.Node, e.Err)
 }
