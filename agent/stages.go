@@ -104,7 +104,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 	}
 	kContextUnits.Set(s, cu)
 	rs.emit(s, event.ContextEvaluated, iter, func() any {
-		p := event.ContextEvaluatedPayload{Iteration: iter, Active: []event.ActiveUnit{}, Dropped: []event.DroppedUnit{}}
+		p := event.ContextEvaluatedPayload{Iteration: iter, Active: make([]event.ActiveUnit, 0, len(entries)), Dropped: []event.DroppedUnit{}}
 		for _, e := range entries {
 			if e.Active {
 				p.Active = append(p.Active, event.ActiveUnit{ID: e.ID, Trigger: string(e.Trigger.Kind)})
@@ -227,7 +227,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		p := event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
 			SystemPromptChars: tool.UTF16Len(llm.SystemText(req.System)),
-			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: []event.ToolName{},
+			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: make([]event.ToolName, 0, len(req.Tools)),
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
 		}
 		for _, t := range req.Tools {
