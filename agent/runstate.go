@@ -94,6 +94,14 @@ func (rs *runState) blob(b []byte) string {
 	return h
 }
 
+// blobRef stores b under its SHA-256 and returns the reference
+// "sha256:<hex>" (one string for the reference and the blob's name).
+func (rs *runState) blobRef(b []byte) string {
+	ref, h := hashRef(b)
+	rs.putBlob(h, b)
+	return ref
+}
+
 // putBlob stores b under h, its SHA-256 in hex, already computed by the
 // caller, so the bytes are hashed once.
 func (rs *runState) putBlob(h string, b []byte) {
