@@ -104,6 +104,11 @@ func sameBuffer(a, b []byte) bool {
 func sharedPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
 	i := 0
+	// Whole chunks first (bytes.Equal compares many bytes per step), then
+	// words and bytes inside the chunk where they part.
+	for i+256 <= n && bytes.Equal(a[i:i+256], b[i:i+256]) {
+		i += 256
+	}
 	for i+8 <= n && string(a[i:i+8]) == string(b[i:i+8]) {
 		i += 8
 	}
