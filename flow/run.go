@@ -316,6 +316,7 @@ type exec struct {
 	path    string
 	depth   int
 	state   map[string]*slot
+	slots   []slot // newSlot's current chunk
 	rec     *Record
 	inputs  map[string]bool
 	ns      []nodeState // per node index
@@ -432,14 +433,15 @@ func (e *exec) seed(inputs map[string]any) error {
 		ops = append(ops, Op{Key: name, Verb: VerbSet, Value: v})
 		e.inputs[name] = true
 	}
-	c := Commit{Idx: 0, RuntimeStageID: InputStageID, Ops: ops,
-		CommitDetail: &CommitDetail{Stage: InputStageID, StageID: InputStageID}}
+	c := e.r.slab.commit()
+	c.RuntimeStageID, c.Ops = InputStageID, ops
+	c.CommitDetail = e.r.slab.detail(CommitDetail{Stage: InputStageID, StageID: InputStageID})
 	err := errors.Join(errs...)
 	if err != nil {
 		c.Error = err.Error()
 	}
 	e.apply(ops, 0)
-	e.rec.Commits = append(e.rec.Commits, &c)
+	e.rec.Commits = append(e.rec.Commits, c)
 	if err != nil {
 		return fmt.Errorf("flow: inputs of chart %q: %w", e.chart.id, err)
 	}
@@ -456,7 +458,7 @@ func (e *exec) apply(ops []Op, idx int) {
 		}
 		sl := e.state[op.Key]
 		if sl == nil {
-			sl = &slot{}
+			sl = e.newSlot()
 			e.state[op.Key] = sl
 		}
 		sl.writer = idx
@@ -471,6 +473,17 @@ func (e *exec) apply(ops []Op, idx int) {
 			sl.back, sl.val = e.chart.keys[op.Key].concat(sl.back, op.Value)
 		}
 	}
+}
+
+// newSlot returns an empty slot carved from the exec's chunk: one
+// allocation for the chart's keys instead of one per key (a subflow mounted
+// every iteration fills a fresh exec's slots each time).
+func (e *exec) newSlot() *slot {
+	if len(e.slots) == cap(e.slots) {
+		e.slots = make([]slot, 0, max(len(e.chart.keys), 4))
+	}
+	e.slots = e.slots[:len(e.slots)+1]
+	return &e.slots[len(e.slots)-1]
 }
 
 // begin assigns the runtime id and prepares the scope of one execution. The
