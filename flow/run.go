@@ -435,7 +435,7 @@ func (e *exec) seed(inputs map[string]any) error {
 	}
 	c := e.r.slab.commit()
 	c.RuntimeStageID, c.Ops = InputStageID, ops
-	c.CommitDetail = e.r.slab.detail(CommitDetail{Stage: InputStageID, StageID: InputStageID})
+	c.CommitDetail = &CommitDetail{Stage: InputStageID, StageID: InputStageID}
 	err := errors.Join(errs...)
 	if err != nil {
 		c.Error = err.Error()
@@ -476,11 +476,11 @@ func (e *exec) apply(ops []Op, idx int) {
 }
 
 // newSlot returns an empty slot carved from the exec's chunk: one
-// allocation for the chart's keys instead of one per key (a subflow mounted
+// allocation per (up to) 16 keys instead of one per key (a subflow mounted
 // every iteration fills a fresh exec's slots each time).
 func (e *exec) newSlot() *slot {
 	if len(e.slots) == cap(e.slots) {
-		e.slots = make([]slot, 0, max(len(e.chart.keys), 4))
+		e.slots = make([]slot, 0, min(max(len(e.chart.keys), 4), 16))
 	}
 	e.slots = e.slots[:len(e.slots)+1]
 	return &e.slots[len(e.slots)-1]
