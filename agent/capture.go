@@ -88,7 +88,7 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.requests == nil {
-		rs.requests = map[string]record.RequestDelta{}
+		rs.requests = make(map[string]record.RequestDelta, min(rs.a.cfg.maxIter, 64))
 	}
 	if _, whole := rs.blobs[h]; !whole {
 		rs.requests[h] = record.RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th}

@@ -105,7 +105,9 @@ func (rs *runState) putBlob(h string, b []byte) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.blobs == nil {
-		rs.blobs = map[string][]byte{}
+		// A model call keeps about three blobs (request tail, response, a
+		// tool output): one map for the usual turn, not a doubling series.
+		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
 	}
 	if _, ok := rs.blobs[h]; !ok {
 		rs.blobs[h] = append([]byte(nil), b...)
