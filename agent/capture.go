@@ -88,7 +88,7 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.requests == nil {
-		rs.requests = map[string]record.RequestDelta{}
+		rs.requests = make(map[string]record.RequestDelta, min(rs.a.cfg.maxIter, 64))
 	}
 	if _, whole := rs.blobs[h]; !whole {
 		rs.requests[h] = record.RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th}
@@ -104,6 +104,11 @@ func sameBuffer(a, b []byte) bool {
 func sharedPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
 	i := 0
+	// Whole chunks first (bytes.Equal compares many bytes per step), then
+	// words and bytes inside the chunk where they part.
+	for i+256 <= n && bytes.Equal(a[i:i+256], b[i:i+256]) {
+		i += 256
+	}
 	for i+8 <= n && string(a[i:i+8]) == string(b[i:i+8]) {
 		i += 8
 	}

@@ -5,6 +5,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/internal/keys"
@@ -53,7 +54,9 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 	for _, m := range a.seams.preRoute {
 		b.Mount(m.id, m.chart, m.mount)
 	}
-	b.Decider(stageRoute, a.routeStage, append([]*flow.Seq{
+	rules := a.routeRules()
+	route := func(ctx context.Context, s *flow.Scope) (*flow.Decision, error) { return a.routeStage(ctx, s, rules) }
+	b.Decider(stageRoute, route, append([]*flow.Seq{
 		flow.Branch(branchToolCalls).Pausable(stageToolCalls, flow.PausableFuncs{
 			ExecuteFunc: a.toolCallsExecute, ResumeFunc: a.toolCallsResume,
 		}).LoopTo(head),

@@ -254,7 +254,7 @@ func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.msgs = append(b.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: o.served, IsError: o.isErr})
 	r := state.ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: tool.UTF16Len(o.served)}
 	if o.raw != nil {
-		r.OutputRef = "sha256:" + b.rs.blob(o.raw)
+		r.OutputRef = b.rs.blobRef(o.raw)
 	}
 	b.results = append(b.results, r)
 }

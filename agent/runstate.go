@@ -57,11 +57,14 @@ type runState struct {
 	// shares with the one before.
 	bodyHash prefixHasher
 
-	// histUnits are the unit names of history messages ("history/<i>"),
-	// made once per index instead of once per message per model call.
+	// histUnits are the unit names ("history/<i>") of history messages
+	// past commonHistoryUnits, made once per index instead of once per
+	// message per model call.
 	histUnits []string
 	// compPath is the composition path every event of the run carries.
 	compPath []string
+	// iterPtr is the latest iteration's meta.iterIndex (iterIndex).
+	iterPtr *int
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
@@ -88,13 +91,23 @@ func (rs *runState) blob(b []byte) string {
 	return h
 }
 
+// blobRef stores b under its SHA-256 and returns the reference
+// "sha256:<hex>" (one string for the reference and the blob's name).
+func (rs *runState) blobRef(b []byte) string {
+	ref, h := hashRef(b)
+	rs.putBlob(h, b)
+	return ref
+}
+
 // putBlob stores b under h, its SHA-256 in hex, already computed by the
 // caller, so the bytes are hashed once.
 func (rs *runState) putBlob(h string, b []byte) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.blobs == nil {
-		rs.blobs = map[string][]byte{}
+		// A model call keeps about three blobs (request tail, response, a
+		// tool output): one map for the usual turn, not a doubling series.
+		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
 	}
 	if _, ok := rs.blobs[h]; !ok {
 		rs.blobs[h] = append([]byte(nil), b...)
@@ -103,11 +116,24 @@ func (rs *runState) putBlob(h string, b []byte) {
 
 // historyUnit is the unit name of history message i.
 func (rs *runState) historyUnit(i int) string {
-	for len(rs.histUnits) <= i {
-		rs.histUnits = append(rs.histUnits, "history/"+strconv.Itoa(len(rs.histUnits)))
+	if i < len(commonHistoryUnits) {
+		return commonHistoryUnits[i]
 	}
-	return rs.histUnits[i]
+	for len(rs.histUnits) <= i-len(commonHistoryUnits) {
+		rs.histUnits = append(rs.histUnits, "history/"+strconv.Itoa(len(commonHistoryUnits)+len(rs.histUnits)))
+	}
+	return rs.histUnits[i-len(commonHistoryUnits)]
 }
+
+// commonHistoryUnits are the names of the first history units, made once
+// for every run (read only after package initialisation).
+var commonHistoryUnits = func() []string {
+	out := make([]string, 256)
+	for i := range out {
+		out[i] = "history/" + strconv.Itoa(i)
+	}
+	return out
+}()
 
 // hashRef returns the SHA-256 of b as "sha256:<hex>" and as the bare hex,
 // which shares the ref's bytes: one allocation for both forms.
@@ -161,7 +187,7 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		Tenant:          rs.identity.Tenant,
 	}
 	if iter > 0 {
-		meta.IterIndex = event.Int(iter)
+		meta.IterIndex = rs.iterIndex(iter)
 	}
 	ev := event.Event{Type: n, Payload: build(), Meta: meta}
 	if rs.hold != nil {
@@ -169,6 +195,18 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		return
 	}
 	rs.deliver(ev)
+}
+
+// iterIndex returns the meta.iterIndex pointer for iteration iter: one per
+// iteration, shared by that iteration's events (an event's meta is read,
+// never written, once emitted).
+func (rs *runState) iterIndex(iter int) *int {
+	rs.mu.Lock() // a tool's goroutine may emit too
+	defer rs.mu.Unlock()
+	if rs.iterPtr == nil || *rs.iterPtr != iter {
+		rs.iterPtr = event.Int(iter)
+	}
+	return rs.iterPtr
 }
 
 // deliver keeps ev in the record (under the cap) and hands it to listeners.

@@ -105,7 +105,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 	}
 	kContextUnits.Set(s, cu)
 	rs.emit(s, event.ContextEvaluated, iter, func() any {
-		p := event.ContextEvaluatedPayload{Iteration: iter, Active: []event.ActiveUnit{}, Dropped: []event.DroppedUnit{}}
+		p := event.ContextEvaluatedPayload{Iteration: iter, Active: make([]event.ActiveUnit, 0, len(entries)), Dropped: []event.DroppedUnit{}}
 		for _, e := range entries {
 			if e.Active {
 				p.Active = append(p.Active, event.ActiveUnit{ID: e.ID, Trigger: string(e.Trigger.Kind)})
@@ -228,7 +228,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		p := event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
 			SystemPromptChars: tool.UTF16Len(llm.SystemText(req.System)),
-			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: []event.ToolName{},
+			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: make([]event.ToolName, 0, len(req.Tools)),
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
 		}
 		for _, t := range req.Tools {
@@ -289,6 +289,13 @@ func (a *Agent) complete(ctx context.Context, s *flow.Scope, rs *runState, iter 
 	if !ok || !a.d.HasListeners(event.LLMToken) {
 		return a.provider.Complete(ctx, req)
 	}
+	return a.stream(ctx, s, rs, iter, req, st)
+}
+
+// stream calls the provider's stream, emitting each text chunk as a token
+// event (apart from complete: returning from inside the range moves the
+// results to the heap, which the usual, unstreamed call need not pay).
+func (a *Agent) stream(ctx context.Context, s *flow.Scope, rs *runState, iter int, req *llm.Request, st llm.Streamer) (*llm.Response, error) {
 	for ev, err := range st.Stream(ctx, req) {
 		if err != nil {
 			return nil, err
@@ -307,8 +314,9 @@ func (a *Agent) complete(ctx context.Context, s *flow.Scope, rs *runState, iter 
 	return nil, llm.ErrNoDone
 }
 
-func (a *Agent) routeStage(ctx context.Context, s *flow.Scope) (*flow.Decision, error) {
-	rs := runOf(ctx)
+// routeRules are sf-route's rules, made once per agent (they read only the
+// scope they are given and the agent's settings).
+func (a *Agent) routeRules() []flow.Rule {
 	// Each rule reads every key it depends on before deciding, so its
 	// evidence lists the same keys whatever the outcome.
 	rules := []flow.Rule{{
@@ -327,7 +335,12 @@ func (a *Agent) routeStage(ctx context.Context, s *flow.Scope) (*flow.Decision, 
 			return len(calls) > 0 && !asked && a.cfg.wrapUp
 		},
 	}}
-	rules = append(rules, a.outputRules()...) // a typed answer's correction (output.go)
+	return append(rules, a.outputRules()...) // a typed answer's correction (output.go)
+}
+
+// routeStage decides with rules, the agent's routeRules.
+func (a *Agent) routeStage(ctx context.Context, s *flow.Scope, rules []flow.Rule) (*flow.Decision, error) {
+	rs := runOf(ctx)
 	d := flow.Decide(s, rules, branchFinal)
 	chosen := branchFinal
 	if len(d.Chosen) > 0 {

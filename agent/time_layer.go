@@ -592,7 +592,9 @@ func rawRow(v any) (ledger.Row, error) {
 	if err != nil {
 		return ledger.Row{}, err
 	}
+	// b is one object json.Marshal just wrote: the row reads it directly,
+	// without json.Unmarshal's second validating pass.
 	var r ledger.Row
-	err = json.Unmarshal(b, &r)
+	err = r.UnmarshalJSON(b)
 	return r, err
 }

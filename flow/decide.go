@@ -161,7 +161,7 @@ func Decide(s *Scope, rules []Rule, def string) *Decision {
 // same way adds no evidence bytes beyond its commit and control edge.
 func (s *Scope) settle(sc *Decision, chosen string) *Decision {
 	if !s.par {
-		if prev := s.e.ns[s.n.idx].prevDec; prev != nil && sameDecision(prev, sc, chosen) {
+		if prev := s.e.memo[s.n.idx].prevDec; prev != nil && sameDecision(prev, sc, chosen) {
 			return prev
 		}
 	}
@@ -185,7 +185,7 @@ func (s *Scope) settle(sc *Decision, chosen string) *Decision {
 		d.Rules = append(d.Rules, ev)
 	}
 	if !s.par {
-		s.e.ns[s.n.idx].prevDec = d
+		s.e.memo[s.n.idx].prevDec = d
 	}
 	return d
 }

@@ -186,11 +186,21 @@ func (k listKind[E]) tail(v any) (any, error) {
 	return nil, fmt.Errorf("key %q: append wants []%s, got %T", k.n, typeName[E](), v)
 }
 
+// listBack is a list key's backing slice once something was appended to
+// it: held by pointer, so each later append boxes only the clipped view.
+type listBack[E any] struct{ s []E }
+
 func (k listKind[E]) concat(back, tail any) (any, any) {
-	b, _ := back.([]E)
 	t, _ := tail.([]E)
-	nb := append(b, t...)
-	return nb, nb[:len(nb):len(nb)]
+	if h, ok := back.(*listBack[E]); ok {
+		h.s = append(h.s, t...)
+		return h, h.s[:len(h.s):len(h.s)]
+	}
+	// The first append after a set: the set value is capacity-clipped, so
+	// this copies it and never writes into the setter's array.
+	b, _ := back.([]E)
+	h := &listBack[E]{s: append(b, t...)}
+	return h, h.s[:len(h.s):len(h.s)]
 }
 
 func (k listKind[E]) concatAll(base any, tails []any) (any, bool) {

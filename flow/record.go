@@ -6,6 +6,7 @@ package flow
 import (
 	"encoding/json"
 	"slices"
+	"sort"
 	"sync"
 )
 
@@ -251,6 +252,55 @@ type keyIndex struct {
 	mu      sync.Mutex
 	covered int
 	byKey   map[string][]int
+	// scans counts look-ups answered by scanning instead of the index.
+	scans int
+}
+
+// indexAfterScans is how many look-ups [Record.writersUpTo] answers by
+// scanning backwards before it builds the index: a finished run reads a
+// handful of final values, each usually written a few commits from the end,
+// while explain asks about many keys at many commits.
+const indexAfterScans = 16
+
+// writersUpTo returns, ascending, the commits at or before i that write key,
+// back to and including the latest one that sets or deletes it (the first a
+// replay needs). The first few look-ups on a record with no index scan the
+// commits backwards from i; later ones build and use the index.
+func (r *Record) writersUpTo(key string, i int) []int {
+	r.idx.mu.Lock()
+	scan := r.idx.byKey == nil && r.idx.scans < indexAfterScans
+	if scan {
+		r.idx.scans++
+	}
+	r.idx.mu.Unlock()
+	if !scan {
+		ws := r.writers(key)
+		return ws[:sort.SearchInts(ws, i+1)]
+	}
+	var ws []int
+	for ci := i; ci >= 0; ci-- {
+		c := r.Commits[ci]
+		if c == nil {
+			continue
+		}
+		wrote, reset := false, false
+		for j := range c.Ops {
+			if op := &c.Ops[j]; op.Key == key {
+				wrote = true
+				if op.Verb == VerbSet || op.Verb == VerbDelete {
+					reset = true
+				}
+			}
+		}
+		if wrote {
+			ws = append(ws, ci)
+		}
+		if reset {
+			break
+		}
+	}
+	slices.Reverse(ws)
+	return ws
 }
 
 func (r *Record) writers(key string) []int {

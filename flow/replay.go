@@ -20,8 +20,8 @@ func ValueAt(rec *Record, i int, key string) (any, bool, error) {
 	if rec == nil || i < 0 || i >= len(rec.Commits) {
 		return nil, false, fmt.Errorf("flow: ValueAt: commit %d out of range", i)
 	}
-	ws := rec.writers(key)
-	end := sort.SearchInts(ws, i+1) // writers at or before i: ws[:end]
+	ws := rec.writersUpTo(key, i)
+	end := len(ws) // writers at or before i: ws[:end]
 	// Find the last set/delete at or before i, scanning ops backwards.
 	type step struct{ commit, op int }
 	start := step{-1, -1}

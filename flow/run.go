@@ -114,6 +114,9 @@ type run struct {
 	idbuf      []byte
 	ids        idArena
 	slab       slab
+	// shared are the per-node memos of each subflow chart, kept across
+	// its mounts (see exec.memo).
+	shared map[*Chart][]nodeMemo
 }
 
 // slab hands out small exact-size slices carved from larger chunks, so a
@@ -316,9 +319,11 @@ type exec struct {
 	path    string
 	depth   int
 	state   map[string]*slot
+	slots   []slot // newSlot's current chunk
 	rec     *Record
 	inputs  map[string]bool
 	ns      []nodeState // per node index
+	memo    []nodeMemo  // per node index; a subflow's is the run's (run.shared)
 	ctl     *Control
 	output  any
 	lastRID string
@@ -326,17 +331,39 @@ type exec struct {
 }
 
 func newExec(r *run, c *Chart, path string) *exec {
-	return &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
+	e := &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
 		rec: &Record{RunID: r.id, ChartID: c.id, kinds: c.keys}, inputs: map[string]bool{},
 		ns: newNodeStates(len(c.nodes))}
+	if path == "" {
+		e.memo = make([]nodeMemo, len(c.nodes))
+		return e
+	}
+	// A subflow is usually mounted once per loop pass, each mount a fresh
+	// exec: its memos outlive the exec, so the next mount's commits share
+	// the details and decisions this one recorded.
+	if r.shared == nil {
+		r.shared = map[*Chart][]nodeMemo{}
+	}
+	m, ok := r.shared[c]
+	if !ok {
+		m = make([]nodeMemo, len(c.nodes))
+		r.shared[c] = m
+	}
+	e.memo = m
+	return e
 }
 
 // nodeState is what one execution keeps per chart node.
 type nodeState struct {
-	visits      int           // back-edge passes into the node
-	lastDecider int           // commit of the node's latest decision, -1 none
-	prevDec     *Decision     // its latest decision, shared when repeated
-	prevDetail  *CommitDetail // its latest commit detail, shared when repeated
+	visits      int // back-edge passes into the node
+	lastDecider int // commit of the node's latest decision, -1 none
+}
+
+// nodeMemo is what a node's next commit may share with its last one. Both
+// are immutable once recorded, so sharing one is storing it once.
+type nodeMemo struct {
+	prevDec    *Decision     // the node's latest decision, shared when repeated
+	prevDetail *CommitDetail // its latest commit detail, shared when repeated
 }
 
 func newNodeStates(n int) []nodeState {
@@ -432,14 +459,15 @@ func (e *exec) seed(inputs map[string]any) error {
 		ops = append(ops, Op{Key: name, Verb: VerbSet, Value: v})
 		e.inputs[name] = true
 	}
-	c := Commit{Idx: 0, RuntimeStageID: InputStageID, Ops: ops,
-		CommitDetail: &CommitDetail{Stage: InputStageID, StageID: InputStageID}}
+	c := e.r.slab.commit()
+	c.RuntimeStageID, c.Ops = InputStageID, ops
+	c.CommitDetail = &CommitDetail{Stage: InputStageID, StageID: InputStageID}
 	err := errors.Join(errs...)
 	if err != nil {
 		c.Error = err.Error()
 	}
 	e.apply(ops, 0)
-	e.rec.Commits = append(e.rec.Commits, &c)
+	e.rec.Commits = append(e.rec.Commits, c)
 	if err != nil {
 		return fmt.Errorf("flow: inputs of chart %q: %w", e.chart.id, err)
 	}
@@ -456,7 +484,7 @@ func (e *exec) apply(ops []Op, idx int) {
 		}
 		sl := e.state[op.Key]
 		if sl == nil {
-			sl = &slot{}
+			sl = e.newSlot()
 			e.state[op.Key] = sl
 		}
 		sl.writer = idx
@@ -471,6 +499,17 @@ func (e *exec) apply(ops []Op, idx int) {
 			sl.back, sl.val = e.chart.keys[op.Key].concat(sl.back, op.Value)
 		}
 	}
+}
+
+// newSlot returns an empty slot carved from the exec's chunk: one
+// allocation per (up to) 16 keys instead of one per key (a subflow mounted
+// every iteration fills a fresh exec's slots each time).
+func (e *exec) newSlot() *slot {
+	if len(e.slots) == cap(e.slots) {
+		e.slots = make([]slot, 0, min(max(len(e.chart.keys), 4), 16))
+	}
+	e.slots = e.slots[:len(e.slots)+1]
+	return &e.slots[len(e.slots)-1]
 }
 
 // begin assigns the runtime id and prepares the scope of one execution. The
@@ -560,7 +599,7 @@ func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []O
 			}
 		}
 	}
-	ns := &e.ns[s.n.idx]
+	ns := &e.memo[s.n.idx]
 	prev := ns.prevDetail
 	if prev != nil && prev.equal(&want) {
 		return prev

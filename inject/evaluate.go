@@ -92,10 +92,13 @@ type Entry struct {
 // A predicate that panics counts as not matched and records the panic.
 func Evaluate(units []*Unit, r Reader, env Env) []Entry {
 	out := make([]Entry, len(units))
-	rs := &retrievals{ctx: env.Context, r: r, units: units, done: map[string]*retrievedRun{}}
+	var rs *retrievals // made at the first retrieval unit
 	for i, u := range units {
 		var ev Evidence
 		if u.trig == TriggerRetrieved && u.retrieval != nil {
+			if rs == nil {
+				rs = &retrievals{ctx: env.Context, r: r, units: units, done: map[string]*retrievedRun{}}
+			}
 			ev = rs.evaluate(u)
 		} else {
 			ev = evaluate(u, r, env)
@@ -214,7 +217,9 @@ func place(units []*Unit, out []Entry) {
 				idx = append(idx, i)
 			}
 		}
-		sort.SliceStable(idx, func(a, b int) bool { return units[idx[a]].priority > units[idx[b]].priority })
+		if len(idx) > 1 {
+			sort.SliceStable(idx, func(a, b int) bool { return units[idx[a]].priority > units[idx[b]].priority })
+		}
 		for pos, i := range idx {
 			out[i].Placed = &Placement{Slot: slot, Position: pos}
 		}
@@ -229,9 +234,11 @@ func Placed(units []*Unit, entries []Entry, slot Slot) []*Unit {
 			res = append(res, units[i])
 		}
 	}
-	sort.SliceStable(res, func(a, b int) bool {
-		return posOf(entries, units, res[a]) < posOf(entries, units, res[b])
-	})
+	if len(res) > 1 {
+		sort.SliceStable(res, func(a, b int) bool {
+			return posOf(entries, units, res[a]) < posOf(entries, units, res[b])
+		})
+	}
 	return res
 }
 

@@ -60,11 +60,16 @@ func decoded(result any) (any, bool) {
 		return nil, false
 	}
 	// The framework may serve text after the tool's value (the inputs layer's note on a
-	// filled argument), so only the first JSON value is the result.
-	dec := json.NewDecoder(bytes.NewReader(data[i:]))
-	var first json.RawMessage
-	if dec.Decode(&first) != nil {
-		return nil, false
+	// filled argument), so only the first JSON value is the result. The usual served text is
+	// that one value alone, which needs no decoder to cut it out.
+	first := bytes.TrimRight(data[i:], " \t\n\r")
+	if !json.Valid(first) {
+		dec := json.NewDecoder(bytes.NewReader(data[i:]))
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			return nil, false
+		}
+		first = raw
 	}
 	v, err := coverage.DecodeJSON(first)
 	if err != nil {

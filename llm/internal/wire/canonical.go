@@ -14,6 +14,9 @@ import (
 // refuses a tool whose InputSchema is not JSON, naming the tool.
 func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 	w := NewWriter(512)
+	if n := spanCount(req); n > 0 {
+		w.Spans = make([]llm.Span, 0, n)
+	}
 	w.BeginObject()
 	w.Key("model")
 	w.String(req.Model)
@@ -96,6 +99,24 @@ func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 	w.EndObject()
 	SortSpans(w.Spans)
 	return w.B, w.Spans, nil
+}
+
+// spanCount is how many spans Canonical records for req: one per labelled
+// system segment and message and one per tool, so the span list is
+// allocated once instead of growing message by message.
+func spanCount(req *llm.Request) int {
+	n := len(req.Tools)
+	for _, s := range req.System {
+		if s.Unit != "" && s.Text != "" {
+			n++
+		}
+	}
+	for _, m := range req.Messages {
+		if m.Unit != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // SortSpans orders spans by start offset (encoders emit them in order
