@@ -236,6 +236,9 @@ type callInfo struct {
 	history []llm.Message // history as the call saw it (before its own append)
 	content string        // the reply's content
 	calls   []llm.ToolCall
+
+	births     []int // the commit that placed each history element; see birth
+	birthsRead bool
 }
 
 // readCall gathers one call-llm commit's evidence.
