@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -20,18 +21,6 @@ import (
 // DefaultMaxIterations is the step budget of an agent built without
 // WithMaxIterations.
 const DefaultMaxIterations = 10
-
-// Capture is the policy for keeping the exact request bytes of each model
-// call. The hash and the per-unit byte spans are always kept.
-type Capture string
-
-// The capture policies implemented here.
-const (
-	// CaptureFull keeps the exact bytes as a blob of the record (default).
-	CaptureFull Capture = "full"
-	// CaptureHashOnly keeps the hashes and spans only.
-	CaptureHashOnly Capture = "hash-only"
-)
 
 // Agent is the configuration of an agent: a model, its tools, its context
 // units and its layers. It holds no conversation state, so one Agent is
@@ -66,7 +55,7 @@ type config struct {
 	units        []*inject.Unit
 	maxIter      int
 	wrapUp       bool
-	capture      Capture
+	capture      record.Capture
 	temperature  *float64
 	maxTokens    int
 	recordEvents bool
@@ -138,12 +127,12 @@ func WithMaxIterations(n int) Option {
 // stoppedEarly records the cut.
 func WithoutWrapUp() Option { return func(c *config) { c.wrapUp = false } }
 
-// WithCapture sets the request-bytes capture policy (CaptureFull by default).
-func WithCapture(p Capture) Option {
+// WithCapture sets the request-bytes capture policy (record.CaptureFull by default).
+func WithCapture(p record.Capture) Option {
 	return func(c *config) {
 		c.capture = p
-		if p != CaptureFull && p != CaptureHashOnly {
-			c.errs = append(c.errs, fmt.Errorf("agent: capture %q: want %q or %q", p, CaptureFull, CaptureHashOnly))
+		if p != record.CaptureFull && p != record.CaptureHashOnly {
+			c.errs = append(c.errs, fmt.Errorf("agent: capture %q: want %q or %q", p, record.CaptureFull, record.CaptureHashOnly))
 		}
 	}
 }
@@ -168,7 +157,7 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.now = n
 // duplicate tool, a malformed or duplicate unit and bad option values, naming
 // each; every problem is reported at once.
 func New(provider llm.Provider, opts ...Option) (*Agent, error) {
-	cfg := config{id: "agent", maxIter: DefaultMaxIterations, wrapUp: true, capture: CaptureFull, recordEvents: true, now: time.Now}
+	cfg := config{id: "agent", maxIter: DefaultMaxIterations, wrapUp: true, capture: record.CaptureFull, recordEvents: true, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
@@ -23,7 +24,7 @@ func BenchmarkAgentIteration(b *testing.B) {
 		opts []agent.Option
 	}{
 		{"record=full", nil},
-		{"record=minimal", []agent.Option{agent.WithCapture(agent.CaptureHashOnly), agent.WithoutEventLog()}},
+		{"record=minimal", []agent.Option{agent.WithCapture(record.CaptureHashOnly), agent.WithoutEventLog()}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p := scripted.New(

@@ -12,17 +12,10 @@ import (
 	"encoding/hex"
 	"hash"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
-
-// LLMRequest is the value of llmRequest for one model call (declared in
-// package state, where explain reads it too).
-type LLMRequest = state.LLMRequest
-
-// CapturedBody is one side of an exchange: the SHA-256 (hex) and length of
-// the exact bytes, how they were kept and the blob that holds them.
-type CapturedBody = state.CapturedBody
 
 // minSharedPrefix is the fewest bytes a request must share with the one
 // before it to be kept as a delta; below it the whole body is a blob.
@@ -33,9 +26,9 @@ const minSharedPrefix = 256
 // request's bytes (the usual case: the conversation so far, then what is
 // new) is kept as a delta on it, and its spans inside the shared bytes are
 // the previous call's, so the record keeps each byte and each span once.
-func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest {
-	out := LLMRequest{Iteration: iter, Provider: rs.a.provider.Name(), Model: model, Endpoint: ex.Endpoint}
-	full := rs.a.cfg.capture == CaptureFull
+func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMRequest {
+	out := state.LLMRequest{Iteration: iter, Provider: rs.a.provider.Name(), Model: model, Endpoint: ex.Endpoint}
+	full := rs.a.cfg.capture == record.CaptureFull
 	shared := 0
 	if body := ex.RequestBody; body != nil {
 		if rs.prevBody != nil && !sameBuffer(rs.prevBody, body) {
@@ -46,14 +39,14 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 			rs.bodyHash.forget()
 		}
 		ref, h := rs.bodyHash.sum(body, shared)
-		out.Request = CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
+		out.Request = state.CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if full {
 			rs.storeRequest(h, body, shared)
 			out.Request.Blob = ref
 		}
 		rs.prevBody, rs.prevHash = body, h
 	} else {
-		out.Request = CapturedBody{Stored: "unavailable"}
+		out.Request = state.CapturedBody{Stored: "unavailable"}
 		rs.prevBody, rs.prevHash = nil, ""
 		rs.bodyHash.forget()
 	}
@@ -73,7 +66,7 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) LLMRequest
 	}
 	if resp != nil {
 		ref, h := hashRef(resp)
-		out.Response = CapturedBody{Sha256: h, Bytes: len(resp)}
+		out.Response = state.CapturedBody{Sha256: h, Bytes: len(resp)}
 		if full {
 			rs.putBlob(h, resp)
 			out.Response.Blob = ref
@@ -95,10 +88,10 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.requests == nil {
-		rs.requests = map[string]RequestDelta{}
+		rs.requests = map[string]record.RequestDelta{}
 	}
 	if _, whole := rs.blobs[h]; !whole {
-		rs.requests[h] = RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th}
+		rs.requests[h] = record.RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th}
 	}
 }
 

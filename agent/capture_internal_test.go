@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
@@ -47,7 +48,7 @@ func TestPrefixHasherMatchesSHA256(t *testing.T) {
 // take the buffer's current bytes for the previous request's, so each call's
 // hash is its own bytes' and each body is kept whole.
 func TestCaptureOfAReusedBuffer(t *testing.T) {
-	rs := &runState{a: &Agent{provider: scripted.New(), cfg: config{capture: CaptureFull}}}
+	rs := &runState{a: &Agent{provider: scripted.New(), cfg: config{capture: record.CaptureFull}}}
 	buf := make([]byte, 0, 8*hashChunk)
 	for i, fill := range []string{"a", "b", "c"} {
 		body := append(buf[:0], bytes.Repeat([]byte(fill), 3*hashChunk+i)...)

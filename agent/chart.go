@@ -7,6 +7,7 @@ package agent
 import (
 	"encoding/json"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/keys"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
@@ -35,7 +36,7 @@ const (
 
 // chartID is the id every agent chart carries, so records and checkpoints of
 // one agent decode on another built the same way.
-const chartID = "agentfootprint.agent"
+const chartID = keys.ChartID
 
 func buildChart(a *Agent) (*flow.Chart, string, error) {
 	b := flow.NewBuilder(chartID).Keys(append(allKeys(), a.seams.keys...)...)

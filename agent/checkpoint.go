@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -286,28 +287,36 @@ type PauseCheckpoint struct {
 	Message string            `json:"message"`
 	Turn    int               `json:"turn"`
 	Blobs   map[string][]byte `json:"blobs,omitempty"`
-	// Requests are the paused leg's request deltas (Record.Requests).
-	Requests      map[string]RequestDelta `json:"requests,omitempty"`
-	Events        []event.Event           `json:"events,omitempty"`
-	DroppedEvents int                     `json:"droppedEvents,omitempty"`
+	// Requests are the paused leg's request deltas (record.Record.Requests).
+	Requests      map[string]record.RequestDelta `json:"requests,omitempty"`
+	Events        []event.Event                  `json:"events,omitempty"`
+	DroppedEvents int                            `json:"droppedEvents,omitempty"`
 	// ArgumentReplies are the replies already given to the inputs layer's
 	// question while it stays open (a field was asked again).
 	ArgumentReplies []json.RawMessage `json:"argumentReplies,omitempty"`
+}
+
+// rawEvent decodes an event keeping its payload as the JSON it was written
+// as, so a resumed record encodes it back byte for byte.
+type rawEvent struct {
+	Type    event.Name      `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+	Meta    event.Meta      `json:"meta"`
 }
 
 // UnmarshalJSON reads a pause checkpoint; events keep their payloads as the
 // JSON they were written as, so the resumed record encodes them unchanged.
 func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
 	var j struct {
-		Version       int                     `json:"version"`
-		Flow          *flow.Checkpoint        `json:"flow"`
-		Message       string                  `json:"message"`
-		Turn          int                     `json:"turn"`
-		Blobs         map[string][]byte       `json:"blobs"`
-		Requests      map[string]RequestDelta `json:"requests"`
-		Events        []rawEvent              `json:"events"`
-		DroppedEvents int                     `json:"droppedEvents"`
-		Replies       []json.RawMessage       `json:"argumentReplies"`
+		Version       int                            `json:"version"`
+		Flow          *flow.Checkpoint               `json:"flow"`
+		Message       string                         `json:"message"`
+		Turn          int                            `json:"turn"`
+		Blobs         map[string][]byte              `json:"blobs"`
+		Requests      map[string]record.RequestDelta `json:"requests"`
+		Events        []rawEvent                     `json:"events"`
+		DroppedEvents int                            `json:"droppedEvents"`
+		Replies       []json.RawMessage              `json:"argumentReplies"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		return &CheckpointError{Field: "", Reason: err.Error()}

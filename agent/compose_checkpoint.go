@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
@@ -23,7 +24,7 @@ type composedCheckpointJSON struct {
 	Composition string           `json:"composition"`
 	Agent       string           `json:"agent"`
 	StartedAt   time.Time        `json:"startedAt"`
-	Legs        []Leg            `json:"legs"`
+	Legs        []record.Leg     `json:"legs"`
 	Flow        *flow.Checkpoint `json:"flow"`
 	Inner       *PauseCheckpoint `json:"inner"`
 	Runs        []innerRunJSON   `json:"runs"`
@@ -78,7 +79,7 @@ func (c *Composition) LoadCheckpoint(data []byte) (*ComposedCheckpoint, error) {
 	}
 	cp := &ComposedCheckpoint{Flow: j.Flow, Inner: j.Inner, Agent: j.Agent, composition: c.name, legs: j.Legs, start: j.StartedAt}
 	for i, r := range j.Runs {
-		rec, err := DecodeRecord(r.Record)
+		rec, err := record.Decode(r.Record)
 		if err != nil {
 			return nil, &CheckpointError{Field: fmt.Sprintf("runs[%d].record", i), Reason: err.Error()}
 		}

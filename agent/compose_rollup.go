@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -75,7 +76,7 @@ func (r *ComposedResult) RollUp() *RollUp {
 // RollUpOf folds a composition's standing from its record alone (live, or
 // decoded from JSON): the same fold as ComposedResult.RollUp. A record
 // that is not a composition's rolls up to not-assessed with no rows.
-func RollUpOf(rec *Record) *RollUp {
+func RollUpOf(rec *record.Record) *RollUp {
 	ru := &RollUp{Standing: assess.StandingNotAssessed, Reasons: []InnerReason{}, Inner: []InnerStanding{}}
 	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return ru

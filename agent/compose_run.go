@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
@@ -575,7 +576,7 @@ type ComposedCheckpoint struct {
 
 	composition string
 	runs        []innerRun
-	legs        []Leg
+	legs        []record.Leg
 	start       time.Time
 }
 
@@ -675,7 +676,7 @@ func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from 
 // inner run's log under the node that ran it (Subflows, and a subflow
 // reference on that commit), every inner blob, and every event with its
 // composition path.
-func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, from *ComposedCheckpoint, complete bool) *Record {
+func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, from *ComposedCheckpoint, complete bool) *record.Record {
 	if log.Subflows == nil {
 		log.Subflows = map[string]*flow.Record{}
 	}
@@ -701,64 +702,15 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 			cm.CommitDetail = &d
 		}
 	}
-	m := Manifest{
-		RunID: log.RunID, AgentID: c.name, Provider: ComposeProvider, Library: "agentfootprint-go " + LibraryVersion,
+	m := record.Manifest{
+		RunID: log.RunID, AgentID: c.name, Provider: ComposeProvider, Library: "agentfootprint-go " + record.LibraryVersion,
 		StartedAt: cr.start.UTC().Format(time.RFC3339Nano), EndedAt: c.now().UTC().Format(time.RFC3339Nano),
 		Complete: complete, TurnNumber: 1, ToolNames: []string{}, UnitIDs: slices.Clone(c.agents),
 	}
 	if from != nil {
-		m.Legs = append(slices.Clone(from.legs), Leg{RunID: log.RunID, ResumedFrom: from.Flow.RunID})
+		m.Legs = append(slices.Clone(from.legs), record.Leg{RunID: log.RunID, ResumedFrom: from.Flow.RunID})
 	} else {
-		m.Legs = []Leg{{RunID: log.RunID}}
+		m.Legs = []record.Leg{{RunID: log.RunID}}
 	}
-	return &Record{Manifest: m, Structure: slices.Clone(c.structureJSON), Log: log, Blobs: blobs, Events: events}
-}
-
-// Inner returns the inner run kept under node in a composition's record (an
-// outer runtime stage id such as "agent:logs#2", or an agent tool's call
-// id) as a record of its own: the inner log, the shared blobs, the inner
-// run's events, and the outer manifest with the inner run id and the
-// inner agent's name. explain reads it like any agent record.
-func (r *Record) Inner(node string) (*Record, bool) {
-	if r == nil || r.Log == nil {
-		return nil, false
-	}
-	sub, ok := r.Log.Subflows[node]
-	if !ok || sub == nil {
-		return nil, false
-	}
-	if rawValues(sub) {
-		// A decoded record keeps inner values as JSON: type them by the
-		// agent's keys, as DecodeRecord does for a single agent's log.
-		if b, err := json.Marshal(sub); err == nil {
-			if typed, err := decodeChart().DecodeRecord(b); err == nil {
-				sub = typed
-			}
-		}
-	}
-	m := r.Manifest
-	m.RunID, m.Legs, m.Provider = sub.RunID, []Leg{{RunID: sub.RunID}}, ""
-	var evs []event.Event
-	for _, ev := range r.Events {
-		if ev.Meta.RunID == sub.RunID {
-			evs = append(evs, ev)
-			if p := ev.Meta.CompositionPath; len(p) > 0 {
-				m.AgentID = p[len(p)-1]
-			}
-		}
-	}
-	return &Record{Manifest: m, Log: sub, Blobs: r.Blobs, Events: evs}, true
-}
-
-// rawValues reports a log whose values are still JSON (a decoded record's
-// subflow, which the decoder could not type).
-func rawValues(log *flow.Record) bool {
-	for _, c := range log.Commits {
-		for _, op := range c.Ops {
-			if _, ok := op.Value.(json.RawMessage); ok {
-				return true
-			}
-		}
-	}
-	return false
+	return &record.Record{Manifest: m, Structure: slices.Clone(c.structureJSON), Log: log, Blobs: blobs, Events: events}
 }

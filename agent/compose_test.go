@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -80,9 +81,9 @@ func TestComposeSequence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := agent.DecodeRecord(b)
+	back, err := record.Decode(b)
 	if err != nil {
-		t.Fatalf("DecodeRecord: %v", err)
+		t.Fatalf("record.Decode: %v", err)
 	}
 	if back.Manifest.AgentID != "pipeline" || back.Manifest.Provider != agent.ComposeProvider || len(back.Log.Subflows) != 2 {
 		t.Errorf("decoded manifest %+v with %d subflows", back.Manifest, len(back.Log.Subflows))
@@ -440,7 +441,7 @@ func TestComposeRollUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := agent.DecodeRecord(b)
+	back, err := record.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

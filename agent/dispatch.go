@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -54,7 +55,7 @@ type batch struct {
 	turn    int
 	calls   []llm.ToolCall
 	msgs    []llm.Message
-	results []ToolResult
+	results []state.ToolResult
 	rows    []coverage.DeclaredCoverage
 }
 
@@ -119,7 +120,7 @@ func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.R
 	name, _ := kPausedName.Get(s)
 	startMs, _ := kPausedStartMs.Get(s)
 	prev, _ := kToolResults.Get(s)
-	b.results = append([]ToolResult{}, prev...)
+	b.results = append([]state.ToolResult{}, prev...)
 	idx := -1
 	for i, c := range b.calls {
 		if c.ID == id && c.Name == name && i >= len(b.results) {
@@ -230,7 +231,7 @@ func (b *batch) commit(done bool) {
 		kHistory.Append(b.s, b.msgs...)
 		b.msgs = nil
 	}
-	kToolResults.Set(b.s, append([]ToolResult{}, b.results...))
+	kToolResults.Set(b.s, append([]state.ToolResult{}, b.results...))
 	if n := len(b.results); n > 0 {
 		kLastToolResult.Set(b.s, b.results[n-1])
 	}
@@ -251,7 +252,7 @@ func (b *batch) commit(done bool) {
 // the raw output blob and the tools.result event.
 func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.msgs = append(b.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: o.served, IsError: o.isErr})
-	r := ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: tool.UTF16Len(o.served)}
+	r := state.ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: tool.UTF16Len(o.served)}
 	if o.raw != nil {
 		r.OutputRef = "sha256:" + b.rs.blob(o.raw)
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -28,7 +30,7 @@ type waitIn struct {
 }
 
 // eventTrail is each tool event's type and call id, in record order.
-func eventTrail(r *agent.Record) []string {
+func eventTrail(r *record.Record) []string {
 	var out []string
 	for _, e := range r.Events {
 		switch p := e.Payload.(type) {
@@ -119,7 +121,7 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 }
 
 // toolResultsOf reads the last committed toolResults.
-func toolResultsOf(t *testing.T, r *agent.Result) []agent.ToolResult {
+func toolResultsOf(t *testing.T, r *agent.Result) []state.ToolResult {
 	t.Helper()
 	b, err := json.Marshal(r.Record())
 	if err != nil {
@@ -136,7 +138,7 @@ func toolResultsOf(t *testing.T, r *agent.Result) []agent.ToolResult {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		t.Fatal(err)
 	}
-	var last []agent.ToolResult
+	var last []state.ToolResult
 	for _, c := range rec.Commits {
 		for _, op := range c.Ops {
 			if op.Key == "toolResults" {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -35,26 +36,6 @@ func ExampleAgent_LoadConversation() {
 	// Still checkout. 4
 }
 
-// The record encodes to one JSON document and decodes back with typed
-// values, so any key can be replayed as of any commit.
-func ExampleDecodeRecord() {
-	a, _ := agent.New(scripted.New(scripted.Reply{Content: "All green."}))
-	res, _ := a.Run(context.Background(), agent.Input{Message: "Status?"})
-	data, _ := json.Marshal(res.Record())
-
-	rec, err := agent.DecodeRecord(data)
-	if err != nil {
-		panic(err)
-	}
-	i, _ := rec.Log.Find("prepare-final#4")
-	v, _, _ := flow.ValueAt(rec.Log, i, "finalContent")
-	lr, _, _ := flow.ValueAt(rec.Log, i, "llmRequest")
-	body, _ := rec.Blob(lr.(agent.LLMRequest).Request.Blob)
-	fmt.Println(v, rec.Manifest.Complete, len(body) == lr.(agent.LLMRequest).Request.Bytes)
-	// Output:
-	// All green. true true
-}
-
 // Context units are evaluated every iteration; the record says which fired
 // and why.
 func ExampleWithUnits() {
@@ -73,7 +54,7 @@ func ExampleWithUnits() {
 	res, _ := a.Run(context.Background(), agent.Input{Message: "Can I return this?"})
 	i, _ := res.Record().Log.Find("context#1")
 	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
-	for _, e := range v.(agent.ContextUnits).Units {
+	for _, e := range v.(state.ContextUnits).Units {
 		fmt.Println(e.ID, e.Active, e.Trigger.Kind)
 	}
 	fmt.Println(len(model.Requests()[0].System), "unit in the system prompt")

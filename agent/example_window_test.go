@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -31,7 +32,7 @@ func ExampleWithWindow() {
 
 	i, _ := res.Record().Log.Find("context#1")
 	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
-	h := v.(agent.ContextUnits).History
+	h := v.(state.ContextUnits).History
 	fmt.Println("sent:", h.Sent)
 	for _, e := range h.Evicted {
 		fmt.Printf("evicted: history/%d (%s)\n", e.Index, e.Reason)

@@ -1,5 +1,5 @@
 // Fuzz targets for the parsers of outside data: conversation checkpoints (as
-// LoadConversation reads them) and records.
+// LoadConversation reads them).
 
 package agent_test
 
@@ -76,19 +76,4 @@ func pausedCheckpoint(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func FuzzDecodeRecord(f *testing.F) {
-	f.Add([]byte(`{"format":"agentfootprint-go.record/1","manifest":{},"runId":"r","chartId":"agentfootprint.agent","commits":[]}`))
-	f.Add([]byte(`{"format":"agentfootprint-go.record/1","commits":[{"idx":0,"runtimeStageId":"input"}]}`))
-	f.Add([]byte(`{}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		rec, err := agent.DecodeRecord(data)
-		if err != nil {
-			return
-		}
-		if _, err := json.Marshal(rec); err != nil {
-			t.Fatalf("decoded record does not encode: %v", err)
-		}
-	})
 }

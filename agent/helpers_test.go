@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -84,7 +85,7 @@ func call(id, name, args string) llm.ToolCall {
 	return llm.ToolCall{ID: id, Name: name, Args: a, ArgsError: aerr}
 }
 
-func stageIDs(r *agent.Record) []string {
+func stageIDs(r *record.Record) []string {
 	var out []string
 	for _, c := range r.Log.Commits {
 		out = append(out, c.RuntimeStageID)

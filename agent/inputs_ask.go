@@ -26,11 +26,6 @@ import (
 // {"requestId": …, "values": {"f1": …}}.
 const PauseArguments = "arguments"
 
-// ArgumentAsk is the committed argumentAsk: the batch's iteration and, while
-// a question is out, the question (Waiting). It is declared in package
-// state, where the standing's fold reads it.
-type ArgumentAsk = state.ArgumentAsk
-
 var kArgumentAsk = state.KeyArgumentAsk
 
 // repliesInput is what Conversation.Resume hands the paused stage once the last
@@ -57,7 +52,7 @@ func askBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, b *
 		if err != nil || len(ask.Fields) == 0 {
 			return nil // the calls are then refused at dispatch, by name
 		}
-		kArgumentAsk.Set(s, ArgumentAsk{Iteration: b.iter, Waiting: &ask, Fields: ask.Fields})
+		kArgumentAsk.Set(s, state.ArgumentAsk{Iteration: b.iter, Waiting: &ask, Fields: ask.Fields})
 		first := ask.Bindings[0]
 		b.rs.emit(s, event.PauseRequest, b.iter, func() any {
 			return event.PauseRequestPayload{Reason: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool}
@@ -93,19 +88,19 @@ func replay(ask inputs.Ask, replies []json.RawMessage, toolOf inputs.ToolOf, st 
 
 // waitingAsk reads argumentAsk from a checkpoint's state (typed, or raw
 // JSON after a round trip).
-func waitingAsk(state map[string]any) (ArgumentAsk, bool) {
-	v, ok := state[kArgumentAsk.KeyName()]
+func waitingAsk(vals map[string]any) (state.ArgumentAsk, bool) {
+	v, ok := vals[kArgumentAsk.KeyName()]
 	if !ok {
-		return ArgumentAsk{}, false
+		return state.ArgumentAsk{}, false
 	}
-	var a ArgumentAsk
+	var a state.ArgumentAsk
 	switch t := v.(type) {
-	case ArgumentAsk:
+	case state.ArgumentAsk:
 		a = t
 	default:
 		b, err := json.Marshal(v)
 		if err != nil || json.Unmarshal(b, &a) != nil {
-			return ArgumentAsk{}, false
+			return state.ArgumentAsk{}, false
 		}
 	}
 	return a, a.Waiting != nil
@@ -198,7 +193,7 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 			next[i] = r
 		}
 		kArgumentResolutions.Set(s, next)
-		kArgumentAsk.Set(s, ArgumentAsk{Iteration: st.Iteration, Fields: st.Fields})
+		kArgumentAsk.Set(s, state.ArgumentAsk{Iteration: st.Iteration, Fields: st.Fields})
 		return true, nil
 	}
 }

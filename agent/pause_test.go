@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -119,7 +121,7 @@ func TestPauseAndResume(t *testing.T) {
 	if ev := res2.Record().Events; len(ev) == 0 || ev[0].Type != event.AgentTurnStart {
 		t.Errorf("resumed record events start with %v", ev)
 	}
-	lr := valueAt[agent.LLMRequest](t, res2.Record(), "call-llm#2", "llmRequest")
+	lr := valueAt[state.LLMRequest](t, res2.Record(), "call-llm#2", "llmRequest")
 	if _, ok := res2.Record().Blob(lr.Request.Blob); !ok {
 		t.Error("the first leg's request blob is missing from the resumed record")
 	}
@@ -541,7 +543,7 @@ func TestResumeInAnotherAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := agent.DecodeRecord(rb)
+	back, err := record.Decode(rb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -91,7 +92,7 @@ func logsTool(t testing.TB) *tool.Tool {
 
 // runCalls runs one turn of calls model calls on provider name and returns
 // the record after a JSON round trip, and its encoded size.
-func runCalls(t testing.TB, name string, calls int) (*agent.Record, int) {
+func runCalls(t testing.TB, name string, calls int) (*record.Record, int) {
 	a, err := agent.New(providerFor(t, name, calls), agent.WithTools(logsTool(t)),
 		agent.WithSystemPrompt("You read logs page by page."), agent.WithMaxIterations(calls+1))
 	if err != nil {
@@ -108,7 +109,7 @@ func runCalls(t testing.TB, name string, calls int) (*agent.Record, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := agent.DecodeRecord(b)
+	rec, err := record.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestRebuiltRequestsHashToTheRecordedHash(t *testing.T) {
 				n, deltas := 0, 0
 				for _, c := range rec.Log.Commits {
 					for _, op := range c.Ops {
-						req, ok := op.Value.(agent.LLMRequest)
+						req, ok := op.Value.(state.LLMRequest)
 						if op.Key != state.KeyLLMRequest.KeyName() || op.Verb != flow.VerbSet || !ok {
 							continue
 						}

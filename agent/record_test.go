@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -20,7 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func valueAt[T any](t *testing.T, rec *agent.Record, stage, key string) T {
+func valueAt[T any](t *testing.T, rec *record.Record, stage, key string) T {
 	t.Helper()
 	i, ok := rec.Log.Find(stage)
 	if !ok {
@@ -78,7 +80,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 	}
 
 	// ALLOWED: iteration 1 — the rule read userMessage, written by seed#0.
-	cu1 := valueAt[agent.ContextUnits](t, rec, "context#1", "contextUnits")
+	cu1 := valueAt[state.ContextUnits](t, rec, "context#1", "contextUnits")
 	wantRule := inject.Evidence{Kind: inject.TriggerRule, Label: "the person mentions VIP", Matched: new(bool),
 		Reads: []inject.KeyRead{{Key: "userMessage", Writer: "seed#0", Commit: 1}}}
 	if diff := cmp.Diff(wantRule, cu1.Units[1].Trigger); diff != "" {
@@ -88,7 +90,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 		t.Errorf("iteration 1 activity = %s", mustJSON(t, cu1.Units))
 	}
 	// Iteration 2: the on-tool-return unit fired because of c1.
-	cu2 := valueAt[agent.ContextUnits](t, rec, "context#5", "contextUnits")
+	cu2 := valueAt[state.ContextUnits](t, rec, "context#5", "contextUnits")
 	if !cu2.Units[2].Active || len(cu2.Units[2].Trigger.Matches) != 1 || cu2.Units[2].Trigger.Matches[0].ToolCallID != "c1" {
 		t.Errorf("on-tool-return entry = %s", mustJSON(t, cu2.Units[2]))
 	}
@@ -101,7 +103,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 	}
 
 	// LANDED: each placed unit has a span whose unescaped bytes are its text.
-	lr := valueAt[agent.LLMRequest](t, rec, "call-llm#6", "llmRequest")
+	lr := valueAt[state.LLMRequest](t, rec, "call-llm#6", "llmRequest")
 	body, ok := rec.Blob(lr.Request.Blob)
 	if !ok {
 		t.Fatal("request blob missing")
@@ -137,7 +139,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 
 func TestCaptureHashOnly(t *testing.T) {
 	p := scripted.New(scripted.Reply{Content: "ok"})
-	a, err := agent.New(p, agent.WithCapture(agent.CaptureHashOnly))
+	a, err := agent.New(p, agent.WithCapture(record.CaptureHashOnly))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func TestCaptureHashOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := valueAt[agent.LLMRequest](t, res.Record(), "call-llm#2", "llmRequest")
+	lr := valueAt[state.LLMRequest](t, res.Record(), "call-llm#2", "llmRequest")
 	if lr.Request.Stored != "hash-only" || lr.Request.Blob != "" || lr.Request.Sha256 == "" || len(lr.Spans) == 0 {
 		t.Errorf("llmRequest = %s", mustJSON(t, lr))
 	}
@@ -171,7 +173,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := agent.DecodeRecord(b)
+	back, err := record.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +211,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 	if diff := cmp.Diff([]string{"seed#0", "call-llm#2", "tool-calls#4", "call-llm#6"}, births); diff != "" {
 		t.Errorf("births (-want +got):\n%s", diff)
 	}
-	if _, err := agent.DecodeRecord([]byte(`{"format":"other/1"}`)); err == nil {
+	if _, err := record.Decode([]byte(`{"format":"other/1"}`)); err == nil {
 		t.Error("foreign format accepted")
 	}
 }

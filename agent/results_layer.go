@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -259,7 +260,7 @@ func (r *Result) Assessment() *assess.Assessment {
 // turn's own record). It is never nil: a record of an agent without the
 // results layer gives not-assessed with ReasonNotArmed, and a nil or empty
 // record not-assessed with ReasonNoRecord.
-func AssessRecord(rec *Record) *assess.Assessment {
+func AssessRecord(rec *record.Record) *assess.Assessment {
 	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return notAssessed(ReasonNoRecord)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -69,12 +70,12 @@ type Result struct {
 	// RunID names the run (the last leg's id after a resume).
 	RunID string
 
-	record  *Record
+	record  *record.Record
 	history []llm.Message
 }
 
 // Record returns the turn's run record.
-func (r *Result) Record() *Record { return r.record }
+func (r *Result) Record() *record.Record { return r.record }
 
 // History returns the conversation's messages as of the end of this turn
 // (including the final answer, or as of the pause, or as of the last
@@ -175,7 +176,7 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.
 	}
 	for k, v := range cp.Requests {
 		if rs.requests == nil {
-			rs.requests = map[string]RequestDelta{}
+			rs.requests = map[string]record.RequestDelta{}
 		}
 		rs.requests[k] = v
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -98,7 +99,7 @@ func TestMultiIterationRun(t *testing.T) {
 	if res.Usage.Input == 0 || res.Usage.Output == 0 {
 		t.Errorf("usage = %+v", res.Usage)
 	}
-	if !strings.Contains(mustJSON(t, res.Record()), `"format":"`+agent.RecordFormat+`"`) {
+	if !strings.Contains(mustJSON(t, res.Record()), `"format":"`+record.Format+`"`) {
 		t.Error("record JSON lacks its format")
 	}
 }

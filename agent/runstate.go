@@ -12,15 +12,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
-
-// MaxRecordedEvents caps the events a record keeps; later ones are counted
-// in droppedEvents.
-const MaxRecordedEvents = 10000
 
 type runState struct {
 	a       *Agent
@@ -49,10 +46,10 @@ type runState struct {
 	// agentTools are the inner turns run by agent tools (compose_tool.go).
 	agentTools []agentToolRun
 
-	// requests are the request bodies kept as deltas (Record.Requests);
+	// requests are the request bodies kept as deltas (record.Record.Requests);
 	// prevBody, prevHash and prevSpans are the last model call's request,
 	// which the next one is compared with.
-	requests  map[string]RequestDelta
+	requests  map[string]record.RequestDelta
 	prevBody  []byte
 	prevHash  string
 	prevSpans []llm.Span
@@ -179,11 +176,11 @@ func (rs *runState) deliver(ev event.Event) {
 	n := ev.Type
 	if rs.a.cfg.recordEvents {
 		rs.mu.Lock()
-		if len(rs.events) < MaxRecordedEvents {
+		if len(rs.events) < record.MaxEvents {
 			if rs.events == nil {
 				// A turn emits about eight events per iteration; one
 				// allocation for the usual turn instead of a doubling series.
-				rs.events = make([]event.Event, 0, min(16+8*rs.a.cfg.maxIter, MaxRecordedEvents))
+				rs.events = make([]event.Event, 0, min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
 			}
 			rs.events = append(rs.events, ev)
 		} else {

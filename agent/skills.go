@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -97,7 +98,7 @@ func skillActivations(hist []llm.Message) map[string]inject.Activation {
 
 // offered reports whether tool name is offered given the context units of
 // this iteration: a tool a skill names waits until one such skill is active.
-func (a *Agent) offered(name string, cu ContextUnits) bool {
+func (a *Agent) offered(name string, cu state.ContextUnits) bool {
 	gated := false
 	for i, u := range a.cfg.units {
 		if u.Kind() != inject.KindSkill {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -98,7 +99,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 			kCoverage.Append(s, rows...)
 		}
 	}
-	cu := ContextUnits{Iteration: iter, Units: entries, History: a.historyWindow(iter, hist)}
+	cu := state.ContextUnits{Iteration: iter, Units: entries, History: a.historyWindow(iter, hist)}
 	if cu.Units == nil {
 		cu.Units = []inject.Entry{}
 	}
@@ -153,7 +154,7 @@ type providerFailure struct {
 func (p *providerFailure) Error() string { return "the model call failed: " + p.err.Error() }
 func (p *providerFailure) Unwrap() error { return p.err }
 
-func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
+func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
 	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
 		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Text()})

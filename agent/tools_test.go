@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -290,7 +291,7 @@ func TestCoverageBoundary(t *testing.T) {
 		t.Errorf("served %q, want %q", got, want)
 	}
 	tr, _, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, "lastToolResult")
-	if r := tr.(agent.ToolResult); r.Status != tool.StatusAbsent || r.OutputRef == "" {
+	if r := tr.(state.ToolResult); r.Status != tool.StatusAbsent || r.OutputRef == "" {
 		t.Errorf("lastToolResult = %+v", r)
 	} else if _, ok := rec.Blob(r.OutputRef); !ok {
 		t.Errorf("raw output blob %s missing", r.OutputRef)
@@ -357,7 +358,7 @@ func TestCoverageEnvelopes(t *testing.T) {
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Errorf("boundary events (-want +got):\n%s", diff)
 	}
-	results := valueAt[[]agent.ToolResult](t, res.Record(), "tool-calls#4", "toolResults")
+	results := valueAt[[]state.ToolResult](t, res.Record(), "tool-calls#4", "toolResults")
 	if results[0].Status != tool.StatusAbsent || results[1].Status != "" {
 		t.Errorf("statuses = %q, %q", results[0].Status, results[1].Status)
 	}
@@ -406,7 +407,7 @@ func TestMaxToolResultCharsEndToEnd(t *testing.T) {
 		t.Errorf("tools.result carries %q, the model read %q", got, served)
 	}
 	// The record keeps the raw output whole.
-	r := valueAt[agent.ToolResult](t, res.Record(), "tool-calls#4", "lastToolResult")
+	r := valueAt[state.ToolResult](t, res.Record(), "tool-calls#4", "lastToolResult")
 	if b, ok := res.Record().Blob(r.OutputRef); !ok || string(b) != long {
 		t.Errorf("raw output blob = %d bytes, %v", len(b), ok)
 	}

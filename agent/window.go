@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -41,14 +42,14 @@ const (
 // with their group. Indices out of range are ignored. Every eviction is recorded in
 // contextUnits.history.evicted; none is silent.
 type Window interface {
-	Evict(iteration int, hist []llm.Message) []Evicted
+	Evict(iteration int, hist []llm.Message) []state.Evicted
 }
 
 // WindowFunc adapts a function to Window.
-type WindowFunc func(iteration int, hist []llm.Message) []Evicted
+type WindowFunc func(iteration int, hist []llm.Message) []state.Evicted
 
 // Evict calls f.
-func (f WindowFunc) Evict(iteration int, hist []llm.Message) []Evicted {
+func (f WindowFunc) Evict(iteration int, hist []llm.Message) []state.Evicted {
 	return f(iteration, hist)
 }
 
@@ -113,7 +114,7 @@ func (w lastMessages) check() error {
 	return nil
 }
 
-func (w lastMessages) Evict(_ int, hist []llm.Message) []Evicted {
+func (w lastMessages) Evict(_ int, hist []llm.Message) []state.Evicted {
 	return keepNewest(hist, EvictedByWindow, w.n, func(g group) int { return g.end - g.start })
 }
 
@@ -135,7 +136,7 @@ func (w charBudget) check() error {
 	return nil
 }
 
-func (w charBudget) Evict(_ int, hist []llm.Message) []Evicted {
+func (w charBudget) Evict(_ int, hist []llm.Message) []state.Evicted {
 	return keepNewest(hist, EvictedByBudget, w.max, func(g group) int {
 		n := 0
 		for _, m := range hist[g.start:g.end] {
@@ -191,7 +192,7 @@ func answers(calls []llm.ToolCall, id string) bool {
 // keepNewest keeps groups newest first while the sizes of the kept groups
 // add up to at most limit, and evicts every older message with reason. The
 // newest group is always kept.
-func keepNewest(hist []llm.Message, reason string, limit int, size func(group) int) []Evicted {
+func keepNewest(hist []llm.Message, reason string, limit int, size func(group) int) []state.Evicted {
 	gs := groups(hist)
 	total, cut := 0, 0
 	for k := len(gs) - 1; k >= 0; k-- {
@@ -201,30 +202,30 @@ func keepNewest(hist []llm.Message, reason string, limit int, size func(group) i
 			break
 		}
 	}
-	out := make([]Evicted, 0, cut)
+	out := make([]state.Evicted, 0, cut)
 	for i := 0; i < cut; i++ {
-		out = append(out, Evicted{Index: i, Reason: reason})
+		out = append(out, state.Evicted{Index: i, Reason: reason})
 	}
 	return out
 }
 
 // historyWindow is the history part of contextUnits for one iteration:
 // every index sent, nothing evicted, unless a window is set.
-func (a *Agent) historyWindow(iter int, hist []llm.Message) HistoryWindow {
+func (a *Agent) historyWindow(iter int, hist []llm.Message) state.HistoryWindow {
 	w := a.cfg.window
 	if w.strategy == nil {
 		sent := make([]int, len(hist))
 		for i := range sent {
 			sent[i] = i
 		}
-		return HistoryWindow{Sent: sent, Evicted: []Evicted{}}
+		return state.HistoryWindow{Sent: sent, Evicted: []state.Evicted{}}
 	}
 	return applyWindow(w.strategy.Evict(iter, hist), w.pinned, hist)
 }
 
 // applyWindow turns a strategy's answer into the recorded window, enforcing
 // the rules documented on Window.
-func applyWindow(asked []Evicted, pinned []int, hist []llm.Message) HistoryWindow {
+func applyWindow(asked []state.Evicted, pinned []int, hist []llm.Message) state.HistoryWindow {
 	reason := make([]string, len(hist)) // "" = sent
 	for _, e := range asked {
 		if e.Index < 0 || e.Index >= len(hist) || reason[e.Index] != "" {
@@ -272,12 +273,12 @@ func applyWindow(asked []Evicted, pinned []int, hist []llm.Message) HistoryWindo
 			evicted++
 		}
 	}
-	hw := HistoryWindow{Sent: make([]int, 0, len(hist)-evicted), Evicted: make([]Evicted, 0, evicted)}
+	hw := state.HistoryWindow{Sent: make([]int, 0, len(hist)-evicted), Evicted: make([]state.Evicted, 0, evicted)}
 	for i, r := range reason {
 		if r == "" {
 			hw.Sent = append(hw.Sent, i)
 		} else {
-			hw.Evicted = append(hw.Evicted, Evicted{Index: i, Reason: r})
+			hw.Evicted = append(hw.Evicted, state.Evicted{Index: i, Reason: r})
 		}
 	}
 	return hw
@@ -285,7 +286,7 @@ func applyWindow(asked []Evicted, pinned []int, hist []llm.Message) HistoryWindo
 
 // evictedUnits lists a window's evictions as context.evaluated's dropped
 // entries (ids history/<index>).
-func evictedUnits(ev []Evicted) []event.DroppedUnit {
+func evictedUnits(ev []state.Evicted) []event.DroppedUnit {
 	if len(ev) == 0 {
 		return nil
 	}

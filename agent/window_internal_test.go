@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -22,30 +23,30 @@ func TestApplyWindowRules(t *testing.T) {
 		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c", Name: "t"}}},                       // 6
 		{Role: llm.RoleTool, ToolCallID: "c", Content: "rc"},                                             // 7
 	}
-	ev := func(reason string, idx ...int) []Evicted {
-		out := []Evicted{}
+	ev := func(reason string, idx ...int) []state.Evicted {
+		out := []state.Evicted{}
 		for _, i := range idx {
-			out = append(out, Evicted{Index: i, Reason: reason})
+			out = append(out, state.Evicted{Index: i, Reason: reason})
 		}
 		return out
 	}
 	tests := []struct {
 		name   string
-		asked  []Evicted
+		asked  []state.Evicted
 		pinned []int
-		want   HistoryWindow
+		want   state.HistoryWindow
 	}{
-		{"nothing asked", nil, nil, HistoryWindow{Sent: []int{0, 1, 2, 3, 4, 5, 6, 7}, Evicted: []Evicted{}}},
+		{"nothing asked", nil, nil, state.HistoryWindow{Sent: []int{0, 1, 2, 3, 4, 5, 6, 7}, Evicted: []state.Evicted{}}},
 		{"one tool result evicts its whole group", ev("window", 3), nil,
-			HistoryWindow{Sent: []int{0, 4, 5, 6, 7}, Evicted: ev("window", 1, 2, 3)}},
+			state.HistoryWindow{Sent: []int{0, 4, 5, 6, 7}, Evicted: ev("window", 1, 2, 3)}},
 		{"the call evicts its results", ev("budget", 1), nil,
-			HistoryWindow{Sent: []int{0, 4, 5, 6, 7}, Evicted: ev("budget", 1, 2, 3)}},
+			state.HistoryWindow{Sent: []int{0, 4, 5, 6, 7}, Evicted: ev("budget", 1, 2, 3)}},
 		{"a pin keeps the whole group", ev("window", 0, 1, 2, 3, 4), []int{2},
-			HistoryWindow{Sent: []int{1, 2, 3, 5, 6, 7}, Evicted: ev("window", 0, 4)}},
+			state.HistoryWindow{Sent: []int{1, 2, 3, 5, 6, 7}, Evicted: ev("window", 0, 4)}},
 		{"the question and the last group are always sent", ev("window", 0, 1, 2, 3, 4, 5, 6, 7), nil,
-			HistoryWindow{Sent: []int{5, 6, 7}, Evicted: ev("window", 0, 1, 2, 3, 4)}},
-		{"odd answers: out of range, duplicate, unknown reason", []Evicted{{Index: -1}, {Index: 99}, {Index: 0, Reason: "policy"}, {Index: 0, Reason: "budget"}}, []int{42},
-			HistoryWindow{Sent: []int{1, 2, 3, 4, 5, 6, 7}, Evicted: ev("window", 0)}},
+			state.HistoryWindow{Sent: []int{5, 6, 7}, Evicted: ev("window", 0, 1, 2, 3, 4)}},
+		{"odd answers: out of range, duplicate, unknown reason", []state.Evicted{{Index: -1}, {Index: 99}, {Index: 0, Reason: "policy"}, {Index: 0, Reason: "budget"}}, []int{42},
+			state.HistoryWindow{Sent: []int{1, 2, 3, 4, 5, 6, 7}, Evicted: ev("window", 0)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,16 +68,16 @@ func TestBuiltInWindows(t *testing.T) {
 	tests := []struct {
 		name string
 		w    Window
-		want []Evicted
+		want []state.Evicted
 	}{
-		{"last 1", LastMessages(1), []Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
-		{"last 2 stops before the group of 2", LastMessages(2), []Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
-		{"last 3 takes the group", LastMessages(3), []Evicted{{Index: 0, Reason: "window"}}},
-		{"last 9", LastMessages(9), []Evicted{}},
-		{"budget 10 stops before the group of 8", CharBudget(10), []Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
-		{"budget 11", CharBudget(11), []Evicted{{Index: 0, Reason: "budget"}}},
-		{"budget 21", CharBudget(21), []Evicted{}},
-		{"budget 1 keeps the newest", CharBudget(1), []Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
+		{"last 1", LastMessages(1), []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
+		{"last 2 stops before the group of 2", LastMessages(2), []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
+		{"last 3 takes the group", LastMessages(3), []state.Evicted{{Index: 0, Reason: "window"}}},
+		{"last 9", LastMessages(9), []state.Evicted{}},
+		{"budget 10 stops before the group of 8", CharBudget(10), []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
+		{"budget 11", CharBudget(11), []state.Evicted{{Index: 0, Reason: "budget"}}},
+		{"budget 21", CharBudget(21), []state.Evicted{}},
+		{"budget 1 keeps the newest", CharBudget(1), []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -62,12 +63,12 @@ func TestWindowEvictsEarlyMessages(t *testing.T) {
 	// result are one group, and the question is always sent.
 	tests := []struct {
 		stage string
-		want  agent.HistoryWindow
+		want  state.HistoryWindow
 		units []string
 	}{
-		{"context#1", agent.HistoryWindow{Sent: []int{2}, Evicted: []agent.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}}},
+		{"context#1", state.HistoryWindow{Sent: []int{2}, Evicted: []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}}},
 			[]string{"history/2"}},
-		{"context#5", agent.HistoryWindow{Sent: []int{2, 3, 4}, Evicted: []agent.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}}},
+		{"context#5", state.HistoryWindow{Sent: []int{2, 3, 4}, Evicted: []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}}},
 			[]string{"history/2", "history/3", "history/4"}},
 	}
 	reqs := p.Requests()
@@ -75,7 +76,7 @@ func TestWindowEvictsEarlyMessages(t *testing.T) {
 		t.Fatalf("requests = %d, want %d", len(reqs), len(tests))
 	}
 	for k, tc := range tests {
-		cu := valueAt[agent.ContextUnits](t, rec, tc.stage, "contextUnits")
+		cu := valueAt[state.ContextUnits](t, rec, tc.stage, "contextUnits")
 		if diff := cmp.Diff(tc.want, cu.History); diff != "" {
 			t.Errorf("%s history (-want +got):\n%s", tc.stage, diff)
 		}
@@ -89,7 +90,7 @@ func TestWindowEvictsEarlyMessages(t *testing.T) {
 		}
 		// Spans name exactly the sent messages.
 		var spanned []string
-		for _, s := range valueAt[agent.LLMRequest](t, rec, callOf(tc.stage), "llmRequest").Spans {
+		for _, s := range valueAt[state.LLMRequest](t, rec, callOf(tc.stage), "llmRequest").Spans {
 			if s.Kind == llm.SpanMessage {
 				spanned = append(spanned, s.Unit)
 			}
@@ -138,8 +139,8 @@ func callOf(stage string) string {
 
 func TestKeepHistoryRestoresAnEviction(t *testing.T) {
 	res, p, _ := windowRun(t, agent.WithWindow(agent.LastMessages(1)), agent.WithPinnedHistory(0))
-	cu := valueAt[agent.ContextUnits](t, res.Record(), "context#1", "contextUnits")
-	want := agent.HistoryWindow{Sent: []int{0, 2}, Evicted: []agent.Evicted{{Index: 1, Reason: "window"}}}
+	cu := valueAt[state.ContextUnits](t, res.Record(), "context#1", "contextUnits")
+	want := state.HistoryWindow{Sent: []int{0, 2}, Evicted: []state.Evicted{{Index: 1, Reason: "window"}}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
 	}
@@ -152,16 +153,16 @@ func TestCharBudgetWindow(t *testing.T) {
 	res, _, _ := windowRun(t, agent.WithWindow(agent.CharBudget(60)))
 	tests := []struct {
 		stage string
-		want  agent.HistoryWindow
+		want  state.HistoryWindow
 	}{
 		// [override 67, noted 6, question 26]: 26+6 fit in 60, 67 more does not.
-		{"context#1", agent.HistoryWindow{Sent: []int{1, 2}, Evicted: []agent.Evicted{{Index: 0, Reason: "budget"}}}},
+		{"context#1", state.HistoryWindow{Sent: []int{1, 2}, Evicted: []state.Evicted{{Index: 0, Reason: "budget"}}}},
 		// The call group alone is 14+22+36 = 72 chars, over 60, yet always sent
 		// as the newest; the question is always sent too.
-		{"context#5", agent.HistoryWindow{Sent: []int{2, 3, 4}, Evicted: []agent.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}}}},
+		{"context#5", state.HistoryWindow{Sent: []int{2, 3, 4}, Evicted: []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}}}},
 	}
 	for _, tc := range tests {
-		cu := valueAt[agent.ContextUnits](t, res.Record(), tc.stage, "contextUnits")
+		cu := valueAt[state.ContextUnits](t, res.Record(), tc.stage, "contextUnits")
 		if diff := cmp.Diff(tc.want, cu.History); diff != "" {
 			t.Errorf("%s history (-want +got):\n%s", tc.stage, diff)
 		}
@@ -170,8 +171,8 @@ func TestCharBudgetWindow(t *testing.T) {
 
 func TestNoWindowSendsEverything(t *testing.T) {
 	res, p, log := windowRun(t)
-	cu := valueAt[agent.ContextUnits](t, res.Record(), "context#5", "contextUnits")
-	want := agent.HistoryWindow{Sent: []int{0, 1, 2, 3, 4}, Evicted: []agent.Evicted{}}
+	cu := valueAt[state.ContextUnits](t, res.Record(), "context#5", "contextUnits")
+	want := state.HistoryWindow{Sent: []int{0, 1, 2, 3, 4}, Evicted: []state.Evicted{}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
 	}
@@ -185,7 +186,7 @@ func TestNoWindowSendsEverything(t *testing.T) {
 	}
 	// WithPinnedHistory alone changes nothing.
 	res2, _, _ := windowRun(t, agent.WithPinnedHistory(1))
-	if diff := cmp.Diff(want, valueAt[agent.ContextUnits](t, res2.Record(), "context#5", "contextUnits").History); diff != "" {
+	if diff := cmp.Diff(want, valueAt[state.ContextUnits](t, res2.Record(), "context#5", "contextUnits").History); diff != "" {
 		t.Errorf("WithPinnedHistory without a window (-want +got):\n%s", diff)
 	}
 }

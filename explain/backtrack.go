@@ -9,14 +9,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // BacktrackFormat is the format id of a Chain's JSON encoding.
@@ -157,7 +157,7 @@ type BornHop struct {
 // Backtrack computes the chain for target from rec alone. It refuses a
 // record without a log, a target that is not a model call, and a run that
 // produced no final answer when no step is given.
-func Backtrack(rec *agent.Record, target Target) (*Chain, error) {
+func Backtrack(rec *record.Record, target Target) (*Chain, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
@@ -260,7 +260,7 @@ func answerCall(log *flow.Record, target Target, hop *AnswerHop) (int, error) {
 
 // suspectsOf builds the LANDED, ALLOWED and BORN hops of every placed unit
 // and every tool result the call sent, in request order.
-func suspectsOf(rec *agent.Record, call *callInfo, flags map[string]bool) ([]Suspect, error) {
+func suspectsOf(rec *record.Record, call *callInfo, flags map[string]bool) ([]Suspect, error) {
 	log := rec.Log
 	cat, catCommit, err := catalog(log)
 	if err != nil {
@@ -332,7 +332,7 @@ func suspectsOf(rec *agent.Record, call *callInfo, flags map[string]bool) ([]Sus
 }
 
 // toolSuspect builds the hops of the tool result at history index hi.
-func toolSuspect(rec *agent.Record, call *callInfo, hi, pos int, cat []inject.CatalogEntry, catIdx map[string]int, catCommit int) (Suspect, error) {
+func toolSuspect(rec *record.Record, call *callInfo, hi, pos int, cat []inject.CatalogEntry, catIdx map[string]int, catCommit int) (Suspect, error) {
 	log := rec.Log
 	m := call.history[hi]
 	s := Suspect{Unit: historyUnit(hi), text: m.Content}
@@ -364,7 +364,7 @@ func toolSuspect(rec *agent.Record, call *callInfo, hi, pos int, cat []inject.Ca
 		break
 	}
 	if ok {
-		if results, _, err := valueAt[[]agent.ToolResult](log, birth, keyToolResults); err == nil {
+		if results, _, err := valueAt[[]state.ToolResult](log, birth, keyToolResults); err == nil {
 			for _, r := range results {
 				if r.ToolCallID == m.ToolCallID {
 					ref.Status, ref.Error, ref.Output = string(r.Status), r.Error, r.OutputRef
@@ -388,7 +388,7 @@ func firstPlacement(log *flow.Record, unit string, limit int) int {
 		if ci >= limit {
 			break
 		}
-		cu, ok, err := valueAt[agent.ContextUnits](log, ci, keyContextUnits)
+		cu, ok, err := valueAt[state.ContextUnits](log, ci, keyContextUnits)
 		if err != nil || !ok {
 			continue
 		}
@@ -402,7 +402,7 @@ func firstPlacement(log *flow.Record, unit string, limit int) int {
 }
 
 // requestBody returns the exact request bytes of a call when they were kept.
-func requestBody(rec *agent.Record, req agent.LLMRequest) ([]byte, bool) {
+func requestBody(rec *record.Record, req state.LLMRequest) ([]byte, bool) {
 	if req.Request.Blob == "" {
 		return nil, false
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -168,7 +169,7 @@ func portable(ch explain.Chain) explain.Chain {
 }
 
 // stepsOf lists the runtime ids of a stage's commits.
-func stepsOf(rec *agent.Record, stage string) []string {
+func stepsOf(rec *record.Record, stage string) []string {
 	var out []string
 	for _, c := range rec.Log.Commits {
 		if c.StageID == stage {
@@ -179,7 +180,7 @@ func stepsOf(rec *agent.Record, stage string) []string {
 }
 
 // requestBytes finds the request blob with the given hash.
-func requestBytes(t *testing.T, rec *agent.Record, sha string) []byte {
+func requestBytes(t *testing.T, rec *record.Record, sha string) []byte {
 	t.Helper()
 	b, ok := rec.Blob(sha)
 	if !ok {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -49,7 +50,7 @@ func BenchmarkIterationOverhead(b *testing.B) {
 		opts []agent.Option
 	}{
 		{"record=full", nil},
-		{"record=minimal", []agent.Option{agent.WithCapture(agent.CaptureHashOnly), agent.WithoutEventLog()}},
+		{"record=minimal", []agent.Option{agent.WithCapture(record.CaptureHashOnly), agent.WithoutEventLog()}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var n atomic.Int64

@@ -5,10 +5,9 @@ package explain
 
 import (
 	"context"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"slices"
 	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
 )
 
 // Bisect outcomes (wire words).
@@ -57,7 +56,7 @@ const FlagBudgetSpent = "budget-spent"
 // outcome is not-reproducible when removing every suspect does not flip, and
 // inconclusive on an unstable baseline, a spent budget, or a minimal set
 // larger than MaxCulprits.
-func Bisect(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, suspects []Spec, opt BisectOptions) (*BisectReport, error) {
+func Bisect(ctx context.Context, rec *record.Record, bp Blueprint, w *World, suspects []Spec, opt BisectOptions) (*BisectReport, error) {
 	if opt.MaxProbes <= 0 {
 		opt.MaxProbes = 24
 	}

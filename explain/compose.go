@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
@@ -51,7 +52,7 @@ type ComposedHop struct {
 
 // BacktrackComposed walks a composition's record (agent.Composition.Run)
 // from its answer back to its input. A record of a plain agent is refused.
-func BacktrackComposed(rec *agent.Record) (*ComposedChain, error) {
+func BacktrackComposed(rec *record.Record) (*ComposedChain, error) {
 	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return nil, ErrNoRecord
 	}
@@ -95,7 +96,7 @@ func BacktrackComposed(rec *agent.Record) (*ComposedChain, error) {
 }
 
 // innerHop is the hop of one inner call, with the backtrack inside it.
-func innerHop(rec *agent.Record, o agent.Outcome) ComposedHop {
+func innerHop(rec *record.Record, o agent.Outcome) ComposedHop {
 	hop := ComposedHop{Node: o.Node, Kind: HopAgent, Agent: o.Agent, Error: o.Error}
 	if o.Removed {
 		hop.Kind = HopRemoved

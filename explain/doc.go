@@ -1,7 +1,7 @@
 // Package explain answers "why did the agent say that?" from a run record
 // alone, and tests the answer by rerunning the agent.
 //
-// Every function here reads an *agent.Record (live from agent.Result.Record,
+// Every function here reads an *record.Record (live from agent.Result.Record,
 // or decoded from its JSON with Open or Decode) and nothing the caller types
 // by hand:
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -31,7 +32,7 @@ func exampleBlueprint() explain.Blueprint {
 	}}
 }
 
-func exampleRecord() *agent.Record {
+func exampleRecord() *record.Record {
 	a, _ := exampleBlueprint().Build(exampleModel())
 	res, _ := a.Run(context.Background(), agent.Input{Message: "Refund order A-17?"})
 	return res.Record()

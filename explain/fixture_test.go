@@ -1,5 +1,4 @@
-// Test fixtures: the refunds agent of acceptance scenarios 1–3 and 5 on a
-// seed-sensitive scripted model.
+// Test fixtures: the refunds agent of acceptance scenarios 1–3 and 5 on a seed-sensitive model.
 
 package explain_test
 
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -115,7 +115,7 @@ func newRefunds(t testing.TB) *refunds {
 }
 
 // run executes the scenario once on the model and returns the record.
-func (r *refunds) run(t testing.TB, p llm.Provider) *agent.Record {
+func (r *refunds) run(t testing.TB, p llm.Provider) *record.Record {
 	t.Helper()
 	a, err := r.bp.Build(p)
 	if err != nil {

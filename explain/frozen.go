@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -46,14 +48,14 @@ type FrozenTools struct {
 
 // NewFrozenTools reads every tool execution of rec. A result whose raw output
 // blob is missing from the record is refused by name.
-func NewFrozenTools(rec *agent.Record) (*FrozenTools, error) {
+func NewFrozenTools(rec *record.Record) (*FrozenTools, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
 	ft := &FrozenTools{outputs: map[string][]recordedOutput{}}
 	log := rec.Log
 	for _, ci := range commitsOf(log, stageToolCalls) {
-		results, ok, err := valueAt[[]agent.ToolResult](log, ci, keyToolResults)
+		results, ok, err := valueAt[[]state.ToolResult](log, ci, keyToolResults)
 		if err != nil || !ok {
 			continue
 		}
@@ -189,7 +191,7 @@ type World struct {
 // agent's clock reads are not recorded one by one, so the clock is held at
 // the recorded start of the run. It refuses a nil provider and a record whose
 // outputs cannot be read.
-func FrozenWorld(rec *agent.Record, live llm.Provider) (*World, error) {
+func FrozenWorld(rec *record.Record, live llm.Provider) (*World, error) {
 	if live == nil {
 		return nil, errors.New("explain: FrozenWorld needs a live provider")
 	}

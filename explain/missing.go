@@ -4,12 +4,11 @@
 package explain
 
 import (
-	"slices"
-	"strconv"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"slices"
+	"strconv"
 )
 
 // MissingLimit is stated in every missing-context answer.
@@ -55,7 +54,7 @@ type InactiveItem struct {
 // (active units, the history before any window, the offered tools) with what
 // has a span in its request. Inactive units are listed best lexical match
 // to the answer first. It refuses what Backtrack refuses.
-func MissingContext(rec *agent.Record, target Target) (*Missing, error) {
+func MissingContext(rec *record.Record, target Target) (*Missing, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}

@@ -6,13 +6,12 @@ package explain
 
 import (
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // SuspectName is the name of a suspect in both directions: "unit:<id>" for a context unit,
@@ -65,7 +64,7 @@ func priorLen(log *flow.Record) int {
 // bare context-unit id, and "force:<id>" (place a unit, or pin history message i with
 // "force:history/<i>"). A name that removes nothing bp or the record holds is an
 // *UnknownSpecError listing every removable name.
-func ParseSuspect(rec *agent.Record, bp Blueprint, name string) (Spec, error) {
+func ParseSuspect(rec *record.Record, bp Blueprint, name string) (Spec, error) {
 	if rec == nil || rec.Log == nil {
 		return Spec{}, ErrNoRecord
 	}

@@ -8,13 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"math"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // AblationFormat is the format id of a Report's JSON encoding.
@@ -137,7 +136,7 @@ type sample struct {
 }
 
 // newProber validates the common inputs of Probe, Bisect and WalkToRoot.
-func newProber(rec *agent.Record, bp Blueprint, w *World, samples int, cmp Comparator) (*prober, error) {
+func newProber(rec *record.Record, bp Blueprint, w *World, samples int, cmp Comparator) (*prober, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
@@ -217,7 +216,7 @@ func specText(specs []Spec) string {
 // record without a final answer, N below 2, a spec Ablate refuses, a forced
 // history message the recorded run did not have before its question, and any
 // rerun that fails (the error names the probe and seed).
-func Probe(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, opt ProbeOptions) (*Report, error) {
+func Probe(ctx context.Context, rec *record.Record, bp Blueprint, w *World, opt ProbeOptions) (*Report, error) {
 	p, err := newProber(rec, bp, w, opt.Samples, opt.Comparator)
 	if err != nil {
 		return nil, err
@@ -274,7 +273,7 @@ func baselineOf(base sample, n int) BaselineReport {
 
 // sampleFlags are the flags a baseline earns: unstable, identical samples,
 // samples that cannot be independent.
-func sampleFlags(rec *agent.Record, w *World, base sample) []string {
+func sampleFlags(rec *record.Record, w *World, base sample) []string {
 	var f []string
 	if base.flips > 0 {
 		f = append(f, FlagBaselineUnstable)
@@ -358,7 +357,7 @@ func stats(xs []float64) SimStats {
 
 // sourceOf reads the rerun input from the record: the user message and the
 // conversation before it.
-func sourceOf(rec *agent.Record) (*rerunSource, error) {
+func sourceOf(rec *record.Record) (*rerunSource, error) {
 	log := rec.Log
 	seeds := commitsOf(log, stageSeed)
 	if len(seeds) == 0 {
@@ -384,7 +383,7 @@ func sourceOf(rec *agent.Record) (*rerunSource, error) {
 // rankedSpecs maps the top ranked suspects to specs bp can apply: a unit to
 // Unit, a tool result to Tool of its tool. The shortlist comes first when the
 // ranking has no clear winner.
-func rankedSpecs(rec *agent.Record, bp Blueprint, k int) ([]Spec, *Confidence, error) {
+func rankedSpecs(rec *record.Record, bp Blueprint, k int) ([]Spec, *Confidence, error) {
 	ch, err := Backtrack(rec, Target{})
 	if err != nil {
 		return nil, nil, err

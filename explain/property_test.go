@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -31,9 +32,9 @@ func TestPropertySpansMatchBornText(t *testing.T) {
 	for i := range 60 {
 		texts := []string{hostileText(r), hostileText(r)}
 		units := []*inject.Unit{inject.Must(inject.Fact("f1", texts[0])), inject.Must(inject.Steering("s1", texts[1], inject.WithMessageSlot("user")))}
-		capture := agent.CaptureFull
+		capture := record.CaptureFull
 		if i%5 == 0 {
-			capture = agent.CaptureHashOnly
+			capture = record.CaptureHashOnly
 		}
 		a, err := agent.New(scripted.New(scripted.Reply{Content: "ok " + texts[0]}), agent.WithUnits(units...), agent.WithCapture(capture))
 		if err != nil {
@@ -56,7 +57,7 @@ func TestPropertySpansMatchBornText(t *testing.T) {
 			}
 		}
 		wantFlags := []string{}
-		if capture == agent.CaptureHashOnly {
+		if capture == record.CaptureHashOnly {
 			wantFlags = []string{explain.FlagRequestHashOnly}
 		}
 		if !slices.Equal(ch.Flags, wantFlags) {

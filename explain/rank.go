@@ -5,13 +5,12 @@ package explain
 
 import (
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // persistThreshold is the similarity above which a later output counts as
@@ -75,13 +74,13 @@ type RankOptions struct {
 // Rank scores the suspects of the backtrack from target, best first. Only
 // content-bearing suspects are ranked (placed context units and tool
 // results); plumbing stages never are.
-func Rank(rec *agent.Record, target Target) ([]Ranked, error) {
+func Rank(rec *record.Record, target Target) ([]Ranked, error) {
 	return RankWith(rec, target, RankOptions{})
 }
 
 // RankWith is Rank with a pluggable scorer and an optional contrastive
 // reference answer.
-func RankWith(rec *agent.Record, target Target, opt RankOptions) ([]Ranked, error) {
+func RankWith(rec *record.Record, target Target, opt RankOptions) ([]Ranked, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}

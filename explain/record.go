@@ -10,16 +10,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // State keys of the agent chart this package reads, by their wire names as
@@ -48,13 +47,13 @@ const (
 // ErrNoRecord refuses a nil record or a record without a commit log.
 var ErrNoRecord = errors.New("explain: the record is nil or has no commit log")
 
-// Open reads a record: a JSON file written by agent.Record.MarshalJSON
+// Open reads a record: a JSON file written by record.Record.MarshalJSON
 // (format agentfootprint-go.record/1, blobs inline as base64), or a
 // directory written by WriteDir (record.json plus blobs/<sha256>). Every
 // blob file is checked against its name. It refuses a path that cannot be
 // read, a record that is not one, and a blob whose bytes do not hash to its
 // name, naming the path.
-func Open(path string) (*agent.Record, error) {
+func Open(path string) (*record.Record, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("explain: open record: %w", err)
@@ -101,7 +100,7 @@ func Open(path string) (*agent.Record, error) {
 
 // WriteDir writes rec for sharing as dir/record.json (without inline blobs)
 // and dir/blobs/<sha256>, creating dir. Open reads it back.
-func WriteDir(rec *agent.Record, dir string) error {
+func WriteDir(rec *record.Record, dir string) error {
 	if rec == nil || rec.Log == nil {
 		return ErrNoRecord
 	}
@@ -127,8 +126,8 @@ func WriteDir(rec *agent.Record, dir string) error {
 
 // Decode reads a record from its JSON encoding. It refuses another format or
 // a malformed log (the error names the field).
-func Decode(data []byte) (*agent.Record, error) {
-	rec, err := agent.DecodeRecord(data)
+func Decode(data []byte) (*record.Record, error) {
+	rec, err := record.Decode(data)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +218,7 @@ func catalog(log *flow.Record) ([]inject.CatalogEntry, int, error) {
 }
 
 // unitText returns a catalog entry's text: inline, or from its blob.
-func unitText(rec *agent.Record, e inject.CatalogEntry) (string, bool) {
+func unitText(rec *record.Record, e inject.CatalogEntry) (string, bool) {
 	if e.Content != "" || e.ContentRef == "" {
 		return e.Content, e.Content != "" || e.Chars == 0
 	}
@@ -231,8 +230,8 @@ func unitText(rec *agent.Record, e inject.CatalogEntry) (string, bool) {
 type callInfo struct {
 	commit  int // the call-llm commit
 	context int // the context commit it read contextUnits from (-1 if none)
-	req     agent.LLMRequest
-	units   agent.ContextUnits
+	req     state.LLMRequest
+	units   state.ContextUnits
 	history []llm.Message // history as the call saw it (before its own append)
 	content string        // the reply's content
 	calls   []llm.ToolCall
@@ -249,14 +248,14 @@ func readCall(log *flow.Record, ci int) (*callInfo, error) {
 	}
 	info := &callInfo{commit: ci, context: -1}
 	var err error
-	if info.req, _, err = valueAt[agent.LLMRequest](log, ci, keyLLMRequest); err != nil {
+	if info.req, _, err = valueAt[state.LLMRequest](log, ci, keyLLMRequest); err != nil {
 		return nil, err
 	}
 	// Every span of the request, the ones it shares with earlier calls too.
 	info.req.Spans, info.req.SpansKept = state.RequestSpans(log, info.req), 0
 	if w, ok := flow.LastWriter(log, keyContextUnits, ci); ok {
 		info.context = w
-		if info.units, _, err = valueAt[agent.ContextUnits](log, w, keyContextUnits); err != nil {
+		if info.units, _, err = valueAt[state.ContextUnits](log, w, keyContextUnits); err != nil {
 			return nil, err
 		}
 	}

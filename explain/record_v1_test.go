@@ -5,14 +5,13 @@
 package explain_test
 
 import (
-	"os"
-	"strings"
-	"testing"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/audit"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/store"
+	"os"
+	"strings"
+	"testing"
 )
 
 func TestRecordFormat1StillExplainsAndExports(t *testing.T) {
@@ -23,7 +22,7 @@ func TestRecordFormat1StillExplainsAndExports(t *testing.T) {
 	if !strings.Contains(string(data[:64]), `"agentfootprint-go.record/1"`) {
 		t.Fatal("the fixture is not a format 1 record")
 	}
-	rec, err := agent.DecodeRecord(data)
+	rec, err := record.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +54,8 @@ func TestRecordFormat1StillExplainsAndExports(t *testing.T) {
 	}
 	// Saved again, the record is written in the current format (its requests
 	// all whole, which format 2 allows).
-	if ar.RecordFormat != agent.RecordFormat {
-		t.Errorf("audit run format %q, want %q", ar.RecordFormat, agent.RecordFormat)
+	if ar.RecordFormat != record.Format {
+		t.Errorf("audit run format %q, want %q", ar.RecordFormat, record.Format)
 	}
 	ex, err := audit.NewExporter(audit.Options{LibraryVersion: "test"})
 	if err != nil {

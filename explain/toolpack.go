@@ -9,14 +9,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
 // Toolpack caps: defaults and hard limits.
@@ -35,7 +35,7 @@ const (
 // Toolpack returns the trace tools over an agent run record: run_overview,
 // explain_answer, find_in_trace, trace_node, trace_slice, backtrack,
 // who_wrote, get_value and inspect_tool_call.
-func Toolpack(rec *agent.Record) ([]*tool.Tool, error) {
+func Toolpack(rec *record.Record) ([]*tool.Tool, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
@@ -55,11 +55,11 @@ func FlowToolpack(log *flow.Record) ([]*tool.Tool, error) {
 // trace is the shared state of one toolpack.
 type trace struct {
 	log      *flow.Record
-	rec      *agent.Record
+	rec      *record.Record
 	redacted map[string]bool
 }
 
-func toolpack(log *flow.Record, rec *agent.Record) ([]*tool.Tool, error) {
+func toolpack(log *flow.Record, rec *record.Record) ([]*tool.Tool, error) {
 	tr := &trace{log: log, rec: rec, redacted: map[string]bool{}}
 	var ids []string
 	for _, c := range log.Commits {
@@ -422,7 +422,7 @@ func (tr *trace) getValue(m map[string]any) (string, error) {
 func (tr *trace) inspectToolCall(m map[string]any) (string, error) {
 	id := argStr(m, "toolCallId")
 	for _, ci := range commitsOf(tr.log, stageToolCalls) {
-		results, _, err := valueAt[[]agent.ToolResult](tr.log, ci, keyToolResults)
+		results, _, err := valueAt[[]state.ToolResult](tr.log, ci, keyToolResults)
 		if err != nil {
 			continue
 		}

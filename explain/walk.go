@@ -7,9 +7,8 @@ package explain
 import (
 	"context"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"slices"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
 )
 
 // Walk stops (wire words).
@@ -64,7 +63,7 @@ type WalkHop struct {
 // the top Beam candidates; a single convicted candidate becomes the new root
 // and, when it is itself a tool result, the walk goes on. It refuses a start
 // that is not a tool result of the answering call.
-func WalkToRoot(ctx context.Context, rec *agent.Record, bp Blueprint, w *World, from string, opt WalkOptions) (*WalkReport, error) {
+func WalkToRoot(ctx context.Context, rec *record.Record, bp Blueprint, w *World, from string, opt WalkOptions) (*WalkReport, error) {
 	if opt.Beam <= 0 {
 		opt.Beam = 2
 	}

@@ -5,13 +5,12 @@
 package lens
 
 import (
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/store"
+	"strings"
 )
 
 // answerView is the answer pane.
@@ -41,7 +40,7 @@ type checkView struct {
 }
 
 // answerOf builds the answer pane from the record and the story.
-func answerOf(rec *agent.Record, status string, steps []step) answerView {
+func answerOf(rec *record.Record, status string, steps []step) answerView {
 	a := answerView{Status: status}
 	final, _ := finalValue[string](rec.Log, keyFinalContent)
 	a.Text = final
@@ -84,7 +83,7 @@ func answerOf(rec *agent.Record, status string, steps []step) answerView {
 }
 
 // assessmentOf reads the standing the run recorded on its turn_end event.
-func assessmentOf(rec *agent.Record) (assess.Assessment, bool) {
+func assessmentOf(rec *record.Record) (assess.Assessment, bool) {
 	for i := len(rec.Events) - 1; i >= 0; i-- {
 		e := rec.Events[i]
 		if e.Type != event.AgentTurnEnd {
@@ -102,7 +101,7 @@ func assessmentOf(rec *agent.Record) (assess.Assessment, bool) {
 
 // failureOf returns the error sentence and the stage that failed: the fatal
 // error event's when there is one, else the failed commit's.
-func failureOf(rec *agent.Record) (string, string) {
+func failureOf(rec *record.Record) (string, string) {
 	for _, e := range rec.Events {
 		if e.Type == event.ErrorFatal {
 			if p, ok := payloadAs[event.ErrorFatalPayload](e); ok && p.Error != "" {

@@ -6,13 +6,13 @@ package lens
 
 import (
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
+	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/explain"
-	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // openSuspects is how many suspect cards are unfolded, and how many suspects'
@@ -65,7 +65,7 @@ type suspectView struct {
 
 // backtrackOf computes the chain and ranking; a run without a final answer
 // is walked back from its last model call.
-func backtrackOf(rec *agent.Record, steps []step, storyAnchors map[string]string, unitAnchors map[string]string, rep *explain.Report) backtrackView {
+func backtrackOf(rec *record.Record, steps []step, storyAnchors map[string]string, unitAnchors map[string]string, rep *explain.Report) backtrackView {
 	var v backtrackView
 	target := explain.Target{}
 	hasFinal := slices.ContainsFunc(steps, func(s step) bool { return s.Final })
@@ -177,12 +177,12 @@ func anchorID(unit string) string {
 }
 
 // requestOf returns the llmRequest a model call committed.
-func requestOf(rec *agent.Record, commit int) (agent.LLMRequest, bool) {
+func requestOf(rec *record.Record, commit int) (state.LLMRequest, bool) {
 	c, ok := rec.Log.Commit(commit)
 	if !ok || c.CommitDetail == nil {
-		return agent.LLMRequest{}, false
+		return state.LLMRequest{}, false
 	}
-	req, _, ok := opValue[agent.LLMRequest](c, keyLLMRequest)
+	req, _, ok := opValue[state.LLMRequest](c, keyLLMRequest)
 	if ok {
 		// Every span of the request, the ones it shares with earlier calls too.
 		req.Spans, req.SpansKept = rec.RequestSpans(req), 0
@@ -191,7 +191,7 @@ func requestOf(rec *agent.Record, commit int) (agent.LLMRequest, bool) {
 }
 
 // spansOf returns the request's spans in byte order.
-func spansOf(req agent.LLMRequest) []llm.Span {
+func spansOf(req state.LLMRequest) []llm.Span {
 	out := slices.Clone(req.Spans)
 	slices.SortStableFunc(out, func(a, b llm.Span) int { return a.Start - b.Start })
 	return out

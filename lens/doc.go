@@ -2,7 +2,7 @@
 // opens to see what the agent did and to walk its answer back to the context
 // that produced it.
 //
-// The page is built from the record alone (an *agent.Record, live or decoded
+// The page is built from the record alone (an *record.Record, live or decoded
 // from a store or a file) with html/template; its CSS and script are inline,
 // and a Content-Security-Policy forbids every fetch, so the file opened from
 // disk makes no request to anything. It has five panes:

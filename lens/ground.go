@@ -6,10 +6,9 @@ package lens
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"slices"
 	"strconv"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
 )
 
 // ledgerRow is one findings ledger row in the table's columns; Detail holds
@@ -37,7 +36,7 @@ var ledgerColumns = []string{"kind", "toolName", "toolCallId", "verdict", "argum
 
 // groundOf reads the ledger and the coverage rows as of the last commit.
 // anchors maps a tool call id to its place in the story.
-func groundOf(rec *agent.Record, anchors map[string]string) ([]ledgerRow, []coverageRow) {
+func groundOf(rec *record.Record, anchors map[string]string) ([]ledgerRow, []coverageRow) {
 	var out []ledgerRow
 	rows, _ := finalValue[[]map[string]any](rec.Log, keyLedger)
 	for i, r := range rows {

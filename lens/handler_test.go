@@ -4,21 +4,20 @@ package lens_test
 
 import (
 	"context"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/lens"
+	"github.com/agentfootprint/agentfootprint-go/store"
+	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
+	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/lens"
-	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
-	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 )
 
-func storeWith(t *testing.T, recs map[store.Status]*agent.Record) store.Store {
+func storeWith(t *testing.T, recs map[store.Status]*record.Record) store.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "runs.db"))
 	if err != nil {
@@ -52,7 +51,7 @@ func get(t *testing.T, h http.Handler, method, path string) (*http.Response, str
 
 func TestHandler(t *testing.T) {
 	p1, pa := part1(t), paused(t)
-	st := storeWith(t, map[store.Status]*agent.Record{store.StatusComplete: p1, store.StatusPaused: pa})
+	st := storeWith(t, map[store.Status]*record.Record{store.StatusComplete: p1, store.StatusPaused: pa})
 	h, err := lens.NewHandler(st, lens.WithStoreName("test store"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,23 +5,23 @@ package lens_test
 import (
 	"context"
 	"encoding/json"
-	"regexp"
-	"strings"
-	"sync"
-	"testing"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/lens"
 	"github.com/agentfootprint/agentfootprint-go/lens/lenstest"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
 )
 
 // fixture runs a lenstest builder once per test binary.
-func fixture(build func(context.Context) (*agent.Record, error)) func(testing.TB) *agent.Record {
-	once := sync.OnceValues(func() (*agent.Record, error) { return build(context.Background()) })
-	return func(t testing.TB) *agent.Record {
+func fixture(build func(context.Context) (*record.Record, error)) func(testing.TB) *record.Record {
+	once := sync.OnceValues(func() (*record.Record, error) { return build(context.Background()) })
+	return func(t testing.TB) *record.Record {
 		t.Helper()
 		rec, err := once()
 		if err != nil {
@@ -36,10 +36,10 @@ var (
 	part2  = fixture(lenstest.DemoPart2)
 	paused = fixture(lenstest.Paused)
 	failed = fixture(lenstest.Failed)
-	long   = fixture(func(ctx context.Context) (*agent.Record, error) { return lenstest.Long(ctx, 200) })
+	long   = fixture(func(ctx context.Context) (*record.Record, error) { return lenstest.Long(ctx, 200) })
 )
 
-func page(t testing.TB, rec *agent.Record, opts ...lens.Option) string {
+func page(t testing.TB, rec *record.Record, opts ...lens.Option) string {
 	t.Helper()
 	b, err := lens.Page(rec, opts...)
 	if err != nil {
@@ -138,7 +138,7 @@ func TestFailedRun(t *testing.T) {
 }
 
 func TestSelfContained(t *testing.T) {
-	for name, rec := range map[string]*agent.Record{"part1": part1(t), "paused": paused(t), "failed": failed(t)} {
+	for name, rec := range map[string]*record.Record{"part1": part1(t), "paused": paused(t), "failed": failed(t)} {
 		html := page(t, rec)
 		mustContain(t, name, html, `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;`)
 		if m := regexp.MustCompile(`(?i)<(link|img|iframe|object|embed|source|audio|video)\b|\bsrc=|\burl\(|@import`).FindString(html); m != "" {
@@ -207,7 +207,7 @@ func TestRefusesNoRecord(t *testing.T) {
 	if _, err := lens.Page(nil); err != lens.ErrNoRecord {
 		t.Errorf("Page(nil) = %v, want ErrNoRecord", err)
 	}
-	if _, err := lens.Page(&agent.Record{}); err != lens.ErrNoRecord {
+	if _, err := lens.Page(&record.Record{}); err != lens.ErrNoRecord {
 		t.Errorf("Page(no log) = %v, want ErrNoRecord", err)
 	}
 }
@@ -216,7 +216,7 @@ func TestRefusesNoRecord(t *testing.T) {
 // counted once: the person's message and every history message, the tool
 // call arguments, the context unit texts, the answer, and the ledger and
 // coverage rows as JSON. Request bodies are not content: they repeat it.
-func uniqueContentBytes(t testing.TB, rec *agent.Record) int {
+func uniqueContentBytes(t testing.TB, rec *record.Record) int {
 	t.Helper()
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -285,9 +285,9 @@ func findCommit(t testing.TB, log *flow.Record, stage string) *flow.Commit {
 	return nil
 }
 
-func requestBlob(t testing.TB, rec *agent.Record, commit int) string {
+func requestBlob(t testing.TB, rec *record.Record, commit int) string {
 	t.Helper()
-	var req agent.LLMRequest
+	var req state.LLMRequest
 	for _, op := range rec.Log.Commits[commit].Ops {
 		if op.Key == "llmRequest" {
 			convert(t, op.Value, &req)

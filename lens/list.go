@@ -6,14 +6,13 @@ package lens
 import (
 	"bytes"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/store"
 	"html/template"
 	"io"
 	"slices"
 	"time"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/event"
-	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
 // RunSummary is one line of the run list.
@@ -30,7 +29,7 @@ type RunSummary struct {
 
 // Summarize makes the list line of a stored run from its header and record
 // (rec may be nil when it could not be decoded; Err then says so).
-func Summarize(info store.RunInfo, rec *agent.Record) RunSummary {
+func Summarize(info store.RunInfo, rec *record.Record) RunSummary {
 	s := RunSummary{ID: info.ID, StartedAt: info.StartedAt, Status: string(info.Status), Answer: oneLine(info.Answer, 120)}
 	if rec == nil {
 		return s

@@ -8,13 +8,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/explain"
 	"html/template"
 	"io"
 	"strings"
 	"sync"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/explain"
 )
 
 //go:embed assets/page.html assets/list.html assets/lens.css assets/lens.js
@@ -55,7 +54,7 @@ type page struct {
 	JS         template.JS
 	ListURL    string
 	RunID      string
-	Manifest   agent.Manifest
+	Manifest   record.Manifest
 	Status     badge
 	Question   string
 	Answer     answerView
@@ -72,7 +71,7 @@ type page struct {
 }
 
 // build reads everything the page shows from rec.
-func build(rec *agent.Record, o options) (*page, error) {
+func build(rec *record.Record, o options) (*page, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
@@ -151,7 +150,7 @@ func templates() (*template.Template, error) {
 // refuses a nil record or one without a commit log; a record whose parts
 // cannot be read (no answer, no request bytes) still renders, saying what is
 // missing.
-func Render(w io.Writer, rec *agent.Record, opts ...Option) error {
+func Render(w io.Writer, rec *record.Record, opts ...Option) error {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -173,7 +172,7 @@ func Render(w io.Writer, rec *agent.Record, opts ...Option) error {
 }
 
 // Page returns the page of rec as bytes (see Render).
-func Page(rec *agent.Record, opts ...Option) ([]byte, error) {
+func Page(rec *record.Record, opts ...Option) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := Render(&buf, rec, opts...); err != nil {
 		return nil, err

@@ -5,12 +5,11 @@ package lens
 
 import (
 	"encoding/json"
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/store"
+	"strings"
 )
 
 // Stage ids and state keys of the agent chart the lens reads (wire facts of
@@ -108,7 +107,7 @@ func payloadAs[T any](e event.Event) (T, bool) { return as[T](e.Payload) }
 // statusOf says how the run ended, in the store's words: failed when a commit failed or a fatal
 // error was emitted, paused when a call waits for a person, complete when the
 // manifest says Run returned normally, else incomplete.
-func statusOf(rec *agent.Record) string {
+func statusOf(rec *record.Record) string {
 	const (
 		failed, paused = string(store.StatusFailed), string(store.StatusPaused)
 		complete       = string(store.StatusComplete)

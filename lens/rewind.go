@@ -11,14 +11,13 @@ package lens
 
 import (
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"html"
 	"html/template"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/explain"
-	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
 // elideBytes is the span length above which a span that is not a top
@@ -45,7 +44,7 @@ type rewindView struct {
 }
 
 // rewindOf builds the rewind of the chain's answering request.
-func rewindOf(rec *agent.Record, ch *explain.Chain, sus []suspectView, storyAnchors, unitAnchors map[string]string) *rewindView {
+func rewindOf(rec *record.Record, ch *explain.Chain, sus []suspectView, storyAnchors, unitAnchors map[string]string) *rewindView {
 	req, ok := requestOf(rec, ch.Answer.Commit)
 	if !ok {
 		return &rewindView{Step: ch.Answer.Step, Note: "The record holds no request for this call."}

@@ -5,13 +5,13 @@ package lens
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"strconv"
+	"strings"
 )
 
 // foldChars is the served-result length above which a result is folded.
@@ -66,7 +66,7 @@ type pauseView struct {
 }
 
 // storyOf walks the log once and returns the person's message and the steps.
-func storyOf(rec *agent.Record) (string, []step) {
+func storyOf(rec *record.Record) (string, []step) {
 	log := rec.Log
 	if log == nil {
 		return "", nil
@@ -106,7 +106,7 @@ func storyOf(rec *agent.Record) (string, []step) {
 			s := step{N: len(steps) + 1, Stage: c.RuntimeStageID, Context: lastContext, WrapUp: c.StageID == stageWrapUp, Error: c.Error}
 			s.Anchor = "step-" + strconv.Itoa(s.N)
 			s.Said, _, _ = opValue[string](c, keyLatestContent)
-			if req, _, ok := opValue[agent.LLMRequest](c, keyLLMRequest); ok {
+			if req, _, ok := opValue[state.LLMRequest](c, keyLLMRequest); ok {
 				s.Iteration = req.Iteration
 				s.Request = fmt.Sprintf("%d bytes, sha256 %s", req.Request.Bytes, short(req.Request.Sha256))
 			}
@@ -136,7 +136,7 @@ func storyOf(rec *agent.Record) (string, []step) {
 					}
 				}
 			}
-			if results, _, ok := opValue[[]agent.ToolResult](c, keyToolResults); ok {
+			if results, _, ok := opValue[[]state.ToolResult](c, keyToolResults); ok {
 				for _, r := range results {
 					if tc := byCall[r.ToolCallID]; tc != nil {
 						tc.Status = string(r.Status)

@@ -6,11 +6,11 @@ package lens
 
 import (
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
+	"github.com/agentfootprint/agentfootprint-go/inject"
 	"strconv"
 	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/inject"
 )
 
 // unitView is one context unit.
@@ -43,7 +43,7 @@ type toolDef struct {
 
 // unitsOf reads the catalog, every context commit's outcomes and the
 // retrieval records those commits carry.
-func unitsOf(rec *agent.Record) ([]unitView, []toolDef, []retrievalView) {
+func unitsOf(rec *record.Record) ([]unitView, []toolDef, []retrievalView) {
 	cat, _ := finalValue[[]inject.CatalogEntry](rec.Log, keyCatalog)
 	var units []unitView
 	var tools []toolDef
@@ -95,7 +95,7 @@ func unitsOf(rec *agent.Record) ([]unitView, []toolDef, []retrievalView) {
 			if c.CommitDetail == nil || c.StageID != stageContext {
 				continue
 			}
-			cu, _, ok := opValue[agent.ContextUnits](c, keyContextUnits)
+			cu, _, ok := opValue[state.ContextUnits](c, keyContextUnits)
 			if !ok {
 				continue
 			}

@@ -17,14 +17,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/lens"
 	"github.com/agentfootprint/agentfootprint-go/lens/lenstest"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 )
 
 var docs = flag.Bool("docs", false, "write the per-pane screenshots of docs/LENS.md (docs/lens-*.png)")
@@ -91,7 +90,7 @@ func (tb *tab) requests() []string {
 
 // open writes the page of rec to a file and opens it in a new tab at
 // width×height, with network events recorded from before the navigation.
-func open(t *testing.T, bctx context.Context, name string, rec *agent.Record, width, height int64, scriptOff bool) *tab {
+func open(t *testing.T, bctx context.Context, name string, rec *record.Record, width, height int64, scriptOff bool) *tab {
 	t.Helper()
 	page, err := lens.Page(rec)
 	if err != nil {

@@ -7,13 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+	"os"
+	"strings"
 )
 
 // EnvCaptureContent is the GenAI conventions' opt-in for exporting message
@@ -23,12 +22,12 @@ const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 // The instrumentation scope the spans are reported under.
 const (
 	instrumentationName    = "github.com/agentfootprint/agentfootprint-go/otelexport"
-	instrumentationVersion = agent.LibraryVersion
+	instrumentationVersion = record.LibraryVersion
 )
 
 // MaxEvents caps the events one ExportEvents or ExportRecord call takes:
-// sixteen turns' worth of a full event log (agent.MaxRecordedEvents each).
-const MaxEvents = 16 * agent.MaxRecordedEvents
+// sixteen turns' worth of a full event log (record.MaxEvents each).
+const MaxEvents = 16 * record.MaxEvents
 
 // ErrNoEvents reports a run record that kept no events (the agent ran with
 // agent.WithoutEventLog()), so there is nothing to build spans from.
@@ -110,7 +109,7 @@ func (x *Exporter) Content() bool { return x.content }
 // each route decision read). It refuses a nil record and one without
 // events (ErrNoEvents). The spans go to the tracer provider; flushing it is
 // the caller's (ForceFlush or Shutdown).
-func (x *Exporter) ExportRecord(ctx context.Context, rec *agent.Record) error {
+func (x *Exporter) ExportRecord(ctx context.Context, rec *record.Record) error {
 	if rec == nil {
 		return errors.New("otelexport: ExportRecord: the record is nil")
 	}
@@ -124,7 +123,7 @@ func (x *Exporter) ExportRecord(ctx context.Context, rec *agent.Record) error {
 // Observer would have seen them; rec, when not nil, supplies the commit log
 // for the route decisions' evidence (decisions it does not hold go without).
 // It is the way in for a scenario report, whose events span several turns.
-func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *agent.Record) error {
+func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *record.Record) error {
 	if len(events) == 0 {
 		return ErrNoEvents
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -67,7 +68,7 @@ func TestRefusals(t *testing.T) {
 	if err := x.ExportRecord(context.Background(), nil); err == nil {
 		t.Error("ExportRecord(nil) was accepted")
 	}
-	if err := x.ExportRecord(context.Background(), &agent.Record{}); !errors.Is(err, otelexport.ErrNoEvents) {
+	if err := x.ExportRecord(context.Background(), &record.Record{}); !errors.Is(err, otelexport.ErrNoEvents) {
 		t.Errorf("ExportRecord(no events) = %v, want ErrNoEvents", err)
 	}
 	tooMany := make([]event.Event, otelexport.MaxEvents+1)
@@ -116,7 +117,7 @@ func TestFailedTurn(t *testing.T) {
 	if runErr == nil {
 		t.Fatal("the run did not fail")
 	}
-	var rec *agent.Record
+	var rec *record.Record
 	if res != nil {
 		rec = res.Record()
 	}

@@ -6,15 +6,14 @@ package otelexport
 import (
 	"context"
 	"encoding/json"
-	"sync"
-	"time"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"sync"
+	"time"
 )
 
 // Observer turns the events of one agent's turns into spans. Attach it to
@@ -203,7 +202,7 @@ func (o *Observer) Listen(e event.Event) {
 // rec's commit log holds them) and ends the root span. runErr, when not
 // nil, marks the turn failed. rec may be nil. End may be called again
 // after another turn; with no turn open it does nothing.
-func (o *Observer) End(rec *agent.Record, runErr error) {
+func (o *Observer) End(rec *record.Record, runErr error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.turn != nil {
@@ -418,7 +417,7 @@ func (o *Observer) endTool(ts *toolSpan, end time.Time) {
 }
 
 // finish ends what is open of the turn and the root span.
-func (o *Observer) finish(rec *agent.Record, runErr error) {
+func (o *Observer) finish(rec *record.Record, runErr error) {
 	t := o.turn
 	o.turn = nil
 	o.flushTools(t)
@@ -570,7 +569,7 @@ func (o *Observer) rootEvent(t *turn, e event.Event, commits map[string]*flow.Co
 
 // decisions maps the runtime stage id of every decision commit in rec's log
 // (subflows included) to its commit.
-func decisions(rec *agent.Record) map[string]*flow.Commit {
+func decisions(rec *record.Record) map[string]*flow.Commit {
 	if rec == nil || rec.Log == nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/otelexport"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/google/go-cmp/cmp"
@@ -74,7 +75,7 @@ func demoAgent(t *testing.T, load func() (*scenario.File, error)) (*agent.Agent,
 
 // runLive runs a demo part with an Observer attached and returns its spans
 // and the run's record.
-func runLive(t *testing.T, load func() (*scenario.File, error), opts ...otelexport.Option) ([]sdktrace.ReadOnlySpan, *agent.Record) {
+func runLive(t *testing.T, load func() (*scenario.File, error), opts ...otelexport.Option) ([]sdktrace.ReadOnlySpan, *record.Record) {
 	t.Helper()
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
@@ -96,13 +97,13 @@ func runLive(t *testing.T, load func() (*scenario.File, error), opts ...otelexpo
 
 // exportStored writes rec as JSON, decodes it back (so payloads are raw
 // JSON, as read from a store) and exports its spans.
-func exportStored(t *testing.T, rec *agent.Record, opts ...otelexport.Option) []sdktrace.ReadOnlySpan {
+func exportStored(t *testing.T, rec *record.Record, opts ...otelexport.Option) []sdktrace.ReadOnlySpan {
 	t.Helper()
 	data, err := json.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, err := agent.DecodeRecord(data)
+	stored, err := record.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,7 @@ package retrieval
 
 import (
 	"fmt"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 )
@@ -14,7 +13,7 @@ import (
 // iterations ran them: one per retrieval per iteration, as the contextUnits
 // state key holds them (on the evidence of the first passage unit of each
 // retrieval).
-func Records(rec *agent.Record) ([]inject.Retrieved, error) {
+func Records(rec *record.Record) ([]inject.Retrieved, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, fmt.Errorf("retrieval: records: the run has no record")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -53,7 +54,7 @@ type Report struct {
 	// Events are every event of the run, in emission order.
 	Events []event.Event
 	// Record is the last turn's run record (a resumed turn's record holds both legs).
-	Record *agent.Record
+	Record *record.Record
 	// Problems lists tool calls the scenario had no canned result for; Check reports them.
 	Problems []Mismatch
 	// RollUp is a composed scenario's honesty roll-up: the inner runs' standings and the
@@ -353,7 +354,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, c := range r.Record.Log.Commits {
 			ids = append(ids, c.RuntimeStageID)
 		}
-		tw.line("Record (%s): run %s, %d commits", agent.RecordFormat, r.Record.Manifest.RunID, len(ids))
+		tw.line("Record (%s): run %s, %d commits", record.Format, r.Record.Manifest.RunID, len(ids))
 		tw.wrapped("  ", strings.Join(ids, " "))
 	} else {
 		tw.line("Record: none")

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/google/go-cmp/cmp"
 )
@@ -325,10 +326,10 @@ func TestReportJSONKeys(t *testing.T) {
 			t.Fatalf("event keys %v", e)
 		}
 	}
-	if string(out.Record["format"]) != `"`+agent.RecordFormat+`"` {
+	if string(out.Record["format"]) != `"`+record.Format+`"` {
 		t.Errorf("record format %s", out.Record["format"])
 	}
-	if _, err := agent.DecodeRecord(mustRaw(t, out.Record)); err != nil {
+	if _, err := record.Decode(mustRaw(t, out.Record)); err != nil {
 		t.Errorf("the record does not decode: %v", err)
 	}
 }

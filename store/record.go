@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 )
 
 // SaveResult stores one turn: res and runErr are what agent.Run (or a follow-up turn)
@@ -54,7 +55,7 @@ func RunFromResult(res *agent.Result, runErr error) (*Run, error) {
 // tool outputs) move out of the record JSON into content-addressed blobs, sorted by digest,
 // so the same bytes are kept once however many runs refer to them. It refuses a record
 // without a run id, or with a start or end time that is not RFC 3339, naming the field.
-func RunFromRecord(rec *agent.Record, status Status, answer string) (*Run, error) {
+func RunFromRecord(rec *record.Record, status Status, answer string) (*Run, error) {
 	if rec == nil {
 		return nil, fmt.Errorf("store: nil record")
 	}
@@ -96,11 +97,11 @@ func RunFromRecord(rec *agent.Record, status Status, answer string) (*Run, error
 // DecodeRecord turns a stored run back into its record, with the run's blobs in
 // Record.Blobs (blobs kept inside the record JSON, as a file export has them, are kept too).
 // It refuses a record of another format or a malformed one, naming the run.
-func DecodeRecord(run *Run) (*agent.Record, error) {
+func DecodeRecord(run *Run) (*record.Record, error) {
 	if run == nil {
 		return nil, fmt.Errorf("store: nil run")
 	}
-	rec, err := agent.DecodeRecord(run.Record)
+	rec, err := record.Decode(run.Record)
 	if err != nil {
 		return nil, fmt.Errorf("store: run %s: %w", run.ID, err)
 	}
@@ -119,7 +120,7 @@ func DecodeRecord(run *Run) (*agent.Record, error) {
 
 // LoadRecord reads run id from s and decodes its record; the stored run is returned too, for
 // its header. An unknown id is an error wrapping ErrNotFound that names it.
-func LoadRecord(ctx context.Context, s Store, id string) (*agent.Record, *Run, error) {
+func LoadRecord(ctx context.Context, s Store, id string) (*record.Record, *Run, error) {
 	run, err := s.GetRun(ctx, id)
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,6 @@
 // The value types of the shared keys that no lower package owns, and how a
 // call's request spans are read back from a log. The agent
-// package names each of them under the same name (agent.ToolResult and so on), so its API is
+// package names each of them under the same name (state.ToolResult and so on), so its API is
 // unchanged.
 
 package state
@@ -60,7 +60,7 @@ type LLMRequest struct {
 	// first SpansKept, which are the previous model call's first SpansKept
 	// spans (the same units at the same offsets, in the bytes the two
 	// requests share): each span is stored once, not once per call.
-	// agent.Record.RequestSpans returns the whole list.
+	// record.Record.RequestSpans returns the whole list.
 	Spans     []llm.Span `json:"spans"`
 	SpansKept int        `json:"spansKept,omitempty"`
 }

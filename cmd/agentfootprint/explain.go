@@ -8,15 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"unicode"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/spf13/cobra"
+	"io"
+	"strings"
+	"unicode"
 )
 
 func newExplainCmd() *cobra.Command {
@@ -58,7 +57,7 @@ func newExplainCmd() *cobra.Command {
 }
 
 // missingRecord prints the missing context of the call named by from.
-func missingRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) error {
+func missingRecord(w io.Writer, rec *record.Record, from string, asJSON bool) error {
 	var target explain.Target
 	if from != "" && from != "answer" {
 		target.Step = from
@@ -97,7 +96,7 @@ func missingRecord(w io.Writer, rec *agent.Record, from string, asJSON bool) err
 
 // explainRecord prints the chain of rec from from ("answer" or a call step); arg is how the
 // person named the run, for the ablate line.
-func explainRecord(w io.Writer, rec *agent.Record, arg, from string, asJSON bool) error {
+func explainRecord(w io.Writer, rec *record.Record, arg, from string, asJSON bool) error {
 	var target explain.Target
 	if from != "" && from != "answer" {
 		target.Step = strings.TrimPrefix(from, "call ")
@@ -227,7 +226,7 @@ func firstWord(s string) string {
 // binary can rebuild the agents of its built-in demo parts (matched by the record's agent
 // id, which a scenario sets to its name); any other agent's tools and predicates are code
 // that only its own program holds.
-func rebuildAgent(rec *agent.Record) (explain.Blueprint, llm.Provider, error) {
+func rebuildAgent(rec *record.Record) (explain.Blueprint, llm.Provider, error) {
 	for _, load := range []func() (*scenario.File, error){scenario.Demo, scenario.LookbackDemo} {
 		f, err := load()
 		if err != nil {
@@ -253,7 +252,7 @@ func (e *badSuspectError) Unwrap() error { return e.err }
 
 // ablateRecord probes each suspect of without on the agent built from bp,
 // in the frozen world of rec, and prints the report.
-func ablateRecord(ctx context.Context, w io.Writer, rec *agent.Record, bp explain.Blueprint, live llm.Provider, without []string, samples int, cmp explain.Comparator, asJSON bool) error {
+func ablateRecord(ctx context.Context, w io.Writer, rec *record.Record, bp explain.Blueprint, live llm.Provider, without []string, samples int, cmp explain.Comparator, asJSON bool) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}

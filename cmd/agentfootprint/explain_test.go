@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -28,7 +29,7 @@ func cliModel() *scripted.Provider {
 	})
 }
 
-func cliRecord(t *testing.T) (string, *agent.Record, explain.Blueprint) {
+func cliRecord(t *testing.T) (string, *record.Record, explain.Blueprint) {
 	t.Helper()
 	bp := explain.Blueprint{Units: []*inject.Unit{inject.Must(inject.Fact("vip-override", cliFact)), inject.Must(inject.Steering("style", "Be brief."))}}
 	a, err := bp.Build(cliModel())

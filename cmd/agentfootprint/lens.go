@@ -8,6 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/lens"
+	"github.com/spf13/cobra"
 	"net"
 	"net/http"
 	"os"
@@ -15,11 +19,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
-	"github.com/agentfootprint/agentfootprint-go/explain"
-	"github.com/agentfootprint/agentfootprint-go/lens"
-	"github.com/spf13/cobra"
 )
 
 // maxLensRecordBytes caps the record file `lens --record` reads.
@@ -101,7 +100,7 @@ func newLensCmd() *cobra.Command {
 
 // lensRecord reads the record the command names: --record's file, else a run id in the store.
 // A record file is refused above maxLensRecordBytes.
-func lensRecord(ctx context.Context, target, recordPath string, args []string) (*agent.Record, error) {
+func lensRecord(ctx context.Context, target, recordPath string, args []string) (*record.Record, error) {
 	if recordPath == "" {
 		return loadRecord(ctx, target, args[0])
 	}

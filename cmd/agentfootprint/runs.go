@@ -6,17 +6,16 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
-	"time"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/spf13/cobra"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
 )
 
 func newRunsCmd() *cobra.Command {
@@ -119,7 +118,7 @@ func newShowCmd() *cobra.Command {
 }
 
 // writeRun prints a stored run for a person.
-func writeRun(w io.Writer, info store.RunInfo, rec *agent.Record) error {
+func writeRun(w io.Writer, info store.RunInfo, rec *record.Record) error {
 	var b strings.Builder
 	m := rec.Manifest
 	fmt.Fprintf(&b, "Run %s (%s)\n", info.ID, info.Status)
@@ -287,7 +286,7 @@ type shownRun struct {
 	Run      store.RunInfo  `json:"run"`
 	Standing *shownStanding `json:"standing"`
 	Limits   string         `json:"limits"`
-	Record   *agent.Record  `json:"record"`
+	Record   *record.Record `json:"record"`
 }
 
 // shownStanding is the standing with each reason's meaning.
@@ -306,7 +305,7 @@ type shownReason struct {
 }
 
 // writeRunJSON prints the run as `show --json` does.
-func writeRunJSON(w io.Writer, info store.RunInfo, rec *agent.Record) error {
+func writeRunJSON(w io.Writer, info store.RunInfo, rec *record.Record) error {
 	out := shownRun{Run: info, Record: rec}
 	_, out.Limits = splitLimits(info.Answer)
 	if a := assessmentOf(rec); a != nil {

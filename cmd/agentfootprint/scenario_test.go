@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/agentfootprint/agentfootprint-go/agent"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 )
 
@@ -135,7 +135,7 @@ func TestScenarioRunText(t *testing.T) {
 		"Tool results as served (2)",
 		"  2. restart r1 [success]: checkout restarted at 10:02 UTC",
 		"  pause.request ",
-		"Record (" + agent.RecordFormat + "): run run-",
+		"Record (" + record.Format + "): run run-",
 		"Expectations: all met",
 	} {
 		if !strings.Contains(out, want) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 )
@@ -97,7 +98,7 @@ func writeStanding(w io.Writer, standing string, reasons []string, checked []eve
 
 // assessmentOf folds the standing of a recorded turn exactly as the run did at its end, or
 // returns nil when nothing was folded (no results layer, or no record).
-func assessmentOf(rec *agent.Record) *assess.Assessment {
+func assessmentOf(rec *record.Record) *assess.Assessment {
 	if a := agent.AssessRecord(rec); !agent.NotFolded(a) {
 		return a
 	}

@@ -8,14 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/backend"
 	"github.com/spf13/cobra"
+	"os"
 )
 
 // storeFlagUsage describes --store the same way on every command.
@@ -97,7 +96,7 @@ func getRun(ctx context.Context, target, id string) (*store.Run, error) {
 // loadRecord returns the record arg names: a record file or directory when one exists at
 // that path (explain.Open reads both forms), else a run id in the store named by target
 // (--store; "" is the default store). An unknown id is an *unknownRunError.
-func loadRecord(ctx context.Context, target, arg string) (*agent.Record, error) {
+func loadRecord(ctx context.Context, target, arg string) (*record.Record, error) {
 	if st, err := os.Stat(arg); err == nil {
 		rec, err := explain.Open(arg)
 		if err != nil && !st.IsDir() {
@@ -116,7 +115,7 @@ func loadRecord(ctx context.Context, target, arg string) (*agent.Record, error) 
 
 // shownRecord reads the record out of a `show --json` file ({run, standing, limits,
 // record}), reporting false for any other file.
-func shownRecord(path string) (*agent.Record, bool) {
+func shownRecord(path string) (*record.Record, bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false

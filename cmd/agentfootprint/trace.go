@@ -7,17 +7,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"sync/atomic"
-	"time"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/otelexport"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/spf13/cobra"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
 )
 
 // Flag names, shared by every command that exports spans.
@@ -126,7 +125,7 @@ func traceDestination(cmd *cobra.Command) (endpoint, file string) {
 // exportTrace builds the spans of events (rec, when not nil, supplies the decisions'
 // evidence), sends them where the flags say, or to fallback as JSON lines when they say
 // nothing, and waits for them to be taken. It returns the span count and where they went.
-func exportTrace(cmd *cobra.Command, events []event.Event, rec *agent.Record, fallback io.Writer) (int, string, error) {
+func exportTrace(cmd *cobra.Command, events []event.Event, rec *record.Record, fallback io.Writer) (int, string, error) {
 	ctx := commandContext(cmd)
 	endpoint, file := traceDestination(cmd)
 	d := otelexport.Destination{OTLPEndpoint: endpoint}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
@@ -23,17 +24,17 @@ import (
 
 // DemoPart1 runs part 1 of the built-in demo (an empty search of an hour the
 // log store does not hold) and returns its record.
-func DemoPart1(ctx context.Context) (*agent.Record, error) {
+func DemoPart1(ctx context.Context) (*record.Record, error) {
 	return runScenario(ctx, scenario.Demo)
 }
 
 // DemoPart2 runs part 2 of the built-in demo (a look-back the tool clamped)
 // and returns its record.
-func DemoPart2(ctx context.Context) (*agent.Record, error) {
+func DemoPart2(ctx context.Context) (*record.Record, error) {
 	return runScenario(ctx, scenario.LookbackDemo)
 }
 
-func runScenario(ctx context.Context, load func() (*scenario.File, error)) (*agent.Record, error) {
+func runScenario(ctx context.Context, load func() (*scenario.File, error)) (*record.Record, error) {
 	f, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("lenstest: loading the demo scenario: %w", err)
@@ -53,7 +54,7 @@ const PauseQuestion = "Approve restart checkout?"
 
 // Paused runs an agent whose second tool call asks a person to approve a
 // restart, so the turn stops and waits. The record is the paused turn's.
-func Paused(ctx context.Context) (*agent.Record, error) {
+func Paused(ctx context.Context) (*record.Record, error) {
 	status, err := statusTool()
 	if err != nil {
 		return nil, err
@@ -89,7 +90,7 @@ const FailureMessage = "the model server answered 503: overloaded, try again lat
 
 // Failed runs an agent whose second model call fails on the provider's side.
 // The record is the failed turn's.
-func Failed(ctx context.Context) (*agent.Record, error) {
+func Failed(ctx context.Context) (*record.Record, error) {
 	status, err := statusTool()
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ const LongNeedle = "shard-final-sweep"
 // Long runs an agent that calls search_logs n times, one call per model
 // reply, each result a realistic page of log lines (about 1 KB), then
 // answers. The last call searches for LongNeedle.
-func Long(ctx context.Context, n int) (*agent.Record, error) {
+func Long(ctx context.Context, n int) (*record.Record, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("lenstest: Long(%d): want at least one call", n)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
@@ -24,7 +25,7 @@ const RetrievalCorpus = "runbook"
 // runbook corpus (top 2, threshold 0.1, budget 120 characters): the two best
 // passages are picked, a third is dropped by the threshold and a long one by
 // the budget. The scripted model answers once.
-func Retrieval(ctx context.Context) (*agent.Record, error) {
+func Retrieval(ctx context.Context) (*record.Record, error) {
 	emb := &retrieval.HashEmbedder{Dims: 256}
 	idx, err := retrieval.NewMemoryIndex(256)
 	if err != nil {

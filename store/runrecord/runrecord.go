@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
@@ -18,7 +19,7 @@ func FromResult(res *agent.Result, runErr error) (*store.Run, error) {
 
 // FromRecord builds the store.Run for rec with the given status and answer; see
 // store.RunFromRecord.
-func FromRecord(rec *agent.Record, status store.Status, answer string) (*store.Run, error) {
+func FromRecord(rec *record.Record, status store.Status, answer string) (*store.Run, error) {
 	return store.RunFromRecord(rec, status, answer)
 }
 
@@ -28,11 +29,11 @@ func Save(ctx context.Context, st store.Store, res *agent.Result, runErr error) 
 }
 
 // Decode turns a stored run back into its record; see store.DecodeRecord.
-func Decode(run *store.Run) (*agent.Record, error) {
+func Decode(run *store.Run) (*record.Record, error) {
 	return store.DecodeRecord(run)
 }
 
 // Load reads run id from st and decodes its record; see store.LoadRecord.
-func Load(ctx context.Context, st store.Store, id string) (*agent.Record, *store.Run, error) {
+func Load(ctx context.Context, st store.Store, id string) (*record.Record, *store.Run, error) {
 	return store.LoadRecord(ctx, st, id)
 }

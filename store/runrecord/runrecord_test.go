@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/audit"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -98,7 +99,7 @@ func TestSaveLoadKeepsTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ar.Events) != len(res.Record().Events) || ar.RecordFormat != agent.RecordFormat {
+	if len(ar.Events) != len(res.Record().Events) || ar.RecordFormat != record.Format {
 		t.Errorf("audit input: %d events (want %d), format %q", len(ar.Events), len(res.Record().Events), ar.RecordFormat)
 	}
 }
@@ -146,15 +147,15 @@ func TestRefusals(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		m    agent.Manifest
+		m    record.Manifest
 		want string
 	}{
-		{"no id", agent.Manifest{StartedAt: "2026-01-02T03:04:05Z"}, "manifest.runId"},
-		{"bad start", agent.Manifest{RunID: "r", StartedAt: "yesterday"}, "manifest.startedAt"},
-		{"bad end", agent.Manifest{RunID: "r", StartedAt: "2026-01-02T03:04:05Z", EndedAt: "soon"}, "manifest.endedAt"},
+		{"no id", record.Manifest{StartedAt: "2026-01-02T03:04:05Z"}, "manifest.runId"},
+		{"bad start", record.Manifest{RunID: "r", StartedAt: "yesterday"}, "manifest.startedAt"},
+		{"bad end", record.Manifest{RunID: "r", StartedAt: "2026-01-02T03:04:05Z", EndedAt: "soon"}, "manifest.endedAt"},
 	}
 	for _, c := range cases {
-		_, err := runrecord.FromRecord(&agent.Record{Manifest: c.m}, store.StatusComplete, "")
+		_, err := runrecord.FromRecord(&record.Record{Manifest: c.m}, store.StatusComplete, "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
 		}

@@ -1,0 +1,326 @@
+// Package record holds the run record: one value holding everything a turn
+// (or a composition's run) left behind, with one JSON encoding, format
+// "agentfootprint-go.record/2": the manifest, the chart's structure, the
+// commit log, the blobs, the request deltas and the events. Package agent
+// builds records; explain, lens, the stores and the exporters read them with
+// this package alone, without the agent's machinery.
+package record
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/keys"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+)
+
+// Format is the format id of the record's JSON encoding. Format 2 keeps
+// each model call's request as the bytes it shares with the call before it
+// plus its own tail (Record.Requests), and each call's spans after the ones
+// it shares; format 1 kept every request whole. Both decode.
+const Format = "agentfootprint-go.record/2"
+
+// FormatV1 is the earlier format, still read by Decode.
+const FormatV1 = "agentfootprint-go.record/1"
+
+// LibraryVersion is the version of agentfootprint-go stamped on records.
+const LibraryVersion = "0.1.0"
+
+// MaxEvents caps the events a record keeps; later ones are counted in
+// DroppedEvents.
+const MaxEvents = 10000
+
+// Capture is the policy for keeping the exact request bytes of each model
+// call (the agent option WithCapture sets it; Settings.Capture records it).
+// The hash and the per-unit byte spans are always kept.
+type Capture string
+
+// The capture policies implemented here.
+const (
+	// CaptureFull keeps the exact bytes as a blob of the record (default).
+	CaptureFull Capture = "full"
+	// CaptureHashOnly keeps the hashes and spans only.
+	CaptureHashOnly Capture = "hash-only"
+)
+
+// Record is the evidence of one run: the manifest, the chart's structure,
+// the commit log with every subflow's log, the content-addressed blobs
+// (request and response bodies, raw tool outputs) and the events. It is
+// read-only once returned.
+type Record struct {
+	Manifest  Manifest
+	Structure json.RawMessage
+	// Log holds the commits and the subflow logs.
+	Log *flow.Record
+	// Blobs maps a SHA-256 (hex) to the bytes it hashes.
+	Blobs map[string][]byte
+	// Requests maps the SHA-256 (hex) of a request body that is not a
+	// blob of its own to how it is rebuilt from the body before it; Blob
+	// rebuilds it. Empty in a format 1 record.
+	Requests      map[string]RequestDelta
+	Events        []event.Event
+	DroppedEvents int
+}
+
+// RequestDelta rebuilds a model call's exact request body: the first Keep
+// bytes of the body whose SHA-256 is Base, then the blob Tail. A call's
+// request repeats the conversation the call before it sent, so the record
+// keeps each byte once and grows linearly with the run.
+type RequestDelta struct {
+	Base string `json:"base"`
+	Keep int    `json:"keep"`
+	Tail string `json:"tail"`
+}
+
+// Manifest describes a run: its id, its legs, who ran it with what, when, and
+// whether Run returned normally (Complete is never guessed).
+type Manifest struct {
+	RunID      string   `json:"runId"`
+	Legs       []Leg    `json:"legs"`
+	AgentID    string   `json:"agentId"`
+	Provider   string   `json:"provider"`
+	Model      string   `json:"model"`
+	Library    string   `json:"library"`
+	Options    Settings `json:"options"`
+	StartedAt  string   `json:"startedAt"`
+	EndedAt    string   `json:"endedAt"`
+	Complete   bool     `json:"complete"`
+	TurnNumber int      `json:"turnNumber"`
+	ToolNames  []string `json:"tools"`
+	UnitIDs    []string `json:"units"`
+	// AbandonedPause names the paused run dropped with AbandonPause just
+	// before this turn, when one was.
+	AbandonedPause string `json:"abandonedPause,omitempty"`
+}
+
+// Leg is one run leg; a resumed run adds a leg naming the one it resumed.
+type Leg struct {
+	RunID       string `json:"runId"`
+	ResumedFrom string `json:"resumedFrom,omitempty"`
+}
+
+// Settings are the agent options that shape a run.
+type Settings struct {
+	MaxIterations int      `json:"maxIterations"`
+	WrapUp        bool     `json:"wrapUp"`
+	Capture       Capture  `json:"capture"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	MaxTokens     int      `json:"maxTokens,omitempty"`
+}
+
+// MarshalJSON writes the record in format agentfootprint-go.record/1:
+// format, manifest and structure, then the commit log's own fields (runId,
+// chartId, resumedFrom, commits, subflows), then blobs (base64 strings keyed
+// by their SHA-256), events and droppedEvents.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(struct {
+		Format    string          `json:"format"`
+		Manifest  Manifest        `json:"manifest"`
+		Structure json.RawMessage `json:"structure"`
+	}{Format, r.Manifest, r.Structure})
+	if err != nil {
+		return nil, err
+	}
+	log := r.Log
+	if log == nil {
+		log = &flow.Record{}
+	}
+	logJSON, err := json.Marshal(log)
+	if err != nil {
+		return nil, err
+	}
+	blobs, events := r.Blobs, r.Events
+	if blobs == nil {
+		blobs = map[string][]byte{}
+	}
+	if events == nil {
+		events = []event.Event{}
+	}
+	tail, err := json.Marshal(struct {
+		Blobs         map[string][]byte       `json:"blobs"`
+		Requests      map[string]RequestDelta `json:"requests,omitempty"`
+		Events        []event.Event           `json:"events"`
+		DroppedEvents int                     `json:"droppedEvents"`
+	}{blobs, r.Requests, events, r.DroppedEvents})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(head)+len(logJSON)+len(tail))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	out = append(out, logJSON[1:len(logJSON)-1]...)
+	out = append(out, ',')
+	out = append(out, tail[1:]...)
+	return out, nil
+}
+
+// Decode reads a record written by MarshalJSON and turns the values of
+// the agent's state keys back into their Go types (keys it does not know
+// stay raw JSON). It refuses another format or a malformed log, naming the
+// field.
+func Decode(data []byte) (*Record, error) {
+	// One pass over the bytes: the log's fields are kept raw and handed to
+	// the flow decoder as an object of their own.
+	var j struct {
+		Format        string                     `json:"format"`
+		Manifest      Manifest                   `json:"manifest"`
+		Structure     json.RawMessage            `json:"structure"`
+		Blobs         map[string][]byte          `json:"blobs"`
+		Requests      map[string]RequestDelta    `json:"requests"`
+		Events        []rawEvent                 `json:"events"`
+		DroppedEvents int                        `json:"droppedEvents"`
+		RunID         string                     `json:"runId"`
+		ChartID       string                     `json:"chartId"`
+		ResumedFrom   string                     `json:"resumedFrom,omitempty"`
+		Commits       json.RawMessage            `json:"commits"`
+		Subflows      map[string]json.RawMessage `json:"subflows,omitempty"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, fmt.Errorf("agent: record: %w", err)
+	}
+	if j.Format != Format && j.Format != FormatV1 {
+		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q)", j.Format, Format, FormatV1)
+	}
+	logJSON, err := logObject(j.RunID, j.ChartID, j.ResumedFrom, j.Commits, j.Subflows)
+	if err != nil {
+		return nil, err
+	}
+	log, err := decodeChart().DecodeRecord(logJSON)
+	if err != nil {
+		return nil, fmt.Errorf("agent: record: %w", err)
+	}
+	evs := make([]event.Event, len(j.Events))
+	for i, e := range j.Events {
+		evs[i] = event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta}
+	}
+	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
+}
+
+// logObject writes the flow log's fields as one JSON object. The raw parts
+// were checked by the decoder that cut them out, so they are copied as they
+// are rather than re-encoded.
+func logObject(runID, chartID, resumedFrom string, commits json.RawMessage, subflows map[string]json.RawMessage) ([]byte, error) {
+	out := make([]byte, 0, len(commits)+len(runID)+len(chartID)+len(resumedFrom)+96)
+	str := func(key, v string) {
+		q, _ := json.Marshal(v) // a string always encodes
+		out = append(out, key...)
+		out = append(out, q...)
+	}
+	str(`{"runId":`, runID)
+	str(`,"chartId":`, chartID)
+	if resumedFrom != "" {
+		str(`,"resumedFrom":`, resumedFrom)
+	}
+	out = append(out, `,"commits":`...)
+	if len(commits) == 0 {
+		out = append(out, "null"...)
+	} else {
+		out = append(out, commits...)
+	}
+	if len(subflows) > 0 {
+		sub, err := json.Marshal(subflows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, `,"subflows":`...)
+		out = append(out, sub...)
+	}
+	return append(out, '}'), nil
+}
+
+// rawEvent decodes an event keeping its payload as the JSON it was written
+// as, so a decoded record encodes back byte for byte.
+type rawEvent struct {
+	Type    event.Name      `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+	Meta    event.Meta      `json:"meta"`
+}
+
+// decodeChart is a chart with the agent's keys, used only to decode records.
+// Its construction is fixed at compile time, so it cannot fail.
+var decodeChart = sync.OnceValue(func() *flow.Chart {
+	return flow.NewBuilder(keys.ChartID).Keys(keys.All()...).
+		Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) { return nil, nil }).MustBuild()
+})
+
+// Blob returns the bytes stored under ref ("sha256:<hex>" or the bare hex).
+func (r *Record) Blob(ref string) ([]byte, bool) {
+	ref = strings.TrimPrefix(ref, "sha256:")
+	if b, ok := r.Blobs[ref]; ok {
+		return b, true
+	}
+	if _, ok := r.Requests[ref]; !ok {
+		return nil, false
+	}
+	b, ok := r.rebuild(ref)
+	if !ok || hashHex(b) != ref {
+		return nil, false // a broken chain or a tampered tail rebuilds nothing
+	}
+	return b, true
+}
+
+// rebuild assembles the request body ref from its chain of deltas: walking
+// back from ref, each step contributes the part of its tail that the wanted
+// length still covers, until a body kept whole supplies the rest. It copies
+// each wanted byte once.
+func (r *Record) rebuild(ref string) ([]byte, bool) {
+	var parts [][]byte
+	need := -1 // bytes of the current body still wanted; -1 for all
+	for steps := 0; ; steps++ {
+		if steps > len(r.Requests) {
+			return nil, false // a cycle
+		}
+		if whole, ok := r.Blobs[ref]; ok {
+			if need < 0 || need > len(whole) {
+				need = len(whole)
+			}
+			parts = append(parts, whole[:need])
+			break
+		}
+		d, ok := r.Requests[ref]
+		if !ok {
+			return nil, false
+		}
+		tail, ok := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
+		if !ok || d.Keep < 0 {
+			return nil, false
+		}
+		if need < 0 {
+			need = d.Keep + len(tail)
+		}
+		if need > d.Keep {
+			parts = append(parts, tail[:min(need-d.Keep, len(tail))])
+			need = d.Keep
+		}
+		ref = strings.TrimPrefix(d.Base, "sha256:")
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for i := len(parts) - 1; i >= 0; i-- {
+		out = append(out, parts[i]...)
+	}
+	return out, true
+}
+
+// RequestSpans returns every byte span of the request req (a model call's
+// llmRequest value from this record): the spans it shares with the calls
+// before it, then its own. For a format 1 record that is req.Spans.
+func (r *Record) RequestSpans(req state.LLMRequest) []llm.Span {
+	return state.RequestSpans(r.Log, req)
+}
+
+func hashHex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
