@@ -3,7 +3,7 @@
 // it again as the raw-output blob or inside the tools.result event; it
 // names it by SHA-256 and the decoder puts it back.
 
-package agent
+package record
 
 import (
 	"bytes"
