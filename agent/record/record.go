@@ -184,24 +184,57 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 // stay raw JSON). It refuses another format or a malformed log, naming the
 // field.
 func Decode(data []byte) (*Record, error) {
-	// One pass over the bytes: the log's fields are kept raw and handed to
-	// the flow decoder as an object of their own.
+	// One pass over the bytes: each member is checked and decoded by its
+	// own decoder, and the log's fields are handed to the flow decoder as
+	// an object of their own.
 	var j struct {
-		Format        string                     `json:"format"`
-		Manifest      Manifest                   `json:"manifest"`
-		Structure     json.RawMessage            `json:"structure"`
-		Blobs         map[string][]byte          `json:"blobs"`
-		InHistory     []string                   `json:"blobsInHistory"`
-		Requests      map[string]RequestDelta    `json:"requests"`
-		Events        []rawEvent                 `json:"events"`
-		DroppedEvents int                        `json:"droppedEvents"`
-		RunID         string                     `json:"runId"`
-		ChartID       string                     `json:"chartId"`
-		ResumedFrom   string                     `json:"resumedFrom,omitempty"`
-		Commits       json.RawMessage            `json:"commits"`
-		Subflows      map[string]json.RawMessage `json:"subflows,omitempty"`
+		Format        string
+		Manifest      Manifest
+		Structure     json.RawMessage
+		Blobs         map[string][]byte
+		InHistory     []string
+		Requests      map[string]RequestDelta
+		Events        []rawEvent
+		DroppedEvents int
+		RunID         string
+		ChartID       string
+		ResumedFrom   string
+		Commits       []byte
+		Subflows      map[string]json.RawMessage
 	}
-	if err := json.Unmarshal(data, &j); err != nil {
+	fields := []struct {
+		name string
+		into any
+	}{
+		{"format", &j.Format}, {"manifest", &j.Manifest}, {"structure", &j.Structure},
+		{"blobs", &j.Blobs}, {"blobsInHistory", &j.InHistory}, {"requests", &j.Requests},
+		{"events", &j.Events}, {"droppedEvents", &j.DroppedEvents}, {"runId", &j.RunID},
+		{"chartId", &j.ChartID}, {"resumedFrom", &j.ResumedFrom}, {"commits", nil}, {"subflows", &j.Subflows},
+	}
+	err := members(data, func(key string, val []byte) error {
+		for _, f := range fields {
+			// Names match as encoding/json matches them: exactly, or
+			// else without regard to case.
+			if f.name != key && !strings.EqualFold(f.name, key) {
+				continue
+			}
+			if f.into == nil {
+				// The commit log is checked by the flow decoder it
+				// goes to.
+				j.Commits = val
+				return nil
+			}
+			if err := json.Unmarshal(val, f.into); err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			return nil
+		}
+		if !json.Valid(val) {
+			return fmt.Errorf("%s: not a JSON value", key)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
 	if j.Format != Format && j.Format != formatV2 && j.Format != FormatV1 {
