@@ -7,8 +7,11 @@ package record
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // members calls fn with the key and the raw value of each member of the
@@ -64,17 +67,10 @@ func members(data []byte, fn func(key string, val []byte) error) error {
 	}
 }
 
-// memberName reads a quoted member name; one with escapes goes through
-// encoding/json.
+// memberName reads a quoted member name; one with escapes or bytes that
+// are not UTF-8 goes through encoding/json.
 func memberName(q []byte) (string, error) {
-	plain := true
-	for _, c := range q[1 : len(q)-1] {
-		if c == '\\' || c < 0x20 {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if body := q[1 : len(q)-1]; plainString(body) && utf8.Valid(body) {
 		return string(q[1 : len(q)-1]), nil
 	}
 	var s string
@@ -175,4 +171,46 @@ func valueEnd(data []byte, i int) (int, error) {
 		j++
 	}
 	return j, nil
+}
+
+// decodeBlobs reads the blobs member, an object of base64 strings keyed by
+// digest. The form MarshalJSON writes (strings without escapes) is decoded
+// straight from the bytes; any other input goes through encoding/json, with
+// its result and its errors.
+func decodeBlobs(val []byte) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	err := members(val, func(key string, v []byte) error {
+		if len(v) < 2 || v[0] != '"' || !plainString(v[1:len(v)-1]) {
+			return errNotPlain
+		}
+		b := make([]byte, base64.StdEncoding.DecodedLen(len(v)-2))
+		n, err := base64.StdEncoding.Decode(b, v[1:len(v)-1])
+		if err != nil {
+			return errNotPlain
+		}
+		out[key] = b[:n]
+		return nil
+	})
+	if err == nil {
+		return out, nil
+	}
+	var m map[string][]byte
+	if err := json.Unmarshal(val, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// errNotPlain sends decodeBlobs to encoding/json.
+var errNotPlain = errors.New("record: not the plain form")
+
+// plainString reports a string body without escapes or control bytes,
+// which JSON reads as the bytes themselves.
+func plainString(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return true
 }

@@ -218,10 +218,18 @@ func Decode(data []byte) (*Record, error) {
 			if f.name != key && !strings.EqualFold(f.name, key) {
 				continue
 			}
-			if f.into == nil {
+			switch f.into.(type) {
+			case nil:
 				// The commit log is checked by the flow decoder it
 				// goes to.
 				j.Commits = val
+				return nil
+			case *map[string][]byte:
+				b, err := decodeBlobs(val)
+				if err != nil {
+					return fmt.Errorf("%s: %w", f.name, err)
+				}
+				j.Blobs = b
 				return nil
 			}
 			if err := json.Unmarshal(val, f.into); err != nil {
