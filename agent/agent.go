@@ -18,9 +18,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// DefaultMaxIterations is the step budget of an agent built without
+// defaultMaxIterations is the step budget of an agent built without
 // WithMaxIterations.
-const DefaultMaxIterations = 10
+const defaultMaxIterations = 10
 
 // Agent is the configuration of an agent: a model, its tools, its context
 // units and its layers. It holds no conversation state, so one Agent is
@@ -41,7 +41,7 @@ type Agent struct {
 
 	mu       sync.Mutex
 	conv     *Conversation
-	pending  *PauseCheckpoint
+	pending  *pauseCheckpoint
 	inFlight bool
 	// abandoned is the run id of a pause dropped by AbandonPause, until the
 	// next turn records it.
@@ -157,7 +157,7 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.now = n
 // duplicate tool, a malformed or duplicate unit and bad option values, naming
 // each; every problem is reported at once.
 func New(provider llm.Provider, opts ...Option) (*Agent, error) {
-	cfg := config{id: "agent", maxIter: DefaultMaxIterations, wrapUp: true, capture: record.CaptureFull, recordEvents: true, now: time.Now}
+	cfg := config{id: "agent", maxIter: defaultMaxIterations, wrapUp: true, capture: record.CaptureFull, recordEvents: true, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -198,13 +198,13 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	}
 	a.cfg.units = units
 	if st, err := skillTool(units); err != nil {
-		errs = append(errs, fmt.Errorf("agent: building %s: %w", ReadSkillTool, err))
+		errs = append(errs, fmt.Errorf("agent: building %s: %w", readSkillTool, err))
 	} else if st != nil {
-		if _, dup := a.tools[ReadSkillTool]; dup {
-			errs = append(errs, fmt.Errorf("agent: a tool named %q is registered, but that name is kept for loading skills", ReadSkillTool))
+		if _, dup := a.tools[readSkillTool]; dup {
+			errs = append(errs, fmt.Errorf("agent: a tool named %q is registered, but that name is kept for loading skills", readSkillTool))
 		} else {
-			a.tools[ReadSkillTool] = st
-			a.order = append(a.order, ReadSkillTool)
+			a.tools[readSkillTool] = st
+			a.order = append(a.order, readSkillTool)
 		}
 	}
 	if len(errs) > 0 {
@@ -251,8 +251,5 @@ func (a *Agent) MustOn(pattern string, fn event.Listener) (unsubscribe func()) {
 	return stop
 }
 
-// Tools returns the names of the tools offered, in registration order.
-func (a *Agent) Tools() []string { return append([]string(nil), a.order...) }
-
-// ID returns the agent's id.
-func (a *Agent) ID() string { return a.cfg.id }
+// toolNames returns the names of the tools offered, in registration order.
+func (a *Agent) toolNames() []string { return append([]string(nil), a.order...) }

@@ -15,47 +15,48 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// ConversationVersion is the conversation checkpoint format this package
+// conversationVersion is the conversation checkpoint format this package
 // writes and reads.
-const ConversationVersion = 1
+const conversationVersion = 1
 
-// PauseCheckpointVersion is the pause checkpoint format this package writes
+// pauseCheckpointVersion is the pause checkpoint format this package writes
 // and reads.
-const PauseCheckpointVersion = 1
+const pauseCheckpointVersion = 1
 
-// ConversationCheckpoint is the saved form of a Conversation: the history so
-// far and where it stands. Conversation.Checkpoint writes it as JSON and
-// Agent.LoadConversation reads and validates it; the type is exported so a
-// program can read a stored checkpoint's fields.
-type ConversationCheckpoint struct {
+// conversationCheckpoint is the saved form of a Conversation: the history so
+// far and where it stands. Conversation.Checkpoint writes it as JSON (format
+// version 1) and Agent.LoadConversation reads and validates it; a program
+// keeps the bytes, and WithHistory starts a conversation from a history of
+// its own.
+type conversationCheckpoint struct {
 	Version                int             `json:"version"`
 	RunID                  string          `json:"runId"`
 	History                []llm.Message   `json:"history"`
 	LastCompletedIteration int             `json:"lastCompletedIteration"`
-	OriginalInput          OriginalInput   `json:"originalInput"`
+	OriginalInput          originalInput   `json:"originalInput"`
 	CheckpointedAt         string          `json:"checkpointedAt"`
 	Identity               json.RawMessage `json:"identity,omitempty"`
-	Agent                  *AgentRef       `json:"agent,omitempty"`
-	FailurePoint           *FailurePoint   `json:"failurePoint,omitempty"`
+	Agent                  *agentRef       `json:"agent,omitempty"`
+	FailurePoint           *failurePoint   `json:"failurePoint,omitempty"`
 	FindingsLedger         json.RawMessage `json:"findingsLedger,omitempty"`
 	// Pause is the paused turn the conversation waits on, or nil.
-	Pause *PauseCheckpoint `json:"pause,omitempty"`
+	Pause *pauseCheckpoint `json:"pause,omitempty"`
 }
 
-// OriginalInput is the input of the turn that produced a checkpoint.
-type OriginalInput struct {
+// originalInput is the input of the turn that produced a checkpoint.
+type originalInput struct {
 	Message string `json:"message"`
 }
 
-// AgentRef names the agent a checkpoint came from.
-type AgentRef struct {
+// agentRef names the agent a checkpoint came from.
+type agentRef struct {
 	ID string `json:"id"`
 }
 
-// FailurePoint says where a failed run stopped: the iteration, the phase
+// failurePoint says where a failed run stopped: the iteration, the phase
 // (iteration, tool, llm or unknown) and the stage ("call-llm" or a tool name,
 // never a URL or a secret).
-type FailurePoint struct {
+type failurePoint struct {
 	Iteration int    `json:"iteration"`
 	Phase     string `json:"phase"`
 	Stage     string `json:"stage,omitempty"`
@@ -72,18 +73,18 @@ func (e *CheckpointError) Error() string {
 	return fmt.Sprintf("agent: checkpoint field %q: %s", e.Field, e.Reason)
 }
 
-func (a *Agent) checkpoint(runID string, hist []llm.Message, lastIter int, message string) *ConversationCheckpoint {
+func (a *Agent) checkpoint(runID string, hist []llm.Message, lastIter int, message string) *conversationCheckpoint {
 	if lastIter < 0 {
 		lastIter = 0
 	}
-	return &ConversationCheckpoint{
-		Version: ConversationVersion, RunID: runID, History: cloneMessages(hist),
-		LastCompletedIteration: lastIter, OriginalInput: OriginalInput{Message: message},
-		CheckpointedAt: a.cfg.now().UTC().Format(time.RFC3339Nano), Agent: &AgentRef{ID: a.cfg.id},
+	return &conversationCheckpoint{
+		Version: conversationVersion, RunID: runID, History: cloneMessages(hist),
+		LastCompletedIteration: lastIter, OriginalInput: originalInput{Message: message},
+		CheckpointedAt: a.cfg.now().UTC().Format(time.RFC3339Nano), Agent: &agentRef{ID: a.cfg.id},
 	}
 }
 
-func (c *ConversationCheckpoint) clone() *ConversationCheckpoint {
+func (c *conversationCheckpoint) clone() *conversationCheckpoint {
 	cp := *c
 	cp.History = cloneMessages(c.History)
 	cp.Identity = append(json.RawMessage(nil), c.Identity...)
@@ -101,7 +102,7 @@ func (c *ConversationCheckpoint) clone() *ConversationCheckpoint {
 
 // decodeCheckpoint decodes and validates a conversation checkpoint. Unknown
 // top-level fields are refused by name.
-func decodeCheckpoint(data []byte) (*ConversationCheckpoint, error) {
+func decodeCheckpoint(data []byte) (*conversationCheckpoint, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, &CheckpointError{Field: "", Reason: "not a JSON object: " + err.Error()}
@@ -118,7 +119,7 @@ func decodeCheckpoint(data []byte) (*ConversationCheckpoint, error) {
 			return nil, &CheckpointError{Field: k, Reason: "missing"}
 		}
 	}
-	var c ConversationCheckpoint
+	var c conversationCheckpoint
 	for k, v := range raw {
 		var err error
 		switch k {
@@ -152,19 +153,21 @@ func decodeCheckpoint(data []byte) (*ConversationCheckpoint, error) {
 			return nil, &CheckpointError{Field: k, Reason: err.Error()}
 		}
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	return &c, nil
 }
 
-// Validate checks a conversation checkpoint and names the first bad field.
-func (c *ConversationCheckpoint) Validate() error {
-	if c.Version != ConversationVersion {
-		return &CheckpointError{Field: "version", Reason: fmt.Sprintf("got %d, want %d", c.Version, ConversationVersion)}
+// validate checks a conversation checkpoint and names the first bad field.
+func (c *conversationCheckpoint) validate() error {
+	if c.Version != conversationVersion {
+		return &CheckpointError{Field: "version", Reason: fmt.Sprintf("got %d, want %d", c.Version, conversationVersion)}
 	}
-	if c.RunID == "" && len(c.History) > 0 {
-		return &CheckpointError{Field: "runId", Reason: "empty, but the checkpoint carries history"}
+	// A history with no run behind it (WithHistory, before the first turn)
+	// has no run id; a run's progress always names its run.
+	if c.RunID == "" && (c.LastCompletedIteration > 0 || c.FailurePoint != nil || c.Pause != nil) {
+		return &CheckpointError{Field: "runId", Reason: "empty, but the checkpoint records a run's progress"}
 	}
 	if c.LastCompletedIteration < 0 {
 		return &CheckpointError{Field: "lastCompletedIteration", Reason: "negative"}
@@ -172,16 +175,8 @@ func (c *ConversationCheckpoint) Validate() error {
 	if _, err := time.Parse(time.RFC3339Nano, c.CheckpointedAt); err != nil {
 		return &CheckpointError{Field: "checkpointedAt", Reason: "not an RFC 3339 time"}
 	}
-	for i, m := range c.History {
-		switch m.Role {
-		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant:
-		case llm.RoleTool:
-			if m.ToolCallID == "" {
-				return &CheckpointError{Field: fmt.Sprintf("history[%d].toolCallId", i), Reason: "a tool message must name the call it answers"}
-			}
-		default:
-			return &CheckpointError{Field: fmt.Sprintf("history[%d].role", i), Reason: fmt.Sprintf("unknown role %q", m.Role)}
-		}
+	if err := validateHistory(c.History); err != nil {
+		return err
 	}
 	if fp := c.FailurePoint; fp != nil {
 		switch fp.Phase {
@@ -196,9 +191,26 @@ func (c *ConversationCheckpoint) Validate() error {
 	return validateLedger(c.FindingsLedger)
 }
 
+// validateHistory names the first message a conversation cannot continue
+// from: an unknown role, or a tool message that names no call.
+func validateHistory(h []llm.Message) error {
+	for i, m := range h {
+		switch m.Role {
+		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant:
+		case llm.RoleTool:
+			if m.ToolCallID == "" {
+				return &CheckpointError{Field: fmt.Sprintf("history[%d].toolCallId", i), Reason: "a tool message must name the call it answers"}
+			}
+		default:
+			return &CheckpointError{Field: fmt.Sprintf("history[%d].role", i), Reason: fmt.Sprintf("unknown role %q", m.Role)}
+		}
+	}
+	return nil
+}
+
 // decodePause decodes the paused turn a checkpoint carries, naming the field
 // of the pause that does not decode (pause.flow, pause.turn, …).
-func decodePause(raw json.RawMessage) (*PauseCheckpoint, error) {
+func decodePause(raw json.RawMessage) (*pauseCheckpoint, error) {
 	if string(raw) == "null" {
 		return nil, nil
 	}
@@ -206,7 +218,7 @@ func decodePause(raw json.RawMessage) (*PauseCheckpoint, error) {
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return nil, &CheckpointError{Field: "pause", Reason: "not a JSON object"}
 	}
-	var p PauseCheckpoint
+	var p pauseCheckpoint
 	if err := json.Unmarshal(raw, &p); err != nil {
 		for _, k := range []string{"version", "flow", "message", "turn", "blobs", "requests", "events", "droppedEvents", "argumentReplies"} {
 			v, ok := fields[k]
@@ -214,7 +226,7 @@ func decodePause(raw json.RawMessage) (*PauseCheckpoint, error) {
 				continue
 			}
 			one, _ := json.Marshal(map[string]json.RawMessage{k: v})
-			var probe PauseCheckpoint
+			var probe pauseCheckpoint
 			if json.Unmarshal(one, &probe) != nil {
 				return nil, &CheckpointError{Field: "pause." + k, Reason: "does not decode as a paused turn's " + k}
 			}
@@ -225,12 +237,12 @@ func decodePause(raw json.RawMessage) (*PauseCheckpoint, error) {
 }
 
 // validatePause checks the paused turn a checkpoint carries.
-func validatePause(p *PauseCheckpoint) error {
+func validatePause(p *pauseCheckpoint) error {
 	if p == nil {
 		return nil
 	}
-	if p.Version != PauseCheckpointVersion {
-		return &CheckpointError{Field: "pause.version", Reason: fmt.Sprintf("got %d, want %d", p.Version, PauseCheckpointVersion)}
+	if p.Version != pauseCheckpointVersion {
+		return &CheckpointError{Field: "pause.version", Reason: fmt.Sprintf("got %d, want %d", p.Version, pauseCheckpointVersion)}
 	}
 	if p.Flow == nil {
 		return &CheckpointError{Field: "pause.flow", Reason: "missing: a paused turn needs its engine checkpoint"}
@@ -276,12 +288,12 @@ func validateLedger(raw json.RawMessage) error {
 	return admitLedgerRows(raw)
 }
 
-// PauseCheckpoint is the saved form of one paused turn, inside a
-// ConversationCheckpoint; Conversation.Resume continues it. It carries the
+// pauseCheckpoint is the saved form of one paused turn, inside a
+// conversationCheckpoint; Conversation.Resume continues it. It carries the
 // engine checkpoint (state and the whole log), the turn's input, and the
 // blobs and events collected before the pause so the resumed turn's record
 // is complete. It encodes with encoding/json.
-type PauseCheckpoint struct {
+type pauseCheckpoint struct {
 	Version int               `json:"version"`
 	Flow    *flow.Checkpoint  `json:"flow"`
 	Message string            `json:"message"`
@@ -306,7 +318,7 @@ type rawEvent struct {
 
 // UnmarshalJSON reads a pause checkpoint; events keep their payloads as the
 // JSON they were written as, so the resumed record encodes them unchanged.
-func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
+func (p *pauseCheckpoint) UnmarshalJSON(data []byte) error {
 	var j struct {
 		Version       int                            `json:"version"`
 		Flow          *flow.Checkpoint               `json:"flow"`
@@ -321,7 +333,7 @@ func (p *PauseCheckpoint) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return &CheckpointError{Field: "", Reason: err.Error()}
 	}
-	*p = PauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, Requests: j.Requests, DroppedEvents: j.DroppedEvents, ArgumentReplies: j.Replies}
+	*p = pauseCheckpoint{Version: j.Version, Flow: j.Flow, Message: j.Message, Turn: j.Turn, Blobs: j.Blobs, Requests: j.Requests, DroppedEvents: j.DroppedEvents, ArgumentReplies: j.Replies}
 	for _, e := range j.Events {
 		p.Events = append(p.Events, event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta})
 	}

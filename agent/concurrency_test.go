@@ -93,7 +93,7 @@ func TestInputsNotMutated(t *testing.T) {
 	replies := []scripted.Reply{{ToolCalls: calls}, {Content: "done"}}
 	p := scripted.New(replies...)
 	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
-	cv := agent.ConversationCheckpoint{Version: 1, RunID: "r0", CheckpointedAt: "2026-11-29T10:00:00Z",
+	cv := convCheckpoint{Version: 1, RunID: "r0", CheckpointedAt: "2026-11-29T10:00:00Z",
 		History: []llm.Message{{Role: llm.RoleUser, Content: "earlier"}, {Role: llm.RoleAssistant, Content: "ok"}}}
 	before, _ := json.Marshal(cv)
 	conv := loadCheckpoint(t, a, cv)

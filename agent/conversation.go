@@ -23,14 +23,16 @@ type Conversation struct {
 	a *Agent
 
 	mu       sync.Mutex
-	state    *ConversationCheckpoint // nil until a turn has left history
-	pending  *PauseCheckpoint        // the pause waiting for Resume, or nil
+	state    *conversationCheckpoint // nil until a turn has left history
+	pending  *pauseCheckpoint        // the pause waiting for Resume, or nil
 	inFlight bool
 	// abandoned is the run id of a pause dropped by AbandonPause, until the
 	// next turn records it.
 	abandoned string
 	// identity is who the conversation is for, stamped on its events.
 	identity Identity
+	// err is a bad WithHistory, refused by Send.
+	err error
 }
 
 // Identity is the caller's identity for a conversation, as the caller
@@ -51,6 +53,24 @@ type ConversationOption func(*Conversation)
 // keeps it in its checkpoint.
 func WithIdentity(id Identity) ConversationOption {
 	return func(c *Conversation) { c.identity = id }
+}
+
+// WithHistory starts the conversation from an earlier history, as if its
+// turns had been taken with this agent: the next Send continues after it
+// (a conversation held by another system, or an edited copy of one, comes
+// in so without a checkpoint). The messages are copied. A history Send
+// cannot continue from (a message of an unknown role, a tool message that
+// names no call) makes Send fail with a *CheckpointError naming the
+// message.
+func WithHistory(history []llm.Message) ConversationOption {
+	return func(c *Conversation) {
+		cp := c.a.checkpoint("", history, 0, "")
+		if err := validateHistory(cp.History); err != nil {
+			c.err = err
+			return
+		}
+		c.state, c.err = cp, nil
+	}
 }
 
 // NewConversation starts an empty conversation with the agent.
@@ -109,6 +129,9 @@ func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
 	}
 	c.mu.Lock()
 	switch {
+	case c.err != nil:
+		c.mu.Unlock()
+		return nil, c.err
 	case c.inFlight:
 		c.mu.Unlock()
 		return nil, ErrRunInFlight
@@ -127,7 +150,7 @@ func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
 		rs.turn = userTurns(rs.prior) + 1
 		rs.from = from
 	}
-	res, end, err := a.startTurn(ctx, rs)
+	res, end, err := a.startTurn(ctx, rs, in.RunID)
 	c.settle(end, true)
 	return res, err
 }
@@ -203,7 +226,7 @@ func (c *Conversation) Pending() *PauseInfo {
 
 // pauseInfoOf reads the pause data of a pause checkpoint: typed when the
 // pause happened in this process, decoded from JSON when it was loaded.
-func pauseInfoOf(cp *PauseCheckpoint) *PauseInfo {
+func pauseInfoOf(cp *pauseCheckpoint) *PauseInfo {
 	if cp.Flow == nil {
 		return nil
 	}
@@ -269,7 +292,7 @@ func (c *Conversation) Checkpoint() ([]byte, error) {
 	if c.inFlight {
 		return nil, ErrRunInFlight
 	}
-	var cp ConversationCheckpoint
+	var cp conversationCheckpoint
 	if c.state != nil {
 		cp = *c.state.clone()
 	} else {

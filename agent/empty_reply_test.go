@@ -30,12 +30,13 @@ func TestEmptyReplyIsRefusedNamingTheCall(t *testing.T) {
 	if empty.Step != "call-llm#6" || empty.Iteration != 2 || empty.Provider != "scripted" {
 		t.Errorf("EmptyReplyError = %+v, want call-llm#6 at iteration 2 from scripted", empty)
 	}
-	if rce.Checkpoint == nil || rce.Checkpoint.FailurePoint == nil || rce.Checkpoint.FailurePoint.Stage != "call-llm" {
-		t.Fatalf("checkpoint failure point = %+v", rce.Checkpoint)
+	cv := decodeCheckpoint(t, rce.Checkpoint)
+	if cv.FailurePoint == nil || cv.FailurePoint.Stage != "call-llm" {
+		t.Fatalf("checkpoint failure point = %s", rce.Checkpoint)
 	}
-	for _, m := range rce.Checkpoint.History {
+	for _, m := range cv.History {
 		if m.Role == llm.RoleAssistant && m.Content == " \n" {
-			t.Errorf("the empty reply entered the history: %+v", rce.Checkpoint.History)
+			t.Errorf("the empty reply entered the history: %+v", cv.History)
 		}
 	}
 	if res == nil || res.Record() == nil {

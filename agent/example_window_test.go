@@ -4,7 +4,6 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
@@ -20,14 +19,10 @@ import (
 func ExampleWithWindow() {
 	p := scripted.New(scripted.Reply{Content: "Order 7 needs a manual review."})
 	a, _ := agent.New(p, agent.WithWindow(agent.LastMessages(1)))
-	earlier, _ := json.Marshal(agent.ConversationCheckpoint{Version: 1, RunID: "run-1", CheckpointedAt: "2026-11-29T09:00:00Z", History: []llm.Message{
+	conv := a.NewConversation(agent.WithHistory([]llm.Message{
 		{Role: llm.RoleUser, Content: "Orders from ACME are pre-approved."},
 		{Role: llm.RoleAssistant, Content: "Noted."},
-	}})
-	conv, err := a.LoadConversation(earlier)
-	if err != nil {
-		panic(err)
-	}
+	}))
 	res, _ := conv.Send(context.Background(), agent.Input{Message: "Approve order 7 from ACME?"})
 
 	i, _ := res.Record().Log.Find("context#1")

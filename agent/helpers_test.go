@@ -150,7 +150,7 @@ func mustJSON(t testing.TB, v any) string {
 
 // loadCheckpoint loads a hand-built conversation checkpoint on a, the way a
 // program restores one it stored: encoded as JSON, then LoadConversation.
-func loadCheckpoint(t testing.TB, a *agent.Agent, cp agent.ConversationCheckpoint) *agent.Conversation {
+func loadCheckpoint(t testing.TB, a *agent.Agent, cp convCheckpoint) *agent.Conversation {
 	t.Helper()
 	b, err := json.Marshal(cp)
 	if err != nil {
@@ -178,17 +178,53 @@ func reload(t testing.TB, a *agent.Agent, conv *agent.Conversation) *agent.Conve
 	return back
 }
 
-// checkpointOf decodes conv's checkpoint into its exported type, for tests
-// that read or tamper its fields.
-func checkpointOf(t testing.TB, conv *agent.Conversation) agent.ConversationCheckpoint {
+// checkpointOf decodes conv's checkpoint, for tests that read or tamper its
+// fields.
+func checkpointOf(t testing.TB, conv *agent.Conversation) convCheckpoint {
 	t.Helper()
 	b, err := conv.Checkpoint()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cp agent.ConversationCheckpoint
+	var cp convCheckpoint
 	if err := json.Unmarshal(b, &cp); err != nil {
 		t.Fatal(err)
+	}
+	return cp
+}
+
+// convCheckpoint mirrors the conversation checkpoint's JSON (format version
+// 1, as Conversation.Checkpoint writes it and LoadConversation reads it), for
+// tests that build, read or tamper one as a program holding the bytes would.
+type convCheckpoint struct {
+	Version                int           `json:"version"`
+	RunID                  string        `json:"runId"`
+	History                []llm.Message `json:"history"`
+	LastCompletedIteration int           `json:"lastCompletedIteration"`
+	OriginalInput          struct {
+		Message string `json:"message"`
+	} `json:"originalInput"`
+	CheckpointedAt string          `json:"checkpointedAt"`
+	Identity       json.RawMessage `json:"identity,omitempty"`
+	Agent          *struct {
+		ID string `json:"id"`
+	} `json:"agent,omitempty"`
+	FailurePoint *struct {
+		Iteration int    `json:"iteration"`
+		Phase     string `json:"phase"`
+		Stage     string `json:"stage,omitempty"`
+	} `json:"failurePoint,omitempty"`
+	FindingsLedger json.RawMessage `json:"findingsLedger,omitempty"`
+	Pause          json.RawMessage `json:"pause,omitempty"`
+}
+
+// decodeCheckpoint decodes checkpoint bytes (Conversation.Checkpoint's, or a
+// RunCheckpointError's) for a test to read.
+func decodeCheckpoint(t testing.TB, b []byte) convCheckpoint {
+	t.Helper()
+	var cp convCheckpoint
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatalf("checkpoint: %v\n%s", err, b)
 	}
 	return cp
 }

@@ -37,7 +37,7 @@ func TestIdentityOnEventsAndCheckpoint(t *testing.T) {
 		}
 	}
 	b := must(conv.Checkpoint())
-	var cp agent.ConversationCheckpoint
+	var cp convCheckpoint
 	if err := json.Unmarshal(b, &cp); err != nil || string(cp.Identity) != `{"sessionId":"conv-1","principal":"ana","tenant":"acme"}` {
 		t.Fatalf("checkpoint identity = %s (%v)", cp.Identity, err)
 	}

@@ -111,7 +111,7 @@ func waitingAsk(vals map[string]any) (state.ArgumentAsk, bool) {
 // the record is unchanged until the batch resumes); a reply that settles
 // every field returns the input the paused stage replays. Not a question:
 // input passes through.
-func (l *inputsLayer) argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Result, *PauseCheckpoint, json.RawMessage, error) {
+func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) (*Result, *pauseCheckpoint, json.RawMessage, error) {
 	if cp.Flow == nil {
 		return nil, nil, input, nil
 	}

@@ -59,7 +59,7 @@ type (
 	// the turn continues, or nil. An error fails the seed stage (its writes
 	// still commit).
 	seeder interface {
-		seed(s *flow.Scope, from *ConversationCheckpoint) error
+		seed(s *flow.Scope, from *conversationCheckpoint) error
 	}
 	// runSeeder runs after every seeder, with the run's context.
 	runSeeder interface {
@@ -77,7 +77,7 @@ type (
 	batchAsker interface {
 		batchAsk(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause
 		batchAnswer(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (handled bool, err error)
-		argumentRound(cp *PauseCheckpoint, input json.RawMessage) (*Result, *PauseCheckpoint, json.RawMessage, error)
+		argumentRound(cp *pauseCheckpoint, input json.RawMessage) (*Result, *pauseCheckpoint, json.RawMessage, error)
 	}
 	// pauseRefuser returns a sentence added to the refusal of a call that
 	// asked a second pause while its batch was resuming, or "".
@@ -380,7 +380,7 @@ func (a *Agent) Layers() []string { return slices.Clone(a.seams.names) }
 
 // The chart's calls into the seams.
 
-func (sm *seams) runSeed(ctx context.Context, s *flow.Scope, from *ConversationCheckpoint) error {
+func (sm *seams) runSeed(ctx context.Context, s *flow.Scope, from *conversationCheckpoint) error {
 	for _, x := range sm.seed {
 		if err := x.seed(s, from); err != nil {
 			return err

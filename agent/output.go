@@ -31,12 +31,12 @@ import (
 
 // Wire facts of the typed answer.
 const (
-	// OutputSchemaUnit is the id of the steering unit that tells the model
+	// outputSchemaUnit is the id of the steering unit that tells the model
 	// the schema its final answer must follow.
-	OutputSchemaUnit = "output-schema"
-	// OutputCorrectionUnit marks, in the history, the message asking the
+	outputSchemaUnit = "output-schema"
+	// outputCorrectionUnit marks, in the history, the message asking the
 	// model to correct a non-conforming answer (it is not a person's turn).
-	OutputCorrectionUnit = "output-correction"
+	outputCorrectionUnit = "output-correction"
 
 	stageOutputCorrection  = "output-correction"
 	branchOutputCorrection = "output-correction"
@@ -85,7 +85,7 @@ func (e *OutputError) Error() string {
 // $schema is absent; it must be self-contained). jsonschema.For[T] of
 // github.com/google/jsonschema-go gives one from a Go type.
 //
-// The model is told the schema by a steering unit (id OutputSchemaUnit). A
+// The model is told the schema by a steering unit (id outputSchemaUnit). A
 // final answer that is not JSON, or breaks the schema, is answered once with
 // a message listing every violation and the model is called again; if that
 // answer fails too, the turn ends with an *OutputError (recorded under the
@@ -108,7 +108,7 @@ func WithOutputSchema(schema json.RawMessage) Option {
 		c.addLayer(o)
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, raw) // valid: compileOutput decoded it
-		u, err := inject.Steering(OutputSchemaUnit,
+		u, err := inject.Steering(outputSchemaUnit,
 			"Give your final answer as one JSON value and nothing else (no prose, no code fence). "+
 				"It must conform to this JSON Schema: "+compact.String())
 		if err != nil {
@@ -223,7 +223,7 @@ func correctionText(violations []string) string {
 // isOutputCorrection reports a history message the agent wrote to ask for a
 // corrected answer (not a person's turn).
 func isOutputCorrection(m llm.Message) bool {
-	return m.Role == llm.RoleUser && m.Unit == OutputCorrectionUnit
+	return m.Role == llm.RoleUser && m.Unit == outputCorrectionUnit
 }
 
 // outputRules is sf-route's extra rule for a typed agent (nil otherwise): a
@@ -261,7 +261,7 @@ func (a *Agent) outputCorrectionStage(ctx context.Context, s *flow.Scope) (any, 
 	content, _ := kLatestContent.Get(s)
 	v := a.output().violations(content)
 	kOutputViolations.Set(s, v)
-	kHistory.Append(s, llm.Message{Role: llm.RoleUser, Content: correctionText(v), Unit: OutputCorrectionUnit})
+	kHistory.Append(s, llm.Message{Role: llm.RoleUser, Content: correctionText(v), Unit: outputCorrectionUnit})
 	kOutputCorrected.Set(s, true)
 	rs.emit(s, event.AgentIterationEnd, iter, func() any { return event.IterationEnd{IterIndex: iter} })
 	kIteration.Set(s, iter+1)

@@ -257,7 +257,7 @@ func TestProviderErrorCheckpoint(t *testing.T) {
 	if !rce.Resumable() || llm.KindOf(err) != llm.KindServer {
 		t.Errorf("resumable=%v kind=%s", rce.Resumable(), llm.KindOf(err))
 	}
-	cv := rce.Checkpoint
+	cv := decodeCheckpoint(t, rce.Checkpoint)
 	if cv.LastCompletedIteration != 1 || len(cv.History) != 3 || cv.FailurePoint == nil || cv.FailurePoint.Phase != "llm" || cv.FailurePoint.Stage != "call-llm" {
 		t.Errorf("checkpoint = %s", mustJSON(t, cv))
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
-func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, complete bool) *record.Record {
+func (a *Agent) record(rs *runState, log *flow.Record, from *pauseCheckpoint, complete bool) *record.Record {
 	rs.mountAgentTools(log)
 	m := record.Manifest{
 		RunID: log.RunID, AgentID: a.cfg.id, Provider: a.provider.Name(), Model: a.cfg.model,
@@ -18,7 +18,7 @@ func (a *Agent) record(rs *runState, log *flow.Record, from *PauseCheckpoint, co
 		Options: record.Settings{MaxIterations: a.cfg.maxIter, WrapUp: a.cfg.wrapUp, Capture: a.cfg.capture,
 			Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens},
 		StartedAt: rs.start.UTC().Format(time.RFC3339Nano), EndedAt: a.cfg.now().UTC().Format(time.RFC3339Nano),
-		Complete: complete, TurnNumber: rs.turn, ToolNames: a.Tools(), UnitIDs: []string{},
+		Complete: complete, TurnNumber: rs.turn, ToolNames: a.toolNames(), UnitIDs: []string{},
 		AbandonedPause: rs.abandoned,
 	}
 	for _, u := range a.cfg.units {

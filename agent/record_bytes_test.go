@@ -28,7 +28,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/openai"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
-	"github.com/google/go-cmp/cmp"
 )
 
 // fakeServer answers the first calls-1 requests with one tool call and the
@@ -241,70 +240,4 @@ func conversationBytes(t testing.TB, turns int) (stored, unique int) {
 func TestConversationBytes(t *testing.T) {
 	stored, unique := conversationBytes(t, 20)
 	t.Logf("20 turns: records %d bytes, unique content %d bytes, %.2f×", stored, unique, float64(stored)/float64(unique))
-}
-
-// TestComposedRecordNamesInnerResults: in a composition, each inner agent's
-// tool results live in its subflow's history; the record names them from
-// there and decodes to the live record's blobs and events.
-func TestComposedRecordNamesInnerResults(t *testing.T) {
-	inner := func(id string, page int) *agent.Agent {
-		p := scripted.New(
-			scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "fetch_logs", fmt.Sprintf(`{"page":%d}`, page))}},
-			scripted.Reply{Content: id + " read its page."})
-		return mustNew(t, p, agent.WithTools(logsTool(t)), agent.WithID(id))
-	}
-	comp := agent.MustCompose("pipeline", agent.Sequence(agent.Call("one", inner("one", 1)), agent.Call("two", inner("two", 2))))
-	res, err := comp.Run(context.Background(), agent.Input{Message: "Read."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := res.Record()
-	b, err := json.Marshal(live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, page := range []int{1, 2} {
-		if n := strings.Count(string(b), fmt.Sprintf("page %d: checkout", page)); n != 40 {
-			t.Errorf("page %d's line is written %d times, want 40 (the inner history message only)", page, n)
-		}
-	}
-	back, err := record.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(live.Blobs, back.Blobs); d != "" {
-		t.Errorf("blobs (-live +decoded):\n%s", d)
-	}
-	for i := range live.Events {
-		want, _ := json.Marshal(live.Events[i])
-		got, _ := json.Marshal(back.Events[i])
-		if string(got) != string(want) {
-			t.Errorf("event %d decoded as %s, want %s", i, got, want)
-		}
-	}
-	again, err := json.Marshal(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(again) != string(b) {
-		t.Error("the decoded composition record does not encode back to its bytes")
-	}
-	sub, ok := back.Inner("agent:two#2")
-	if !ok {
-		t.Fatal("no inner record agent:two#2")
-	}
-	found := 0
-	for _, c := range sub.Log.Commits {
-		for _, op := range c.Ops {
-			if r, ok := op.Value.(state.ToolResult); ok && op.Key == "lastToolResult" {
-				found++
-				if out, ok := sub.Blob(r.OutputRef); !ok || !strings.HasPrefix(string(out), "page 2: ") {
-					t.Errorf("inner raw output %s: %q, %v", r.OutputRef, out, ok)
-				}
-			}
-		}
-	}
-	if found != 1 {
-		t.Errorf("%d tool results in the inner record, want 1", found)
-	}
 }

@@ -68,7 +68,7 @@ func (*resultsLayer) keys() []flow.KeyDecl {
 	return []flow.KeyDecl{kFindings, kToolResultsIteration, kHonestyLayers}
 }
 
-func (*resultsLayer) seed(s *flow.Scope, from *ConversationCheckpoint) error {
+func (*resultsLayer) seed(s *flow.Scope, from *conversationCheckpoint) error {
 	return seedResults(s, from)
 }
 
@@ -125,7 +125,7 @@ func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRo
 // seedResults writes the run constant honestyLayers and the ledger: the rows
 // the continued conversation carries (already through the checkpoint door),
 // or none.
-func seedResults(s *flow.Scope, from *ConversationCheckpoint) error {
+func seedResults(s *flow.Scope, from *conversationCheckpoint) error {
 	kHonestyLayers.Set(s, map[string]bool{"results": true})
 	var prior []ledger.Row
 	if from != nil {
@@ -239,9 +239,9 @@ func (r *Result) Findings() []ledger.Row {
 // declares a period), so no verdict was filed and no standing folded.
 const ReasonNotArmed = "results-layer-not-armed"
 
-// ReasonNoRecord is the one reason of the assessment of a turn that left no
+// reasonNoRecord is the one reason of the assessment of a turn that left no
 // record to fold (it failed before its first stage committed).
-const ReasonNoRecord = "no-record"
+const reasonNoRecord = "no-record"
 
 // Assessment returns the turn's standing, folded from the run record by the
 // same function prepare-final used. It is never nil: for an agent without
@@ -250,7 +250,7 @@ const ReasonNoRecord = "no-record"
 // paused turn is folded as of its pause.
 func (r *Result) Assessment() *assess.Assessment {
 	if r == nil {
-		return notAssessed(ReasonNoRecord)
+		return notAssessed(reasonNoRecord)
 	}
 	return AssessRecord(r.record)
 }
@@ -259,27 +259,27 @@ func (r *Result) Assessment() *assess.Assessment {
 // exactly as the run did at its end (Result.Assessment is this fold of the
 // turn's own record). It is never nil: a record of an agent without the
 // results layer gives not-assessed with ReasonNotArmed, and a nil or empty
-// record not-assessed with ReasonNoRecord.
+// record not-assessed with the reason "no-record".
 func AssessRecord(rec *record.Record) *assess.Assessment {
 	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
-		return notAssessed(ReasonNoRecord)
+		return notAssessed(reasonNoRecord)
 	}
 	if _, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
 		return notAssessed(ReasonNotArmed)
 	}
 	st, err := assess.InputFromRecord(rec.Log)
 	if err != nil {
-		return notAssessed(ReasonNoRecord)
+		return notAssessed(reasonNoRecord)
 	}
 	a := assess.Fold(st)
 	return &a
 }
 
 // NotFolded reports an assessment that folded nothing: the agent had no
-// results layer (ReasonNotArmed) or there was no record (ReasonNoRecord).
+// results layer (ReasonNotArmed) or there was no record (reason "no-record").
 // A report that shows a standing only when one was folded branches on it.
 func NotFolded(a *assess.Assessment) bool {
-	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == ReasonNotArmed || a.Reasons[0].Reason == ReasonNoRecord)
+	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == ReasonNotArmed || a.Reasons[0].Reason == reasonNoRecord)
 }
 
 // notAssessed is the assessment of a turn that was not folded, with why.

@@ -635,7 +635,7 @@ func TestResultsLayerLedgerSurvivesAModelFailure(t *testing.T) {
 		t.Fatalf("err = %v, want a RunCheckpointError", err)
 	}
 	want := `[{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}]`
-	if got := string(rce.Checkpoint.FindingsLedger); got != want {
+	if got := string(decodeCheckpoint(t, rce.Checkpoint).FindingsLedger); got != want {
 		t.Errorf("the failed run's checkpoint carries ledger %s, want %s", got, want)
 	}
 }

@@ -42,6 +42,11 @@ type Input struct {
 	// window the person set in the app. Refused on an agent without the
 	// time layer.
 	Time *clock.Given
+	// RunID names the turn's run in its record and events; empty gives a
+	// fresh random id. A caller that runs the turn on behalf of a larger run
+	// sets it (a composition names each inner run <outer run id>/<node>);
+	// ids are expected to be unique.
+	RunID string
 }
 
 // Usage sums the token counts of a turn's model calls. Unreported counts the
@@ -84,12 +89,14 @@ func (r *Result) Record() *record.Record { return r.record }
 func (r *Result) History() []llm.Message { return cloneMessages(r.history) }
 
 // RunCheckpointError ends a run whose model call failed. Checkpoint is the
-// conversation as of the last iteration boundary, with its failure point;
-// the Conversation the turn ran on keeps it, so a later Send continues from
-// there when Resumable says that can help.
+// conversation as of the last iteration boundary, with where the run
+// stopped (its failurePoint), encoded as Conversation.Checkpoint encodes a
+// conversation: Agent.LoadConversation restores it. The Conversation the
+// turn ran on keeps it too, so a later Send continues from there when
+// Resumable says that can help.
 type RunCheckpointError struct {
 	Cause      error
-	Checkpoint *ConversationCheckpoint
+	Checkpoint []byte
 }
 
 // Error says the model call failed, why, and whether resuming can help.
@@ -120,13 +127,16 @@ func (a *Agent) Run(ctx context.Context, in Input) (*Result, error) {
 // turnEnd is what a finished leg leaves for its conversation: the
 // checkpoint to continue from (nil: unchanged) and the pause, if any.
 type turnEnd struct {
-	state   *ConversationCheckpoint
-	pending *PauseCheckpoint
+	state   *conversationCheckpoint
+	pending *pauseCheckpoint
 }
 
 // startTurn runs the chart for one new turn.
-func (a *Agent) startTurn(ctx context.Context, rs *runState) (*Result, turnEnd, error) {
-	res, err := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(newRunID())...)
+func (a *Agent) startTurn(ctx context.Context, rs *runState, runID string) (*Result, turnEnd, error) {
+	if runID == "" {
+		runID = newRunID()
+	}
+	res, err := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(runID)...)
 	return a.finish(rs, res, err, nil, rs.message)
 }
 
@@ -145,7 +155,7 @@ func (a *Agent) runOptions(runID string) []flow.RunOption {
 // result (a JSON value; a JSON string is served as its text), the later
 // calls of the batch run, and the turn goes on. Calls that ran before the
 // pause are not run again.
-func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.RawMessage, ro resumeConfig) (*Result, turnEnd, error) {
+func (a *Agent) resumeTurn(ctx context.Context, cp *pauseCheckpoint, input json.RawMessage, ro resumeConfig) (*Result, turnEnd, error) {
 	if err := a.checkTimeInput(ro.time); err != nil {
 		return nil, turnEnd{}, err
 	}
@@ -188,7 +198,7 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *PauseCheckpoint, input json.
 
 // finish turns a flow result into the agent's Result and what the
 // conversation keeps.
-func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseCheckpoint, message string) (*Result, turnEnd, error) {
+func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseCheckpoint, message string) (*Result, turnEnd, error) {
 	out := &Result{}
 	if res != nil && res.Record != nil {
 		last := len(res.Record.Commits) - 1
@@ -216,13 +226,14 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 			a.attachLedger(cv, res)
 			cv.FailurePoint = rs.failure
 			out.history = cv.History
-			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: cv.clone()}
+			saved, _ := json.Marshal(cv) // plain data: it always encodes
+			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: saved}
 		}
 		return out, turnEnd{}, fmt.Errorf("agent: run %s: %w", out.RunID, err)
 	}
 	if res.Paused {
 		out.Paused = true
-		cp := &PauseCheckpoint{Version: PauseCheckpointVersion, Flow: res.Checkpoint, Message: message, Turn: rs.turn,
+		cp := &pauseCheckpoint{Version: pauseCheckpointVersion, Flow: res.Checkpoint, Message: message, Turn: rs.turn,
 			Blobs: rs.blobs, Requests: rs.requests, Events: rs.events, DroppedEvents: rs.dropped}
 		if pi, ok := res.PauseData.(PauseInfo); ok {
 			out.PauseData = &pi
@@ -245,7 +256,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *PauseChe
 
 // attachLedger carries the armed layers' findings ledger on a conversation
 // checkpoint (nothing when no layer files findings).
-func (a *Agent) attachLedger(cv *ConversationCheckpoint, res *flow.Result) {
+func (a *Agent) attachLedger(cv *conversationCheckpoint, res *flow.Result) {
 	if a.seams.ledger != nil && res != nil && res.Record != nil {
 		cv.FindingsLedger = a.seams.ledger.exportLedger(res.Record)
 	}

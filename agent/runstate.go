@@ -26,7 +26,7 @@ type runState struct {
 	prior   []llm.Message
 	turn    int
 	// from is the conversation this turn continues, or nil.
-	from *ConversationCheckpoint
+	from *conversationCheckpoint
 	// abandoned is the run id of a pause dropped just before this turn.
 	abandoned string
 	// given is the run's Input.Time (time layer), or nil.
@@ -66,7 +66,7 @@ type runState struct {
 	// filled by the stages for the Result
 	finalHistory []llm.Message
 	lastIter     int
-	failure      *FailurePoint
+	failure      *failurePoint
 	failHistory  []llm.Message
 }
 

@@ -17,9 +17,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// ReadSkillTool is the name of the tool an agent with skills offers so the
+// readSkillTool is the name of the tool an agent with skills offers so the
 // model can load one.
-const ReadSkillTool = "read_skill"
+const readSkillTool = "read_skill"
 
 // skillTool builds read_skill for the agent's skills, or nil when it has none.
 func skillTool(units []*inject.Unit) (*tool.Tool, error) {
@@ -39,7 +39,7 @@ func skillTool(units []*inject.Unit) (*tool.Tool, error) {
 	schema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","enum":` + string(enum) +
 		`,"description":"the id of the skill to load"}},"required":["id"],"additionalProperties":false}`)
 	desc := "Load a skill's guidance into your instructions before doing work it covers. Skills: " + strings.Join(lines, "; ")
-	return tool.NewRaw(ReadSkillTool, desc, schema, func(ctx context.Context, args json.RawMessage) (any, error) {
+	return tool.NewRaw(readSkillTool, desc, schema, func(ctx context.Context, args json.RawMessage) (any, error) {
 		var in struct {
 			ID string `json:"id"`
 		}
@@ -64,7 +64,7 @@ func skillActivations(hist []llm.Message) map[string]inject.Activation {
 	}
 	answered := map[string]bool{}
 	for _, m := range hist[start+1:] {
-		if m.Role == llm.RoleTool && m.ToolName == ReadSkillTool && !m.IsError {
+		if m.Role == llm.RoleTool && m.ToolName == readSkillTool && !m.IsError {
 			answered[m.ToolCallID] = true
 		}
 	}
@@ -76,7 +76,7 @@ func skillActivations(hist []llm.Message) map[string]inject.Activation {
 		}
 		iter++
 		for _, c := range m.ToolCalls {
-			if c.Name != ReadSkillTool || !answered[c.ID] {
+			if c.Name != readSkillTool || !answered[c.ID] {
 				continue
 			}
 			var in struct {

@@ -204,7 +204,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 			Message: "the provider returned neither a reply nor an error; this is a bug in the provider"}
 	}
 	if err != nil {
-		rs.failure = &FailurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
+		rs.failure = &failurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist
 		if ctx.Err() != nil {
 			// Cancellation is the caller's, not the provider's failure.
@@ -242,7 +242,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		// history is not given an empty turn, and the run ends naming the call.
 		kLLMRequest.Set(s, capt)
 		empty := &EmptyReplyError{Step: s.RuntimeStageID(), Iteration: iter, Provider: a.provider.Name()}
-		rs.failure = &FailurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
+		rs.failure = &failurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist
 		rs.emit(s, event.ErrorFatal, iter, func() any {
 			return event.ErrorFatalPayload{Error: empty.Error(), Stage: stageCallLLM, Scope: "run"}

@@ -331,7 +331,7 @@ func TestTimeLineServedLate(t *testing.T) {
 	}
 	first := lastMessage(rec.reqs[0])
 	want := clock.TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00)."
-	if first.Role != llm.RoleUser || first.Unit != agent.TimeLineUnit || first.Content != want {
+	if first.Role != llm.RoleUser || first.Unit != "time-line" || first.Content != want {
 		t.Errorf("first request's last message %+v\nwant %q", first, want)
 	}
 	// A clock-only time line costs at most 73 tokens (chars/4).

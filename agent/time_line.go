@@ -16,9 +16,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// TimeLineUnit is the unit id the time line's message carries in the
+// timeLineUnit is the unit id the time line's message carries in the
 // request (its byte span kind).
-const TimeLineUnit = "time-line"
+const timeLineUnit = "time-line"
 
 // TimeLineState is the committed timeLine: the iteration whose request
 // carried it and its text.
@@ -56,7 +56,7 @@ func appendTimeLine(s *flow.Scope, req *llm.Request) {
 	}
 	iter, _ := kIteration.Get(s)
 	kTimeLine.Set(s, TimeLineState{Iteration: iter, Text: text})
-	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: text, Unit: TimeLineUnit})
+	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: text, Unit: timeLineUnit})
 }
 
 // periodRowsOfTurn is ledger.PeriodRows(ledger.OfTurn(rows, turn)) without

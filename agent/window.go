@@ -18,19 +18,19 @@ import (
 
 // Reasons a history message can be left out of a request.
 const (
-	// EvictedByWindow marks a message a window strategy chose not to send.
-	EvictedByWindow = "window"
-	// EvictedByBudget marks a message left out to keep the history under a
+	// evictedByWindow marks a message a window strategy chose not to send.
+	evictedByWindow = "window"
+	// evictedByBudget marks a message left out to keep the history under a
 	// size budget.
-	EvictedByBudget = "budget"
+	evictedByBudget = "budget"
 )
 
 // Window chooses, every iteration, the history messages a model request
 // leaves out. Evict receives the iteration number and the whole history of
 // the turn (earlier turns first, the person's latest message, then this
 // turn's assistant and tool messages) and returns the indices to leave out,
-// each with a reason (EvictedByWindow or EvictedByBudget; any other reason is
-// recorded as EvictedByWindow). It must not modify hist.
+// each with a reason (evictedByWindow or evictedByBudget; any other reason is
+// recorded as evictedByWindow). It must not modify hist.
 //
 // The agent applies the answer with three rules, so a strategy need not
 // know them: an assistant message that asked for tools and the tool messages
@@ -43,14 +43,6 @@ const (
 // contextUnits.history.evicted; none is silent.
 type Window interface {
 	Evict(iteration int, hist []llm.Message) []state.Evicted
-}
-
-// WindowFunc adapts a function to Window.
-type WindowFunc func(iteration int, hist []llm.Message) []state.Evicted
-
-// Evict calls f.
-func (f WindowFunc) Evict(iteration int, hist []llm.Message) []state.Evicted {
-	return f(iteration, hist)
 }
 
 // windowConfig is what WithWindow and WithPinnedHistory asked.
@@ -115,7 +107,7 @@ func (w lastMessages) check() error {
 }
 
 func (w lastMessages) Evict(_ int, hist []llm.Message) []state.Evicted {
-	return keepNewest(hist, EvictedByWindow, w.n, func(g group) int { return g.end - g.start })
+	return keepNewest(hist, evictedByWindow, w.n, func(g group) int { return g.end - g.start })
 }
 
 // CharBudget is a window that sends the newest messages whose combined size
@@ -137,7 +129,7 @@ func (w charBudget) check() error {
 }
 
 func (w charBudget) Evict(_ int, hist []llm.Message) []state.Evicted {
-	return keepNewest(hist, EvictedByBudget, w.max, func(g group) int {
+	return keepNewest(hist, evictedByBudget, w.max, func(g group) int {
 		n := 0
 		for _, m := range hist[g.start:g.end] {
 			n += messageChars(m)
@@ -231,10 +223,10 @@ func applyWindow(asked []state.Evicted, pinned []int, hist []llm.Message) state.
 		if e.Index < 0 || e.Index >= len(hist) || reason[e.Index] != "" {
 			continue
 		}
-		if e.Reason == EvictedByBudget {
-			reason[e.Index] = EvictedByBudget
+		if e.Reason == evictedByBudget {
+			reason[e.Index] = evictedByBudget
 		} else {
-			reason[e.Index] = EvictedByWindow
+			reason[e.Index] = evictedByWindow
 		}
 	}
 	keep := make([]bool, len(hist))

@@ -35,7 +35,7 @@ func windowRun(t *testing.T, opts ...agent.Option) (*agent.Result, *scripted.Pro
 	}
 	var log eventLog
 	log.on(a)
-	prior := agent.ConversationCheckpoint{Version: 1, RunID: "run-earlier", CheckpointedAt: "2026-11-29T19:00:00Z", History: []llm.Message{
+	prior := convCheckpoint{Version: 1, RunID: "run-earlier", CheckpointedAt: "2026-11-29T19:00:00Z", History: []llm.Message{
 		{Role: llm.RoleUser, Content: overrideText},
 		{Role: llm.RoleAssistant, Content: "Noted."},
 	}}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -197,10 +196,10 @@ func forced(u *inject.Unit) (*inject.Unit, error) {
 }
 
 // rerunTurn is what a rerun sends: the turn's input and, for a continued
-// conversation, the checkpoint it continues (nil for a first turn).
+// conversation, the history it continues (nil for a first turn).
 type rerunTurn struct {
 	in    agent.Input
-	prior *agent.ConversationCheckpoint
+	prior []llm.Message
 }
 
 // rerunInput is the input of a rerun of rec with specs applied: the recorded
@@ -249,11 +248,7 @@ func rerunInput(rec *rerunSource, specs []Spec) (rerunTurn, error) {
 		removed++
 	}
 	if len(rec.prior) > 0 {
-		turn.prior = &agent.ConversationCheckpoint{
-			Version: agent.ConversationVersion, RunID: rec.runID, History: prior,
-			CheckpointedAt: rec.started.UTC().Format(time.RFC3339Nano),
-			OriginalInput:  agent.OriginalInput{Message: rec.message},
-		}
+		turn.prior = prior
 	}
 	turn.in = in
 	return turn, nil
@@ -261,8 +256,6 @@ func rerunInput(rec *rerunSource, specs []Spec) (rerunTurn, error) {
 
 // rerunSource is what a rerun takes from the record.
 type rerunSource struct {
-	runID   string
 	message string
 	prior   []llm.Message
-	started time.Time
 }

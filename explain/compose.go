@@ -8,12 +8,11 @@ package explain
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
-
-	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"strings"
 )
 
 // ComposedFormat is the format id of a ComposedChain's JSON encoding.
@@ -50,13 +49,13 @@ type ComposedHop struct {
 	Control   *flow.Control `json:"control,omitempty"`
 }
 
-// BacktrackComposed walks a composition's record (agent.Composition.Run)
+// BacktrackComposed walks a composition's record (compose.Composition.Run)
 // from its answer back to its input. A record of a plain agent is refused.
 func BacktrackComposed(rec *record.Record) (*ComposedChain, error) {
 	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return nil, ErrNoRecord
 	}
-	if rec.Manifest.Provider != agent.ComposeProvider {
+	if rec.Manifest.Provider != compose.Provider {
 		return nil, fmt.Errorf("explain: the record of %q is not a composition's; use Backtrack", rec.Manifest.AgentID)
 	}
 	log := rec.Log
@@ -96,7 +95,7 @@ func BacktrackComposed(rec *record.Record) (*ComposedChain, error) {
 }
 
 // innerHop is the hop of one inner call, with the backtrack inside it.
-func innerHop(rec *record.Record, o agent.Outcome) ComposedHop {
+func innerHop(rec *record.Record, o compose.Outcome) ComposedHop {
 	hop := ComposedHop{Node: o.Node, Kind: HopAgent, Agent: o.Agent, Error: o.Error}
 	if o.Removed {
 		hop.Kind = HopRemoved
@@ -120,13 +119,13 @@ func innerHop(rec *record.Record, o agent.Outcome) ComposedHop {
 	return hop
 }
 
-func outcomesAt(log *flow.Record, i int) []agent.Outcome {
+func outcomesAt(log *flow.Record, i int) []compose.Outcome {
 	v, _, _ := flow.ValueAt(log, i, "outcomes")
 	switch x := v.(type) {
-	case []agent.Outcome:
+	case []compose.Outcome:
 		return x
 	case json.RawMessage: // a decoded record keeps the composition's values as JSON
-		var outs []agent.Outcome
+		var outs []compose.Outcome
 		if json.Unmarshal(x, &outs) == nil {
 			return outs
 		}
@@ -134,20 +133,20 @@ func outcomesAt(log *flow.Record, i int) []agent.Outcome {
 	return nil
 }
 
-func outcomeOf(log *flow.Record, i int, node string) agent.Outcome {
+func outcomeOf(log *flow.Record, i int, node string) compose.Outcome {
 	for _, o := range outcomesAt(log, i) {
 		if o.Node == node {
 			return o
 		}
 	}
-	return agent.Outcome{Node: node}
+	return compose.Outcome{Node: node}
 }
 
 // AblateInner is the ablation of an inner agent's tool or context unit: it
 // applies specs to bp (the blueprint the inner agent called name was built
 // from), builds that agent again on p, and returns comp with the call
 // running it. Removing a whole inner agent is comp.Without(name).
-func AblateInner(comp *agent.Composition, name string, bp Blueprint, p llm.Provider, specs ...Spec) (*agent.Composition, error) {
+func AblateInner(comp *compose.Composition, name string, bp Blueprint, p llm.Provider, specs ...Spec) (*compose.Composition, error) {
 	out, err := Ablate(bp, specs...)
 	if err != nil {
 		return nil, err

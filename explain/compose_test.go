@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -39,7 +40,7 @@ func TestBacktrackComposed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp := agent.MustCompose("report", agent.Sequence(agent.Call("finder", finder), agent.Call("writer", writer)))
+	comp := compose.MustNew("report", compose.Sequence(compose.Call("finder", finder), compose.Call("writer", writer)))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "what runs on web-1?"})
 	if err != nil {
 		t.Fatal(err)
@@ -104,10 +105,10 @@ func TestBacktrackComposedMerge(t *testing.T) {
 		}
 		return a
 	}
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+	join := func(ctx context.Context, outs []compose.Outcome) (string, error) {
 		return outs[0].Answer + "+" + outs[1].Answer, nil
 	}
-	comp := agent.MustCompose("fan", agent.Parallel("ask", agent.ParallelOptions{Merge: join}, agent.Call("a", mk("a")), agent.Call("b", mk("b"))))
+	comp := compose.MustNew("fan", compose.Parallel("ask", compose.ParallelOptions{Merge: join}, compose.Call("a", mk("a")), compose.Call("b", mk("b"))))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "hi"})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestAblateInner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp := agent.MustCompose("report", agent.Call("finder", finder))
+	comp := compose.MustNew("report", compose.Call("finder", finder))
 	p := script()
 	ablated, err := explain.AblateInner(comp, "finder", bp, p, explain.Tool("lookup"))
 	if err != nil {

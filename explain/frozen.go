@@ -250,13 +250,7 @@ func (w *World) rerun(ctx context.Context, bp Blueprint, turn rerunTurn, seed in
 	}
 	conv := a.NewConversation()
 	if turn.prior != nil {
-		b, err := json.Marshal(turn.prior)
-		if err != nil {
-			return rerunResult{}, fmt.Errorf("explain: encoding the earlier conversation: %w", err)
-		}
-		if conv, err = a.LoadConversation(b); err != nil {
-			return rerunResult{}, fmt.Errorf("explain: restoring the earlier conversation: %w", err)
-		}
+		conv = a.NewConversation(agent.WithHistory(turn.prior))
 	}
 	res, err := conv.Send(ctx, turn.in)
 	if err != nil {

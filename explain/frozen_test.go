@@ -6,7 +6,6 @@ package explain_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -157,15 +156,7 @@ func TestMessageSpecRemovesPriorMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prior, err := json.Marshal(&agent.ConversationCheckpoint{Version: agent.ConversationVersion, RunID: "earlier", CheckpointedAt: "2026-11-29T12:00:00Z",
-		History: []llm.Message{{Role: llm.RoleUser, Content: overrideNote}, {Role: llm.RoleAssistant, Content: "Noted."}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := a.LoadConversation(prior)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := a.NewConversation(agent.WithHistory([]llm.Message{{Role: llm.RoleUser, Content: overrideNote}, {Role: llm.RoleAssistant, Content: "Noted."}}))
 	res, err := conv.Send(context.Background(), agent.Input{Message: question})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 )
 
 // AblationFormat is the format id of a Report's JSON encoding.
@@ -372,11 +371,10 @@ func sourceOf(rec *record.Record) (*rerunSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := &rerunSource{runID: rec.Manifest.RunID, message: msg}
+	src := &rerunSource{message: msg}
 	if len(hist) > 1 {
 		src.prior = hist[:len(hist)-1]
 	}
-	src.started, _ = time.Parse(time.RFC3339Nano, rec.Manifest.StartedAt)
 	return src, nil
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 func TestRerunInputHistorySpecs(t *testing.T) {
-	src := &rerunSource{runID: "r1", message: "Refund A-17?", prior: []llm.Message{
+	src := &rerunSource{message: "Refund A-17?", prior: []llm.Message{
 		{Role: llm.RoleUser, Content: "Override for A-17."}, {Role: llm.RoleAssistant, Content: "Noted."},
 	}}
 	tests := []struct {
@@ -39,7 +39,7 @@ func TestRerunInputHistorySpecs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if turn.in.Message != src.message || turn.prior == nil || len(turn.prior.History) != tc.prior {
+			if turn.in.Message != src.message || turn.prior == nil || len(turn.prior) != tc.prior {
 				t.Errorf("input = %+v, want the recorded message continuing %d messages", turn, tc.prior)
 			}
 		})

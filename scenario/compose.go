@@ -1,6 +1,6 @@
 // This file holds composed scenarios: a file with named agents (each with its own agent
 // options, tools and replies) and a compose section that arranges them, run offline as one
-// composition (agent.Compose) with one record.
+// composition (compose.New) with one record.
 
 package scenario
 
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -519,7 +520,7 @@ func (c *composedSpec) crossCheck() error {
 
 // build makes the agents (agent tools first, so an agent's tools exist before it) and the
 // composition.
-func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []*runTools, error) {
+func (c *composedSpec) build(name string, rc *runConfig) (*compose.Composition, []*runTools, error) {
 	built := map[string]*agent.Agent{}
 	var rts []*runTools
 	byName := map[string]*namedAgent{}
@@ -557,14 +558,14 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 		built[n] = a
 		return a, nil
 	}
-	var step func(s stepSpec) (agent.Step, error)
-	step = func(s stepSpec) (agent.Step, error) {
+	var step func(s stepSpec) (compose.Step, error)
+	step = func(s stepSpec) (compose.Step, error) {
 		switch s.kind {
 		case "agent":
 			a, err := agentNamed(s.agent)
-			return agent.Call(s.agent, a), err
+			return compose.Call(s.agent, a), err
 		case "sequence":
-			var steps []agent.Step
+			var steps []compose.Step
 			for _, st := range s.steps {
 				x, err := step(st)
 				if err != nil {
@@ -572,9 +573,9 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 				}
 				steps = append(steps, x)
 			}
-			return agent.Sequence(steps...), nil
+			return compose.Sequence(steps...), nil
 		case "parallel":
-			opt := agent.ParallelOptions{Limit: s.limit}
+			opt := compose.ParallelOptions{Limit: s.limit}
 			if s.merge.agent != "" {
 				a, err := agentNamed(s.merge.agent)
 				if err != nil {
@@ -583,7 +584,7 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 				opt.MergeAgent = a
 			} else {
 				sep := s.merge.join
-				opt.Merge = func(ctx context.Context, outs []agent.Outcome) (string, error) {
+				opt.Merge = func(ctx context.Context, outs []compose.Outcome) (string, error) {
 					var parts []string
 					for _, o := range outs {
 						if o.Error != "" {
@@ -595,19 +596,19 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 					return strings.Join(parts, sep), nil
 				}
 			}
-			var branches []agent.Step
+			var branches []compose.Step
 			for _, b := range s.branches {
 				a, err := agentNamed(b.agent)
 				if err != nil {
 					return nil, err
 				}
-				br := agent.Call(b.agent, a)
+				br := compose.Call(b.agent, a)
 				if b.required {
-					br = agent.Required(br)
+					br = compose.Required(br)
 				}
 				branches = append(branches, br)
 			}
-			return agent.Parallel(s.name, opt, branches...), nil
+			return compose.Parallel(s.name, opt, branches...), nil
 		case "loop":
 			body, err := step(s.steps[0])
 			if err != nil {
@@ -618,15 +619,15 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 				word := strings.ToLower(s.until)
 				until = func(answer string) bool { return strings.Contains(strings.ToLower(answer), word) }
 			}
-			return agent.Loop(s.name, body, s.budget, until), nil
+			return compose.Loop(s.name, body, s.budget, until), nil
 		case "conditional":
-			var routes []agent.Route
+			var routes []compose.Route
 			for _, r := range s.routes {
 				x, err := step(r.step)
 				if err != nil {
 					return nil, err
 				}
-				routes = append(routes, agent.Route{Name: r.name, Step: x})
+				routes = append(routes, compose.Route{Name: r.name, Step: x})
 			}
 			rs := s.routes
 			router := func(ctx context.Context, msg string) (string, string, error) {
@@ -643,7 +644,7 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 				}
 				return "", "", fmt.Errorf("no route's words are in the message and no route is the default (a route without contains)")
 			}
-			return agent.Conditional(s.name, router, routes...), nil
+			return compose.Conditional(s.name, router, routes...), nil
 		}
 		return nil, fmt.Errorf("scenario: %s: unknown step %q", s.path, s.kind)
 	}
@@ -651,7 +652,7 @@ func (c *composedSpec) build(name string, rc *runConfig) (*agent.Composition, []
 	if err != nil {
 		return nil, nil, err
 	}
-	comp, err := agent.Compose(name, root)
+	comp, err := compose.New(name, root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("scenario: compose: %w", err)
 	}
@@ -670,13 +671,13 @@ func runComposed(ctx context.Context, f *File, rc *runConfig) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Scenario: f.name, Description: f.description, Question: f.Question(), expect: f.expect}
-	var last *agent.ComposedResult
+	var last *compose.Result
 	finish := func() *Report {
 		for _, rt := range rts {
 			rep.Problems = append(rep.Problems, rt.problems...)
 		}
-		if last != nil && last.Result != nil {
-			rep.addEvidence(last.Result)
+		if last != nil {
+			rep.addEvidence(last.Record())
 			rep.Record = last.Record()
 			ru := last.RollUp()
 			rep.RollUp = ru
@@ -695,7 +696,7 @@ func runComposed(ctx context.Context, f *File, rc *runConfig) (*Report, error) {
 		return rep
 	}
 	for i, t := range f.turns {
-		var res *agent.ComposedResult
+		var res *compose.Result
 		switch {
 		case i == 0:
 			res, err = comp.Run(ctx, agent.Input{Message: t.user})

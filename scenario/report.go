@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -59,7 +60,7 @@ type Report struct {
 	Problems []Mismatch
 	// RollUp is a composed scenario's honesty roll-up: the inner runs' standings and the
 	// inner reasons with their witnesses (nil for a single agent).
-	RollUp *agent.RollUp
+	RollUp *compose.RollUp
 	// Limits is a composed scenario's limits block, one part per inner agent that declared
 	// coverage, under the agent's name ("" for none, and for a single agent).
 	Limits string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -68,7 +69,7 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	conv := a.NewConversation()
 	finish := func() *Report {
 		if leg != nil {
-			rep.addEvidence(leg)
+			rep.addEvidence(leg.Record())
 		}
 		rep.Problems = append(rep.Problems, rt.problems...)
 		rep.finishCalls()
@@ -106,7 +107,7 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 			if res.Paused && err == nil {
 				leg = res
 			} else {
-				rep.addEvidence(res)
+				rep.addEvidence(res.Record())
 			}
 		}
 		if err != nil {
@@ -163,8 +164,7 @@ func (rep *Report) addTurn(t turn, res *agent.Result, hist []llm.Message, seen *
 
 // addEvidence folds a result's record into the report: its events and its
 // coverageDeclared rows.
-func (rep *Report) addEvidence(res *agent.Result) {
-	rec := res.Record()
+func (rep *Report) addEvidence(rec *record.Record) {
 	if rec == nil {
 		return
 	}

@@ -8,8 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 )
 
@@ -23,17 +25,21 @@ func TestComposedRunIsOneStoreEntry(t *testing.T) {
 		}
 		return a
 	}
-	comp := agent.MustCompose("pipeline", agent.Sequence(agent.Call("one", mk("one", "first")), agent.Call("two", mk("two", "second"))))
+	comp := compose.MustNew("pipeline", compose.Sequence(compose.Call("one", mk("one", "first")), compose.Call("two", mk("two", "second"))))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := openStore(t)
 	ctx := context.Background()
-	info, err := runrecord.Save(ctx, st, res.Result, nil)
+	run, err := store.RunFromRecord(res.Record(), store.StatusComplete, res.Answer)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := st.PutRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	info := run.RunInfo
 	if info.ID != res.RunID || info.AgentID != "pipeline" || info.Answer != "second" {
 		t.Errorf("header %+v", info)
 	}
@@ -45,7 +51,7 @@ func TestComposedRunIsOneStoreEntry(t *testing.T) {
 		t.Errorf("the stored record keeps %d inner runs, want 2", len(rec.Log.Subflows))
 	}
 	live, _ := json.Marshal(res.RollUp())
-	back, _ := json.Marshal(agent.RollUpOf(rec))
+	back, _ := json.Marshal(compose.RollUpOf(rec))
 	if d := cmp.Diff(string(live), string(back)); d != "" {
 		t.Errorf("roll-up differs (-live +stored):\n%s", d)
 	}

@@ -2,7 +2,7 @@
 // answers it used, never more confident than the least confident of them,
 // with each reason naming the inner run and the row it came from.
 
-package agent
+package compose
 
 import (
 	"encoding/json"
@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -66,7 +68,7 @@ var confidence = map[string]int{
 
 // RollUp folds the composition's standing from the inner runs (see the
 // RollUp type and docs/COMPOSE.md).
-func (r *ComposedResult) RollUp() *RollUp {
+func (r *Result) RollUp() *RollUp {
 	if r.roll == nil {
 		r.roll = RollUpOf(r.record)
 	}
@@ -74,7 +76,7 @@ func (r *ComposedResult) RollUp() *RollUp {
 }
 
 // RollUpOf folds a composition's standing from its record alone (live, or
-// decoded from JSON): the same fold as ComposedResult.RollUp. A record
+// decoded from JSON): the same fold as Result.RollUp. A record
 // that is not a composition's rolls up to not-assessed with no rows.
 func RollUpOf(rec *record.Record) *RollUp {
 	ru := &RollUp{Standing: assess.StandingNotAssessed, Reasons: []InnerReason{}, Inner: []InnerStanding{}}
@@ -101,10 +103,10 @@ func RollUpOf(rec *record.Record) *RollUp {
 		if !ok {
 			continue
 		}
-		res := &Result{record: in, RunID: in.Log.RunID}
-		a := res.Assessment()
-		is := InnerStanding{Agent: o.Agent, Node: o.Node, RunID: res.RunID, Standing: a.Standing,
-			Coverage: innerCoverage(res), Findings: res.Findings()}
+		runID := in.Log.RunID
+		a := agent.AssessRecord(in)
+		is := InnerStanding{Agent: o.Agent, Node: o.Node, RunID: runID, Standing: a.Standing,
+			Coverage: innerCoverage(in), Findings: innerFindings(in)}
 		if is.Findings == nil {
 			is.Findings = []ledger.Row{}
 		}
@@ -115,7 +117,7 @@ func RollUpOf(rec *record.Record) *RollUp {
 		}
 		for _, reason := range a.Reasons {
 			ru.Reasons = append(ru.Reasons, InnerReason{Reason: reason.Reason, Agent: o.Agent, Node: o.Node,
-				RunID: res.RunID, Witness: reason.Witness})
+				RunID: runID, Witness: reason.Witness})
 		}
 	}
 	return ru
@@ -138,11 +140,11 @@ func outcomesOf(log *flow.Record) []Outcome {
 }
 
 // innerCoverage is an inner run's coverage rows as of its end.
-func innerCoverage(res *Result) []coverage.DeclaredCoverage {
-	if res.record == nil || res.record.Log == nil || len(res.record.Log.Commits) == 0 {
+func innerCoverage(rec *record.Record) []coverage.DeclaredCoverage {
+	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return []coverage.DeclaredCoverage{}
 	}
-	v, ok, _ := flow.ValueAt(res.record.Log, len(res.record.Log.Commits)-1, kCoverage.KeyName())
+	v, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, state.KeyCoverageDeclared.KeyName())
 	rows, _ := v.([]coverage.DeclaredCoverage)
 	if !ok || rows == nil {
 		return []coverage.DeclaredCoverage{}
@@ -150,9 +152,32 @@ func innerCoverage(res *Result) []coverage.DeclaredCoverage {
 	return rows
 }
 
+// innerFindings is an inner run's findings ledger as of its end (typed in a
+// live record, JSON in a decoded one), nil when no layer filed findings:
+// what agent.Result.Findings returns for that turn.
+func innerFindings(rec *record.Record) []ledger.Row {
+	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
+		return nil
+	}
+	v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, state.KeyFindingsLedger.KeyName())
+	if err != nil || !ok {
+		return nil
+	}
+	switch t := v.(type) {
+	case []ledger.Row:
+		return t
+	case json.RawMessage:
+		var rows []ledger.Row
+		if json.Unmarshal(t, &rows) == nil {
+			return rows
+		}
+	}
+	return nil
+}
+
 // LimitsBlock renders, per inner run that declared coverage, that run's
 // limits block under the agent's name ("" when none declared any).
-func (r *ComposedResult) LimitsBlock() string {
+func (r *Result) LimitsBlock() string {
 	var parts []string
 	for _, is := range r.RollUp().Inner {
 		if b := limits.CoverageBlock(is.Coverage); b != "" {
@@ -164,14 +189,14 @@ func (r *ComposedResult) LimitsBlock() string {
 
 // AnswerWithLimits is the answer with LimitsBlock attached after the
 // limits separator (the answer unchanged when no inner run declared any).
-func (r *ComposedResult) AnswerWithLimits() string {
+func (r *Result) AnswerWithLimits() string {
 	return limits.Attach(r.Answer, r.LimitsBlock())
 }
 
-// Assessment shadows Result.Assessment for a composition: the roll-up's
+// Assessment is the composition's counterpart of agent.Result.Assessment: the roll-up's
 // standing as an assess.Assessment whose reasons are the inner reasons'
 // names (their witnesses, which point into inner records, stay on RollUp).
-func (r *ComposedResult) Assessment() *assess.Assessment {
+func (r *Result) Assessment() *assess.Assessment {
 	ru := r.RollUp()
 	a := &assess.Assessment{Standing: ru.Standing, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: assess.TurnFromPerson}
 	switch ru.Standing {

@@ -4,7 +4,7 @@
 // router chooses (Conditional); the whole thing is one run with one commit
 // log, and each inner run's log is kept under the outer node that ran it.
 
-package agent
+package compose
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
@@ -25,7 +26,7 @@ type Step interface {
 // callStep runs one named inner agent on the current message.
 type callStep struct {
 	name     string
-	a        *Agent
+	a        *agent.Agent
 	required bool
 }
 
@@ -35,7 +36,7 @@ func (*callStep) kind() string { return "agent" }
 // (the composition's input, or the previous step's answer); its answer
 // becomes the current message. Names are unique within a composition and
 // name the inner run in the record, in errors and in the roll-up.
-func Call(name string, a *Agent) Step { return &callStep{name: name, a: a} }
+func Call(name string, a *agent.Agent) Step { return &callStep{name: name, a: a} }
 
 // Required marks a Parallel branch (a Call) whose failure fails the
 // composition at once, cancelling the other branches; an unmarked branch
@@ -89,7 +90,7 @@ type ParallelOptions struct {
 	// MergeAgent is an agent (a model call) that merges: its message lists
 	// every branch's outcome in declared order. It is recorded as the step
 	// named "<parallel>.merge".
-	MergeAgent *Agent
+	MergeAgent *agent.Agent
 }
 
 type parStep struct {
@@ -171,14 +172,15 @@ func kindOf(s Step) string {
 	return s.kind()
 }
 
-// CompositionError is a composition refused at construction: Step names
+// Error is a composition refused at construction: Step names
 // the step (or agent) at fault.
-type CompositionError struct {
+type Error struct {
 	Step   string
 	Reason string
 }
 
-func (e *CompositionError) Error() string {
+// Error names the step at fault and why.
+func (e *Error) Error() string {
 	return fmt.Sprintf("agent: composition: %s: %s", e.Step, e.Reason)
 }
 
@@ -276,7 +278,7 @@ func (c *compiler) check(s Step, path []Step) {
 }
 
 func (c *compiler) fail(step, reason string) {
-	c.errs = append(c.errs, &CompositionError{Step: step, Reason: reason})
+	c.errs = append(c.errs, &Error{Step: step, Reason: reason})
 }
 
 // nodeAdder is what compiling needs of a flow.Builder or a flow.Seq.

@@ -2,7 +2,7 @@
 // same agent called through a composition, interleaved in one run, so the
 // ratio per inner agent call is measured under the same load.
 
-package agent_test
+package compose_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
@@ -31,15 +32,15 @@ func benchInner(b *testing.B, id string) (*agent.Agent, *scripted.Provider) {
 // calling the inner agents directly and through a composition (a sequence
 // of one call, a parallel of two with a merge func), and their ratio.
 func BenchmarkComposeOverhead(b *testing.B) {
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) { return outs[0].Answer, nil }
+	join := func(ctx context.Context, outs []compose.Outcome) (string, error) { return outs[0].Answer, nil }
 	for _, bc := range []struct {
 		name  string
 		inner int
-		build func(as []*agent.Agent) agent.Step
+		build func(as []*agent.Agent) compose.Step
 	}{
-		{"sequence=1", 1, func(as []*agent.Agent) agent.Step { return agent.Call("a", as[0]) }},
-		{"parallel=2", 2, func(as []*agent.Agent) agent.Step {
-			return agent.Parallel("p", agent.ParallelOptions{Merge: join}, agent.Call("a", as[0]), agent.Call("b", as[1]))
+		{"sequence=1", 1, func(as []*agent.Agent) compose.Step { return compose.Call("a", as[0]) }},
+		{"parallel=2", 2, func(as []*agent.Agent) compose.Step {
+			return compose.Parallel("p", compose.ParallelOptions{Merge: join}, compose.Call("a", as[0]), compose.Call("b", as[1]))
 		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -51,7 +52,7 @@ func BenchmarkComposeOverhead(b *testing.B) {
 				c, q := benchInner(b, "composed")
 				direct, composed, ps = append(direct, a), append(composed, c), append(ps, p, q)
 			}
-			comp, err := agent.Compose("bench", bc.build(composed))
+			comp, err := compose.New("bench", bc.build(composed))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -3,10 +3,12 @@
 // bound and merge, the loop's budget and the router's decision, and the
 // one record the run leaves.
 
-package agent
+package compose
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -27,18 +30,18 @@ var (
 	kCOutcomes = flow.List[Outcome]("outcomes")
 )
 
-// ComposeProvider is the provider name a composition's manifest carries:
+// Provider is the provider name a composition's manifest carries:
 // the model calls are the inner agents'.
-const ComposeProvider = "composition"
+const Provider = "composition"
 
 // Composition is agents made of agents: a chart built once from its steps
-// and shared, like an Agent, by every goroutine. Each Run is one run with
+// and shared, like an *agent.Agent, by every goroutine. Each Run is one run with
 // one record.
 type Composition struct {
 	name          string
 	root          Step
-	removed       map[string]bool   // Without
-	replaced      map[string]*Agent // Replace
+	removed       map[string]bool         // Without
+	replaced      map[string]*agent.Agent // Replace
 	chart         *flow.Chart
 	structureJSON json.RawMessage
 	calls         map[string]*callStep
@@ -56,7 +59,7 @@ type compiler struct {
 	// removed are the calls an ablation leaves out (Without); replaced
 	// the calls that run another agent (Replace).
 	removed  map[string]bool
-	replaced map[string]*Agent
+	replaced map[string]*agent.Agent
 }
 
 // use is st, or a copy running the replacement agent.
@@ -69,10 +72,10 @@ func (cc *compiler) use(st *callStep) *callStep {
 	return st
 }
 
-// Compose builds a composition named name from root. It refuses, naming
+// New builds a composition named name from root. It refuses, naming
 // the step, an unnamed or duplicate name, a loop without a budget, a
 // parallel without exactly one merge, and a step reached from itself.
-func Compose(name string, root Step) (*Composition, error) {
+func New(name string, root Step) (*Composition, error) {
 	return compose(name, root, nil, nil)
 }
 
@@ -99,16 +102,16 @@ func (c *Composition) Without(names ...string) (*Composition, error) {
 // instead of its agent: the way to ablate an inner agent's tool or context
 // unit (build the inner agent again without it, then Replace). A name that
 // is not an inner call, or a nil agent, is refused.
-func (c *Composition) Replace(name string, a *Agent) (*Composition, error) {
+func (c *Composition) Replace(name string, a *agent.Agent) (*Composition, error) {
 	if err := c.hasCall(name); err != nil {
 		return nil, err
 	}
 	if a == nil {
-		return nil, &CompositionError{Step: fmt.Sprintf("agent %q", name), Reason: "the replacement agent is nil"}
+		return nil, &Error{Step: fmt.Sprintf("agent %q", name), Reason: "the replacement agent is nil"}
 	}
 	replaced := maps.Clone(c.replaced)
 	if replaced == nil {
-		replaced = map[string]*Agent{}
+		replaced = map[string]*agent.Agent{}
 	}
 	replaced[name] = a
 	return compose(c.name, c.root, c.removed, replaced)
@@ -116,14 +119,14 @@ func (c *Composition) Replace(name string, a *Agent) (*Composition, error) {
 
 func (c *Composition) hasCall(n string) error {
 	if _, ok := c.calls[n]; !ok {
-		return &CompositionError{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
+		return &Error{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
 	}
 	return nil
 }
 
-func compose(name string, root Step, removed map[string]bool, replaced map[string]*Agent) (*Composition, error) {
+func compose(name string, root Step, removed map[string]bool, replaced map[string]*agent.Agent) (*Composition, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &CompositionError{Step: "composition", Reason: "a name is required"}
+		return nil, &Error{Step: "composition", Reason: "a name is required"}
 	}
 	c := &Composition{name: name, root: root, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now,
 		removed: removed, replaced: replaced}
@@ -149,14 +152,18 @@ func compose(name string, root Step, removed map[string]bool, replaced map[strin
 		return nil, fmt.Errorf("agent: composition %q: %w", name, err)
 	}
 	c.chart = chart
-	c.structureJSON = encodeStructure(chart)
+	st, err := json.Marshal(chart.Structure())
+	if err != nil {
+		return nil, fmt.Errorf("agent: composition %q: structure: %w", name, err)
+	}
+	c.structureJSON = st
 	return c, nil
 }
 
-// MustCompose is Compose that panics on a refused composition, for
+// MustNew is New that panics on a refused composition, for
 // compositions fixed at compile time.
-func MustCompose(name string, root Step) *Composition {
-	c, err := Compose(name, root)
+func MustNew(name string, root Step) *Composition {
+	c, err := New(name, root)
 	if err != nil {
 		panic(err)
 	}
@@ -171,6 +178,15 @@ func (c *Composition) Name() string { return c.name }
 func (c *Composition) Agents() []string { return slices.Clone(c.agents) }
 
 func callID(name string) string { return "agent:" + name }
+
+// newRunID is a fresh random run id, in the agent's form.
+func newRunID() string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return ""
+	}
+	return "run-" + hex.EncodeToString(b[:])
+}
 
 // emit appends s's nodes to q and returns the id of the first one.
 func (cc *compiler) emit(s Step, q nodeAdder) string {
@@ -277,16 +293,17 @@ type compRun struct {
 	inner []innerRun
 	sem   map[string]chan struct{}
 	// pending is the inner pause the outer run stopped on; resume is the
-	// one a resumed leg answers.
-	pending     *PauseCheckpoint
+	// one a resumed leg answers (each a paused turn as the inner
+	// conversation's checkpoint keeps it).
+	pending     *innerPause
 	pendingCall string
-	resume      *PauseCheckpoint
+	resume      *innerPause
 }
 
-// innerRun is one inner agent turn and the outer node that ran it.
+// innerRun is one inner agent turn's record and the outer node that ran it.
 type innerRun struct {
 	node, agent string
-	res         *Result
+	rec         *record.Record
 }
 
 type compKey struct{}
@@ -304,6 +321,7 @@ type InnerError struct {
 	Err   error
 }
 
+// Error names the inner agent, its node and the cause.
 func (e *InnerError) Error() string {
 	return fmt.Sprintf("agent: composition: inner agent %q (node %s) failed: %v", e.Agent, e.Node, e.Err)
 }
@@ -332,9 +350,12 @@ func (c *Composition) resumeCall(ctx context.Context, s *flow.Scope, st *callSte
 	}
 	cp := cr.resume
 	cr.resume = nil
-	msg := cp.Message
-	res, end, err := st.a.resumeTurn(ctx, cp, input, resumeConfig{})
-	p, err := c.settle(cr, s, st, msg, "", res, end, err)
+	conv, err := cp.conversation(st.a, cr.start)
+	if err != nil {
+		return fmt.Errorf("agent: composition: resume of %q: %w", st.name, err)
+	}
+	res, err := conv.Resume(ctx, input)
+	p, err := c.settle(cr, s, st, cp.message, "", conv, res, err)
 	if err == nil && p != nil {
 		return fmt.Errorf("agent: composition: inner agent %q paused again while resuming; a resumed call cannot pause twice", st.name)
 	}
@@ -344,19 +365,17 @@ func (c *Composition) resumeCall(ctx context.Context, s *flow.Scope, st *callSte
 // runCall runs one inner turn of st on msg and settles it on s.
 func (c *Composition) runCall(ctx context.Context, s *flow.Scope, st *callStep, msg, group string) (*flow.Pause, error) {
 	cr := compRunOf(ctx)
-	a := st.a
-	rs := &runState{a: a, start: a.cfg.now(), message: msg, turn: 1}
-	fres, ferr := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(cr.runID+"/"+s.RuntimeStageID())...)
-	res, end, err := a.finish(rs, fres, ferr, nil, msg)
-	return c.settle(cr, s, st, msg, group, res, end, err)
+	conv := st.a.NewConversation()
+	res, err := conv.Send(ctx, agent.Input{Message: msg, RunID: cr.runID + "/" + s.RuntimeStageID()})
+	return c.settle(cr, s, st, msg, group, conv, res, err)
 }
 
 // settle keeps the inner run under the node and writes its outcome.
-func (c *Composition) settle(cr *compRun, s *flow.Scope, st *callStep, msg, group string, res *Result, end turnEnd, err error) (*flow.Pause, error) {
+func (c *Composition) settle(cr *compRun, s *flow.Scope, st *callStep, msg, group string, conv *agent.Conversation, res *agent.Result, err error) (*flow.Pause, error) {
 	rid := s.RuntimeStageID()
 	o := Outcome{Agent: st.name, Node: rid, Group: group, Input: msg}
-	if res != nil && res.record != nil {
-		cr.keep(rid, st.name, res)
+	if res != nil && res.Record() != nil {
+		cr.keep(rid, st.name, res.Record())
 		o.Answer = res.Answer
 		o.Standing = res.Assessment().Standing
 	}
@@ -372,10 +391,14 @@ func (c *Composition) settle(cr *compRun, s *flow.Scope, st *callStep, msg, grou
 			kCOutcomes.Append(s, o)
 			return nil, &InnerError{Agent: st.name, Node: rid, Err: err}
 		}
+		ip, err := pauseOf(conv, msg)
+		if err != nil {
+			return nil, &InnerError{Agent: st.name, Node: rid, Err: err}
+		}
 		cr.mu.Lock()
-		cr.pending, cr.pendingCall = end.pending, st.name
+		cr.pending, cr.pendingCall = ip, st.name
 		cr.mu.Unlock()
-		info := ComposedPause{Agent: st.name, Node: rid}
+		info := pauseData{Agent: st.name, Node: rid}
 		if res.PauseData != nil {
 			info.Pause = *res.PauseData
 		}
@@ -388,9 +411,9 @@ func (c *Composition) settle(cr *compRun, s *flow.Scope, st *callStep, msg, grou
 	return nil, nil
 }
 
-func (cr *compRun) keep(node, agent string, res *Result) {
+func (cr *compRun) keep(node, agent string, rec *record.Record) {
 	cr.mu.Lock()
-	cr.inner = append(cr.inner, innerRun{node: node, agent: agent, res: res})
+	cr.inner = append(cr.inner, innerRun{node: node, agent: agent, rec: rec})
 	cr.mu.Unlock()
 }
 
@@ -453,7 +476,7 @@ func (c *Composition) mergeNode(p *parStep) flow.StageFunc {
 func (c *Composition) mergeAgentNode(p *parStep, m *callStep) flow.Pausable {
 	return flow.PausableFuncs{
 		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
-			return c.runCall(ctx, s, m, MergeMessage(branchOutcomes(s, p)), "")
+			return c.runCall(ctx, s, m, mergeMessage(branchOutcomes(s, p)), "")
 		},
 		ResumeFunc: func(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
 			return c.resumeCall(ctx, s, m, input)
@@ -461,9 +484,9 @@ func (c *Composition) mergeAgentNode(p *parStep, m *callStep) flow.Pausable {
 	}
 }
 
-// MergeMessage is the message a merge agent receives: each branch's answer
+// mergeMessage is the message a merge agent receives: each branch's answer
 // (or failure) under its name, in declared order.
-func MergeMessage(outs []Outcome) string {
+func mergeMessage(outs []Outcome) string {
 	var b strings.Builder
 	b.WriteString("Combine the answers of these agents into one answer.\n")
 	for _, o := range outs {
@@ -481,10 +504,10 @@ func MergeMessage(outs []Outcome) string {
 	return b.String()
 }
 
-// Loop exit reasons, recorded under loop:<name>:exit.
+// The loop's exit reasons, recorded under loop:<name>:exit.
 const (
-	LoopExitUntil  = "until"
-	LoopExitBudget = "budget"
+	loopExitUntil  = "until"
+	loopExitBudget = "budget"
 )
 
 // loopCheck counts the pass, records the exit reason, and decides.
@@ -511,14 +534,14 @@ func (c *Composition) loopCheck(l *loopStep, pass flow.ValueKey[int], exit flow.
 		reason := ""
 		switch {
 		case done:
-			reason = LoopExitUntil
+			reason = loopExitUntil
 		case n >= l.budget:
-			reason = LoopExitBudget
+			reason = loopExitBudget
 		}
 		exit.Set(s, reason)
 		return flow.Decide(s, []flow.Rule{
-			{Label: "the until test passed", Branch: "exit", Conditions: []flow.Condition{{Key: exit.KeyName(), Op: "eq", Threshold: LoopExitUntil}}},
-			{Label: fmt.Sprintf("the budget of %d passes is spent", l.budget), Branch: "exit", Conditions: []flow.Condition{{Key: exit.KeyName(), Op: "eq", Threshold: LoopExitBudget}}},
+			{Label: "the until test passed", Branch: "exit", Conditions: []flow.Condition{{Key: exit.KeyName(), Op: "eq", Threshold: loopExitUntil}}},
+			{Label: fmt.Sprintf("the budget of %d passes is spent", l.budget), Branch: "exit", Conditions: []flow.Condition{{Key: exit.KeyName(), Op: "eq", Threshold: loopExitBudget}}},
 		}, "again"), nil
 	}
 }
@@ -555,24 +578,24 @@ func (c *Composition) routeDecider(x *condStep, route, why flow.ValueKey[string]
 	}
 }
 
-// ComposedPause is the pause data of a composition paused by an inner
+// pauseData is the pause data of a composition paused by an inner
 // agent: which call (and node), and the inner agent's own pause.
-type ComposedPause struct {
-	Agent string    `json:"agent"`
-	Node  string    `json:"node"`
-	Pause PauseInfo `json:"pause"`
+type pauseData struct {
+	Agent string          `json:"agent"`
+	Node  string          `json:"node"`
+	Pause agent.PauseInfo `json:"pause"`
 }
 
-// ComposedCheckpoint is what resumes a paused composition: the outer chart's
+// Checkpoint is what resumes a paused composition: the outer chart's
 // checkpoint, the inner agent's, and the inner runs so far (kept in the
 // record of the resumed run).
 //
 // It encodes to JSON (MarshalJSON) and comes back with
 // Composition.LoadCheckpoint, in this process or another.
-type ComposedCheckpoint struct {
-	Flow  *flow.Checkpoint
-	Inner *PauseCheckpoint
-	Agent string
+type Checkpoint struct {
+	flow  *flow.Checkpoint
+	inner *innerPause
+	agent string
 
 	composition string
 	runs        []innerRun
@@ -580,45 +603,64 @@ type ComposedCheckpoint struct {
 	start       time.Time
 }
 
-// ComposedResult is what one composition run produced: the Result (the
-// answer, the pause, the one record), every inner call's outcome in commit
-// order, and the honesty roll-up.
-type ComposedResult struct {
-	*Result
+// Agent returns the name of the inner call the composition waits on.
+func (cp *Checkpoint) Agent() string { return cp.agent }
+
+// Result is what one composition run produced: the answer or the pause,
+// the one record (Record), every inner call's outcome in commit order, and
+// the honesty roll-up (RollUp, Assessment, LimitsBlock).
+type Result struct {
+	// Answer is the composed answer ("" for a paused or failed run).
+	Answer string
+	// RunID is the composition run's id (its record's runId).
+	RunID string
+	// Paused reports a run stopped on an inner agent's pause; PauseData is
+	// that inner pause, and Checkpoint resumes it.
+	Paused    bool
+	PauseData *agent.PauseInfo
 	// Outcomes are the inner calls' outcomes in the order they committed.
 	Outcomes []Outcome
 	// Checkpoint resumes a paused run (nil otherwise).
-	Checkpoint *ComposedCheckpoint
+	Checkpoint *Checkpoint
 
-	runs []innerRun
-	roll *RollUp
+	record *record.Record
+	runs   []innerRun
+	roll   *RollUp
 }
+
+// Record returns the run's one record (nil when the run failed before its
+// first commit).
+func (r *Result) Record() *record.Record { return r.record }
 
 // Run runs the composition on the person's message: one run, one record.
 // A run that fails still returns its result with the record of everything
 // that ran, the failing inner run included.
-func (c *Composition) Run(ctx context.Context, in Input) (*ComposedResult, error) {
+func (c *Composition) Run(ctx context.Context, in agent.Input) (*Result, error) {
 	if in.Time != nil {
 		return nil, fmt.Errorf("agent: composition %q: Input.Time is not passed to inner agents; set the time on each agent", c.name)
 	}
-	cr := c.newRun(in.Message, newRunID(), c.now())
+	id := in.RunID
+	if id == "" {
+		id = newRunID()
+	}
+	cr := c.newRun(in.Message, id, c.now())
 	fres, err := c.chart.Run(context.WithValue(ctx, compKey{}, cr), nil, flow.WithRunID(cr.runID))
 	return c.finishRun(cr, fres, err, nil)
 }
 
 // Resume answers the inner pause a composition run stopped on; input goes
 // to the paused inner agent as its Resume input would.
-func (c *Composition) Resume(ctx context.Context, cp *ComposedCheckpoint, input json.RawMessage) (*ComposedResult, error) {
-	if cp == nil || cp.Flow == nil || cp.Inner == nil {
+func (c *Composition) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessage) (*Result, error) {
+	if cp == nil || cp.flow == nil || cp.inner == nil {
 		return nil, fmt.Errorf("agent: composition %q: resume: the checkpoint is empty", c.name)
 	}
-	if _, ok := c.calls[cp.Agent]; !ok {
-		return nil, fmt.Errorf("agent: composition %q: resume: the paused agent %q is not in this composition", c.name, cp.Agent)
+	if _, ok := c.calls[cp.agent]; !ok {
+		return nil, fmt.Errorf("agent: composition %q: resume: the paused agent %q is not in this composition", c.name, cp.agent)
 	}
 	cr := c.newRun("", newRunID(), cp.start)
-	cr.resume = cp.Inner
+	cr.resume = cp.inner
 	cr.inner = append(cr.inner, cp.runs...)
-	fres, err := c.chart.Resume(context.WithValue(ctx, compKey{}, cr), cp.Flow, input)
+	fres, err := c.chart.Resume(context.WithValue(ctx, compKey{}, cr), cp.flow, input)
 	return c.finishRun(cr, fres, err, cp)
 }
 
@@ -633,8 +675,8 @@ func (c *Composition) newRun(msg, id string, start time.Time) *compRun {
 }
 
 // finishRun builds the one record and the roll-up.
-func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from *ComposedCheckpoint) (*ComposedResult, error) {
-	out := &ComposedResult{Result: &Result{}}
+func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from *Checkpoint) (*Result, error) {
+	out := &Result{}
 	if fres != nil && fres.Record != nil {
 		log := fres.Record
 		out.RunID = log.RunID
@@ -657,12 +699,12 @@ func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from 
 	}
 	if fres.Paused {
 		out.Paused = true
-		cp := &ComposedCheckpoint{Flow: fres.Checkpoint, Inner: cr.pending, Agent: cr.pendingCall, composition: c.name, runs: out.runs, start: cr.start}
+		cp := &Checkpoint{flow: fres.Checkpoint, inner: cr.pending, agent: cr.pendingCall, composition: c.name, runs: out.runs, start: cr.start}
 		if out.record != nil {
 			cp.legs = out.record.Manifest.Legs
 		}
 		out.Checkpoint = cp
-		if pd, ok := fres.PauseData.(ComposedPause); ok {
+		if pd, ok := fres.PauseData.(pauseData); ok {
 			pi := pd.Pause
 			out.PauseData = &pi
 		}
@@ -676,7 +718,7 @@ func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from 
 // inner run's log under the node that ran it (Subflows, and a subflow
 // reference on that commit), every inner blob, and every event with its
 // composition path.
-func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, from *ComposedCheckpoint, complete bool) *record.Record {
+func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, from *Checkpoint, complete bool) *record.Record {
 	if log.Subflows == nil {
 		log.Subflows = map[string]*flow.Record{}
 	}
@@ -684,7 +726,7 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 	var events []event.Event
 	byNode := map[string]bool{}
 	for _, r := range runs {
-		ir := r.res.record
+		ir := r.rec
 		log.Subflows[r.node] = ir.Log
 		byNode[r.node] = true
 		for k, v := range ir.Blobs {
@@ -703,12 +745,12 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 		}
 	}
 	m := record.Manifest{
-		RunID: log.RunID, AgentID: c.name, Provider: ComposeProvider, Library: "agentfootprint-go " + record.LibraryVersion,
+		RunID: log.RunID, AgentID: c.name, Provider: Provider, Library: "agentfootprint-go " + record.LibraryVersion,
 		StartedAt: cr.start.UTC().Format(time.RFC3339Nano), EndedAt: c.now().UTC().Format(time.RFC3339Nano),
 		Complete: complete, TurnNumber: 1, ToolNames: []string{}, UnitIDs: slices.Clone(c.agents),
 	}
 	if from != nil {
-		m.Legs = append(slices.Clone(from.legs), record.Leg{RunID: log.RunID, ResumedFrom: from.Flow.RunID})
+		m.Legs = append(slices.Clone(from.legs), record.Leg{RunID: log.RunID, ResumedFrom: from.flow.RunID})
 	} else {
 		m.Legs = []record.Leg{{RunID: log.RunID}}
 	}

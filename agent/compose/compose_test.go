@@ -1,7 +1,7 @@
 // Tests of compositions: each composition, the one record, pauses through
 // the outer run, bad input, and the honesty roll-up.
 
-package agent_test
+package compose_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -46,7 +47,7 @@ func commitIDs(log *flow.Record) []string {
 func TestComposeSequence(t *testing.T) {
 	one, _ := echoAgent(t, "one", "first")
 	two, p2 := echoAgent(t, "two", "second")
-	comp := agent.MustCompose("pipeline", agent.Sequence(agent.Call("one", one), agent.Call("two", two)))
+	comp := compose.MustNew("pipeline", compose.Sequence(compose.Call("one", one), compose.Call("two", two)))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "hello"})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func TestComposeSequence(t *testing.T) {
 	if err != nil {
 		t.Fatalf("record.Decode: %v", err)
 	}
-	if back.Manifest.AgentID != "pipeline" || back.Manifest.Provider != agent.ComposeProvider || len(back.Log.Subflows) != 2 {
+	if back.Manifest.AgentID != "pipeline" || back.Manifest.Provider != compose.Provider || len(back.Log.Subflows) != 2 {
 		t.Errorf("decoded manifest %+v with %d subflows", back.Manifest, len(back.Log.Subflows))
 	}
 }
@@ -132,14 +133,14 @@ func TestComposeParallelDeclaredOrder(t *testing.T) {
 	slow := gateAgent(t, "slow", lastDone, nil, nil, nil)
 	fast := gateAgent(t, "fast", nil, lastDone, nil, nil)
 	var seen []string
-	merge := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+	merge := func(ctx context.Context, outs []compose.Outcome) (string, error) {
 		for _, o := range outs {
 			seen = append(seen, o.Agent+"="+o.Answer)
 		}
 		return strings.Join(seen, "; "), nil
 	}
-	comp := agent.MustCompose("fan", agent.Parallel("both", agent.ParallelOptions{Merge: merge},
-		agent.Call("slow", slow), agent.Call("fast", fast)))
+	comp := compose.MustNew("fan", compose.Parallel("both", compose.ParallelOptions{Merge: merge},
+		compose.Call("slow", slow), compose.Call("fast", fast)))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "go"})
 	if err != nil {
 		t.Fatal(err)
@@ -165,12 +166,12 @@ func TestComposeParallelDeclaredOrder(t *testing.T) {
 
 func TestComposeParallelLimit(t *testing.T) {
 	var inFlight, most atomic.Int32
-	var branches []agent.Step
+	var branches []compose.Step
 	for _, id := range []string{"a", "b", "c"} {
-		branches = append(branches, agent.Call(id, gateAgent(t, id, nil, nil, &inFlight, &most)))
+		branches = append(branches, compose.Call(id, gateAgent(t, id, nil, nil, &inFlight, &most)))
 	}
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) { return fmt.Sprint(len(outs)), nil }
-	comp := agent.MustCompose("bounded", agent.Parallel("three", agent.ParallelOptions{Limit: 1, Merge: join}, branches...))
+	join := func(ctx context.Context, outs []compose.Outcome) (string, error) { return fmt.Sprint(len(outs)), nil }
+	comp := compose.MustNew("bounded", compose.Parallel("three", compose.ParallelOptions{Limit: 1, Merge: join}, branches...))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "go"})
 	if err != nil || res.Answer != "3" {
 		t.Fatalf("answer %q, err %v", res.Answer, err)
@@ -187,7 +188,7 @@ func failingAgent(t testing.TB, id string) *agent.Agent {
 
 func TestComposeParallelFailures(t *testing.T) {
 	ok, _ := echoAgent(t, "ok", "fine")
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+	join := func(ctx context.Context, outs []compose.Outcome) (string, error) {
 		var parts []string
 		for _, o := range outs {
 			parts = append(parts, o.Agent+":"+fmt.Sprint(o.Error != ""))
@@ -195,10 +196,10 @@ func TestComposeParallelFailures(t *testing.T) {
 		return strings.Join(parts, ","), nil
 	}
 	t.Run("required fails fast", func(t *testing.T) {
-		comp := agent.MustCompose("strict", agent.Parallel("p", agent.ParallelOptions{Merge: join},
-			agent.Call("ok", ok), agent.Required(agent.Call("broken", failingAgent(t, "broken")))))
+		comp := compose.MustNew("strict", compose.Parallel("p", compose.ParallelOptions{Merge: join},
+			compose.Call("ok", ok), compose.Required(compose.Call("broken", failingAgent(t, "broken")))))
 		res, err := comp.Run(context.Background(), agent.Input{Message: "go"})
-		var ie *agent.InnerError
+		var ie *compose.InnerError
 		if !errors.As(err, &ie) || ie.Agent != "broken" {
 			t.Fatalf("err = %v, want an InnerError naming broken", err)
 		}
@@ -210,8 +211,8 @@ func TestComposeParallelFailures(t *testing.T) {
 		}
 	})
 	t.Run("tolerant is an outcome", func(t *testing.T) {
-		comp := agent.MustCompose("lenient", agent.Parallel("p", agent.ParallelOptions{Merge: join},
-			agent.Call("ok", ok), agent.Call("broken", failingAgent(t, "broken"))))
+		comp := compose.MustNew("lenient", compose.Parallel("p", compose.ParallelOptions{Merge: join},
+			compose.Call("ok", ok), compose.Call("broken", failingAgent(t, "broken"))))
 		res, err := comp.Run(context.Background(), agent.Input{Message: "go"})
 		if err != nil {
 			t.Fatal(err)
@@ -220,13 +221,13 @@ func TestComposeParallelFailures(t *testing.T) {
 			t.Errorf("answer = %q", res.Answer)
 		}
 		ru := res.RollUp()
-		if ru.Standing != assess.StandingNotSure || len(ru.Reasons) != 1 || ru.Reasons[0].Reason != agent.ReasonInnerFailed || ru.Reasons[0].Agent != "broken" {
+		if ru.Standing != assess.StandingNotSure || len(ru.Reasons) != 1 || ru.Reasons[0].Reason != compose.ReasonInnerFailed || ru.Reasons[0].Agent != "broken" {
 			t.Errorf("roll-up = %+v", ru)
 		}
 	})
 	t.Run("merge panics", func(t *testing.T) {
-		boom := func(ctx context.Context, outs []agent.Outcome) (string, error) { panic("merge bug") }
-		comp := agent.MustCompose("m", agent.Parallel("p", agent.ParallelOptions{Merge: boom}, agent.Call("ok", ok)))
+		boom := func(ctx context.Context, outs []compose.Outcome) (string, error) { panic("merge bug") }
+		comp := compose.MustNew("m", compose.Parallel("p", compose.ParallelOptions{Merge: boom}, compose.Call("ok", ok)))
 		res, err := comp.Run(context.Background(), agent.Input{Message: "go"})
 		if err == nil || !strings.Contains(err.Error(), `the merge of parallel "p" panicked: merge bug`) {
 			t.Fatalf("err = %v", err)
@@ -244,12 +245,12 @@ func TestComposeLoop(t *testing.T) {
 		passes int
 		exit   string
 	}{
-		{"budget", nil, 3, agent.LoopExitBudget},
-		{"until", func(a string) bool { return strings.Count(a, "again") == 2 }, 2, agent.LoopExitUntil},
+		{"budget", nil, 3, "budget"},
+		{"until", func(a string) bool { return strings.Count(a, "again") == 2 }, 2, "until"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, p := echoAgent(t, "refine", "again")
-			comp := agent.MustCompose("refiner", agent.Loop("polish", agent.Call("refine", a), 3, tc.until))
+			comp := compose.MustNew("refiner", compose.Loop("polish", compose.Call("refine", a), 3, tc.until))
 			res, err := comp.Run(context.Background(), agent.Input{Message: "draft"})
 			if err != nil {
 				t.Fatal(err)
@@ -284,8 +285,8 @@ func TestComposeConditional(t *testing.T) {
 		}
 		return "web", "no database words", nil
 	}
-	comp := agent.MustCompose("router", agent.Conditional("pick", router,
-		agent.Route{Name: "db", Step: agent.Call("db", db)}, agent.Route{Name: "web", Step: agent.Call("web", web)}))
+	comp := compose.MustNew("router", compose.Conditional("pick", router,
+		compose.Route{Name: "db", Step: compose.Call("db", db)}, compose.Route{Name: "web", Step: compose.Call("web", web)}))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "slow query on orders"})
 	if err != nil {
 		t.Fatal(err)
@@ -306,8 +307,8 @@ func TestComposeConditional(t *testing.T) {
 	if why, _, _ := flow.ValueAt(log, dec.Idx, "route:pick:why"); why != "the message mentions a query" {
 		t.Errorf("recorded reason = %v", why)
 	}
-	bad := agent.MustCompose("router2", agent.Conditional("pick", func(context.Context, string) (string, string, error) { return "mobile", "", nil },
-		agent.Route{Name: "db", Step: agent.Call("db", db)}))
+	bad := compose.MustNew("router2", compose.Conditional("pick", func(context.Context, string) (string, string, error) { return "mobile", "", nil },
+		compose.Route{Name: "db", Step: compose.Call("db", db)}))
 	if _, err := bad.Run(context.Background(), agent.Input{Message: "x"}); err == nil || !strings.Contains(err.Error(), `the router chose "mobile", which is not a route (routes: db)`) {
 		t.Errorf("unknown route: %v", err)
 	}
@@ -315,26 +316,26 @@ func TestComposeConditional(t *testing.T) {
 
 func TestComposeRefusals(t *testing.T) {
 	a, _ := echoAgent(t, "a", "a")
-	join := func(context.Context, []agent.Outcome) (string, error) { return "", nil }
+	join := func(context.Context, []compose.Outcome) (string, error) { return "", nil }
 	for _, tc := range []struct {
 		name string
-		root agent.Step
+		root compose.Step
 		want string
 	}{
-		{"unnamed agent", agent.Call("", a), `agent: a name is required`},
-		{"duplicate agent", agent.Sequence(agent.Call("x", a), agent.Call("x", a)), `agent "x": the name is used twice`},
-		{"nil agent", agent.Call("x", nil), `agent "x": the agent is nil`},
-		{"loop without budget", agent.Loop("again", agent.Call("x", a), 0, nil), `loop "again": a budget of at least one pass is required, got 0`},
-		{"parallel without merge", agent.Parallel("p", agent.ParallelOptions{}, agent.Call("x", a)), `parallel "p": exactly one of Merge and MergeAgent is required`},
-		{"parallel branch not a call", agent.Parallel("p", agent.ParallelOptions{Merge: join}, agent.Sequence(agent.Call("x", a))), `parallel "p": branch 0 is a sequence`},
-		{"required not a call", agent.Sequence(agent.Required(agent.Sequence(agent.Call("x", a)))), `Required wraps a Call, not a sequence`},
-		{"empty sequence", agent.Sequence(), `sequence: it has no steps`},
+		{"unnamed agent", compose.Call("", a), `agent: a name is required`},
+		{"duplicate agent", compose.Sequence(compose.Call("x", a), compose.Call("x", a)), `agent "x": the name is used twice`},
+		{"nil agent", compose.Call("x", nil), `agent "x": the agent is nil`},
+		{"loop without budget", compose.Loop("again", compose.Call("x", a), 0, nil), `loop "again": a budget of at least one pass is required, got 0`},
+		{"parallel without merge", compose.Parallel("p", compose.ParallelOptions{}, compose.Call("x", a)), `parallel "p": exactly one of Merge and MergeAgent is required`},
+		{"parallel branch not a call", compose.Parallel("p", compose.ParallelOptions{Merge: join}, compose.Sequence(compose.Call("x", a))), `parallel "p": branch 0 is a sequence`},
+		{"required not a call", compose.Sequence(compose.Required(compose.Sequence(compose.Call("x", a)))), `Required wraps a Call, not a sequence`},
+		{"empty sequence", compose.Sequence(), `sequence: it has no steps`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := agent.Compose("c", tc.root)
-			var ce *agent.CompositionError
+			_, err := compose.New("c", tc.root)
+			var ce *compose.Error
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Compose = %v, want a CompositionError containing %q", err, tc.want)
+				t.Errorf("New = %v, want a *compose.Error containing %q", err, tc.want)
 			}
 		})
 	}
@@ -350,12 +351,12 @@ func TestComposeInnerPause(t *testing.T) {
 	)
 	ops := mustNew(t, p, agent.WithID("ops"), agent.WithTools(approvalTool(t, &c)))
 	writer, _ := echoAgent(t, "writer", "summary")
-	comp := agent.MustCompose("incident", agent.Sequence(agent.Call("ops", ops), agent.Call("writer", writer)))
+	comp := compose.MustNew("incident", compose.Sequence(compose.Call("ops", ops), compose.Call("writer", writer)))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "roll back checkout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Paused || res.PauseData == nil || res.PauseData.ToolName != "ask_approval" || res.Checkpoint == nil || res.Checkpoint.Agent != "ops" {
+	if !res.Paused || res.PauseData == nil || res.PauseData.ToolName != "ask_approval" || res.Checkpoint == nil || res.Checkpoint.Agent() != "ops" {
 		t.Fatalf("paused=%v data=%+v", res.Paused, res.PauseData)
 	}
 	// The checkpoint survives JSON (another process would load it so).
@@ -367,7 +368,7 @@ func TestComposeInnerPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := agent.MustCompose("other", agent.Call("ops", ops))
+	other := compose.MustNew("other", compose.Call("ops", ops))
 	var ce *agent.CheckpointError
 	if _, err := other.LoadCheckpoint(saved); !errors.As(err, &ce) || ce.Field != "composition" {
 		t.Errorf("loading into another composition: %v", err)
@@ -400,11 +401,11 @@ func TestComposeRollUp(t *testing.T) {
 	logs := mustNew(t, logsP, agent.WithID("backups"), agent.WithResultsLayer(),
 		agent.WithTools(queueTool(t, "backup_runs", s1Absent(t, rlStale))))
 	other, _ := echoAgent(t, "other", "other")
-	join := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+	join := func(ctx context.Context, outs []compose.Outcome) (string, error) {
 		return outs[0].Answer + " / " + outs[1].Answer, nil
 	}
-	comp := agent.MustCompose("lead", agent.Parallel("ask", agent.ParallelOptions{Merge: join},
-		agent.Call("backups", logs), agent.Call("other", other)))
+	comp := compose.MustNew("lead", compose.Parallel("ask", compose.ParallelOptions{Merge: join},
+		compose.Call("backups", logs), compose.Call("other", other)))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "Any failed backups at 09:00?"})
 	if err != nil {
 		t.Fatal(err)
@@ -445,7 +446,7 @@ func TestComposeRollUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(mustJSON(t, ru), mustJSON(t, agent.RollUpOf(back))); diff != "" {
+	if diff := cmp.Diff(mustJSON(t, ru), mustJSON(t, compose.RollUpOf(back))); diff != "" {
 		t.Errorf("roll-up of the decoded record differs (-live +decoded):\n%s", diff)
 	}
 	if b := res.LimitsBlock(); !strings.Contains(b, `From agent "backups" (agent:backups#1):`) {

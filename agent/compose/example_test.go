@@ -1,7 +1,7 @@
 // The docs/COMPOSE.md example: two agents asked at once, merged by a func,
 // with the roll-up of their standings.
 
-package agent_test
+package compose_test
 
 import (
 	"context"
@@ -9,21 +9,22 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
 
-func ExampleCompose() {
+func ExampleNew() {
 	logs, _ := agent.New(scripted.New(scripted.Reply{Content: "No errors in the logs."}), agent.WithID("logs"))
 	deploys, _ := agent.New(scripted.New(scripted.Reply{Content: "v412 went out at 08:58."}), agent.WithID("deploys"))
-	merge := func(ctx context.Context, outs []agent.Outcome) (string, error) {
+	merge := func(ctx context.Context, outs []compose.Outcome) (string, error) {
 		var parts []string
 		for _, o := range outs { // declared order, whatever finished first
 			parts = append(parts, o.Agent+": "+o.Answer)
 		}
 		return strings.Join(parts, "\n"), nil
 	}
-	lead, err := agent.Compose("triage", agent.Parallel("ask", agent.ParallelOptions{Limit: 2, Merge: merge},
-		agent.Call("logs", logs), agent.Call("deploys", deploys)))
+	lead, err := compose.New("triage", compose.Parallel("ask", compose.ParallelOptions{Limit: 2, Merge: merge},
+		compose.Call("logs", logs), compose.Call("deploys", deploys)))
 	if err != nil {
 		fmt.Println(err)
 		return

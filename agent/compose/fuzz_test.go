@@ -2,7 +2,7 @@
 // error or loads into a checkpoint naming one of the composition's agents;
 // nothing panics.
 
-package agent_test
+package compose_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
@@ -17,7 +18,7 @@ import (
 func FuzzLoadComposedCheckpoint(f *testing.F) {
 	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("q1", "ask_approval", `{"action":"rollback"}`)}})
 	ops := mustNew(f, p, agent.WithID("ops"), agent.WithTools(approvalTool(f, nil)))
-	comp := agent.MustCompose("incident", agent.Call("ops", ops))
+	comp := compose.MustNew("incident", compose.Call("ops", ops))
 	res, err := comp.Run(context.Background(), agent.Input{Message: "roll back"})
 	if err != nil || !res.Paused {
 		f.Fatalf("seed run: paused=%v err=%v", res.Paused, err)
@@ -35,8 +36,11 @@ func FuzzLoadComposedCheckpoint(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if cp.Agent != "ops" || cp.Flow == nil || cp.Inner == nil {
-			t.Fatalf("loaded a checkpoint the load should refuse: %+v", cp)
+		if cp.Agent() != "ops" {
+			t.Fatalf("loaded a checkpoint of agent %q, want ops", cp.Agent())
+		}
+		if _, err := json.Marshal(cp); err != nil {
+			t.Fatalf("a loaded checkpoint does not encode again: %v", err)
 		}
 	})
 }
