@@ -4,6 +4,7 @@
 package audit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
@@ -224,8 +226,9 @@ func (r Record) computeHash(buf []byte) (string, []byte, error) {
 }
 
 // FromStore reads a stored run as export input: its header, its record's format id and its
-// events — Run.Events when set, else the "events" array inside the record (format
-// agentfootprint-go.record/1 keeps them there).
+// events — Run.Events when set, else the "events" array inside the record (every record
+// format keeps them there; format 3's tools.result events get their result back from the
+// record's history).
 func FromStore(r *store.Run) (Run, error) {
 	var head struct {
 		Format string          `json:"format"`
@@ -237,6 +240,18 @@ func FromStore(r *store.Run) (Run, error) {
 	raw, from := r.Events, "events"
 	if len(raw) == 0 {
 		raw, from = head.Events, "record.events"
+		if head.Format == record.Format && bytes.Contains(raw, []byte(`"resultRef":`)) {
+			// Format 3 names a tool result history holds instead of
+			// repeating it in tools.result; the record's decoder puts it
+			// back, so the export carries the result as the run emitted it.
+			rec, err := record.Decode(r.Record)
+			if err != nil {
+				return Run{}, fmt.Errorf("audit: run %q: record: %w", r.ID, err)
+			}
+			if raw, err = json.Marshal(rec.Events); err != nil {
+				return Run{}, fmt.Errorf("audit: run %q: record.events: %w", r.ID, err)
+			}
+		}
 	}
 	events, err := DecodeEvents(raw)
 	if err != nil {

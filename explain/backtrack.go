@@ -192,7 +192,7 @@ func Backtrack(rec *record.Record, target Target) (*Chain, error) {
 		hop := ReadHop{Key: k, Writer: runID(log, w), Commit: w}
 		if k == keyHistory {
 			for i := range call.history {
-				if b, ok, err := flow.ElementBirthAt(log, keyHistory, i, callIdx-1); err == nil && ok {
+				if b, ok, err := call.birth(log, i); err == nil && ok {
 					hop.Births = append(hop.Births, Birth{Element: i, Step: runID(log, b), Commit: b})
 				}
 			}
@@ -336,7 +336,7 @@ func toolSuspect(rec *record.Record, call *callInfo, hi, pos int, cat []inject.C
 	log := rec.Log
 	m := call.history[hi]
 	s := Suspect{Unit: historyUnit(hi), text: m.Content}
-	birth, ok, err := flow.ElementBirthAt(log, keyHistory, hi, call.commit-1)
+	birth, ok, err := call.birth(log, hi)
 	if err != nil {
 		return s, err
 	}
@@ -357,7 +357,7 @@ func toolSuspect(rec *record.Record, call *callInfo, hi, pos int, cat []inject.C
 			continue
 		}
 		ref.Args = a.ToolCalls[x].Args
-		if b, ok, err := flow.ElementBirthAt(log, keyHistory, j, call.commit-1); err == nil && ok {
+		if b, ok, err := call.birth(log, j); err == nil && ok {
 			s.Allowed = AllowedHop{Step: runID(log, b), Commit: b, Key: keyHistory,
 				Pointer: "/" + strconv.Itoa(j) + "/toolCalls/" + strconv.Itoa(x)}
 		}

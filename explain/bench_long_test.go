@@ -1,6 +1,6 @@
 // What `agentfootprint explain` does on a stored 200-call run (2 KB tool
 // results): decode the record's JSON, walk the chain back from the answer,
-// print it and rank the suspects.
+// print it and the ranking's confidence.
 
 package explain_test
 
@@ -66,8 +66,11 @@ func BenchmarkExplainStoredRun(b *testing.B) {
 		if err := ch.WriteText(io.Discard); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := explain.Rank(rec, explain.Target{}); err != nil {
-			b.Fatal(err)
+		// The CLI takes the ranking's confidence from the chain's scores.
+		ranked := make([]explain.Ranked, len(ch.Suspects))
+		for i, s := range ch.Suspects {
+			ranked[i] = explain.Ranked{ID: s.Unit, Score: s.Score}
 		}
+		explain.RankingConfidence(ranked, nil)
 	}
 }

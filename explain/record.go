@@ -48,7 +48,7 @@ const (
 var ErrNoRecord = errors.New("explain: the record is nil or has no commit log")
 
 // Open reads a record: a JSON file written by record.Record.MarshalJSON
-// (format agentfootprint-go.record/1, blobs inline as base64), or a
+// (format agentfootprint-go.record/3, 2 or 1, blobs inline as base64), or a
 // directory written by WriteDir (record.json plus blobs/<sha256>). Every
 // blob file is checked against its name. It refuses a path that cannot be
 // read, a record that is not one, and a blob whose bytes do not hash to its
@@ -235,6 +235,9 @@ type callInfo struct {
 	history []llm.Message // history as the call saw it (before its own append)
 	content string        // the reply's content
 	calls   []llm.ToolCall
+
+	births     []int // the commit that placed each history element; see birth
+	birthsRead bool
 }
 
 // readCall gathers one call-llm commit's evidence.

@@ -56,6 +56,18 @@ func Tokens(s string) []string {
 		}
 	}
 	for _, r := range s {
+		if r < utf8.RuneSelf {
+			// ASCII, the usual text, without the Unicode tables.
+			switch {
+			case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
+				buf = append(buf, byte(r))
+			case 'A' <= r && r <= 'Z':
+				buf = append(buf, byte(r)+'a'-'A')
+			default:
+				flush()
+			}
+			continue
+		}
 		r = unicode.ToLower(r)
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			buf = utf8.AppendRune(buf, r)

@@ -1,12 +1,13 @@
 // Package record holds the run record: one value holding everything a turn
 // (or a composition's run) left behind, with one JSON encoding, format
-// "agentfootprint-go.record/2": the manifest, the chart's structure, the
+// "agentfootprint-go.record/3": the manifest, the chart's structure, the
 // commit log, the blobs, the request deltas and the events. Package agent
 // builds records; explain, lens, the stores and the exporters read them with
 // this package alone, without the agent's machinery.
 package record
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,11 +23,19 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// Format is the format id of the record's JSON encoding. Format 2 keeps
-// each model call's request as the bytes it shares with the call before it
-// plus its own tail (Record.Requests), and each call's spans after the ones
-// it shares; format 1 kept every request whole. Both decode.
-const Format = "agentfootprint-go.record/2"
+// Format is the format id of the record's JSON encoding. Format 3 writes a
+// tool result the model was served once, as the tool message of history:
+// its raw-output blob, when the bytes are the same, is listed by digest in
+// blobsInHistory instead of written, and a tools.result event names it with
+// resultRef ("sha256:<hex>") instead of repeating it; Decode puts both back.
+// Format 2 keeps each model call's request as the bytes it shares with the
+// call before it plus its own tail (Record.Requests), and each call's spans
+// after the ones it shares; format 1 kept every request whole. All three
+// decode.
+const Format = "agentfootprint-go.record/3"
+
+// formatV2 is the format before blobsInHistory and resultRef.
+const formatV2 = "agentfootprint-go.record/2"
 
 // FormatV1 is the earlier format, still read by Decode.
 const FormatV1 = "agentfootprint-go.record/1"
@@ -116,10 +125,11 @@ type Settings struct {
 	MaxTokens     int      `json:"maxTokens,omitempty"`
 }
 
-// MarshalJSON writes the record in format agentfootprint-go.record/1:
+// MarshalJSON writes the record in format agentfootprint-go.record/3:
 // format, manifest and structure, then the commit log's own fields (runId,
 // chartId, resumedFrom, commits, subflows), then blobs (base64 strings keyed
-// by their SHA-256), events and droppedEvents.
+// by their SHA-256) but those history holds, blobsInHistory (their sorted
+// digests, when there are any), requests, events and droppedEvents.
 func (r *Record) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(struct {
 		Format    string          `json:"format"`
@@ -138,6 +148,12 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	blobs, events := r.Blobs, r.Events
+	var inHistory []string
+	if len(blobs) > 0 || len(events) > 0 {
+		held := heldIn(log)
+		blobs, inHistory = held.storedBlobs(blobs)
+		events = held.storedEvents(events)
+	}
 	if blobs == nil {
 		blobs = map[string][]byte{}
 	}
@@ -145,11 +161,12 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		events = []event.Event{}
 	}
 	tail, err := json.Marshal(struct {
-		Blobs         map[string][]byte       `json:"blobs"`
-		Requests      map[string]RequestDelta `json:"requests,omitempty"`
-		Events        []event.Event           `json:"events"`
-		DroppedEvents int                     `json:"droppedEvents"`
-	}{blobs, r.Requests, events, r.DroppedEvents})
+		Blobs          map[string][]byte       `json:"blobs"`
+		BlobsInHistory []string                `json:"blobsInHistory,omitempty"`
+		Requests       map[string]RequestDelta `json:"requests,omitempty"`
+		Events         []event.Event           `json:"events"`
+		DroppedEvents  int                     `json:"droppedEvents"`
+	}{blobs, inHistory, r.Requests, events, r.DroppedEvents})
 	if err != nil {
 		return nil, err
 	}
@@ -167,27 +184,69 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 // stay raw JSON). It refuses another format or a malformed log, naming the
 // field.
 func Decode(data []byte) (*Record, error) {
-	// One pass over the bytes: the log's fields are kept raw and handed to
-	// the flow decoder as an object of their own.
+	// One pass over the bytes: each member is checked and decoded by its
+	// own decoder, and the log's fields are handed to the flow decoder as
+	// an object of their own.
 	var j struct {
-		Format        string                     `json:"format"`
-		Manifest      Manifest                   `json:"manifest"`
-		Structure     json.RawMessage            `json:"structure"`
-		Blobs         map[string][]byte          `json:"blobs"`
-		Requests      map[string]RequestDelta    `json:"requests"`
-		Events        []rawEvent                 `json:"events"`
-		DroppedEvents int                        `json:"droppedEvents"`
-		RunID         string                     `json:"runId"`
-		ChartID       string                     `json:"chartId"`
-		ResumedFrom   string                     `json:"resumedFrom,omitempty"`
-		Commits       json.RawMessage            `json:"commits"`
-		Subflows      map[string]json.RawMessage `json:"subflows,omitempty"`
+		Format        string
+		Manifest      Manifest
+		Structure     json.RawMessage
+		Blobs         map[string][]byte
+		InHistory     []string
+		Requests      map[string]RequestDelta
+		Events        []rawEvent
+		DroppedEvents int
+		RunID         string
+		ChartID       string
+		ResumedFrom   string
+		Commits       []byte
+		Subflows      map[string]json.RawMessage
 	}
-	if err := json.Unmarshal(data, &j); err != nil {
+	fields := []struct {
+		name string
+		into any
+	}{
+		{"format", &j.Format}, {"manifest", &j.Manifest}, {"structure", &j.Structure},
+		{"blobs", &j.Blobs}, {"blobsInHistory", &j.InHistory}, {"requests", &j.Requests},
+		{"events", &j.Events}, {"droppedEvents", &j.DroppedEvents}, {"runId", &j.RunID},
+		{"chartId", &j.ChartID}, {"resumedFrom", &j.ResumedFrom}, {"commits", nil}, {"subflows", &j.Subflows},
+	}
+	err := members(data, func(key string, val []byte) error {
+		for _, f := range fields {
+			// Names match as encoding/json matches them: exactly, or
+			// else without regard to case.
+			if f.name != key && !strings.EqualFold(f.name, key) {
+				continue
+			}
+			switch f.into.(type) {
+			case nil:
+				// The commit log is checked by the flow decoder it
+				// goes to.
+				j.Commits = val
+				return nil
+			case *map[string][]byte:
+				b, err := decodeBlobs(val)
+				if err != nil {
+					return fmt.Errorf("%s: %w", f.name, err)
+				}
+				j.Blobs = b
+				return nil
+			}
+			if err := json.Unmarshal(val, f.into); err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			return nil
+		}
+		if !json.Valid(val) {
+			return fmt.Errorf("%s: not a JSON value", key)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
-	if j.Format != Format && j.Format != FormatV1 {
-		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q)", j.Format, Format, FormatV1)
+	if j.Format != Format && j.Format != formatV2 && j.Format != FormatV1 {
+		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q, %q)", j.Format, Format, formatV2, FormatV1)
 	}
 	logJSON, err := logObject(j.RunID, j.ChartID, j.ResumedFrom, j.Commits, j.Subflows)
 	if err != nil {
@@ -197,11 +256,29 @@ func Decode(data []byte) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
+	// What history holds is read from the log only when the record
+	// names some of it (format 3).
+	var held *heldContent
+	heldOnce := func() *heldContent {
+		if held == nil {
+			h := heldIn(log)
+			held = &h
+		}
+		return held
+	}
+	blobs := j.Blobs
+	if len(j.InHistory) > 0 {
+		blobs = heldOnce().restoreBlobs(blobs, j.InHistory)
+	}
 	evs := make([]event.Event, len(j.Events))
 	for i, e := range j.Events {
-		evs[i] = event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta}
+		p := e.Payload
+		if e.Type == event.ToolsResult && bytes.Contains(p, []byte(`"resultRef":`)) {
+			p = heldOnce().restoreEvent(e.Type, p)
+		}
+		evs[i] = event.Event{Type: e.Type, Payload: p, Meta: e.Meta}
 	}
-	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: j.Blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
+	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
 }
 
 // logObject writes the flow log's fields as one JSON object. The raw parts

@@ -111,9 +111,11 @@ func explainRecord(w io.Writer, rec *record.Record, arg, from string, asJSON boo
 	if err := ch.WriteText(w); err != nil {
 		return err
 	}
-	ranked, err := explain.Rank(rec, target)
-	if err != nil {
-		return err
+	// The chain's suspects carry Rank's scores already, best first; the
+	// ranking is not computed a second time.
+	ranked := make([]explain.Ranked, len(ch.Suspects))
+	for i, s := range ch.Suspects {
+		ranked[i] = explain.Ranked{ID: s.Unit, Score: s.Score}
 	}
 	conf := explain.RankingConfidence(ranked, nil)
 	fmt.Fprintf(w, "\nranking: %s\n", byName(conf.Reason, ch.Suspects))
