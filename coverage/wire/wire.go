@@ -18,6 +18,8 @@ const (
 
 // Literal words of the wire.
 const (
+	// RefusedPrefix starts the text of every refusal a door returns, whichever language minted it.
+	RefusedPrefix = "refused: "
 	// AbsenceOutcome is the value of an absence's "outcome" key.
 	AbsenceOutcome = "nothing_found"
 	// ServedVerdictKey is the key the served verdict word sits under, last in a served period.
