@@ -1,6 +1,5 @@
-// Package boundary is the framework side of package coverage, the way database/sql/driver is the
-// side of database/sql a driver writer needs and an application does not. A tool author needs
-// only package coverage; the agent, the honesty layers, the MCP bridge and the CLI use this one.
+// Package boundary is the framework side of package coverage. A tool author needs only package
+// coverage; the agent, the honesty layers, the MCP bridge and the CLI use this one.
 //
 // The dispatch boundary is the point where the agent receives a tool's result. There [Read]
 // recognizes the result's envelope once (an absence, a coverage ledger or a described result,

@@ -45,14 +45,18 @@ type Reading struct {
 // it). A value with no marker at all is plain data and is returned as served without being read
 // further.
 func Read(v any, tool string, opts ...ReadOption) Reading {
-	b := engine.AtBoundary(v, tool, engineOptions(opts)...)
+	b := engine.AtBoundary(plain(v), tool, engineOptions(opts)...)
+	served := b.Served
+	if !b.Changed {
+		served = v
+	}
 	return Reading{
 		Recognized: Recognized(b.Recognized),
 		Result:     resultOf(b.Result),
 		Record:     b.Record,
 		Problems:   problems(b.Problems),
 		Semantics:  b.Semantics,
-		Served:     b.Served,
+		Served:     served,
 		Changed:    b.Changed,
 	}
 }
@@ -132,24 +136,24 @@ func (r Result) Verdict() (coverage.Verdict, bool) {
 // Problems, with one warning per tool and declaration to the [Warner] given by [WithWarner], if
 // any; the envelope stays recognized and is served as written.
 func ReadResult(v any, tool string, opts ...ReadOption) (Result, bool) {
-	r, ok := engine.ReadCoverageResult(v, tool, engineOptions(opts)...)
+	r, ok := engine.ReadCoverageResult(plain(v), tool, engineOptions(opts)...)
 	return resultOf(r), ok
 }
 
 // ReadAbsence recognizes an af_absent envelope: "af_absent" is the boolean true and "checked" is a
 // non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
 // an ordered object.
-func ReadAbsence(v any) (wire.Object, bool) { return engine.ReadAbsence(v) }
+func ReadAbsence(v any) (wire.Object, bool) { return engine.ReadAbsence(plain(v)) }
 
 // ReadLedger recognizes a coverage ledger: "af_coverage" is an object, a "result" key exists (null
 // included), and af_coverage.checked is not "declared".
-func ReadLedger(v any) (wire.Object, bool) { return engine.ReadCoverageLedger(v) }
+func ReadLedger(v any) (wire.Object, bool) { return engine.ReadCoverageLedger(plain(v)) }
 
 // ReadSemantics recognizes an af_semantics envelope: the marker is true and the whole wire rule set
 // passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
 // value stays data.
 func ReadSemantics(v any) (wire.Object, *Problem) {
-	o, p := engine.ReadSemantics(v)
+	o, p := engine.ReadSemantics(plain(v))
 	if p != nil {
 		return nil, &Problem{Field: p.Field, Message: p.Message}
 	}
@@ -158,10 +162,10 @@ func ReadSemantics(v any) (wire.Object, *Problem) {
 
 // ReadDeclaredAbsence recognizes an absence whose checked the dispatcher is to compose from the
 // tool's search declaration (checked is "declared"). Every other reader sees such a value as data.
-func ReadDeclaredAbsence(v any) (wire.Object, bool) { return engine.ReadDeclaredAbsence(v) }
+func ReadDeclaredAbsence(v any) (wire.Object, bool) { return engine.ReadDeclaredAbsence(plain(v)) }
 
 // ReadDeclaredLedger recognizes a ledger whose checked the dispatcher is to compose.
-func ReadDeclaredLedger(v any) (wire.Object, bool) { return engine.ReadDeclaredLedger(v) }
+func ReadDeclaredLedger(v any) (wire.Object, bool) { return engine.ReadDeclaredLedger(plain(v)) }
 
 func problems(in []engine.Problem) []Problem {
 	if in == nil {
@@ -243,4 +247,13 @@ func enginePeriod(p coverage.Period) engine.Period {
 		Held:    engine.Held{Unknown: p.Held.Unknown, Span: engine.Span(p.Held.Span)},
 		ReadAt:  p.ReadAt,
 	}
+}
+
+// plain hands a minted coverage.Envelope to the engine as the wire object it is, so the reading
+// does not have to look through its named type.
+func plain(v any) any {
+	if e, ok := v.(coverage.Envelope); ok {
+		return wire.Object(e)
+	}
+	return v
 }

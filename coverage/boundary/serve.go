@@ -14,7 +14,13 @@ import (
 // and projects a described result onto the keys the model reads. When nothing changes it returns
 // v itself and false; it never mutates v, and rebuilds only the changed paths. Served(Served(x))
 // equals Served(x).
-func Served(v any) (out any, changed bool) { return engine.Served(v) }
+func Served(v any) (out any, changed bool) {
+	out, changed = engine.Served(plain(v))
+	if !changed {
+		return v, false
+	}
+	return out, true
+}
 
 // PeriodLine is the line the limits block prints for one declaring call: the period as the tool
 // declared it, instants verbatim, no verdict word. With a held span it reads

@@ -4,6 +4,10 @@
 // TypeScript mints the same bytes), so they never change spelling. A tool author does not need
 // this package: the coverage doors write these words. A framework, a test or a minter in another
 // process reads them here; coverage/canonical-notes.json publishes the same values.
+//
+// The package also holds the ordered JSON object the wire is written in ([Object]) and its codec:
+// [DecodeJSON] keeps key order and every byte of a string (a value that is not valid UTF-8 is kept,
+// so a reader can name the fault), and [Marshal] writes members in order without HTML escaping.
 package wire
 
 // Markers: the reserved key that makes a JSON object an envelope.
