@@ -9,7 +9,6 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
-	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Span is a closed range of two declared instants. The strings are kept exactly as declared.
@@ -29,7 +28,7 @@ type Held struct {
 // MarshalJSON encodes "unknown" or {"from","to"}.
 func (h Held) MarshalJSON() ([]byte, error) {
 	if h.Unknown {
-		return []byte(`"` + wire.HeldUnknown + `"`), nil
+		return []byte(`"` + engine.HeldUnknown + `"`), nil
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -44,8 +43,8 @@ func (h Held) MarshalJSON() ([]byte, error) {
 func (h *Held) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		if s != wire.HeldUnknown {
-			return fmt.Errorf("coverage: held must be a span or %q", wire.HeldUnknown)
+		if s != engine.HeldUnknown {
+			return fmt.Errorf("coverage: held must be a span or %q", engine.HeldUnknown)
 		}
 		*h = Held{Unknown: true}
 		return nil

@@ -3,9 +3,7 @@
 
 package ledger
 
-import (
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
-)
+import "github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 
 // PeriodRows returns every period row, in ledger order. Rows under a repeated call id are all
 // kept: each is its own call.

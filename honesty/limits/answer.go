@@ -3,9 +3,7 @@
 
 package limits
 
-import (
-	"github.com/agentfootprint/agentfootprint-go/coverage"
-)
+import "github.com/agentfootprint/agentfootprint-go/coverage"
 
 // AnswerCoverage travels beside a typed answer instead of the block: the merged lists uncapped
 // and in record form, every declaring call's distinct period as declared, the in-progress work

@@ -137,7 +137,7 @@ func absentFrom(decl any) (*Absence, *Problem) {
 	among, hasAmong := o.Get("among")
 	hasAmong = hasAmong && among != nil
 	chk, _ := o.Get("checked")
-	if s, isStr := chk.(string); isStr && s == cw.DeclaredChecked {
+	if s, isStr := chk.(string); isStr && s == DeclaredChecked {
 		a.CheckedDeclared = true
 	} else {
 		if a.Checked, p = mintList(chk, sectionChecked, "checked"); p != nil {
@@ -227,9 +227,9 @@ func declObject(decl any, fields []string) (Object, *Problem) {
 
 // Wire returns the envelope in wire form and order.
 func (a *Absence) Wire() Object {
-	o := Object{{Key: cw.AbsenceMarker, Value: true}, {Key: "outcome", Value: cw.AbsenceOutcome}, {Key: "looked_for", Value: a.LookedFor}}
+	o := Object{{Key: cw.AbsenceMarker, Value: true}, {Key: "outcome", Value: AbsenceOutcome}, {Key: "looked_for", Value: a.LookedFor}}
 	if a.CheckedDeclared {
-		o = append(o, Member{Key: "checked", Value: cw.DeclaredChecked})
+		o = append(o, Member{Key: "checked", Value: DeclaredChecked})
 	} else {
 		checked := itemsWire(a.Checked)
 		if a.Among != nil {
@@ -251,7 +251,7 @@ func (a *Absence) Wire() Object {
 		o = append(o, Member{Key: "provenance", Value: a.Provenance.Wire()})
 	}
 	if a.Period != nil {
-		o = append(o, Member{Key: cw.PeriodKey, Value: a.Period.Wire()})
+		o = append(o, Member{Key: PeriodKey, Value: a.Period.Wire()})
 	}
 	if len(a.Resolved) > 0 {
 		o = append(o, Member{Key: "resolved", Value: resolvedData(a.Resolved)})

@@ -48,9 +48,9 @@ type canonicalLiterals struct {
 }
 
 type canonicalWire struct {
-	PeriodWire              cw.PeriodWireNames     `json:"PERIOD_WIRE"`
-	InProgressWire          cw.InProgressWireNames `json:"IN_PROGRESS_WIRE"`
-	CounterAggregationWords []string               `json:"COUNTER_AGGREGATION_WORDS"`
+	PeriodWire              PeriodWireNames     `json:"PERIOD_WIRE"`
+	InProgressWire          InProgressWireNames `json:"IN_PROGRESS_WIRE"`
+	CounterAggregationWords []string            `json:"COUNTER_AGGREGATION_WORDS"`
 	AbsenceKeys             []string
 	CoverageKeys            []string
 	CoveredResultKeys       []string
@@ -92,26 +92,26 @@ func buildCanonicalNotes() ([]byte, error) {
 		Markers:  canonicalMarkers{cw.AbsenceMarker, cw.CoverageMarker, cw.SemanticsMarker},
 		Headings: canonicalHeadings{cw.CoverageBlockHeading},
 		Wire: canonicalWire{
-			PeriodWire:              cw.PeriodWire(),
-			InProgressWire:          cw.InProgressWire(),
+			PeriodWire:              PeriodWire(),
+			InProgressWire:          InProgressWire(),
 			CounterAggregationWords: append([]string(nil), counterWords...),
-			AbsenceKeys:             cw.AbsenceKeys(),
-			CoverageKeys:            cw.CoverageKeys(),
-			CoveredResultKeys:       cw.CoveredResultKeys(),
-			SemanticsKeys:           cw.SemanticsKeys(),
+			AbsenceKeys:             AbsenceKeys(),
+			CoverageKeys:            CoverageKeys(),
+			CoveredResultKeys:       CoveredResultKeys(),
+			SemanticsKeys:           SemanticsKeys(),
 			GrainKeys:               append([]string(nil), grainWire...),
 			ClarifyKeys:             append([]string(nil), clarifyKeys...),
 			RenderKeys:              append([]string(nil), renderWire...),
-			ItemKeys:                cw.ItemKeys(),
-			InProgressItemKeys:      cw.InProgressItemKeys(),
-			ProvenanceKeys:          cw.ProvenanceKeys(),
+			ItemKeys:                ItemKeys(),
+			InProgressItemKeys:      InProgressItemKeys(),
+			ProvenanceKeys:          ProvenanceKeys(),
 			ItemKinds:               itemKinds(),
-			RecordOnlyItemKeys:      cw.RecordOnlyItemKeys(),
-			MaxShortChars:           cw.MaxShortChars,
+			RecordOnlyItemKeys:      RecordOnlyItemKeys(),
+			MaxShortChars:           MaxShortChars,
 		},
-		Literals: canonicalLiterals{cw.AbsenceOutcome, RefusedPrefix},
+		Literals: canonicalLiterals{AbsenceOutcome, RefusedPrefix},
 		Served: canonicalServed{
-			ServedVerdictKey:     cw.ServedVerdictKey,
+			ServedVerdictKey:     ServedVerdictKey,
 			PeriodVerdictClauses: canonicalClauses{cw.ClauseNotHeld, cw.ClausePartlyHeld, cw.ClauseUnknown},
 			InProgressClause:     cw.InProgressClause,
 			AbsenceNoteHeldOnly:  cw.AbsenceNoteHeldOnly,

@@ -46,7 +46,7 @@ func TestStaticTextRules(t *testing.T) {
 		"periodLineHeldUnknown": periodLineHeldUnknown, "periodLineReadAt": periodLineReadAt,
 	}
 	wireWords := map[string]bool{}
-	for _, l := range [][]string{cw.AbsenceKeys(), cw.CoverageKeys(), cw.SemanticsKeys(), cw.ItemKeys(), cw.ProvenanceKeys(), cw.InProgressItemKeys()} {
+	for _, l := range [][]string{AbsenceKeys(), CoverageKeys(), SemanticsKeys(), ItemKeys(), ProvenanceKeys(), InProgressItemKeys()} {
 		for _, k := range l {
 			wireWords[k] = true
 		}

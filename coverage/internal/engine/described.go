@@ -271,7 +271,7 @@ func (s *Semantics) Wire() Object {
 		o = append(o, Member{Key: "provenance", Value: s.Provenance.Wire()})
 	}
 	if s.Period != nil {
-		o = append(o, Member{Key: cw.PeriodKey, Value: s.Period.Wire()})
+		o = append(o, Member{Key: PeriodKey, Value: s.Period.Wire()})
 	}
 	if s.Coverage != nil {
 		o = append(o, Member{Key: "coverage", Value: s.Coverage.wire()})
@@ -318,7 +318,7 @@ func semanticsRules(v any, sp keySpelling) *Problem {
 	if path, bad := utf8Fault(o, "", 0); bad {
 		return utf8Problem(path)
 	}
-	if p := checkUnknown(o, "", cw.SemanticsKeys()); p != nil {
+	if p := checkUnknown(o, "", SemanticsKeys()); p != nil {
 		return p
 	}
 	for _, k := range []string{"series", "facts", "edges"} {
@@ -349,11 +349,11 @@ func semanticsRules(v any, sp keySpelling) *Problem {
 		return problemf("provenance", "series and facts need `provenance`: %s and %s say when the world was measured and which system of record the values were read from, and a number with neither cannot be trusted or checked",
 			"`"+spell(sp, "provenance.measured_at")+"`", "`provenance.source`")
 	}
-	if x, present := o.Get(cw.PeriodKey); present {
+	if x, present := o.Get(PeriodKey); present {
 		if x == nil {
-			return problemf(cw.PeriodKey, "`period` is null; on the wire a period is declared or left out")
+			return problemf(PeriodKey, "`period` is null; on the wire a period is declared or left out")
 		}
-		if p := periodProblemAt(x, onWire, cw.PeriodKey); p != nil {
+		if p := periodProblemAt(x, onWire, PeriodKey); p != nil {
 			p.Field = spell(sp, p.Field)
 			return p
 		}

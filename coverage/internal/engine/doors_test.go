@@ -41,7 +41,7 @@ func fullAbsence(t *testing.T) *Absence { // v31
 func TestAbsentFull(t *testing.T) {
 	a := fullAbsence(t)
 	w := a.Wire()
-	if got, want := strings.Join(w.Keys(), ","), strings.Join(cw.AbsenceKeys()[:8], ",")+",retry_returns_the_same,try_instead,try_instead_tool,note"; got != want {
+	if got, want := strings.Join(w.Keys(), ","), strings.Join(AbsenceKeys()[:8], ",")+",retry_returns_the_same,try_instead,try_instead_tool,note"; got != want {
 		t.Errorf("keys %s\nwant %s", got, want)
 	}
 	checked, _ := w.Get("checked")
@@ -192,7 +192,7 @@ func TestWrapInProgress(t *testing.T) { // v36
 	if k := strings.Join(ac.(Object).Keys(), ","); k != "checked,cannot_cover,in_progress,period,note" {
 		t.Errorf("keys %s", k)
 	}
-	ip, _ := ac.(Object).Get(cw.InProgressKey)
+	ip, _ := ac.(Object).Get(InProgressKey)
 	if got := mustJSON(t, ip); got != `[{"what":"vm-42 backup"},{"what":"sessions syncing","why":"since 08:10","short":"syncing","count":96}]` {
 		t.Errorf("in_progress %s", got)
 	}

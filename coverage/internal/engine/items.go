@@ -8,8 +8,6 @@ import (
 	"math"
 	"strings"
 	"unicode"
-
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Item is one piece of ground: a source, a window, a filter or a population, in the author's
@@ -59,7 +57,7 @@ func (it InProgressItem) object() Object {
 		o = append(o, Member{Key: "short", Value: it.Short})
 	}
 	if it.Count != 0 {
-		o = append(o, Member{Key: cw.CountKey, Value: it.Count})
+		o = append(o, Member{Key: CountKey, Value: it.Count})
 	}
 	return o
 }
@@ -67,7 +65,7 @@ func (it InProgressItem) object() Object {
 // listsData appends the typed door's three lists as data; nil lists are left out.
 func listsData(o Object, checked []Item, declared bool, notChecked, cannotCover []Item) Object {
 	if declared {
-		o = append(o, Member{Key: "checked", Value: cw.DeclaredChecked})
+		o = append(o, Member{Key: "checked", Value: DeclaredChecked})
 	} else if checked != nil {
 		o = append(o, Member{Key: "checked", Value: itemsData(checked)})
 	}
@@ -203,8 +201,8 @@ func shortProblem(v any, what, at string) (string, *Problem) {
 		}
 	}
 	s = strings.TrimSpace(s)
-	if n := len16(s); n > cw.MaxShortChars {
-		return "", problemf(at, "%s for %s is %d characters long; the limit is %d", rootName(at), clipQuote(what), n, cw.MaxShortChars)
+	if n := len16(s); n > MaxShortChars {
+		return "", problemf(at, "%s for %s is %d characters long; the limit is %d", rootName(at), clipQuote(what), n, MaxShortChars)
 	}
 	if len16(s) > len16(strings.TrimSpace(what)) {
 		return "", problemf(at, "%s for %s is longer than `what`; a short form may not be longer than what it shortens", rootName(at), clipQuote(what))
@@ -236,7 +234,7 @@ func inProgressList(v any, at string, strict bool) ([]InProgressItem, *Problem) 
 		return nil, problemf(at, "%s must be a list; if nothing was in flight, leave the field out", rootName(at))
 	}
 	out := make([]InProgressItem, 0, len(arr))
-	known := cw.InProgressItemKeys()
+	known := InProgressItemKeys()
 	for i, e := range arr {
 		eat := index(at, i)
 		if s, isStr := e.(string); isStr {
@@ -278,10 +276,10 @@ func inProgressList(v any, at string, strict bool) ([]InProgressItem, *Problem) 
 			}
 			it.Short = short
 		}
-		if c, present := o.Get(cw.CountKey); present && c != nil {
+		if c, present := o.Get(CountKey); present && c != nil {
 			f, ok := numberOf(c)
 			if !ok || f != math.Trunc(f) || f < 1 || f > maxCount {
-				return nil, problemf(join(eat, cw.CountKey), "%s is %s; it must be a whole number of at least one, or left out for one", rootName(join(eat, cw.CountKey)), clipQuote(c))
+				return nil, problemf(join(eat, CountKey), "%s is %s; it must be a whole number of at least one, or left out for one", rootName(join(eat, CountKey)), clipQuote(c))
 			}
 			it.Count = int64(f)
 		}

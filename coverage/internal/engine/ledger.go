@@ -80,7 +80,7 @@ func wrapFrom(result any, decl any) (*Covered, *Problem) {
 	}
 	c := &Covered{Result: result}
 	chk, _ := o.Get("checked")
-	if s, isStr := chk.(string); isStr && s == cw.DeclaredChecked {
+	if s, isStr := chk.(string); isStr && s == DeclaredChecked {
 		c.CheckedDeclared = true
 	} else if c.Checked, p = mintList(chk, sectionChecked, "checked"); p != nil {
 		return nil, p
@@ -122,7 +122,7 @@ func wrapFrom(result any, decl any) (*Covered, *Problem) {
 func (c *Covered) Wire() Object {
 	inner := Object{}
 	if c.CheckedDeclared {
-		inner = append(inner, Member{Key: "checked", Value: cw.DeclaredChecked})
+		inner = append(inner, Member{Key: "checked", Value: DeclaredChecked})
 	} else if len(c.Checked) > 0 {
 		inner = append(inner, Member{Key: "checked", Value: itemsWire(c.Checked)})
 	}
@@ -133,10 +133,10 @@ func (c *Covered) Wire() Object {
 		inner = append(inner, Member{Key: "cannot_cover", Value: itemsWire(c.CannotCover)})
 	}
 	if len(c.InProgress) > 0 {
-		inner = append(inner, Member{Key: cw.InProgressKey, Value: inProgressWire(c.InProgress)})
+		inner = append(inner, Member{Key: InProgressKey, Value: inProgressWire(c.InProgress)})
 	}
 	if c.Period != nil {
-		inner = append(inner, Member{Key: cw.PeriodKey, Value: c.Period.Wire()})
+		inner = append(inner, Member{Key: PeriodKey, Value: c.Period.Wire()})
 	}
 	inner = append(inner, Member{Key: "note", Value: cw.CoverageNote})
 	return Object{{Key: cw.CoverageMarker, Value: inner}, {Key: "result", Value: c.Result}}

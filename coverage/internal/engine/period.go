@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Span is a closed range of two declared instants. The strings are kept exactly as declared.
@@ -42,8 +40,8 @@ func (h Held) MarshalJSON() ([]byte, error) {
 func (h *Held) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		if s != cw.HeldUnknown {
-			return fmt.Errorf("coverage: held must be a span or %q", cw.HeldUnknown)
+		if s != HeldUnknown {
+			return fmt.Errorf("coverage: held must be a span or %q", HeldUnknown)
 		}
 		*h = Held{Unknown: true}
 		return nil
@@ -70,12 +68,12 @@ func (p Period) Wire() Object { return p.object(onWire) }
 
 func (p Period) object(sp keySpelling) Object {
 	o := Object{
-		{Key: cw.QueriedKey, Value: Object{{Key: cw.FromKey, Value: p.Queried.From}, {Key: cw.ToKey, Value: p.Queried.To}}},
+		{Key: QueriedKey, Value: Object{{Key: FromKey, Value: p.Queried.From}, {Key: ToKey, Value: p.Queried.To}}},
 	}
 	if p.Held.Unknown {
-		o = append(o, Member{Key: cw.HeldKey, Value: cw.HeldUnknown})
+		o = append(o, Member{Key: HeldKey, Value: HeldUnknown})
 	} else {
-		o = append(o, Member{Key: cw.HeldKey, Value: Object{{Key: cw.FromKey, Value: p.Held.From}, {Key: cw.ToKey, Value: p.Held.To}}})
+		o = append(o, Member{Key: HeldKey, Value: Object{{Key: FromKey, Value: p.Held.From}, {Key: ToKey, Value: p.Held.To}}})
 	}
 	if p.ReadAt != "" {
 		o = append(o, Member{Key: sp.readAt(), Value: p.ReadAt})
@@ -97,33 +95,33 @@ func periodProblem(v any, sp keySpelling) *Problem {
 			v = t.object(sp)
 		}
 	}
-	return periodProblemAt(v, sp, cw.PeriodKey)
+	return periodProblemAt(v, sp, PeriodKey)
 }
 
 func periodProblemAt(v any, sp keySpelling, at string) *Problem {
 	ra := sp.readAt()
 	o, ok := plainObject(v)
 	if !ok {
-		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), cw.QueriedKey, cw.HeldKey, ra, clipQuote(v))
+		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), QueriedKey, HeldKey, ra, clipQuote(v))
 	}
-	if p := checkUnknown(o, at, []string{cw.QueriedKey, cw.HeldKey, ra}); p != nil {
+	if p := checkUnknown(o, at, []string{QueriedKey, HeldKey, ra}); p != nil {
 		return p
 	}
-	q, _ := o.Get(cw.QueriedKey)
+	q, _ := o.Get(QueriedKey)
 	if q == nil {
-		return problemf(join(at, cw.QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, cw.QueriedKey)))
+		return problemf(join(at, QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, QueriedKey)))
 	}
-	if p := spanProblem(q, join(at, cw.QueriedKey)); p != nil {
+	if p := spanProblem(q, join(at, QueriedKey)); p != nil {
 		return p
 	}
-	h, _ := o.Get(cw.HeldKey)
-	heldAt := join(at, cw.HeldKey)
+	h, _ := o.Get(HeldKey)
+	heldAt := join(at, HeldKey)
 	if h == nil {
-		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), cw.HeldUnknown)
+		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), HeldUnknown)
 	}
 	if s, isString := h.(string); isString {
-		if s != cw.HeldUnknown {
-			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), cw.HeldUnknown)
+		if s != HeldUnknown {
+			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), HeldUnknown)
 		}
 	} else if p := spanProblem(h, heldAt); p != nil {
 		return p
@@ -141,15 +139,15 @@ func spanProblem(v any, at string) *Problem {
 	if !ok {
 		return problemf(at, "%s must be a span {from, to}; it is %s", rootName(at), clipQuote(v))
 	}
-	if p := checkUnknown(o, at, []string{cw.FromKey, cw.ToKey}); p != nil {
+	if p := checkUnknown(o, at, []string{FromKey, ToKey}); p != nil {
 		return p
 	}
-	f, _ := o.Get(cw.FromKey)
-	if p := instantProblem(f, join(at, cw.FromKey)); p != nil {
+	f, _ := o.Get(FromKey)
+	if p := instantProblem(f, join(at, FromKey)); p != nil {
 		return p
 	}
-	t, _ := o.Get(cw.ToKey)
-	if p := instantProblem(t, join(at, cw.ToKey)); p != nil {
+	t, _ := o.Get(ToKey)
+	if p := instantProblem(t, join(at, ToKey)); p != nil {
 		return p
 	}
 	ft, _ := ParseInstant(f.(string))
@@ -176,7 +174,7 @@ func instantProblem(v any, at string) *Problem {
 // declared and returns (nil, nil). A malformed period returns a [*Refusal] naming the camelCase
 // field at fault.
 func MintPeriod(decl any) (Object, error) {
-	p, prob := mintPeriod(decl, cw.PeriodKey)
+	p, prob := mintPeriod(decl, PeriodKey)
 	if prob != nil {
 		return nil, prob.refusal()
 	}
@@ -226,10 +224,10 @@ func toBytes(v any) []byte {
 func periodFrom(v any, sp keySpelling) Period {
 	o, _ := plainObject(v)
 	var p Period
-	q, _ := o.Get(cw.QueriedKey)
+	q, _ := o.Get(QueriedKey)
 	p.Queried = spanFrom(q)
-	h, _ := o.Get(cw.HeldKey)
-	if s, ok := h.(string); ok && s == cw.HeldUnknown {
+	h, _ := o.Get(HeldKey)
+	if s, ok := h.(string); ok && s == HeldUnknown {
 		p.Held = Held{Unknown: true}
 	} else {
 		p.Held = Held{Span: spanFrom(h)}
@@ -242,8 +240,8 @@ func periodFrom(v any, sp keySpelling) Period {
 
 func spanFrom(v any) Span {
 	o, _ := plainObject(v)
-	f, _ := o.Get(cw.FromKey)
-	t, _ := o.Get(cw.ToKey)
+	f, _ := o.Get(FromKey)
+	t, _ := o.Get(ToKey)
 	fs, _ := f.(string)
 	ts, _ := t.(string)
 	return Span{From: fs, To: ts}
@@ -262,15 +260,12 @@ func readPeriod(wire any) periodReading {
 	if wire == nil {
 		return periodReading{}
 	}
-	if p := periodProblemAt(wire, onWire, cw.PeriodKey); p != nil {
+	if p := periodProblemAt(wire, onWire, PeriodKey); p != nil {
 		return periodReading{Problem: p}
 	}
 	p := periodFrom(wire, onWire)
 	return periodReading{Period: &p}
 }
-
-// CopyPeriod returns a detached copy of p, readAt included.
-func CopyPeriod(p Period) Period { return p }
 
 // ErrMalformedPeriod is wrapped by the error [VerdictOf] returns for a period that breaks the rule
 // set: a caller error, since every period the library files was checked first.

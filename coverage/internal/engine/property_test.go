@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // genInstant returns a random instant in a random valid spelling, with its true time.
@@ -189,7 +187,7 @@ func breakPeriod(p Object, key string) Object {
 func renameReadAt(p Object) Object {
 	out := Object{}
 	for _, m := range p {
-		if m.Key == cw.ReadAtKey {
+		if m.Key == ReadAtKey {
 			m.Key = "readAt"
 		}
 		out = append(out, m)

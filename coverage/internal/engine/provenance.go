@@ -6,8 +6,6 @@ package engine
 import (
 	"strings"
 	"unicode"
-
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Provenance says where a read looked and how old that source is. MeasuredAt is the tool's own
@@ -34,7 +32,7 @@ func (p Provenance) object() Object { return p.spelled(provenanceCamel) }
 
 // Wire returns the provenance in wire order: measured_at, age_seconds?, source,
 // source_export_date?.
-func (p Provenance) Wire() Object { return p.spelled(cw.ProvenanceKeys()) }
+func (p Provenance) Wire() Object { return p.spelled(ProvenanceKeys()) }
 
 // spelled writes the provenance with keys named (index for index) measuredAt, ageSeconds, source,
 // sourceExportDate, in the author's order when one was recorded and in that order otherwise.
@@ -67,7 +65,7 @@ func (p Provenance) spelled(keys []string) Object {
 func provenanceRule(v any, at string, sp keySpelling) (*Provenance, *Problem) {
 	keys := provenanceCamel
 	if sp == onWire {
-		keys = cw.ProvenanceKeys()
+		keys = ProvenanceKeys()
 	}
 	o, ok := plainObject(v)
 	if !ok {

@@ -100,7 +100,7 @@ func ReadCoverageLedger(v any) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if c, _ := inner.Get("checked"); c == any(cw.DeclaredChecked) {
+	if c, _ := inner.Get("checked"); c == any(DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -149,7 +149,7 @@ func ReadSemantics(v any) (Object, *Problem) {
 // (checked is "declared"). Every other reader sees such a value as data.
 func ReadDeclaredAbsence(v any) (Object, bool) {
 	o, c, ok := absenceParts(v)
-	if !ok || c != any(cw.DeclaredChecked) {
+	if !ok || c != any(DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -161,7 +161,7 @@ func ReadDeclaredLedger(v any) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
-	if c, _ := inner.Get("checked"); c != any(cw.DeclaredChecked) {
+	if c, _ := inner.Get("checked"); c != any(DeclaredChecked) {
 		return nil, false
 	}
 	return o, true
@@ -262,7 +262,7 @@ func readResult(v any, tool string, w *Warner, sem Object, semProb *Problem) (Co
 	}
 	if o := sem; o != nil {
 		cov, hasCov := o.Get("coverage")
-		per, hasPer := o.Get(cw.PeriodKey)
+		per, hasPer := o.Get(PeriodKey)
 		if !hasCov && !hasPer {
 			return CoverageResult{}, false, RecognizedSemantics
 		}
@@ -286,7 +286,7 @@ func readPeriodFor(wire any, tool string, w *Warner, probs *[]Problem) *Period {
 	rd := readPeriod(UnservedPeriod(wire))
 	if rd.Problem != nil {
 		*probs = append(*probs, *rd.Problem)
-		w.dropped(tool, cw.PeriodKey, *rd.Problem)
+		w.dropped(tool, PeriodKey, *rd.Problem)
 	}
 	return rd.Period
 }
@@ -348,7 +348,7 @@ func readAbsenceFacts(o Object, tool string, w *Warner, probs *[]Problem) Facts 
 		}
 		f.Provenance = pr
 	}
-	if per, ok := o.Get(cw.PeriodKey); ok {
+	if per, ok := o.Get(PeriodKey); ok {
 		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f
@@ -358,16 +358,16 @@ func readLedgerFacts(inner Object, tool string, w *Warner, probs *[]Problem) Fac
 	f := Facts{Kind: KindLedger}
 	readFaults(inner, cw.CoverageMarker, tool, w, probs)
 	readLists(inner, &f, tool, w, probs)
-	if ip, ok := inner.Get(cw.InProgressKey); ok && ip != nil {
-		items, p := inProgressList(ip, cw.InProgressKey, false)
+	if ip, ok := inner.Get(InProgressKey); ok && ip != nil {
+		items, p := inProgressList(ip, InProgressKey, false)
 		if p != nil {
 			*probs = append(*probs, *p)
-			w.dropped(tool, cw.InProgressKey, *p)
+			w.dropped(tool, InProgressKey, *p)
 		} else if len(items) > 0 {
 			f.InProgress = items
 		}
 	}
-	if per, ok := inner.Get(cw.PeriodKey); ok {
+	if per, ok := inner.Get(PeriodKey); ok {
 		f.Period = readPeriodFor(per, tool, w, probs)
 	}
 	return f

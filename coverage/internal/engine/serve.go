@@ -89,14 +89,14 @@ func (w *walker) walk(v any, step declaringStep, project bool) (any, bool) {
 		return v, false
 	}
 	if _, ok := ReadAbsence(v); ok {
-		o, _ := orderedEnvelope(v, cw.AbsenceKeys())
+		o, _ := orderedEnvelope(v, AbsenceKeys())
 		out, ch := step(o, true, false)
 		return pick(v, out, ch)
 	}
 	if _, ok := ReadCoverageLedger(v); ok {
-		o, _ := orderedEnvelope(v, cw.CoveredResultKeys())
+		o, _ := orderedEnvelope(v, CoveredResultKeys())
 		ac, _ := o.Get(cw.CoverageMarker)
-		inner, _ := orderedEnvelope(ac, cw.CoverageKeys())
+		inner, _ := orderedEnvelope(ac, CoverageKeys())
 		innerOut, ch1 := step(inner, false, true)
 		res, _ := o.Get("result")
 		resOut, ch2 := w.walk(res, step, project)
@@ -114,7 +114,7 @@ func (w *walker) walk(v any, step declaringStep, project bool) (any, bool) {
 	}
 	if project {
 		if o, _ := ReadSemantics(v); o != nil {
-			ord, _ := orderedEnvelope(v, cw.SemanticsKeys())
+			ord, _ := orderedEnvelope(v, SemanticsKeys())
 			return serveSemantics(ord), true
 		}
 	}
@@ -136,14 +136,14 @@ func orderedEnvelope(v any, order []string) (Object, bool) {
 	return envelopeObject(v)
 }
 
-var servedLists = []string{"checked", "not_checked", "cannot_cover", cw.InProgressKey}
+var servedLists = []string{"checked", "not_checked", "cannot_cover", InProgressKey}
 
 // serveDeclaring serves one declaring object (an absence, or an af_coverage object).
 func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 	out := o
 	changed := false
 	for _, k := range servedLists {
-		if k == cw.InProgressKey && !ledger {
+		if k == InProgressKey && !ledger {
 			continue
 		}
 		l, has := out.Get(k)
@@ -158,17 +158,17 @@ func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 	note, _ := out.Get("note")
 	noteChanged := false
 	if ledger {
-		if ip, has := out.Get(cw.InProgressKey); has {
-			items, p := inProgressList(ip, cw.InProgressKey, false)
+		if ip, has := out.Get(InProgressKey); has {
+			items, p := inProgressList(ip, InProgressKey, false)
 			if p == nil && len(items) > 0 && !hasInProgressClause(note) {
 				note = noteWithClause(note, cw.InProgressClause)
 				noteChanged = true
 			}
 		}
 	}
-	if per, has := out.Get(cw.PeriodKey); has {
+	if per, has := out.Get(PeriodKey); has {
 		if sp, ok := ServedPeriod(per); ok {
-			out = out.With(cw.PeriodKey, sp.Period)
+			out = out.With(PeriodKey, sp.Period)
 			if absence && note == any(cw.AbsenceNote) && (sp.Verdict == VerdictNotHeld || sp.Verdict == VerdictPartlyHeld) {
 				note = cw.AbsenceNoteHeldOnly
 			}
@@ -210,13 +210,13 @@ func stripItems(l any) (any, bool) {
 	}
 	var out []any
 	for i, e := range arr {
-		io, isObj := orderedView(e, append(cw.ItemKeys(), cw.CountKey))
+		io, isObj := orderedView(e, append(ItemKeys(), CountKey))
 		if !isObj {
 			continue
 		}
 		stripped := io
 		ch := false
-		for _, k := range cw.RecordOnlyItemKeys() {
+		for _, k := range RecordOnlyItemKeys() {
 			if x, has := stripped.Get(k); has && x != nil {
 				stripped = stripped.Without(k)
 				ch = true
@@ -252,9 +252,9 @@ func serveSemantics(o Object) Object {
 			if arr, _ := asArray(m.Value); len(arr) == 0 {
 				continue
 			}
-		case cw.PeriodKey:
+		case PeriodKey:
 			if sp, ok := ServedPeriod(m.Value); ok {
-				out = append(out, Member{Key: cw.PeriodKey, Value: sp.Period})
+				out = append(out, Member{Key: PeriodKey, Value: sp.Period})
 				note = noteWithClause(note, sp.Clause)
 				continue
 			}
@@ -269,9 +269,9 @@ func unserveDeclaring(o Object, ledger bool) (Object, bool) {
 	changed := false
 	note, hasNote := out.Get("note")
 	keep := hasNote
-	if per, has := out.Get(cw.PeriodKey); has {
+	if per, has := out.Get(PeriodKey); has {
 		if un, word, ok := unservedPeriod(per); ok {
-			out = out.With(cw.PeriodKey, un)
+			out = out.With(PeriodKey, un)
 			changed = true
 			if clause, ok := periodVerdictClause(word); ok && keep {
 				note, keep = noteWithoutClause(note, clause)
@@ -279,8 +279,8 @@ func unserveDeclaring(o Object, ledger bool) (Object, bool) {
 		}
 	}
 	if ledger && keep {
-		if ip, has := out.Get(cw.InProgressKey); has {
-			if items, p := inProgressList(ip, cw.InProgressKey, false); p == nil && len(items) > 0 {
+		if ip, has := out.Get(InProgressKey); has {
+			if items, p := inProgressList(ip, InProgressKey, false); p == nil && len(items) > 0 {
 				note, keep = noteWithoutClause(note, cw.InProgressClause)
 			}
 		}

@@ -30,7 +30,7 @@ func TestServedInProgress(t *testing.T) { // v38
 		t.Fatal("not changed")
 	}
 	ac, _ := out.(Object).Get(cw.CoverageMarker)
-	ip, _ := ac.(Object).Get(cw.InProgressKey)
+	ip, _ := ac.(Object).Get(InProgressKey)
 	if got := mustJSON(t, ip.([]any)[1]); got != `{"what":"sessions syncing","why":"since 08:10","count":96}` {
 		t.Errorf("item %s", got)
 	}
@@ -90,7 +90,7 @@ func TestServedNested(t *testing.T) { // v40
 	outer := must(WrapData(inner, j(t, `{"checked":["z"],"period":{"queried":`+qJSON+`,"held":{"from":"2026-09-26T09:30:00Z","to":"2026-09-26T12:00:00Z"}}}`)))
 	out, _ := Served(outer)
 	ac, _ := out.(Object).Get(cw.CoverageMarker)
-	op, _ := ac.(Object).Get(cw.PeriodKey)
+	op, _ := ac.(Object).Get(PeriodKey)
 	if v, _ := op.(Object).Get("verdict"); v != "partly-held" {
 		t.Errorf("outer %v", v)
 	}
@@ -98,7 +98,7 @@ func TestServedNested(t *testing.T) { // v40
 		t.Errorf("outer note %v", n)
 	}
 	res, _ := out.(Object).Get("result")
-	ip, _ := res.(Object).Get(cw.PeriodKey)
+	ip, _ := res.(Object).Get(PeriodKey)
 	if v, _ := ip.(Object).Get("verdict"); v != "not-held" {
 		t.Errorf("inner %v", v)
 	}

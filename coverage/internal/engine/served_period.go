@@ -5,8 +5,6 @@ package engine
 
 import (
 	"strings"
-
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // PeriodAsServed is one wire period as the model reads it.
@@ -19,9 +17,9 @@ type PeriodAsServed struct {
 	Clause string
 }
 
-var periodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey}
-var spanOrder = []string{cw.FromKey, cw.ToKey}
-var servedPeriodOrder = []string{cw.QueriedKey, cw.HeldKey, cw.ReadAtKey, cw.ServedVerdictKey}
+var periodOrder = []string{QueriedKey, HeldKey, ReadAtKey}
+var spanOrder = []string{FromKey, ToKey}
+var servedPeriodOrder = []string{QueriedKey, HeldKey, ReadAtKey, ServedVerdictKey}
 
 // ServedPeriod returns what the model is served for a wire period, and false when there is
 // nothing to add: no period, a period the rule set refuses (a period already carrying a verdict is
@@ -45,7 +43,7 @@ func ServedPeriod(wire any) (PeriodAsServed, bool) {
 		}
 		out = append(out, Member{Key: m.Key, Value: val})
 	}
-	out = append(out, Member{Key: cw.ServedVerdictKey, Value: string(v)})
+	out = append(out, Member{Key: ServedVerdictKey, Value: string(v)})
 	return PeriodAsServed{Period: out, Verdict: v, Clause: clause}, true
 }
 
@@ -66,11 +64,11 @@ func unservedPeriod(wire any) (Object, Verdict, bool) {
 	if !ok {
 		return nil, "", false
 	}
-	word, has := o.Get(cw.ServedVerdictKey)
+	word, has := o.Get(ServedVerdictKey)
 	if !has {
 		return nil, "", false
 	}
-	rest := o.Without(cw.ServedVerdictKey)
+	rest := o.Without(ServedVerdictKey)
 	sp, ok := ServedPeriod(rest)
 	if !ok || word != any(string(sp.Verdict)) {
 		return nil, "", false

@@ -3,8 +3,6 @@
 
 package engine
 
-import cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
-
 const readAtCamelKey = "readAt"
 
 // ItemKind names what kind of unreached ground a not_checked or cannot_cover item is. The set is
@@ -48,7 +46,7 @@ const (
 
 func (s keySpelling) readAt() string {
 	if s == onWire {
-		return cw.ReadAtKey
+		return ReadAtKey
 	}
 	return readAtCamelKey
 }

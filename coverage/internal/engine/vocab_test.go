@@ -1,6 +1,10 @@
-package wire
+package engine
 
-import "testing"
+import (
+	"testing"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+)
 
 // TestKeyLists: every key list is free of repeats, and each envelope's list opens with its marker
 // and ends with its note.
@@ -23,8 +27,8 @@ func TestKeyLists(t *testing.T) {
 		keys         []string
 		first, final string
 	}{
-		"AbsenceKeys":   {AbsenceKeys(), AbsenceMarker, "note"},
-		"SemanticsKeys": {SemanticsKeys(), SemanticsMarker, "note"},
+		"AbsenceKeys":   {AbsenceKeys(), cw.AbsenceMarker, "note"},
+		"SemanticsKeys": {SemanticsKeys(), cw.SemanticsMarker, "note"},
 		"CoverageKeys":  {CoverageKeys(), "checked", "note"},
 	} {
 		if c.keys[0] != c.first || c.keys[len(c.keys)-1] != c.final {
