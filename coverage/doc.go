@@ -16,10 +16,10 @@
 // whether the store covered the asked span.
 //
 // What the framework does with an envelope (recognizing it, recording it, serving the model its
-// words) is in the subpackage coverage/boundary, and the envelope markers, key names and orders,
-// the static sentences and the ordered JSON object are in coverage/wire; a tool author needs
-// neither. coverage/canonical-notes.json publishes the wire vocabulary for minters in other
-// languages. The package imports only the standard library and its own subpackages, nothing of
+// words) is in the subpackage coverage/boundary, and the envelope markers, the static sentences
+// the model is served and the ordered JSON object are in coverage/wire; a tool author needs
+// neither. coverage/canonical-notes.json publishes the whole wire vocabulary (markers, key names
+// and orders, literal words, sentences) for minters in other languages. The package imports only the standard library and its own subpackages, nothing of
 // the agent, so a tool's package can depend on it alone.
 package coverage
 
