@@ -46,7 +46,7 @@ func plainObject(v any) (Object, bool) {
 		}
 		return out, true
 	}
-	return namedObject(v)
+	return nil, false
 }
 
 var (

@@ -31,7 +31,10 @@ func envelopeObject(v any) (Object, bool) {
 	case Semantics:
 		return t.Wire(), true
 	}
-	return plainObject(v)
+	if o, ok := plainObject(v); ok {
+		return o, true
+	}
+	return namedObject(v)
 }
 
 // markerValue looks up a marker key without building a view of v, so a plain result that declares

@@ -357,3 +357,27 @@ func TestWarnLedgerCap(t *testing.T) {
 		t.Error("warned twice")
 	}
 }
+
+// minted stands for coverage.Envelope: a named type over Object, as a door returns it.
+type minted Object
+
+// A minted envelope is recognized through its named type, also inside a foreign ledger's result.
+func TestNamedObjectEnvelope(t *testing.T) {
+	a := must(AbsentData(j(t, `{"what":"x","checked":[{"what":"y","short":"y"}],"period":`+seedP+`}`)))
+	env := minted(a.Wire())
+	if _, ok := ReadAbsence(env); !ok {
+		t.Fatal("a named minted absence was not recognized")
+	}
+	if _, ok := asArray(env); ok {
+		t.Error("a named object read as an array of members")
+	}
+	outer := map[string]any{"af_coverage": map[string]any{"checked": []any{"z"}}, "result": env}
+	r, ok := ReadCoverageResult(outer, "t")
+	if !ok || r.Status != StatusAbsent || len(r.Declared) != 2 {
+		t.Fatalf("nested: %v %+v", ok, r)
+	}
+	out, changed := Served(outer)
+	if !changed || !strings.Contains(mustJSON(t, out), `"verdict":"not-held"`) || strings.Contains(mustJSON(t, out), `"short"`) {
+		t.Errorf("served %s", mustJSON(t, out))
+	}
+}
