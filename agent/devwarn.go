@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 // manyIterations is the step budget above which New warns. There is no
@@ -27,12 +28,12 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // devWarnings is one agent's warn-once ledger and its logger.
 type devWarnings struct {
 	log      *slog.Logger
-	coverage *coverage.Warner // the reading channel's own warnings
+	coverage *boundary.Warner // the reading channel's own warnings
 	seen     sync.Map         // warning key → struct{}
 }
 
 func newDevWarnings(l *slog.Logger) *devWarnings {
-	return &devWarnings{log: l, coverage: coverage.NewWarner(l)}
+	return &devWarnings{log: l, coverage: boundary.NewWarner(l)}
 }
 
 // once logs msg with attrs the first time key is seen; it reports whether
@@ -59,7 +60,7 @@ func (w *devWarnings) manyIterations(n int) bool {
 
 // unjudged warns, once per tool, that a result declared a period no layer
 // will judge because the results layer is off.
-func (w *devWarnings) unjudged(judged bool, toolName string, cr coverage.CoverageResult) bool {
+func (w *devWarnings) unjudged(judged bool, toolName string, cr boundary.Result) bool {
 	if judged {
 		return false
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -421,7 +422,7 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 
 	// Read the result once: what it declares (status, rows, described
 	// values, with their events) and what the model is served.
-	rd := coverage.AtBoundary(out.Value, c.Name, coverage.WithWarner(b.a.warn.coverage))
+	rd := boundary.Read(out.Value, c.Name, boundary.WithWarner(b.a.warn.coverage))
 	if rd.Semantics != nil {
 		b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
 			return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: rd.Semantics}
@@ -429,13 +430,13 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 	}
 	if rd.Record {
 		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd.Result)
-		if rd.Result.Status == coverage.StatusAbsent && o.status == "" {
+		if rd.Result.Status == boundary.StatusAbsent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
 		for _, f := range rd.Result.Declared {
 			row := f.Row(c.Name, c.ID, b.iter)
 			b.rows = append(b.rows, row)
-			if f.Kind == coverage.KindAbsence {
+			if f.Kind == boundary.KindAbsence {
 				b.rs.emit(s, event.ToolsAbsent, b.iter, func() any { return absentPayload(row, f) })
 			} else {
 				b.rs.emit(s, event.ToolsCoverageDeclared, b.iter, func() any { return row })
@@ -467,7 +468,7 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 
 // absentPayload is the absence row's fields plus the suggestions and
 // provenance only the event carries.
-func absentPayload(row coverage.DeclaredCoverage, f coverage.Facts) json.RawMessage {
+func absentPayload(row coverage.DeclaredCoverage, f boundary.Facts) json.RawMessage {
 	base, err := json.Marshal(row)
 	if err != nil {
 		return nil

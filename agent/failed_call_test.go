@@ -23,7 +23,7 @@ import (
 )
 
 func TestFailedCallInTheStanding(t *testing.T) {
-	zoneless := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00", To: "2026-09-26T10:00:00"}, Held: coverage.HeldUnknownSpan()}
+	zoneless := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00", To: "2026-09-26T10:00:00"}, Held: coverage.Held{Unknown: true}}
 	for _, tc := range []struct {
 		name string
 		fn   func(context.Context, json.RawMessage) (any, error)
@@ -77,7 +77,7 @@ func TestFailedCallInTheStanding(t *testing.T) {
 func TestRefusedDeclarationWarnsOnce(t *testing.T) {
 	buf, logTo := captureWarnings(t)
 	name := "search_logs"
-	zoneless := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00", To: "2026-09-26T10:00:00"}, Held: coverage.HeldUnknownSpan()}
+	zoneless := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00", To: "2026-09-26T10:00:00"}, Held: coverage.Held{Unknown: true}}
 	tl := must(tool.NewRaw(name, "Search logs.", json.RawMessage(`{"type":"object"}`),
 		func(context.Context, json.RawMessage) (any, error) {
 			return coverage.Absent(coverage.AbsenceDecl{What: "errors", Checked: []coverage.Item{{What: "the log"}}, Period: &zoneless})

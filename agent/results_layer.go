@@ -14,6 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -112,7 +113,7 @@ func periodArguments(c *config) results.ArgumentOf {
 // findings.period per row, kept in the record and delivered like every other
 // event. It belongs to the iteration the loop head opens, the one after the
 // batch.
-func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow) {
+func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []boundary.PeriodRow) {
 	rs := runOf(ctx)
 	if rs == nil {
 		return

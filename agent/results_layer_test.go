@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -32,11 +33,11 @@ import (
 
 var (
 	rlQ     = coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"}
-	rlStale = coverage.Period{Queried: rlQ, Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
-	rlFresh = coverage.Period{Queried: rlQ, Held: coverage.HeldSpan("2026-09-26T00:00:00Z", "2026-09-26T12:00:00Z")}
-	rlUnk   = coverage.Period{Queried: rlQ, Held: coverage.HeldUnknownSpan()}
+	rlStale = coverage.Period{Queried: rlQ, Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
+	rlFresh = coverage.Period{Queried: rlQ, Held: coverage.Held{Span: coverage.Span{From: "2026-09-26T00:00:00Z", To: "2026-09-26T12:00:00Z"}}}
+	rlUnk   = coverage.Period{Queried: rlQ, Held: coverage.Held{Unknown: true}}
 	rlPart  = coverage.Period{Queried: coverage.Span{From: "2026-08-27T00:00:00Z", To: "2026-09-26T00:00:00Z"},
-		Held: coverage.HeldSpan("2026-09-19T00:00:00Z", "2026-09-26T00:00:00Z")}
+		Held: coverage.Held{Span: coverage.Span{From: "2026-09-19T00:00:00Z", To: "2026-09-26T00:00:00Z"}}}
 	instantRE = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}`)
 )
 
@@ -66,7 +67,7 @@ func queueTool(t testing.TB, name string, results ...any) *tool.Tool {
 		}))
 }
 
-func s1Absent(t testing.TB, p coverage.Period) *coverage.Absence {
+func s1Absent(t testing.TB, p coverage.Period) coverage.Envelope {
 	return must(coverage.Absent(coverage.AbsenceDecl{What: "failed backup runs for host-103",
 		Checked: []coverage.Item{{What: "every job in the 02:00 export"}}, Period: &p}))
 }
@@ -151,7 +152,7 @@ func TestResultsLayerS1(t *testing.T) {
 		t.Errorf("tools.result = %+v, want status absent and no error", pl)
 	}
 	cd, _ := finalState(t, res, "coverageDeclared")
-	if rows := cd.([]coverage.DeclaredCoverage); len(rows) != 1 || rows[0].Kind != coverage.KindAbsence || rows[0].ToolCallID != "c1" || rows[0].Iteration != 1 || rows[0].Period == nil {
+	if rows := cd.([]coverage.DeclaredCoverage); len(rows) != 1 || rows[0].Kind != boundary.KindAbsence || rows[0].ToolCallID != "c1" || rows[0].Iteration != 1 || rows[0].Period == nil {
 		t.Errorf("coverageDeclared = %s", mustJSON(t, rows))
 	}
 	if n := len(log.of(event.ToolsAbsent)); n != 1 {
@@ -266,7 +267,7 @@ func TestResultsLayerS7WrapAroundAbsent(t *testing.T) {
 		[]*tool.Tool{queueTool(t, "backup_runs", wrapped)}, agent.WithResultsLayer(), agent.WithLimitsBlock())
 	cd, _ := finalState(t, res, "coverageDeclared")
 	rows := cd.([]coverage.DeclaredCoverage)
-	if len(rows) != 2 || rows[0].Kind != coverage.KindLedger || rows[1].Kind != coverage.KindAbsence {
+	if len(rows) != 2 || rows[0].Kind != boundary.KindLedger || rows[1].Kind != boundary.KindAbsence {
 		t.Fatalf("coverageDeclared = %s", mustJSON(t, rows))
 	}
 	var order []event.Name
@@ -585,7 +586,7 @@ func BenchmarkResultsLayerIteration(b *testing.B) {
 }
 
 func TestResultsLayerS8RefusedDeclaration(t *testing.T) {
-	bad := coverage.Period{Queried: coverage.Span{From: "yesterday", To: "2026-09-26T10:00:00Z"}, Held: coverage.HeldUnknownSpan()}
+	bad := coverage.Period{Queried: coverage.Span{From: "yesterday", To: "2026-09-26T10:00:00Z"}, Held: coverage.Held{Unknown: true}}
 	tl := must(tool.NewRaw("backup_runs", "Read backup runs.", json.RawMessage(`{"type":"object"}`),
 		func(ctx context.Context, args json.RawMessage) (any, error) {
 			return coverage.Absent(coverage.AbsenceDecl{What: "failed runs", Checked: []coverage.Item{{What: "the export"}}, Period: &bad})
@@ -595,7 +596,7 @@ func TestResultsLayerS8RefusedDeclaration(t *testing.T) {
 		t.Errorf("tools.result = %+v, want an error with status invalid", pl)
 	}
 	msg := toolMessages(p.Requests()[1].Messages)[0]
-	if !strings.HasPrefix(msg, "c1:"+coverage.RefusedPrefix) || !strings.Contains(msg, "`period.queried.from`") {
+	if !strings.HasPrefix(msg, "c1:"+wire.RefusedPrefix) || !strings.Contains(msg, "`period.queried.from`") {
 		t.Errorf("served %q: want a refusal naming period.queried.from", msg)
 	}
 	if cd, _ := finalState(t, res, "coverageDeclared"); len(cd.([]coverage.DeclaredCoverage)) != 0 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
@@ -44,7 +45,7 @@ func timeExtras(s *flow.Scope) limits.Extras {
 		if line, err := clock.PeriodLine(toolName, dp, p); err == nil {
 			return line
 		}
-		return coverage.PeriodLine(toolName, d)
+		return boundary.PeriodLine(toolName, d)
 	}}
 	turn, _ := kTurnNumber.Get(s)
 	for _, pr := range periodRowsOfTurn(kFindings.Get(s), turn) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -44,7 +45,7 @@ func appendTimeLine(s *flow.Scope, req *llm.Request) {
 		}
 		if pr.Held != nil {
 			h := clock.HeldSpan{Queried: clock.SpanText{From: pr.Held.Queried.From, To: pr.Held.Queried.To},
-				Held: clock.SpanText{From: pr.Held.Held.From, To: pr.Held.Held.To}, Partly: pr.Verdict == coverage.RowVerdict(coverage.VerdictPartlyHeld)}
+				Held: clock.SpanText{From: pr.Held.Held.From, To: pr.Held.Held.To}, Partly: pr.Verdict == boundary.RowVerdict(coverage.VerdictPartlyHeld)}
 			if line, err := clock.HeldLine(pr.ToolName, h, p); err == nil {
 				tl.HeldLines = append(tl.HeldLines, line)
 			}
@@ -63,8 +64,8 @@ func appendTimeLine(s *flow.Scope, req *llm.Request) {
 // reading the JSON of the rows of other kinds, which OfTurn parses to find
 // their turn and PeriodRows then drops: the time line asks for it on every
 // model call, so the parse grew with the ledger on every call.
-func periodRowsOfTurn(rows []ledger.Row, turn int) []coverage.PeriodRow {
-	var out []coverage.PeriodRow
+func periodRowsOfTurn(rows []ledger.Row, turn int) []boundary.PeriodRow {
+	var out []boundary.PeriodRow
 	for _, pr := range ledger.PeriodRows(rows) {
 		if pr.Turn == turn {
 			out = append(out, pr)
@@ -75,7 +76,7 @@ func periodRowsOfTurn(rows []ledger.Row, turn int) []coverage.PeriodRow {
 
 // checkedOf turns a period row's time fields into what the check line
 // renders.
-func checkedOf(pr coverage.PeriodRow) clock.CheckedPeriod {
+func checkedOf(pr boundary.PeriodRow) clock.CheckedPeriod {
 	c := clock.CheckedPeriod{Tool: pr.ToolName, Against: clock.AgainstAsked, Shifted: pr.Shifted != nil, BeyondRetention: pr.BeyondRetention}
 	if d := pr.Differs; d != nil {
 		if d.Against == string(clock.AgainstPerson) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 )
 
@@ -20,12 +20,12 @@ func TestPeriodRowsOfTurnMatchesTheLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := []ledger.Row{
-		ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "a", ToolName: "logs", Iteration: 1}),
+		ledger.FromPeriod(boundary.PeriodRow{Turn: 1, ToolCallID: "a", ToolName: "logs", Iteration: 1}),
 		foreign,
 		ledger.FromArgument(ledger.ArgumentRow{Turn: 2, ToolCallID: "b", ToolName: "logs", Iteration: 1, Argument: "since", Rule: "ask"}),
-		ledger.FromPeriod(coverage.PeriodRow{Turn: 2, ToolCallID: "c", ToolName: "logs", Iteration: 2}),
-		ledger.FromPeriod(coverage.PeriodRow{Turn: 2, ToolCallID: "d", ToolName: "metrics", Iteration: 3}),
-		ledger.FromPeriod(coverage.PeriodRow{Turn: 3, ToolCallID: "e", ToolName: "logs", Iteration: 1}),
+		ledger.FromPeriod(boundary.PeriodRow{Turn: 2, ToolCallID: "c", ToolName: "logs", Iteration: 2}),
+		ledger.FromPeriod(boundary.PeriodRow{Turn: 2, ToolCallID: "d", ToolName: "metrics", Iteration: 3}),
+		ledger.FromPeriod(boundary.PeriodRow{Turn: 3, ToolCallID: "e", ToolName: "logs", Iteration: 1}),
 	}
 	for turn := range 5 {
 		want := ledger.PeriodRows(ledger.OfTurn(rows, turn))

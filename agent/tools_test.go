@@ -13,6 +13,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -247,7 +248,7 @@ func ruleLabel(d *flow.Decision) string {
 
 // TestCoverageBoundary: an absence envelope sets status absent (not an
 // error), files a coverageDeclared row and fires tools.absent; the model is
-// served coverage.Served of the value.
+// served boundary.Served of the value.
 func TestCoverageBoundary(t *testing.T) {
 	abs, err := coverage.Absent(coverage.AbsenceDecl{What: "errors for checkout", Checked: []coverage.Item{{What: "checkout logs"}}})
 	if err != nil {
@@ -275,7 +276,7 @@ func TestCoverageBoundary(t *testing.T) {
 		t.Fatalf("coverageDeclared: %v %v", ok, err)
 	}
 	rows := v.([]coverage.DeclaredCoverage)
-	if len(rows) != 1 || rows[0].Kind != coverage.KindAbsence || rows[0].ToolCallID != "s1" || rows[0].Iteration != 1 || rows[0].LookedFor != "errors for checkout" {
+	if len(rows) != 1 || rows[0].Kind != boundary.KindAbsence || rows[0].ToolCallID != "s1" || rows[0].Iteration != 1 || rows[0].LookedFor != "errors for checkout" {
 		t.Errorf("rows = %s", mustJSON(t, rows))
 	}
 	if n := len(log.of(event.ToolsAbsent)); n != 1 {
@@ -285,7 +286,7 @@ func TestCoverageBoundary(t *testing.T) {
 	if pl.Status != "absent" || pl.Error {
 		t.Errorf("tools.result = %+v", pl)
 	}
-	served, _ := coverage.Served(abs)
+	served, _ := boundary.Served(abs)
 	want, _ := tool.Text(served)
 	if got := toolMessages(p.Requests()[1].Messages)[0]; got != "s1:"+want {
 		t.Errorf("served %q, want %q", got, want)

@@ -1,11 +1,8 @@
 package coverage_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"os"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
@@ -13,8 +10,18 @@ import (
 
 var (
 	asked = coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"}
-	kept  = coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")
+	kept  = coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}
 )
+
+// The verdict of a malformed period is a refusal naming the field.
+func ExampleVerdictOf_refused() {
+	_, err := coverage.VerdictOf(coverage.Period{Queried: coverage.Span{From: "yesterday", To: "2026-09-26T10:00:00Z"}, Held: coverage.Held{Unknown: true}})
+	var r *coverage.Refusal
+	if errors.As(err, &r) {
+		fmt.Println(r.Field)
+	}
+	// Output: period.queried.from
+}
 
 // A search that found nothing says where it looked.
 func ExampleAbsent() {
@@ -27,7 +34,7 @@ func ExampleAbsent() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(a.Wire().Keys())
+	fmt.Println(wire.Object(a).Keys())
 	// Output: [af_absent outcome looked_for checked retry_returns_the_same try_instead note]
 }
 
@@ -48,7 +55,7 @@ func ExampleAbsentData() {
 		fmt.Println(err)
 		return
 	}
-	b, _ := coverage.Marshal(a.Wire()[:4])
+	b, _ := wire.Marshal(a[:4])
 	fmt.Println(string(b))
 	// Output: {"af_absent":true,"outcome":"nothing_found","looked_for":"x","checked":[{"what":"y"}]}
 }
@@ -63,8 +70,8 @@ func ExampleWrap() {
 		fmt.Println(err)
 		return
 	}
-	inner, _ := c.Wire().Get(wire.CoverageMarker)
-	fmt.Println(inner.(coverage.Object).Keys())
+	inner, _ := wire.Object(c).Get(wire.CoverageMarker)
+	fmt.Println(inner.(wire.Object).Keys())
 	// Output: [checked cannot_cover note]
 }
 
@@ -78,7 +85,7 @@ func ExampleDescribed() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(s.Wire().Keys())
+	fmt.Println(wire.Object(s).Keys())
 	// Output: [af_semantics facts provenance note]
 }
 
@@ -87,115 +94,6 @@ func ExampleVerdictOf() {
 	v, err := coverage.VerdictOf(coverage.Period{Queried: asked, Held: kept})
 	fmt.Println(v, err)
 	// Output: not-held <nil>
-}
-
-// MintPeriod checks an author's period and returns its wire form.
-func ExampleMintPeriod() {
-	w, err := coverage.MintPeriod(coverage.Period{Queried: asked, Held: coverage.HeldUnknownSpan(), ReadAt: "2026-09-26T10:00:03Z"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	b, _ := coverage.Marshal(w)
-	fmt.Println(string(b))
-	// Output: {"queried":{"from":"2026-09-26T09:00:00Z","to":"2026-09-26T10:00:00Z"},"held":"unknown","read_at":"2026-09-26T10:00:03Z"}
-}
-
-// The Period: line gives the period as declared.
-func ExamplePeriodLine() {
-	fmt.Println(coverage.PeriodLine("backup_runs", coverage.Period{Queried: asked, Held: kept}))
-	// Output: backup_runs queried 2026-09-26T09:00:00Z to 2026-09-26T10:00:00Z; the store holds 2026-08-27T02:00:00Z to 2026-09-26T02:00:00Z
-}
-
-// The serve door adds the verdict word last in the period, and the clause after the note.
-func ExampleServed() {
-	a, _ := coverage.Absent(coverage.AbsenceDecl{
-		What:    "failed backup runs",
-		Checked: []coverage.Item{{What: "every job in the 02:00 export", Short: "02:00 export"}},
-		Period:  &coverage.Period{Queried: asked, Held: kept},
-	})
-	out, changed := coverage.Served(a)
-	p, _ := out.(coverage.Object).Get("period")
-	verdict, _ := p.(coverage.Object).Get("verdict")
-	fmt.Println(changed, verdict)
-	// Output: true not-held
-}
-
-// The dispatch boundary reads a result through one channel and records what it declared.
-func ExampleReadCoverageResult() {
-	a, _ := coverage.Absent(coverage.AbsenceDecl{
-		What:    "failed backup runs",
-		Checked: []coverage.Item{{What: "every job in the 02:00 export"}},
-		Period:  &coverage.Period{Queried: asked, Held: kept},
-	})
-	r, ok := coverage.ReadCoverageResult(a, "backup_runs")
-	v, _ := r.Verdict()
-	row := r.Declared[0].Row("backup_runs", "call-1", 1)
-	fmt.Println(ok, r.Status, v, row.Kind, row.LookedFor)
-	// Output: true absent not-held absence failed backup runs
-}
-
-// A dispatcher reads, records and serves a result in one call.
-func ExampleAtBoundary() {
-	c, _ := coverage.Wrap([]string{"job-1 ok"}, coverage.LedgerDecl{
-		Checked: []coverage.Item{{What: "the 02:00 export"}},
-		Period:  &coverage.Period{Queried: asked, Held: coverage.HeldUnknownSpan()},
-	})
-	b := coverage.AtBoundary(c, "backup_runs")
-	for _, f := range b.Result.Declared {
-		row := f.Row("backup_runs", "call-1", 1)
-		fmt.Println(row.Kind, len(row.Checked))
-	}
-	fmt.Println(b.Recognized, b.Record, b.Changed)
-	// Output:
-	// ledger 1
-	// ledger true true
-}
-
-// canonical-notes.json publishes the wire vocabulary for minters in other languages.
-func ExampleCanonicalNotes() {
-	var doc struct {
-		Markers map[string]string `json:"markers"`
-	}
-	_ = json.Unmarshal(coverage.CanonicalNotes(), &doc)
-	fmt.Println(doc.Markers["ABSENCE_MARKER"], doc.Markers["COVERAGE_MARKER"], doc.Markers["SEMANTICS_MARKER"])
-	// Output: af_absent af_coverage af_semantics
-}
-
-// Instants must carry a zone; the leap second reads as the next minute.
-func ExampleParseInstant() {
-	a, ok := coverage.ParseInstant("2016-12-31T23:59:60Z")
-	_, noZone := coverage.ParseInstant("2026-09-26T08:00:00")
-	fmt.Println(a.Format("2006-01-02T15:04:05Z07:00"), ok, noZone)
-	// Output: 2017-01-01T00:00:00Z true false
-}
-
-// A call that declared several periods gets the weakest verdict among them.
-func ExampleLeastHeld() {
-	v, ok := coverage.LeastHeld([]coverage.Verdict{coverage.VerdictCovered, coverage.VerdictUnknown})
-	fmt.Println(v, ok)
-	// Output: unknown true
-}
-
-// A caller that wants developer warnings hands the reading channel its own logger. Each Warner
-// warns once per tool and declaration; the result is still recognized and served as written.
-func ExampleWithWarner() {
-	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey || a.Key == slog.MessageKey {
-			return slog.Attr{}
-		}
-		return a
-	}}))
-	w := coverage.NewWarner(logger)
-	env, _ := coverage.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
-	for range 2 {
-		r, _ := coverage.ReadCoverageResult(env, "backup_runs", coverage.WithWarner(w))
-		fmt.Println(r.Status, r.Problems[0].Field)
-	}
-	// Output:
-	// level=WARN tool=backup_runs declaration=period field=period.queried.from
-	// absent period.queried.from
-	// absent period.queried.from
 }
 
 // A series needs a grain and a provenance; a counter word in the aggregation needs IsCounter.
@@ -212,10 +110,10 @@ func ExampleDescribed_series() {
 		fmt.Println(err)
 		return
 	}
-	grain, _ := s.Wire().Get("grain")
-	render, _ := s.Wire().Get("render")
-	g, _ := coverage.Marshal(grain)
-	r, _ := coverage.Marshal(render)
+	grain, _ := wire.Object(s).Get("grain")
+	render, _ := wire.Object(s).Get("render")
+	g, _ := wire.Marshal(grain)
+	r, _ := wire.Marshal(render)
 	fmt.Println(string(g))
 	fmt.Println(string(r))
 

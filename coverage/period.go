@@ -1,14 +1,14 @@
-// This file holds the period a result declares: its shapes, the one ordered rule set every door
-// asks, mint / read / copy, and the verdict over its instants.
+// This file holds the period a result declares (the span its read asked about, the span the store
+// held, and when the read ran) and the verdict over its instants.
 
 package coverage
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
 )
 
 // Span is a closed range of two declared instants. The strings are kept exactly as declared.
@@ -17,33 +17,34 @@ type Span struct {
 	To   string `json:"to"`
 }
 
-// Held is what the store held at read time: a span, or Unknown when the tool says it cannot tell.
-// It encodes as the literal "unknown" or as a span.
+// Held is what the store held at read time: a span (Held{Span: Span{From: a, To: b}}), or
+// Held{Unknown: true} when the tool says it cannot tell. It encodes as the literal "unknown" or as
+// a span.
 type Held struct {
 	Unknown bool
 	Span
 }
 
-// HeldSpan returns a Held holding the span from..to.
-func HeldSpan(from, to string) Held { return Held{Span: Span{From: from, To: to}} }
-
-// HeldUnknownSpan returns the Held that says the store cannot tell what it holds.
-func HeldUnknownSpan() Held { return Held{Unknown: true} }
-
 // MarshalJSON encodes "unknown" or {"from","to"}.
 func (h Held) MarshalJSON() ([]byte, error) {
 	if h.Unknown {
-		return []byte(`"unknown"`), nil
+		return []byte(`"` + engine.HeldUnknown + `"`), nil
 	}
-	return encodeJSON(h.Span)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(h.Span); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads "unknown" or a span; any other string is an error.
 func (h *Held) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		if s != cw.HeldUnknown {
-			return fmt.Errorf("coverage: held must be a span or %q", cw.HeldUnknown)
+		if s != engine.HeldUnknown {
+			return fmt.Errorf("coverage: held must be a span or %q", engine.HeldUnknown)
 		}
 		*h = Held{Unknown: true}
 		return nil
@@ -58,262 +59,32 @@ func (h *Held) UnmarshalJSON(b []byte) error {
 
 // Period is what a result's read covered in time, in the record's camelCase form: the span the
 // read asked for, what the store held, and optionally when the read ran. On the wire readAt is
-// spelled read_at; see [Period.Wire].
+// spelled read_at.
 type Period struct {
 	Queried Span   `json:"queried"`
 	Held    Held   `json:"held"`
 	ReadAt  string `json:"readAt,omitempty"`
 }
 
-// Wire returns the period in wire form: queried, held, then read_at when set.
-func (p Period) Wire() Object { return p.object(onWire) }
+// Verdict says how much of the span a read asked about the store held.
+type Verdict string
 
-func (p Period) object(sp keySpelling) Object {
-	o := Object{
-		{cw.QueriedKey, Object{{cw.FromKey, p.Queried.From}, {cw.ToKey, p.Queried.To}}},
-	}
-	if p.Held.Unknown {
-		o = append(o, Member{cw.HeldKey, cw.HeldUnknown})
-	} else {
-		o = append(o, Member{cw.HeldKey, Object{{cw.FromKey, p.Held.From}, {cw.ToKey, p.Held.To}}})
-	}
-	if p.ReadAt != "" {
-		o = append(o, Member{sp.readAt(), p.ReadAt})
-	}
-	return o
-}
-
-// periodProblem returns the first fault of a declared period, or nil when it is well formed. v is
-// a decoded JSON object (an [Object] or a map[string]any) or a [Period]; sp says whether the
-// reader expects readAt (author doors) or read_at (the wire). The checks run in a fixed order: a
-// plain object, no unknown key (a verdict word included), queried a span of instants with from not
-// after to, held the literal "unknown" or such a span, and readAt an instant when present.
-func periodProblem(v any, sp keySpelling) *Problem {
-	switch t := v.(type) {
-	case Period:
-		v = t.object(sp)
-	case *Period:
-		if t != nil {
-			v = t.object(sp)
-		}
-	}
-	return periodProblemAt(v, sp, cw.PeriodKey)
-}
-
-func periodProblemAt(v any, sp keySpelling, at string) *Problem {
-	ra := sp.readAt()
-	o, ok := plainObject(v)
-	if !ok {
-		return problemf(at, "%s must be an object {%s, %s, %s?}; it is %s", rootName(at), cw.QueriedKey, cw.HeldKey, ra, clipQuote(v))
-	}
-	if p := checkUnknown(o, at, []string{cw.QueriedKey, cw.HeldKey, ra}); p != nil {
-		return p
-	}
-	q, _ := o.Get(cw.QueriedKey)
-	if q == nil {
-		return problemf(join(at, cw.QueriedKey), "%s is required: the span of time the read asked for, as {from, to}", rootName(join(at, cw.QueriedKey)))
-	}
-	if p := spanProblem(q, join(at, cw.QueriedKey)); p != nil {
-		return p
-	}
-	h, _ := o.Get(cw.HeldKey)
-	heldAt := join(at, cw.HeldKey)
-	if h == nil {
-		return problemf(heldAt, "%s is required: the span the store held when it was read, or the literal `%s` said outright when the tool cannot tell", rootName(heldAt), cw.HeldUnknown)
-	}
-	if s, isString := h.(string); isString {
-		if s != cw.HeldUnknown {
-			return problemf(heldAt, "%s is %s; it may only be a {from, to} span or the exact literal `%s`", rootName(heldAt), clipQuote(s), cw.HeldUnknown)
-		}
-	} else if p := spanProblem(h, heldAt); p != nil {
-		return p
-	}
-	if r, present := o.Get(ra); present && r != nil {
-		if p := instantProblem(r, join(at, ra)); p != nil {
-			return p
-		}
-	}
-	return nil
-}
-
-func spanProblem(v any, at string) *Problem {
-	o, ok := plainObject(v)
-	if !ok {
-		return problemf(at, "%s must be a span {from, to}; it is %s", rootName(at), clipQuote(v))
-	}
-	if p := checkUnknown(o, at, []string{cw.FromKey, cw.ToKey}); p != nil {
-		return p
-	}
-	f, _ := o.Get(cw.FromKey)
-	if p := instantProblem(f, join(at, cw.FromKey)); p != nil {
-		return p
-	}
-	t, _ := o.Get(cw.ToKey)
-	if p := instantProblem(t, join(at, cw.ToKey)); p != nil {
-		return p
-	}
-	ft, _ := ParseInstant(f.(string))
-	tt, _ := ParseInstant(t.(string))
-	if ft.After(tt) {
-		return problemf(at, "%s runs backwards: `from` %s is later than `to` %s, and `from` may not be later than `to`", rootName(at), clipQuote(f), clipQuote(t))
-	}
-	return nil
-}
-
-func instantProblem(v any, at string) *Problem {
-	s, isText := v.(string)
-	if !isText {
-		return problemf(at, "%s needs an ISO 8601 instant with its zone, such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00; it is %s", rootName(at), typeWord(v))
-	}
-	_, fault := parseInstant(s)
-	if fault == "" {
-		return nil
-	}
-	return problemf(at, "%s is %s, which is not an ISO 8601 instant such as 2026-09-26T09:00:00Z or 2026-09-26T11:00:00+02:00: %s", rootName(at), clipQuote(v), fault)
-}
-
-// MintPeriod checks an author's (camelCase) period and returns its fresh wire form. nil means not
-// declared and returns (nil, nil). A malformed period returns a [*Refusal] naming the camelCase
-// field at fault.
-func MintPeriod(decl any) (Object, error) {
-	p, prob := mintPeriod(decl, cw.PeriodKey)
-	if prob != nil {
-		return nil, prob.refusal()
-	}
-	if p == nil {
-		return nil, nil
-	}
-	return p.Wire(), nil
-}
-
-// mintPeriod checks a camelCase declaration and returns the typed period.
-func mintPeriod(decl any, at string) (*Period, *Problem) {
-	switch t := decl.(type) {
-	case nil:
-		return nil, nil
-	case *Period:
-		if t == nil {
-			return nil, nil
-		}
-		decl = t.object(inCamel)
-	case Period:
-		decl = t.object(inCamel)
-	case []byte, json.RawMessage:
-		v, err := DecodeJSON(toBytes(t))
-		if err != nil {
-			return nil, problemf(at, "%s is not readable JSON: %v", rootName(at), err)
-		}
-		decl = v
-	}
-	if p := periodProblemAt(decl, inCamel, at); p != nil {
-		return nil, p
-	}
-	p := periodFrom(decl, inCamel)
-	return &p, nil
-}
-
-func toBytes(v any) []byte {
-	switch t := v.(type) {
-	case json.RawMessage:
-		return t
-	case []byte:
-		return t
-	}
-	return nil
-}
-
-// periodFrom copies a checked period object into a Period.
-func periodFrom(v any, sp keySpelling) Period {
-	o, _ := plainObject(v)
-	var p Period
-	q, _ := o.Get(cw.QueriedKey)
-	p.Queried = spanFrom(q)
-	h, _ := o.Get(cw.HeldKey)
-	if s, ok := h.(string); ok && s == cw.HeldUnknown {
-		p.Held = Held{Unknown: true}
-	} else {
-		p.Held = Held{Span: spanFrom(h)}
-	}
-	if r, ok := o.Get(sp.readAt()); ok {
-		p.ReadAt, _ = r.(string)
-	}
-	return p
-}
-
-func spanFrom(v any) Span {
-	o, _ := plainObject(v)
-	f, _ := o.Get(cw.FromKey)
-	t, _ := o.Get(cw.ToKey)
-	fs, _ := f.(string)
-	ts, _ := t.(string)
-	return Span{From: fs, To: ts}
-}
-
-// periodReading is what a reader found under an envelope's period key: a Period when it was well
-// formed, a Problem when it was not, neither when none was declared.
-type periodReading struct {
-	Period  *Period
-	Problem *Problem
-}
-
-// readPeriod reads a wire period without repairing it: nil gives an empty reading, a malformed
-// value gives its Problem (wire spelling), and a well-formed one gives a fresh camelCase copy.
-func readPeriod(wire any) periodReading {
-	if wire == nil {
-		return periodReading{}
-	}
-	if p := periodProblemAt(wire, onWire, cw.PeriodKey); p != nil {
-		return periodReading{Problem: p}
-	}
-	p := periodFrom(wire, onWire)
-	return periodReading{Period: &p}
-}
-
-// CopyPeriod returns a detached copy of p, readAt included.
-func CopyPeriod(p Period) Period { return p }
-
-// ErrMalformedPeriod is wrapped by the error [VerdictOf] returns for a period that breaks the rule
-// set: a caller error, since every period the library files was checked first.
-var ErrMalformedPeriod = errors.New("coverage: malformed period")
+// The verdicts. Every one but VerdictCovered is served to the model.
+const (
+	VerdictCovered    Verdict = "covered"
+	VerdictPartlyHeld Verdict = "partly-held"
+	VerdictNotHeld    Verdict = "not-held"
+	VerdictUnknown    Verdict = "unknown"
+)
 
 // VerdictOf compares a period's instants, bounds inclusive: unknown when held is unknown; covered
 // when held contains queried; not-held when they do not meet; partly-held otherwise (touching at
-// one instant counts as holding).
+// one instant counts as holding). A period that breaks the period rules (an instant without its
+// zone, a span running backwards, …) gets a [*Refusal] naming the camelCase field at fault.
 func VerdictOf(p Period) (Verdict, error) {
-	if prob := periodProblem(p, inCamel); prob != nil {
-		return "", fmt.Errorf("%w: %s: %s", ErrMalformedPeriod, prob.Field, prob.Message)
+	v, err := engine.CheckedVerdict(p.engine())
+	if err != nil {
+		return "", refusalOf(err)
 	}
-	return verdictOfChecked(p), nil
-}
-
-func verdictOfChecked(p Period) Verdict {
-	if p.Held.Unknown {
-		return VerdictUnknown
-	}
-	qf, _ := ParseInstant(p.Queried.From)
-	qt, _ := ParseInstant(p.Queried.To)
-	hf, _ := ParseInstant(p.Held.From)
-	ht, _ := ParseInstant(p.Held.To)
-	switch {
-	case !hf.After(qf) && !qt.After(ht):
-		return VerdictCovered
-	case qt.Before(hf) || qf.After(ht):
-		return VerdictNotHeld
-	default:
-		return VerdictPartlyHeld
-	}
-}
-
-// LeastHeld returns the weakest verdict in vs (not-held, then partly-held, then unknown, then
-// covered), so a call that declared several periods is never credited with more than its weakest
-// one. It returns false when vs holds no verdict it knows.
-func LeastHeld(vs []Verdict) (Verdict, bool) {
-	for _, want := range []Verdict{VerdictNotHeld, VerdictPartlyHeld, VerdictUnknown, VerdictCovered} {
-		for _, v := range vs {
-			if v == want {
-				return want, true
-			}
-		}
-	}
-	return "", false
+	return Verdict(v), nil
 }

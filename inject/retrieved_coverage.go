@@ -4,6 +4,8 @@ package inject
 
 import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // CoverageRowPrefix starts the ToolName of a row a retrieval declared, before the
@@ -32,11 +34,11 @@ func CoverageRows(entries []Entry, iteration int, existing []coverage.DeclaredCo
 		if seen[k] {
 			continue
 		}
-		v, err := coverage.DecodeJSON(re.Record.Coverage)
+		v, err := wire.DecodeJSON(re.Record.Coverage)
 		if err != nil {
 			continue
 		}
-		res, ok := coverage.ReadCoverageResult(v, name)
+		res, ok := boundary.ReadResult(v, name)
 		if !ok {
 			continue
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -54,7 +54,7 @@ func find(t *testing.T, l *mcp.List, name string) *tool.Tool {
 func served(t *testing.T, out tool.Output) string {
 	t.Helper()
 	v := out.Value
-	if sv, changed := coverage.Served(v); changed {
+	if sv, changed := boundary.Served(v); changed {
 		v = sv
 	}
 	s, err := tool.Text(v)
@@ -141,13 +141,13 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 	}
 	cases := []struct {
 		tool, declaredIn string
-		kinds            []coverage.FactsKind
-		status           coverage.Status
+		kinds            []boundary.FactsKind
+		status           boundary.Status
 		problems         int
 	}{
-		{"absent_meta", mcp.DeclaredInMeta, []coverage.FactsKind{coverage.KindAbsence}, coverage.StatusAbsent, 0},
-		{"ledger_meta", mcp.DeclaredInMeta, []coverage.FactsKind{coverage.KindLedger}, "", 0},
-		{"structured_absent", mcp.DeclaredInStructuredContent, []coverage.FactsKind{coverage.KindAbsence}, coverage.StatusAbsent, 0},
+		{"absent_meta", mcp.DeclaredInMeta, []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
+		{"ledger_meta", mcp.DeclaredInMeta, []boundary.FactsKind{boundary.KindLedger}, "", 0},
+		{"structured_absent", mcp.DeclaredInStructuredContent, []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
 		{"bad_meta", "", nil, "", 2},
 	}
 	for _, tc := range cases {
@@ -156,8 +156,8 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 			if o.Err != nil {
 				t.Fatal(o.Err)
 			}
-			cr, ok := coverage.ReadCoverageResult(o.Output.Value, tc.tool)
-			var kinds []coverage.FactsKind
+			cr, ok := boundary.ReadResult(o.Output.Value, tc.tool)
+			var kinds []boundary.FactsKind
 			for _, f := range cr.Declared {
 				kinds = append(kinds, f.Kind)
 			}

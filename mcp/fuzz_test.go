@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -34,7 +34,7 @@ func FuzzReadResult(f *testing.F) {
 		if _, err := tool.Text(r.value.Content); err != nil {
 			t.Fatalf("the value does not encode: %v", err)
 		}
-		coverage.ReadCoverageResult(r.value.Content, "t")
-		coverage.Served(r.value.Content)
+		boundary.ReadResult(r.value.Content, "t")
+		boundary.Served(r.value.Content)
 	})
 }

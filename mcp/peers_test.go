@@ -21,7 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -212,8 +212,8 @@ func TestTypeScriptClientReadsOurMeta(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	// What the Go tool declared, read back unchanged by another language.
-	v, _ := coverage.DecodeJSON([]byte(`{"outcome":"nothing_found","looked_for":"orders for ACME","checked":[{"what":"orders table","why":"every row","short":"orders"}]}`))
-	want, _ := coverage.Marshal(v)
+	v, _ := wire.DecodeJSON([]byte(`{"outcome":"nothing_found","looked_for":"orders for ACME","checked":[{"what":"orders table","why":"every row","short":"orders"}]}`))
+	want, _ := wire.Marshal(v)
 	got, _ := json.Marshal(res.Meta["af_absent"])
 	var w, g any
 	_ = json.Unmarshal(want, &w)

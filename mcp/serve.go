@@ -13,7 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -109,7 +109,7 @@ func resultOf(t *tool.Tool, out tool.Output) *sdk.CallToolResult {
 		return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", t.Name(), err))
 	}
 	served := raw
-	if sv, changed := coverage.Served(out.Value); changed {
+	if sv, changed := boundary.Served(out.Value); changed {
 		if served, err = tool.Text(sv); err != nil {
 			return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", t.Name(), err))
 		}
@@ -129,7 +129,7 @@ func resultOf(t *tool.Tool, out tool.Output) *sdk.CallToolResult {
 		return res
 	}
 	res.StructuredContent = json.RawMessage(trimmed)
-	if v, err := coverage.DecodeJSON([]byte(trimmed)); err == nil {
+	if v, err := wire.DecodeJSON([]byte(trimmed)); err == nil {
 		if meta := metaOf(v); len(meta) > 0 {
 			res.Meta = meta
 		}
@@ -141,8 +141,8 @@ func resultOf(t *tool.Tool, out tool.Output) *sdk.CallToolResult {
 // inverse of metaEnvelope.
 func metaOf(v any) sdk.Meta {
 	meta := sdk.Meta{}
-	body := func(marker string, o coverage.Object) coverage.Object {
-		out := coverage.Object{}
+	body := func(marker string, o wire.Object) wire.Object {
+		out := wire.Object{}
 		for _, m := range o {
 			if m.Key != marker {
 				out = append(out, m)
@@ -150,22 +150,22 @@ func metaOf(v any) sdk.Meta {
 		}
 		return out
 	}
-	if o, ok := coverage.ReadAbsence(v); ok {
+	if o, ok := boundary.ReadAbsence(v); ok {
 		meta[wire.AbsenceMarker] = body(wire.AbsenceMarker, o)
 		return meta
 	}
-	if o, ok := coverage.ReadCoverageLedger(v); ok {
+	if o, ok := boundary.ReadLedger(v); ok {
 		ac, _ := o.Get(wire.CoverageMarker)
 		meta[wire.CoverageMarker] = ac
 		res, _ := o.Get("result")
-		if a, ok := coverage.ReadAbsence(res); ok {
+		if a, ok := boundary.ReadAbsence(res); ok {
 			meta[wire.AbsenceMarker] = body(wire.AbsenceMarker, a)
-		} else if s, _ := coverage.ReadSemantics(res); s != nil {
+		} else if s, _ := boundary.ReadSemantics(res); s != nil {
 			meta[wire.SemanticsMarker] = body(wire.SemanticsMarker, s)
 		}
 		return meta
 	}
-	if s, _ := coverage.ReadSemantics(v); s != nil {
+	if s, _ := boundary.ReadSemantics(v); s != nil {
 		meta[wire.SemanticsMarker] = body(wire.SemanticsMarker, s)
 	}
 	return meta

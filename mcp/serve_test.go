@@ -12,7 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -28,7 +29,7 @@ func nativeTools(t *testing.T) []*tool.Tool {
 		t.Helper()
 	}
 	absent := tool.Must(tool.New("find_orders", "Finds a customer's orders.", func(_ context.Context, in lookIn) (any, error) {
-		v, err := coverage.DecodeJSON([]byte(`{"af_absent":true,"outcome":"nothing_found","looked_for":"orders for ` + in.Customer + `","checked":[{"what":"orders table","why":"every row","short":"orders"}]}`))
+		v, err := wire.DecodeJSON([]byte(`{"af_absent":true,"outcome":"nothing_found","looked_for":"orders for ` + in.Customer + `","checked":[{"what":"orders table","why":"every row","short":"orders"}]}`))
 		return v, err
 	}))
 	plain := tool.Must(tool.New("greet", "Greets.", func(_ context.Context, in lookIn) (string, error) {
@@ -111,8 +112,8 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
-	cr, ok := coverage.ReadCoverageResult(o.Output.Value, "find_orders")
-	if !ok || cr.Status != coverage.StatusAbsent || rec.DeclaredIn != mcp.DeclaredInStructuredContent {
+	cr, ok := boundary.ReadResult(o.Output.Value, "find_orders")
+	if !ok || cr.Status != boundary.StatusAbsent || rec.DeclaredIn != mcp.DeclaredInStructuredContent {
 		t.Fatalf("read back %v %+v from %q", ok, cr, rec.DeclaredIn)
 	}
 	if diff := cmp.Diff([]string{"orders"}, []string{cr.Declared[0].Checked[0].Short}); diff != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -282,7 +283,7 @@ func TestCoverageRowsFromTheRecord(t *testing.T) {
 	}
 	rows := inject.CoverageRows(cu.Units, cu.Iteration, nil)
 	want := []coverage.DeclaredCoverage{{
-		Kind: coverage.KindLedger, ToolName: "retrieval/runbook", Iteration: 1, LookedFor: "refund window",
+		Kind: boundary.KindLedger, ToolName: "retrieval/runbook", Iteration: 1, LookedFor: "refund window",
 		Checked:     []coverage.Item{{What: "the payments runbook"}},
 		NotChecked:  []coverage.Item{},
 		CannotCover: []coverage.Item{{What: "incidents after March", Why: "the runbook was last edited in March"}},

@@ -111,13 +111,13 @@ func jsonEqual(a, b []byte) bool {
 	return reflect.DeepEqual(va, vb)
 }
 
-// matches reports whether every member of when equals the same member of args.
-func matches(when coverage.Object, args json.RawMessage) bool {
+// matches reports whether every member of r.when equals the same member of args.
+func (r canned) matches(args json.RawMessage) bool {
 	var got map[string]json.RawMessage
 	if json.Unmarshal(args, &got) != nil {
 		return false
 	}
-	for _, m := range when {
+	for _, m := range r.when {
 		g, ok := got[m.Key]
 		if !ok {
 			return false
@@ -206,7 +206,7 @@ func (t toolSpec) build(rt *runTools) (*tool.Tool, error) {
 // arguments, else the next result without "when", in call order.
 func (rt *runTools) pick(t toolSpec, args json.RawMessage) (canned, bool) {
 	for _, r := range t.results {
-		if r.when != nil && matches(r.when, args) {
+		if r.when != nil && r.matches(args) {
 			return r, true
 		}
 	}

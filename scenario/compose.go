@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -85,7 +85,7 @@ type routeSpec struct {
 func (f *File) Composed() bool { return f.composed != nil }
 
 // parseComposed reads a file with agents and a compose section.
-func parseComposed(o coverage.Object, dir string) (*File, error) {
+func parseComposed(o wire.Object, dir string) (*File, error) {
 	if err := checkKeys("", o, composedKeys, nil); err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func parseAgents(path string, v any, dir string) ([]namedAgent, error) {
 		}
 		seen[na.name] = p
 		// The agent, tools and replies are a single-agent file of their own.
-		sub := coverage.Object{{Key: "name", Value: na.name}}
+		sub := wire.Object{{Key: "name", Value: na.name}}
 		for _, m := range o {
 			switch m.Key {
 			case "agent", "tools", "replies":
@@ -172,7 +172,7 @@ func parseAgents(path string, v any, dir string) ([]namedAgent, error) {
 				}
 			}
 		}
-		sub = append(sub, coverage.Member{Key: "turns", Value: []any{coverage.Object{{Key: "user", Value: "(asked by the composition)"}}}})
+		sub = append(sub, wire.Member{Key: "turns", Value: []any{wire.Object{{Key: "user", Value: "(asked by the composition)"}}}})
 		if na.file, err = parseFile(sub, dir); err != nil {
 			if fe, ok := err.(*FieldError); ok {
 				return nil, fieldErr(join(p, fe.Path), "%s", fe.Problem)
@@ -312,7 +312,7 @@ func (st *stepSpec) parseParallel(p string, v any) error {
 				st.branches = append(st.branches, b)
 			}
 		case "merge":
-			var mo coverage.Object
+			var mo wire.Object
 			if mo, err = asObject(mp, m.Value); err != nil {
 				return err
 			}

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -154,7 +154,7 @@ func parsePassage(path string, v any) (retrieval.Passage, error) {
 		case "text":
 			p.Text, err = asString(fp, m.Value)
 		case "metadata":
-			var md coverage.Object
+			var md wire.Object
 			if md, err = asObject(fp, m.Value); err == nil {
 				p.Metadata = map[string]string{}
 				for _, kv := range md {
@@ -241,7 +241,7 @@ func parseJSONL(path string, data []byte) ([]retrieval.Passage, error) {
 			continue
 		}
 		lp := fmt.Sprintf("%s line %d", path, i+1)
-		v, err := coverage.DecodeJSON(line)
+		v, err := wire.DecodeJSON(line)
 		if err != nil {
 			return nil, fieldErr(lp, "%s", strings.TrimPrefix(err.Error(), "coverage: "))
 		}

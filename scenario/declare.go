@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -53,7 +53,7 @@ func parseTime(path string, v any) (*timeSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ts.now, ok = coverage.ParseInstant(s); !ok {
+		if ts.now, ok = parseInstant(s); !ok {
 			return nil, fieldErr(p, "%q is not an instant with its zone, such as 2026-09-26T10:00:00Z", s)
 		}
 	}
@@ -81,7 +81,7 @@ func parseWindow(path string, v any) (*clock.Range, error) {
 			return nil, err
 		}
 		var ok bool
-		if ends[i], ok = coverage.ParseInstant(s); !ok {
+		if ends[i], ok = parseInstant(s); !ok {
 			return nil, fieldErr(join(path, k), "%q is not an instant with its zone, such as 2026-09-26T10:00:00Z", s)
 		}
 	}
@@ -223,4 +223,14 @@ func parsePeriod(path string, v any) (*tool.Period, error) {
 		}
 	}
 	return pd, nil
+}
+
+// parseInstant reads an instant with its zone under the module's lenient profile (the one a tool's
+// declared period is read under), in UTC.
+func parseInstant(s string) (time.Time, bool) {
+	in, fault := instant.Parse(s, instant.Lenient)
+	if fault != "" {
+		return time.Time{}, false
+	}
+	return in.Time.UTC(), true
 }

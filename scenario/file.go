@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -107,9 +108,9 @@ type toolSpec struct {
 // canned is one scripted tool result.
 type canned struct {
 	path    string
-	when    coverage.Object // argument subset; nil: served in call order
-	kind    string          // value, error, panic, pause, absent, described
-	value   any             // value: the content (decoded, key order kept); pause: the data
+	when    wire.Object // argument subset; nil: served in call order
+	kind    string      // value, error, panic, pause, absent, described
+	value   any         // value: the content (decoded, key order kept); pause: the data
 	status  tool.Status
 	cover   any    // value: the coverage declaration to wrap it in
 	message string // error, panic
@@ -135,7 +136,7 @@ type expectSpec struct {
 
 type expectedCall struct {
 	name string
-	args coverage.Object // nil: any arguments
+	args wire.Object // nil: any arguments
 }
 
 // Keys of each object, in the order the documentation lists them.
@@ -186,7 +187,7 @@ func parse(data []byte, dir string) (*File, error) {
 	if err := utf8Check(data); err != nil {
 		return nil, err
 	}
-	v, err := coverage.DecodeJSON(data)
+	v, err := wire.DecodeJSON(data)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "coverage: ")
 		return nil, fieldErr("", "%s", strings.TrimPrefix(msg, "not a JSON value: "))
@@ -248,7 +249,7 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-func parseFile(o coverage.Object, dir string) (*File, error) {
+func parseFile(o wire.Object, dir string) (*File, error) {
 	if _, ok := o.Get("compose"); ok {
 		return parseComposed(o, dir)
 	}
@@ -564,7 +565,7 @@ func parseCondition(path string, v any) (*condition, error) {
 	return c, nil
 }
 
-func requiredString(path string, o coverage.Object, key string) (string, error) {
+func requiredString(path string, o wire.Object, key string) (string, error) {
 	v, ok := o.Get(key)
 	if !ok {
 		return "", fieldErr(join(path, key), "missing")
@@ -807,7 +808,7 @@ func parseResult(path string, v any) (canned, error) {
 			if rf.Field != "" {
 				fp = join(fp, rf.Field)
 			}
-			return r, fieldErr(fp, "%s", strings.TrimPrefix(rf.Message, coverage.RefusedPrefix))
+			return r, fieldErr(fp, "%s", strings.TrimPrefix(rf.Message, wire.RefusedPrefix))
 		}
 		return r, fieldErr(path, "%v", err)
 	}
@@ -866,7 +867,7 @@ var (
 
 // checkReplyTypes checks the types of a reply's members, so that a wrong type is named by
 // its path rather than by the decoder's Go names.
-func checkReplyTypes(path string, o coverage.Object) error {
+func checkReplyTypes(path string, o wire.Object) error {
 	for _, m := range o {
 		p := join(path, m.Key)
 		var err error
@@ -874,7 +875,7 @@ func checkReplyTypes(path string, o coverage.Object) error {
 		case "content", "stopReason", "delay":
 			_, err = asString(p, m.Value)
 		case "usage":
-			var u coverage.Object
+			var u wire.Object
 			if u, err = asObject(p, m.Value); err == nil {
 				if err = checkKeys(p, u, usageKeys, nil); err == nil {
 					for _, um := range u {
@@ -893,7 +894,7 @@ func checkReplyTypes(path string, o coverage.Object) error {
 			if _, isStr := m.Value.(string); isStr {
 				continue
 			}
-			var e coverage.Object
+			var e wire.Object
 			if e, err = asObject(p, m.Value); err != nil {
 				return fieldErr(p, "want a sentence or {kind, message, …}, got %s", jsonType(m.Value))
 			}
@@ -901,7 +902,7 @@ func checkReplyTypes(path string, o coverage.Object) error {
 		case "toolCalls":
 			calls, _ := m.Value.([]any)
 			for j, c := range calls {
-				co, _ := c.(coverage.Object)
+				co, _ := c.(wire.Object)
 				for _, cm := range co {
 					if cm.Key == "id" || cm.Key == "name" || cm.Key == "argsText" || cm.Key == "argsError" {
 						if _, err = asString(join(index(p, j), cm.Key), cm.Value); err != nil {

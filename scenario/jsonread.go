@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // jsonType names the JSON type of a decoded value, for messages.
@@ -18,7 +18,7 @@ func jsonType(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case coverage.Object:
+	case wire.Object:
 		return "an object"
 	case []any:
 		return "an array"
@@ -32,8 +32,8 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func asObject(path string, v any) (coverage.Object, error) {
-	o, ok := v.(coverage.Object)
+func asObject(path string, v any) (wire.Object, error) {
+	o, ok := v.(wire.Object)
 	if !ok {
 		return nil, fieldErr(path, "want an object, got %s", jsonType(v))
 	}
@@ -106,7 +106,7 @@ func asStrings(path string, v any) ([]string, error) {
 
 // checkKeys refuses a key of o that is not in allowed. A key in reserved is one a later
 // version of the format gives a meaning; it is refused with the sentence given.
-func checkKeys(path string, o coverage.Object, allowed []string, reserved map[string]string) error {
+func checkKeys(path string, o wire.Object, allowed []string, reserved map[string]string) error {
 	for _, m := range o {
 		if slices.Contains(allowed, m.Key) {
 			continue
@@ -121,7 +121,7 @@ func checkKeys(path string, o coverage.Object, allowed []string, reserved map[st
 }
 
 // oneOf returns the single key of o found among kinds, refusing none or several.
-func oneOf(path string, o coverage.Object, kinds []string) (string, error) {
+func oneOf(path string, o wire.Object, kinds []string) (string, error) {
 	var found []string
 	for _, k := range kinds {
 		if _, ok := o.Get(k); ok {
@@ -148,5 +148,5 @@ func enumWord(path, what, word string, allowed []string) error {
 
 // rawJSON re-encodes a decoded value (key order kept).
 func rawJSON(v any) (json.RawMessage, error) {
-	return coverage.Marshal(v)
+	return wire.Marshal(v)
 }

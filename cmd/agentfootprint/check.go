@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +32,7 @@ func newCheckCmd() *cobra.Command {
 			if err != nil {
 				return inputError(cmd, err)
 			}
-			v, err := coverage.DecodeJSON(data)
+			v, err := wire.DecodeJSON(data)
 			if err != nil {
 				return inputError(cmd, err)
 			}
@@ -48,64 +50,64 @@ func newCheckCmd() *cobra.Command {
 }
 
 // checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
-func checkReport(v any, tool string) coverage.Object {
-	b := coverage.AtBoundary(v, tool)
-	report := coverage.Object{{Key: "recognized", Value: string(b.Recognized)}}
+func checkReport(v any, tool string) wire.Object {
+	b := boundary.Read(v, tool)
+	report := wire.Object{{Key: "recognized", Value: string(b.Recognized)}}
 	if b.Result.Status != "" {
-		report = append(report, coverage.Member{Key: "status", Value: string(b.Result.Status)})
+		report = append(report, wire.Member{Key: "status", Value: string(b.Result.Status)})
 	}
 	declared := []any{}
 	for _, f := range b.Result.Declared {
 		declared = append(declared, declaredRow(f, tool))
 	}
-	report = append(report, coverage.Member{Key: "declared", Value: declared})
+	report = append(report, wire.Member{Key: "declared", Value: declared})
 	if verdict, ok := b.Result.Verdict(); ok {
-		report = append(report, coverage.Member{Key: "verdict", Value: string(verdict)})
+		report = append(report, wire.Member{Key: "verdict", Value: string(verdict)})
 	}
 	problems := b.Problems
 	if problems == nil {
-		problems = []coverage.Problem{}
+		problems = []boundary.Problem{}
 	}
 	return append(report,
-		coverage.Member{Key: "problems", Value: problems},
-		coverage.Member{Key: "served", Value: b.Served})
+		wire.Member{Key: "problems", Value: problems},
+		wire.Member{Key: "served", Value: b.Served})
 }
 
 // declaredRow is the record row for one declaration, with its period's verdict beside the period,
 // and an absence's suggestions and provenance as the tools.absent event carries them.
-func declaredRow(f coverage.Facts, tool string) coverage.Object {
+func declaredRow(f boundary.Facts, tool string) wire.Object {
 	row := f.Row(tool, "", 0)
-	o := coverage.Object{{Key: "kind", Value: string(row.Kind)}, {Key: "toolName", Value: row.ToolName}}
+	o := wire.Object{{Key: "kind", Value: string(row.Kind)}, {Key: "toolName", Value: row.ToolName}}
 	if row.LookedFor != "" {
-		o = append(o, coverage.Member{Key: "lookedFor", Value: row.LookedFor})
+		o = append(o, wire.Member{Key: "lookedFor", Value: row.LookedFor})
 	}
 	o = append(o,
-		coverage.Member{Key: "checked", Value: row.Checked},
-		coverage.Member{Key: "notChecked", Value: row.NotChecked},
-		coverage.Member{Key: "cannotCover", Value: row.CannotCover})
+		wire.Member{Key: "checked", Value: row.Checked},
+		wire.Member{Key: "notChecked", Value: row.NotChecked},
+		wire.Member{Key: "cannotCover", Value: row.CannotCover})
 	if row.Period != nil {
-		o = append(o, coverage.Member{Key: "period", Value: row.Period})
+		o = append(o, wire.Member{Key: "period", Value: row.Period})
 		if v, err := coverage.VerdictOf(*row.Period); err == nil {
-			o = append(o, coverage.Member{Key: "verdict", Value: string(v)})
+			o = append(o, wire.Member{Key: "verdict", Value: string(v)})
 		}
 	}
 	if len(row.InProgress) > 0 {
-		o = append(o, coverage.Member{Key: "inProgress", Value: row.InProgress})
+		o = append(o, wire.Member{Key: "inProgress", Value: row.InProgress})
 	}
 	if f.TryInstead != "" {
-		o = append(o, coverage.Member{Key: "tryInstead", Value: f.TryInstead})
+		o = append(o, wire.Member{Key: "tryInstead", Value: f.TryInstead})
 	}
 	if f.TryInsteadTool != nil {
-		o = append(o, coverage.Member{Key: "tryInsteadTool", Value: f.TryInsteadTool})
+		o = append(o, wire.Member{Key: "tryInsteadTool", Value: f.TryInsteadTool})
 	}
 	if f.Provenance != nil {
-		o = append(o, coverage.Member{Key: "provenance", Value: f.Provenance})
+		o = append(o, wire.Member{Key: "provenance", Value: f.Provenance})
 	}
 	return o
 }
 
 // printCheckText prints the report for a person.
-func printCheckText(w io.Writer, report coverage.Object) error {
+func printCheckText(w io.Writer, report wire.Object) error {
 	var b strings.Builder
 	get := func(k string) any { v, _ := report.Get(k); return v }
 	fmt.Fprintf(&b, "recognized: %s\n", get("recognized"))
@@ -117,7 +119,7 @@ func printCheckText(w io.Writer, report coverage.Object) error {
 	}
 	declared, _ := get("declared").([]any)
 	for _, d := range declared {
-		row := d.(coverage.Object)
+		row := d.(wire.Object)
 		kind, _ := row.Get("kind")
 		fmt.Fprintf(&b, "declared %s:\n", kind)
 		for _, k := range []string{"lookedFor", "checked", "notChecked", "cannotCover", "inProgress", "verdict"} {
@@ -127,10 +129,10 @@ func printCheckText(w io.Writer, report coverage.Object) error {
 		}
 		if p, ok := row.Get("period"); ok {
 			tool, _ := row.Get("toolName")
-			fmt.Fprintf(&b, "  Period: %s\n", coverage.PeriodLine(tool.(string), *p.(*coverage.Period)))
+			fmt.Fprintf(&b, "  Period: %s\n", boundary.PeriodLine(tool.(string), *p.(*coverage.Period)))
 		}
 	}
-	problems, _ := get("problems").([]coverage.Problem)
+	problems, _ := get("problems").([]boundary.Problem)
 	for _, p := range problems {
 		fmt.Fprintf(&b, "left off the record: %s: %s\n", p.Field, p.Message)
 	}
@@ -147,7 +149,7 @@ func printCheckText(w io.Writer, report coverage.Object) error {
 }
 
 func compact(v any) string {
-	b, err := coverage.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}

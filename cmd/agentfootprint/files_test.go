@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -139,7 +140,7 @@ func TestScenarioInputCap(t *testing.T) {
 	}
 }
 
-// jsonOut writes exactly what coverage.Marshal writes, compact, and what json.Indent makes of
+// jsonOut writes exactly what wire.Marshal writes, compact, and what json.Indent makes of
 // it, indented: empty containers, escapes, brackets inside strings, numbers kept as sent.
 func TestJSONOutMatchesMarshal(t *testing.T) {
 	for _, src := range []string{
@@ -151,12 +152,12 @@ func TestJSONOutMatchesMarshal(t *testing.T) {
 		checkJSONOut(t, []byte(src))
 	}
 	// A value that is not a decoded tree (a report's problems) is laid out too.
-	checkJSONOutValue(t, coverage.Object{{Key: "problems", Value: []coverage.Problem{{Field: "f", Message: "m"}}}, {Key: "n", Value: 3}})
+	checkJSONOutValue(t, wire.Object{{Key: "problems", Value: []boundary.Problem{{Field: "f", Message: "m"}}}, {Key: "n", Value: 3}})
 }
 
 func checkJSONOut(t *testing.T, src []byte) {
 	t.Helper()
-	v, err := coverage.DecodeJSON(src)
+	v, err := wire.DecodeJSON(src)
 	if err != nil {
 		return
 	}
@@ -165,7 +166,7 @@ func checkJSONOut(t *testing.T, src []byte) {
 
 func checkJSONOutValue(t *testing.T, v any) {
 	t.Helper()
-	want, err := coverage.Marshal(v)
+	want, err := wire.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}

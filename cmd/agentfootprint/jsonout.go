@@ -9,10 +9,10 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
-// jsonOut writes values as coverage.Marshal does (key order kept, no HTML escaping), compact
+// jsonOut writes values as wire.Marshal does (key order kept, no HTML escaping), compact
 // or indented by two spaces as json.Indent would.
 type jsonOut struct {
 	w      *bufio.Writer
@@ -26,7 +26,7 @@ func newJSONOut(w *bufio.Writer, indent bool) *jsonOut {
 // write writes v; the bufio.Writer keeps the first write error, which Flush returns.
 func (o *jsonOut) write(v any, depth int) error {
 	switch t := v.(type) {
-	case coverage.Object:
+	case wire.Object:
 		if len(t) == 0 {
 			o.w.WriteString("{}")
 			return nil
@@ -71,7 +71,7 @@ func (o *jsonOut) write(v any, depth int) error {
 		return o.scalarOf(t)
 	default:
 		// Anything else (a report row, a problem) is small: marshal it whole, then lay it out.
-		b, err := coverage.Marshal(t)
+		b, err := wire.Marshal(t)
 		if err != nil {
 			return err
 		}
@@ -93,11 +93,11 @@ func (o *jsonOut) write(v any, depth int) error {
 	return nil
 }
 
-// scalarOf writes one string, number, boolean or null as coverage.Marshal
+// scalarOf writes one string, number, boolean or null as wire.Marshal
 // does: a string that is not UTF-8 keeps its bytes (the reader names the
 // fault; the output never repairs it).
 func (o *jsonOut) scalarOf(v any) error {
-	b, err := coverage.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		return err
 	}

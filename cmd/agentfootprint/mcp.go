@@ -13,7 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -178,10 +178,10 @@ func newMCPCallCmd() *cobra.Command {
 			}
 			report := checkReport(o.Output.Value, name)
 			if o.Output.Status != "" {
-				report = append(coverage.Object{{Key: "callStatus", Value: string(o.Output.Status)}}, report...)
+				report = append(wire.Object{{Key: "callStatus", Value: string(o.Output.Status)}}, report...)
 			}
 			if asJSON {
-				return printJSON(cmd.OutOrStdout(), coverage.Object{{Key: "server", Value: c.Name()}, {Key: "tool", Value: name}, {Key: "check", Value: report}, {Key: "record", Value: rec}})
+				return printJSON(cmd.OutOrStdout(), wire.Object{{Key: "server", Value: c.Name()}, {Key: "tool", Value: name}, {Key: "check", Value: report}, {Key: "record", Value: rec}})
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "server: %s\ntool: %s\n", c.Name(), name)

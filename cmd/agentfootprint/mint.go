@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +30,7 @@ func newMintCmd() *cobra.Command {
 			if err != nil {
 				return inputError(cmd, err)
 			}
-			decoded, err := coverage.DecodeJSON(data)
+			decoded, err := wire.DecodeJSON(data)
 			if err != nil {
 				return inputError(cmd, err)
 			}
@@ -74,7 +75,7 @@ func readInput(cmd *cobra.Command, args []string) ([]byte, error) {
 
 // splitCoverageInput reads {"result": ..., "declaration": {...}}; result may be left out (null).
 func splitCoverageInput(v any) (any, any, error) {
-	o, ok := v.(coverage.Object)
+	o, ok := v.(wire.Object)
 	if !ok {
 		return nil, nil, errors.New(`the input must be an object {"result": ..., "declaration": {...}}`)
 	}
@@ -93,7 +94,7 @@ func splitCoverageInput(v any) (any, any, error) {
 
 func printRefusal(cmd *cobra.Command, r *coverage.Refusal, asJSON bool) error {
 	if asJSON {
-		out := coverage.Object{{Key: "refused", Value: coverage.Object{
+		out := wire.Object{{Key: "refused", Value: wire.Object{
 			{Key: "field", Value: r.Field},
 			{Key: "message", Value: r.Error()},
 		}}}
@@ -112,7 +113,7 @@ func inputError(cmd *cobra.Command, err error) error {
 	return &exitError{code: exitUsage}
 }
 
-// printJSON writes v as compact JSON (coverage.Marshal's form) and a newline, streaming it.
+// printJSON writes v as compact JSON (wire.Marshal's form) and a newline, streaming it.
 func printJSON(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := newJSONOut(bw, false).write(v, 0); err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 const tsCorpus = "../../coverage/testdata/tswire/corpus.json"
@@ -20,13 +20,13 @@ func TestTypeScriptCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := coverage.DecodeJSON(data)
+	v, err := wire.DecodeJSON(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := v.(coverage.Object)
+	doc := v.(wire.Object)
 	ts, _ := doc.Get("typescript")
-	if ver, _ := ts.(coverage.Object).Get("version"); ver == nil || ver == "" {
+	if ver, _ := ts.(wire.Object).Get("version"); ver == nil || ver == "" {
 		t.Error("the corpus does not say which TypeScript version its expectations describe")
 	}
 	notes := canonicalNoteValues(t)
@@ -34,7 +34,7 @@ func TestTypeScriptCorpus(t *testing.T) {
 	cases := raw.([]any)
 	covered := map[string]bool{}
 	for _, c := range cases {
-		c := c.(coverage.Object)
+		c := c.(wire.Object)
 		name := str(c, "name")
 		for _, m := range member(c, "covers").([]any) {
 			covered[m.(string)] = true
@@ -43,11 +43,11 @@ func TestTypeScriptCorpus(t *testing.T) {
 			t.Errorf("%s: no source for its expectation", name)
 		}
 		input, _ := c.Get("input")
-		in, err := coverage.Marshal(input)
+		in, err := wire.Marshal(input)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := member(c, "ts").(coverage.Object)
+		want := member(c, "ts").(wire.Object)
 		t.Run(name, func(t *testing.T) {
 			switch str(c, "face") {
 			case "mint":
@@ -66,13 +66,13 @@ func TestTypeScriptCorpus(t *testing.T) {
 	}
 }
 
-func mintCase(t *testing.T, door, in string, want coverage.Object, notes map[string]string) {
+func mintCase(t *testing.T, door, in string, want wire.Object, notes map[string]string) {
 	out, errText, code := runCLI(t, in, "mint", door, "--json")
 	if env, ok := want.Get("envelope"); ok {
 		if code != 0 {
 			t.Fatalf("TypeScript mints it; Go exits %d: %s %s", code, out, errText)
 		}
-		b, err := coverage.Marshal(env)
+		b, err := wire.Marshal(env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func mintCase(t *testing.T, door, in string, want coverage.Object, notes map[str
 		return
 	}
 	refused, _ := want.Get("refused")
-	wantField, _ := refused.(coverage.Object).Get("field")
+	wantField, _ := refused.(wire.Object).Get("field")
 	if code != 1 {
 		t.Fatalf("TypeScript refuses it (field %v); Go exits %d: %s", wantField, code, out)
 	}
@@ -102,7 +102,7 @@ func mintCase(t *testing.T, door, in string, want coverage.Object, notes map[str
 	}
 }
 
-func checkCase(t *testing.T, in string, want coverage.Object) {
+func checkCase(t *testing.T, in string, want wire.Object) {
 	out, errText, code := runCLI(t, in, "check", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errText)
@@ -131,7 +131,11 @@ func canonicalNoteValues(t *testing.T) map[string]string {
 	var doc struct {
 		Notes map[string]string `json:"notes"`
 	}
-	if err := json.Unmarshal(coverage.CanonicalNotes(), &doc); err != nil {
+	b, err := os.ReadFile("../../coverage/canonical-notes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []string{"ABSENCE_NOTE", "COVERAGE_NOTE", "SEMANTICS_NOTE"} {
@@ -142,13 +146,13 @@ func canonicalNoteValues(t *testing.T) map[string]string {
 	return doc.Notes
 }
 
-func str(o coverage.Object, key string) string {
+func str(o wire.Object, key string) string {
 	v, _ := o.Get(key)
 	s, _ := v.(string)
 	return s
 }
 
-func member(o coverage.Object, key string) any {
+func member(o wire.Object, key string) any {
 	v, _ := o.Get(key)
 	return v
 }

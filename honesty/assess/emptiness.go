@@ -7,7 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
 // Emptiness is what a recorded result says about having found anything.
@@ -71,7 +72,7 @@ func decoded(result any) (any, bool) {
 		}
 		first = raw
 	}
-	v, err := coverage.DecodeJSON(first)
+	v, err := wire.DecodeJSON(first)
 	if err != nil {
 		return nil, false
 	}
@@ -82,13 +83,13 @@ func readValue(v any, rowsAt string, depth int) Emptiness {
 	if depth > 64 {
 		return Unknown
 	}
-	if _, ok := coverage.ReadAbsence(v); ok {
+	if _, ok := boundary.ReadAbsence(v); ok {
 		return EmptyDeclared
 	}
-	if _, ok := coverage.ReadDeclaredAbsence(v); ok {
+	if _, ok := boundary.ReadDeclaredAbsence(v); ok {
 		return EmptyDeclared
 	}
-	if o, ok := coverage.ReadCoverageLedger(v); ok {
+	if o, ok := boundary.ReadLedger(v); ok {
 		r, _ := o.Get("result")
 		inner := readValue(r, rowsAt, depth+1)
 		if inner == EmptyUndeclared {
@@ -96,7 +97,7 @@ func readValue(v any, rowsAt string, depth int) Emptiness {
 		}
 		return inner
 	}
-	if o, p := coverage.ReadSemantics(v); o != nil && p == nil {
+	if o, p := boundary.ReadSemantics(v); o != nil && p == nil {
 		for _, k := range []string{"series", "facts", "edges"} {
 			if l, ok := listOf(get(o, k)); ok && len(l) > 0 {
 				return NonEmpty
@@ -123,19 +124,19 @@ func readValue(v any, rowsAt string, depth int) Emptiness {
 
 // isEnvelope reports whether a decoded result is one of the coverage envelopes.
 func isEnvelope(v any) bool {
-	if _, ok := coverage.ReadAbsence(v); ok {
+	if _, ok := boundary.ReadAbsence(v); ok {
 		return true
 	}
-	if _, ok := coverage.ReadDeclaredAbsence(v); ok {
+	if _, ok := boundary.ReadDeclaredAbsence(v); ok {
 		return true
 	}
-	if _, ok := coverage.ReadCoverageLedger(v); ok {
+	if _, ok := boundary.ReadLedger(v); ok {
 		return true
 	}
-	if _, ok := coverage.ReadDeclaredLedger(v); ok {
+	if _, ok := boundary.ReadDeclaredLedger(v); ok {
 		return true
 	}
-	o, p := coverage.ReadSemantics(v)
+	o, p := boundary.ReadSemantics(v)
 	return o != nil && p == nil
 }
 
@@ -147,7 +148,7 @@ func listOf(v any) ([]any, bool) {
 // get reads a member of a decoded object in either form.
 func get(v any, key string) any {
 	switch t := v.(type) {
-	case coverage.Object:
+	case wire.Object:
 		x, _ := t.Get(key)
 		return x
 	case map[string]any:

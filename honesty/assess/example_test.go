@@ -5,7 +5,7 @@ package assess_test
 import (
 	"fmt"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 )
@@ -14,8 +14,8 @@ import (
 // folded.
 func ExampleFold() {
 	rows := []ledger.Row{
-		ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"}),
-		ledger.FromPeriod(coverage.PeriodRow{Turn: 2, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}),
+		ledger.FromPeriod(boundary.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"}),
+		ledger.FromPeriod(boundary.PeriodRow{Turn: 2, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}),
 	}
 	a := assess.Fold(assess.InputFromLedger(rows, 2))
 	fmt.Println(a.Standing)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
@@ -34,7 +35,7 @@ func WithRowsAt(tool, key string) Option {
 // periodAt is one period row of this turn, with its index in the whole ledger.
 type periodAt struct {
 	i   int
-	row coverage.PeriodRow
+	row boundary.PeriodRow
 }
 
 // argumentAt is one argument row of this turn, with its index in the whole ledger.
@@ -67,7 +68,7 @@ func Fold(in Input, opts ...Option) Assessment {
 	var arguments []argumentAt
 	for i, r := range in.Findings {
 		switch r.Kind() {
-		case coverage.PeriodRowKind:
+		case boundary.PeriodRowKind:
 			if p, ok := r.Period(); ok && (!scoped || p.Turn == in.Turn) {
 				periods = append(periods, periodAt{i, p})
 			}
@@ -144,7 +145,7 @@ func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []t
 				gaps = append(gaps, StatePointer(key, at(i, list.name, itoa(k))))
 			}
 		}
-		if r.Kind == coverage.KindAbsence {
+		if r.Kind == boundary.KindAbsence {
 			absent[r.ToolCallID] = true
 			absences = append(absences, StatePointer(key, at(i, "kind")))
 		}
@@ -219,13 +220,13 @@ func foldPeriods(a *Assessment, periods []periodAt, current []argumentAt) {
 		return
 	}
 	reasons := []struct {
-		verdict coverage.RowVerdict
+		verdict boundary.RowVerdict
 		reason  string
 	}{
-		{coverage.RowVerdict(coverage.VerdictNotHeld), ReasonPeriodNotHeld},
-		{coverage.RowVerdict(coverage.VerdictPartlyHeld), ReasonPeriodPartlyHeld},
-		{coverage.RowVerdict(coverage.VerdictUnknown), ReasonPeriodUnknown},
-		{coverage.VerdictUndeclared, ReasonPeriodUndeclared},
+		{boundary.RowVerdict(coverage.VerdictNotHeld), ReasonPeriodNotHeld},
+		{boundary.RowVerdict(coverage.VerdictPartlyHeld), ReasonPeriodPartlyHeld},
+		{boundary.RowVerdict(coverage.VerdictUnknown), ReasonPeriodUnknown},
+		{boundary.VerdictUndeclared, ReasonPeriodUndeclared},
 	}
 	for _, rs := range reasons {
 		var w []Pointer

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -22,7 +23,7 @@ func TestSameFoldFromEverySource(t *testing.T) {
 	turn, user, history := state.KeyTurnNumber, state.KeyUserMessage, state.KeyHistory
 	declared, rows := state.KeyCoverageDeclared, state.KeyFindingsLedger
 	stale := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
-		Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
+		Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
 	var live Assessment
 	c := flow.NewBuilder("agent-like").
 		Keys(turn, user, history, declared, rows).
@@ -30,18 +31,18 @@ func TestSameFoldFromEverySource(t *testing.T) {
 			turn.Set(s, 2)
 			user.Set(s, "and now?")
 			history.Set(s, []llm.Message{{Role: llm.RoleUser, Content: "first"}, {Role: llm.RoleUser, Content: "and now?"}})
-			rows.Set(s, []ledger.Row{ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"})})
+			rows.Set(s, []ledger.Row{ledger.FromPeriod(boundary.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"})})
 			return nil, nil
 		}).
 		Stage("tool-calls", func(_ context.Context, s *flow.Scope) (any, error) {
 			history.Append(s, llm.Message{Role: llm.RoleTool, ToolCallID: "c1", ToolName: "backup_runs", Content: "[]"},
 				llm.Message{Role: llm.RoleTool, ToolCallID: "c2", ToolName: "backup_runs", Content: `{"af_absent":true,"checked":[{"what":"the export"}]}`})
-			declared.Append(s, coverage.DeclaredCoverage{Kind: coverage.KindAbsence, ToolName: "backup_runs", ToolCallID: "c2", Iteration: 1,
+			declared.Append(s, coverage.DeclaredCoverage{Kind: boundary.KindAbsence, ToolName: "backup_runs", ToolCallID: "c2", Iteration: 1,
 				Checked: []coverage.Item{{What: "the export"}}, NotChecked: []coverage.Item{{What: "host-104"}}, Period: &stale})
 			return nil, nil
 		}).
 		Stage("sf-results", func(_ context.Context, s *flow.Scope) (any, error) {
-			rows.Append(s, ledger.FromPeriod(coverage.PeriodRow{Turn: 2, ToolCallID: "c2", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}))
+			rows.Append(s, ledger.FromPeriod(boundary.PeriodRow{Turn: 2, ToolCallID: "c2", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}))
 			return nil, nil
 		}).
 		Stage("prepare-final", func(_ context.Context, s *flow.Scope) (any, error) {

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 // ErrRefused is wrapped by every RowError, for callers that only need to know the ledger was
@@ -54,7 +54,7 @@ type Door struct {
 // package's test, plus whole-number turn and iteration so the row decodes) and argument rows.
 func StandardDoor() Door {
 	return Door{checks: map[string]Check{
-		coverage.PeriodRowKind: periodProblem,
+		boundary.PeriodRowKind: periodProblem,
 		ArgumentRowKind:        argumentProblem,
 	}}
 }
@@ -137,7 +137,7 @@ func periodProblem(row map[string]any) string {
 	const need = "a period row needs kind \"period\", whole-number turn and iteration, text " +
 		"toolCallId and toolName, a verdict of covered, partly-held, not-held, unknown or " +
 		"undeclared, and an argument that is absent or non-empty text"
-	if !coverage.PeriodRowIsWellFormed(row) {
+	if !boundary.PeriodRowIsWellFormed(row) {
 		return need
 	}
 	if !isWhole(row["turn"]) || !isWhole(row["iteration"]) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 const (
@@ -136,8 +136,8 @@ func TestReadersSkipUnknownAndNeverCollapse(t *testing.T) {
 
 func TestAppendRowsIsFresh(t *testing.T) {
 	prev := make([]Row, 1, 4)
-	prev[0] = FromPeriod(coverage.PeriodRow{ToolCallID: "a", Verdict: "covered"})
-	added := []Row{FromPeriod(coverage.PeriodRow{ToolCallID: "b", Verdict: "not-held"})}
+	prev[0] = FromPeriod(boundary.PeriodRow{ToolCallID: "a", Verdict: "covered"})
+	added := []Row{FromPeriod(boundary.PeriodRow{ToolCallID: "b", Verdict: "not-held"})}
 	out := AppendRows(prev, added)
 	if len(out) != 2 || &out[0] == &prev[0] {
 		t.Fatalf("AppendRows did not make a fresh slice")
@@ -181,12 +181,12 @@ func FuzzAdmit(f *testing.F) {
 }
 
 func TestTimeCheckNames(t *testing.T) {
-	r := coverage.PeriodRow{Differs: &coverage.PeriodDiffers{}, Shifted: &coverage.PeriodShift{ByMs: 90000}, BeyondRetention: true, PartlyBeyondRetention: true}
+	r := boundary.PeriodRow{Differs: &boundary.PeriodDiffers{}, Shifted: &boundary.PeriodShift{ByMs: 90000}, BeyondRetention: true, PartlyBeyondRetention: true}
 	want := []string{"period-differs-from-asked", "period-shifted", "period-beyond-retention", "partly-beyond-retention"}
 	if diff := cmp.Diff(want, TimeCheckNames(r)); diff != "" {
 		t.Errorf("names (-want +got):\n%s", diff)
 	}
-	if got := PeriodPayload(coverage.PeriodRow{Verdict: "covered"}); got.TimeChecks != nil {
+	if got := PeriodPayload(boundary.PeriodRow{Verdict: "covered"}); got.TimeChecks != nil {
 		t.Errorf("a row without checks listed %v", got.TimeChecks)
 	}
 }

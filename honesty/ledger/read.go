@@ -3,15 +3,15 @@
 
 package ledger
 
-import "github.com/agentfootprint/agentfootprint-go/coverage"
+import "github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 
 // PeriodRows returns every period row, in ledger order. Rows under a repeated call id are all
 // kept: each is its own call.
-func PeriodRows(rows []Row) []coverage.PeriodRow {
-	var out []coverage.PeriodRow
+func PeriodRows(rows []Row) []boundary.PeriodRow {
+	var out []boundary.PeriodRow
 	for _, r := range rows {
 		switch r.kind {
-		case coverage.PeriodRowKind:
+		case boundary.PeriodRowKind:
 			if r.period != nil {
 				out = append(out, *r.period)
 			}

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 // ArgumentRowKind is the findings-ledger kind of an inputs-layer argument row.
@@ -18,15 +18,15 @@ const ArgumentRowKind = "argument"
 // changed. The zero Row has no kind and encodes as null.
 type Row struct {
 	kind     string
-	period   *coverage.PeriodRow
+	period   *boundary.PeriodRow
 	argument *ArgumentRow
 	raw      json.RawMessage
 }
 
 // FromPeriod wraps a period row. Its Kind field is set to "period" whatever it held.
-func FromPeriod(p coverage.PeriodRow) Row {
-	p.Kind = coverage.PeriodRowKind
-	return Row{kind: coverage.PeriodRowKind, period: &p}
+func FromPeriod(p boundary.PeriodRow) Row {
+	p.Kind = boundary.PeriodRowKind
+	return Row{kind: boundary.PeriodRowKind, period: &p}
 }
 
 // FromArgument wraps an argument row. Its Kind field is set to "argument" whatever it held.
@@ -39,9 +39,9 @@ func FromArgument(a ArgumentRow) Row {
 func (r Row) Kind() string { return r.kind }
 
 // Period returns a copy of the period row, and false for a row of another kind.
-func (r Row) Period() (coverage.PeriodRow, bool) {
+func (r Row) Period() (boundary.PeriodRow, bool) {
 	if r.period == nil {
-		return coverage.PeriodRow{}, false
+		return boundary.PeriodRow{}, false
 	}
 	return *r.period, true
 }
@@ -85,8 +85,8 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 	}
 	kind, _ := head.Kind.(string)
 	switch kind {
-	case coverage.PeriodRowKind:
-		var p coverage.PeriodRow
+	case boundary.PeriodRowKind:
+		var p boundary.PeriodRow
 		if err := json.Unmarshal(trimmed, &p); err != nil {
 			return fmt.Errorf("ledger: period row: %w", err)
 		}

@@ -3,7 +3,7 @@
 package ledger
 
 import (
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
@@ -20,7 +20,7 @@ func AppendRows(prev, rows []Row) []Row {
 }
 
 // PeriodRowsOf wraps period rows as ledger rows, in order.
-func PeriodRowsOf(rows []coverage.PeriodRow) []Row {
+func PeriodRowsOf(rows []boundary.PeriodRow) []Row {
 	out := make([]Row, len(rows))
 	for i, r := range rows {
 		out[i] = FromPeriod(r)
@@ -31,7 +31,7 @@ func PeriodRowsOf(rows []coverage.PeriodRow) []Row {
 // PeriodPayload returns the findings.period payload for a row: names, the verdict and numbers,
 // never an instant or an argument name. A row carrying the time layer's checks lists their names
 // under timeChecks.
-func PeriodPayload(r coverage.PeriodRow) event.FindingsPeriodPayload {
+func PeriodPayload(r boundary.PeriodRow) event.FindingsPeriodPayload {
 	return event.FindingsPeriodPayload{
 		ToolCallID: r.ToolCallID,
 		ToolName:   r.ToolName,
@@ -45,7 +45,7 @@ func PeriodPayload(r coverage.PeriodRow) event.FindingsPeriodPayload {
 // TimeCheckNames lists the time layer's checks a period row carries, in a fixed order:
 // period-differs-from-asked, period-shifted, period-beyond-retention, partly-beyond-retention.
 // A row without them gives nil.
-func TimeCheckNames(r coverage.PeriodRow) []string {
+func TimeCheckNames(r boundary.PeriodRow) []string {
 	var out []string
 	if r.Differs != nil {
 		out = append(out, "period-differs-from-asked")
@@ -65,7 +65,7 @@ func TimeCheckNames(r coverage.PeriodRow) []string {
 // EmitPeriodRows is the ledger's emit half for period rows: one agentfootprint.findings.period
 // event per row, in order, through the stage's scope. The payload is built only when someone
 // listens.
-func EmitPeriodRows(s *flow.Scope, rows []coverage.PeriodRow) {
+func EmitPeriodRows(s *flow.Scope, rows []boundary.PeriodRow) {
 	for _, r := range rows {
 		s.Emit(string(event.FindingsPeriod), func() any { return PeriodPayload(r) })
 	}

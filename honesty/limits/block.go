@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
@@ -65,7 +66,7 @@ func CoverageBlock(rows []coverage.DeclaredCoverage) string {
 	add(LabelCannotCover, itemLines(m.cannotCover))
 	periods := make([]string, len(m.periods))
 	for i, p := range m.periods {
-		periods[i] = oneLine(coverage.PeriodLine(p.ToolName, p.period()))
+		periods[i] = oneLine(boundary.PeriodLine(p.ToolName, p.period()))
 	}
 	add(LabelPeriod, periods)
 	var progress []string

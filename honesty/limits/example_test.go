@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 )
 
@@ -13,10 +14,10 @@ import (
 func ExampleCoverageBlock() {
 	period := coverage.Period{
 		Queried: coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
-		Held:    coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z"),
+		Held:    coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}},
 	}
 	rows := []coverage.DeclaredCoverage{{
-		Kind: coverage.KindAbsence, ToolName: "backup_runs", ToolCallID: "c1", Iteration: 1,
+		Kind: boundary.KindAbsence, ToolName: "backup_runs", ToolCallID: "c1", Iteration: 1,
 		LookedFor: "failed backup runs for host-103",
 		Checked:   []coverage.Item{{What: "every job in the 02:00 export"}},
 		Period:    &period,

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
 
@@ -22,17 +23,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 var (
 	q      = coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"}
-	stale  = coverage.Period{Queried: q, Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
-	fresh  = coverage.Period{Queried: q, Held: coverage.HeldSpan("2026-09-26T00:00:00Z", "2026-09-26T12:00:00Z")}
-	unk    = coverage.Period{Queried: q, Held: coverage.HeldUnknownSpan(), ReadAt: "2026-09-26T10:00:03Z"}
+	stale  = coverage.Period{Queried: q, Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
+	fresh  = coverage.Period{Queried: q, Held: coverage.Held{Span: coverage.Span{From: "2026-09-26T00:00:00Z", To: "2026-09-26T12:00:00Z"}}}
+	unk    = coverage.Period{Queried: q, Held: coverage.Held{Unknown: true}, ReadAt: "2026-09-26T10:00:03Z"}
 	offset = coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00+00:00", To: "2026-09-26T10:00:00+00:00"},
-		Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
+		Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
 )
 
 // rowsOf reads a tool result through the one reading channel, as dispatch does.
 func rowsOf(t *testing.T, result any, tool, id string, iteration int) []coverage.DeclaredCoverage {
 	t.Helper()
-	res, ok := coverage.ReadCoverageResult(result, tool)
+	res, ok := boundary.ReadResult(result, tool)
 	if !ok {
 		t.Fatalf("%s: result not recognized", tool)
 	}
@@ -50,7 +51,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-func s1Absence(p coverage.Period) *coverage.Absence {
+func s1Absence(p coverage.Period) coverage.Envelope {
 	return must(coverage.Absent(coverage.AbsenceDecl{What: "failed backup runs for host-103",
 		Checked: []coverage.Item{{What: "every job in the 02:00 export"}}, Period: &p}))
 }
@@ -90,7 +91,7 @@ func TestHeading(t *testing.T) {
 }
 
 func TestAttach(t *testing.T) { // R12, R13 and the assembly rule
-	block := CoverageBlock([]coverage.DeclaredCoverage{{Kind: coverage.KindLedger, ToolName: "t", Checked: []coverage.Item{{What: "a"}}}})
+	block := CoverageBlock([]coverage.DeclaredCoverage{{Kind: boundary.KindLedger, ToolName: "t", Checked: []coverage.Item{{What: "a"}}}})
 	tests := []struct {
 		name   string
 		answer string
@@ -141,7 +142,7 @@ func TestPeriodDedup(t *testing.T) { // R14, S7
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows := rowsOf(t, tt.result, "backup_runs", "c1", 1)
-			if len(rows) != 2 || rows[0].Kind != coverage.KindLedger || rows[1].Kind != coverage.KindAbsence {
+			if len(rows) != 2 || rows[0].Kind != boundary.KindLedger || rows[1].Kind != boundary.KindAbsence {
 				t.Fatalf("rows = %+v, want ledger then absence", rows)
 			}
 			if got := periodLines(CoverageBlock(rows)); len(got) != tt.lines {
@@ -163,9 +164,9 @@ func TestOverflowAndDedup(t *testing.T) { // S17
 		for i := 0; i < 7; i++ {
 			items = append(items, coverage.Item{What: fmt.Sprintf("shard %02d", call*7+i), Why: "nightly copy"})
 		}
-		rows = append(rows, coverage.DeclaredCoverage{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: fmt.Sprint("c", call), Checked: items})
+		rows = append(rows, coverage.DeclaredCoverage{Kind: boundary.KindLedger, ToolName: "backup_runs", ToolCallID: fmt.Sprint("c", call), Checked: items})
 	}
-	rows = append(rows, coverage.DeclaredCoverage{Kind: coverage.KindLedger, ToolName: "other", ToolCallID: "c9",
+	rows = append(rows, coverage.DeclaredCoverage{Kind: boundary.KindLedger, ToolName: "other", ToolCallID: "c9",
 		Checked: []coverage.Item{{What: "shard 03", Why: "nightly copy", Short: "s3"}, {What: "shard 03", Why: "another reason"}}})
 	block := CoverageBlock(rows)
 	lines := strings.Split(strings.TrimPrefix(block, Heading+"\n\nChecked:\n"), "\n")
@@ -182,7 +183,7 @@ func TestOverflowAndDedup(t *testing.T) { // S17
 	golden(t, "overflow", block)
 
 	// Exactly S17: 14 distinct plus one duplicate leaves 2 out.
-	s17 := CoverageBlock(append(append([]coverage.DeclaredCoverage{}, rows[:2]...), coverage.DeclaredCoverage{Kind: coverage.KindAbsence,
+	s17 := CoverageBlock(append(append([]coverage.DeclaredCoverage{}, rows[:2]...), coverage.DeclaredCoverage{Kind: boundary.KindAbsence,
 		ToolName: "backup_runs", Checked: []coverage.Item{{What: "shard 00", Why: "nightly copy"}}}))
 	if !strings.HasSuffix(s17, "- … 2 more not shown here; the run record lists them all") {
 		t.Errorf("S17 overflow line wrong:\n%s", s17)
@@ -241,7 +242,7 @@ func TestAnswerCoverage(t *testing.T) { // S16
 		many = append(many, coverage.Item{What: fmt.Sprint("item ", i), Short: "i"})
 	}
 	ac := AnswerCoverageOf([]coverage.DeclaredCoverage{
-		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "c1", Checked: many, Period: &unk,
+		{Kind: boundary.KindLedger, ToolName: "t", ToolCallID: "c1", Checked: many, Period: &unk,
 			InProgress: []coverage.InProgressItem{{What: "w", Count: 3}}},
 	}, []Assumed{{ToolName: "search_logs", Argument: "window", Value: "2h"}, {ToolName: "search_logs", Argument: "token", Value: "s3cret", Hidden: true}})
 	out, _ := json.Marshal(ac)

@@ -3,7 +3,10 @@
 
 package limits
 
-import "github.com/agentfootprint/agentfootprint-go/coverage"
+import (
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+)
 
 // merged is the run's declarations folded over every row, in row order then item order.
 type merged struct {
@@ -45,7 +48,7 @@ func merge(rows []coverage.DeclaredCoverage) merged {
 					Queried: p.Queried, Held: p.Held, ReadAt: p.ReadAt})
 			}
 		}
-		if r.Kind == coverage.KindLedger && len(r.InProgress) > 0 {
+		if r.Kind == boundary.KindLedger && len(r.InProgress) > 0 {
 			m.inProgress = append(m.inProgress, InProgressEntry{ToolName: r.ToolName, ToolCallID: r.ToolCallID,
 				Items: append([]coverage.InProgressItem{}, r.InProgress...)})
 		}

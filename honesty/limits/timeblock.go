@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 // LabelClocks labels the section that names the clocks the times were read on.
@@ -14,7 +15,7 @@ const LabelClocks = "Clocks"
 
 // Extras are the time layer's additions to the coverage block.
 type Extras struct {
-	// PeriodLine renders one declared period; nil means coverage.PeriodLine.
+	// PeriodLine renders one declared period; nil means boundary.PeriodLine.
 	PeriodLine func(toolName string, p coverage.Period) string
 	// PeriodChecks are the person's period check lines, printed after the Period lines.
 	PeriodChecks []string
@@ -31,7 +32,7 @@ func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
 	m := merge(rows)
 	render := x.PeriodLine
 	if render == nil {
-		render = coverage.PeriodLine
+		render = boundary.PeriodLine
 	}
 	var sections []string
 	add := func(label string, lines []string) {

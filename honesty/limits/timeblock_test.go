@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 )
 
 func TestCoverageBlockWith(t *testing.T) {
 	p := &coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
 		Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
-	rows := []coverage.DeclaredCoverage{{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: "c1", Iteration: 1,
+	rows := []coverage.DeclaredCoverage{{Kind: boundary.KindLedger, ToolName: "backup_runs", ToolCallID: "c1", Iteration: 1,
 		Checked: []coverage.Item{{What: "backup runs"}}, Period: p}}
 	if got, want := limits.CoverageBlockWith(rows, limits.Extras{}), limits.CoverageBlock(rows); got != want {
 		t.Errorf("without extras\n got %q\nwant %q", got, want)

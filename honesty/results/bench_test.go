@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
@@ -16,7 +17,7 @@ func benchState() parentState {
 	return parentState{iteration: 2, stamp: intp(1), turn: 1,
 		results: []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "search_logs"}, {ToolCallID: "c3", ToolName: "backup_runs"}},
 		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale),
-			{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: "c3", Iteration: 1, Period: &fresh}}}
+			{Kind: boundary.KindLedger, ToolName: "backup_runs", ToolCallID: "c3", Iteration: 1, Period: &fresh}}}
 }
 
 // BenchmarkSubflowJudgeBatch runs seed -> sf-results -> done over a batch of three calls that

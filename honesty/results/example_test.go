@@ -17,7 +17,7 @@ import (
 func ExamplePlanPeriods() {
 	stale := coverage.Period{
 		Queried: coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
-		Held:    coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z"),
+		Held:    coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}},
 	}
 	plan := results.PlanPeriods(
 		[]results.RanCall{{ToolCallID: "c1", ToolName: "backup_runs"}},

@@ -6,6 +6,7 @@ package results
 import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 )
@@ -87,7 +88,7 @@ func Input(parent flow.Reader) (map[string]any, error) {
 // or no op at all when it filed none.
 func Output(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
 	v, _ := res.State.Get(keyPeriodRows.KeyName())
-	rows, _ := v.([]coverage.PeriodRow)
+	rows, _ := v.([]boundary.PeriodRow)
 	if len(rows) == 0 {
 		return nil, nil
 	}
@@ -106,7 +107,7 @@ func PeriodsOf(rows []coverage.DeclaredCoverage, calls []RanCall, iteration int)
 		if r.Iteration != iteration || r.Period == nil || r.ToolCallID == "" || !inBatch[r.ToolCallID] {
 			continue
 		}
-		out = append(out, CallPeriod{ToolCallID: r.ToolCallID, Period: coverage.CopyPeriod(*r.Period)})
+		out = append(out, CallPeriod{ToolCallID: r.ToolCallID, Period: *r.Period})
 	}
 	return out
 }

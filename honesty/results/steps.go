@@ -6,6 +6,7 @@ package results
 import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
@@ -41,7 +42,7 @@ func PlanPeriods(calls []RanCall, periods []CallPeriod, argOf ArgumentOf) []Plan
 		declared := []coverage.Period{}
 		for _, p := range periods {
 			if p.ToolCallID == c.ToolCallID {
-				declared = append(declared, coverage.CopyPeriod(p.Period))
+				declared = append(declared, p.Period)
 			}
 		}
 		var arg string
@@ -72,9 +73,9 @@ func CheckPeriods(plan []PlannedPeriod) []CheckedPeriod {
 }
 
 // verdictOver returns the least held verdict of declared, or undeclared for none.
-func verdictOver(declared []coverage.Period) coverage.RowVerdict {
+func verdictOver(declared []coverage.Period) boundary.RowVerdict {
 	if len(declared) == 0 {
-		return coverage.VerdictUndeclared
+		return boundary.VerdictUndeclared
 	}
 	vs := make([]coverage.Verdict, 0, len(declared))
 	for _, d := range declared {
@@ -84,20 +85,20 @@ func verdictOver(declared []coverage.Period) coverage.RowVerdict {
 		}
 		vs = append(vs, v)
 	}
-	least, ok := coverage.LeastHeld(vs)
+	least, ok := boundary.LeastHeld(vs)
 	if !ok {
-		return coverage.RowVerdict(coverage.VerdictUnknown)
+		return boundary.RowVerdict(coverage.VerdictUnknown)
 	}
-	return coverage.RowVerdict(least)
+	return boundary.RowVerdict(least)
 }
 
 // PeriodRowsOf is the Record step: one period row per judged call, in order, stamped with the turn
 // and the batch's iteration.
-func PeriodRowsOf(checks []CheckedPeriod, st Stamp) []coverage.PeriodRow {
-	out := make([]coverage.PeriodRow, 0, len(checks))
+func PeriodRowsOf(checks []CheckedPeriod, st Stamp) []boundary.PeriodRow {
+	out := make([]boundary.PeriodRow, 0, len(checks))
 	for _, c := range checks {
-		out = append(out, coverage.PeriodRow{
-			Kind:       coverage.PeriodRowKind,
+		out = append(out, boundary.PeriodRow{
+			Kind:       boundary.PeriodRowKind,
 			Turn:       st.Turn,
 			ToolCallID: c.ToolCallID,
 			ToolName:   c.ToolName,
@@ -115,13 +116,13 @@ func PeriodRowsOf(checks []CheckedPeriod, st Stamp) []coverage.PeriodRow {
 // HeldSpanOf returns, for a not-held or partly-held verdict, the asked span and the held span of
 // the first declared period whose own verdict is that one. For any other verdict, or when no
 // declared period has it, it returns false.
-func HeldSpanOf(declared []coverage.Period, verdict coverage.RowVerdict) (HeldSpan, bool) {
-	if verdict != coverage.RowVerdict(coverage.VerdictNotHeld) && verdict != coverage.RowVerdict(coverage.VerdictPartlyHeld) {
+func HeldSpanOf(declared []coverage.Period, verdict boundary.RowVerdict) (HeldSpan, bool) {
+	if verdict != boundary.RowVerdict(coverage.VerdictNotHeld) && verdict != boundary.RowVerdict(coverage.VerdictPartlyHeld) {
 		return HeldSpan{}, false
 	}
 	for _, d := range declared {
 		v, err := coverage.VerdictOf(d)
-		if err != nil || coverage.RowVerdict(v) != verdict || d.Held.Unknown {
+		if err != nil || boundary.RowVerdict(v) != verdict || d.Held.Unknown {
 			continue
 		}
 		return HeldSpan{Queried: d.Queried, Held: d.Held.Span}, true

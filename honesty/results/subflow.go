@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
-	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 )
@@ -29,7 +29,7 @@ var (
 	keyTurnNumber     = state.KeyTurnNumber // the subflow keeps the agent's key for the turn
 	keyPeriodPlan     = flow.Key[[]PlannedPeriod]("periodPlan")
 	keyPeriodChecks   = flow.Key[[]CheckedPeriod]("periodChecks")
-	keyPeriodRows     = flow.Key[[]coverage.PeriodRow]("periodRows")
+	keyPeriodRows     = flow.Key[[]boundary.PeriodRow]("periodRows")
 	keyTimeInputs     = flow.Key[map[string]TimeInput]("timeInputs")
 )
 
@@ -41,7 +41,7 @@ type Deps struct {
 	// subflow; ctx is the Record stage's, so a caller can find its per-run state in it. nil
 	// means ledger.EmitPeriodRows (one agentfootprint.findings.period per row, through the
 	// scope's emit channel).
-	EmitRows func(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow)
+	EmitRows func(ctx context.Context, s *flow.Scope, rows []boundary.PeriodRow)
 	// TimeInputs, under the time layer, reads from the agent's state what the record holds about
 	// each call of the batch being judged (its asked window, drift, the tool's retention), by
 	// call id. The mount hands the result to the subflow, and Verify runs TimeChecks on it for
@@ -53,7 +53,7 @@ type Deps struct {
 func Chart(deps Deps) (*flow.Chart, error) {
 	emit := deps.EmitRows
 	if emit == nil {
-		emit = func(_ context.Context, s *flow.Scope, rows []coverage.PeriodRow) { ledger.EmitPeriodRows(s, rows) }
+		emit = func(_ context.Context, s *flow.Scope, rows []boundary.PeriodRow) { ledger.EmitPeriodRows(s, rows) }
 	}
 	c, err := flow.NewBuilder(SubflowID).
 		Keys(keyCalls, keyPeriods, keyBatchIteration, keyTurnNumber, keyPeriodPlan, keyPeriodChecks, keyPeriodRows, keyTimeInputs).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
@@ -74,7 +75,7 @@ func parentChart(t testing.TB, st parentState, deps Deps) *flow.Chart {
 }
 
 func absenceRow(id string, it int, p coverage.Period) coverage.DeclaredCoverage {
-	return coverage.DeclaredCoverage{Kind: coverage.KindAbsence, ToolName: "backup_runs", ToolCallID: id, Iteration: it,
+	return coverage.DeclaredCoverage{Kind: boundary.KindAbsence, ToolName: "backup_runs", ToolCallID: id, Iteration: it,
 		LookedFor: "failed backup runs for host-103", Checked: []coverage.Item{{What: "every job in the 02:00 export"}}, Period: &p}
 }
 
@@ -108,7 +109,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 			st: parentState{iteration: 2, stamp: intp(1), turn: 1,
 				results: []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}, {ToolCallID: "c2", ToolName: "lookup"}, {ToolCallID: "c3", ToolName: "backup_runs"}},
 				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale),
-					{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: "c3", Iteration: 1, Period: &unk}}},
+					{Kind: boundary.KindLedger, ToolName: "backup_runs", ToolCallID: "c3", Iteration: 1, Period: &unk}}},
 			want: []string{
 				`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"not-held"}`,
 				`{"kind":"period","turn":1,"toolCallId":"c3","toolName":"backup_runs","iteration":1,"verdict":"unknown"}`,
@@ -120,7 +121,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 			st: parentState{iteration: 3, stamp: intp(2), turn: 1,
 				results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
 				declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, fresh), absenceRow("c1", 2, stale)},
-				ledger:   []ledger.Row{ledger.FromPeriod(coverage.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"})}},
+				ledger:   []ledger.Row{ledger.FromPeriod(boundary.PeriodRow{Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "covered"})}},
 			want: []string{
 				`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":1,"verdict":"covered"}`,
 				`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":2,"verdict":"not-held"}`,
@@ -236,7 +237,7 @@ func TestSubflowRecordRoundTrip(t *testing.T) {
 	}
 	rows, _ := v.([]ledger.Row)
 	got := ledger.PeriodRows(rows)
-	want := []coverage.PeriodRow{{Kind: "period", Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}}
+	want := []boundary.PeriodRow{{Kind: "period", Turn: 1, ToolCallID: "c1", ToolName: "backup_runs", Iteration: 1, Verdict: "not-held"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decoded ledger (-want +got):\n%s", diff)
 	}
@@ -244,9 +245,9 @@ func TestSubflowRecordRoundTrip(t *testing.T) {
 
 func TestInputReadsTypedState(t *testing.T) {
 	declared := []coverage.DeclaredCoverage{
-		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "a", Iteration: 1, Period: &unk},
-		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "a", Iteration: 0, Period: &stale},
-		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "z", Iteration: 1, Period: &stale},
+		{Kind: boundary.KindLedger, ToolName: "t", ToolCallID: "a", Iteration: 1, Period: &unk},
+		{Kind: boundary.KindLedger, ToolName: "t", ToolCallID: "a", Iteration: 0, Period: &stale},
+		{Kind: boundary.KindLedger, ToolName: "t", ToolCallID: "z", Iteration: 1, Period: &stale},
 	}
 	tests := []struct {
 		name  string
@@ -283,9 +284,9 @@ func TestCustomEmitGetsStageContext(t *testing.T) {
 	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
 		results:  []state.ToolResult{{ToolCallID: "c1", ToolName: "backup_runs"}},
 		declared: []coverage.DeclaredCoverage{absenceRow("c1", 1, stale)}}
-	var got []coverage.PeriodRow
+	var got []boundary.PeriodRow
 	var tag any
-	c := parentChart(t, st, Deps{EmitRows: func(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow) {
+	c := parentChart(t, st, Deps{EmitRows: func(ctx context.Context, s *flow.Scope, rows []boundary.PeriodRow) {
 		tag = ctx.Value(ctxKey{})
 		if s.SubflowPath() != SubflowID {
 			t.Errorf("emit ran at %q, want inside %q", s.SubflowPath(), SubflowID)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 // Names of the time checks, as findings.period lists them (never an instant).
@@ -32,7 +33,7 @@ type TimeInput struct {
 	// Now is the turn's now.
 	Now time.Time
 	// Verdict is the row's verdict and Declared the periods the call's result declared.
-	Verdict  coverage.RowVerdict
+	Verdict  boundary.RowVerdict
 	Declared []coverage.Period
 	// Asked is the window the call asked for (its call-window row), nil when nothing can be
 	// compared (not filled, unread).
@@ -59,15 +60,15 @@ type TimeInput struct {
 
 // TimeFields are the time layer's fields of one period row.
 type TimeFields struct {
-	Differs               *coverage.PeriodDiffers
-	Shifted               *coverage.PeriodShift
+	Differs               *boundary.PeriodDiffers
+	Shifted               *boundary.PeriodShift
 	BeyondRetention       bool
 	PartlyBeyondRetention bool
-	Held                  *coverage.PeriodHeld
+	Held                  *boundary.PeriodHeld
 }
 
 // Apply writes the fields onto a period row.
-func (f TimeFields) Apply(row *coverage.PeriodRow) {
+func (f TimeFields) Apply(row *boundary.PeriodRow) {
 	row.Differs, row.Shifted = f.Differs, f.Shifted
 	row.BeyondRetention, row.PartlyBeyondRetention = f.BeyondRetention, f.PartlyBeyondRetention
 	row.Held = f.Held
@@ -101,12 +102,12 @@ func (f TimeFields) Names() []string {
 func TimeChecks(in TimeInput) TimeFields {
 	var f TimeFields
 	if in.Drift != nil && in.Drift.Outcome == clock.Shifted {
-		f.Shifted = &coverage.PeriodShift{ByMs: in.Drift.ByMs}
+		f.Shifted = &boundary.PeriodShift{ByMs: in.Drift.ByMs}
 	}
 	f.PartlyBeyondRetention = in.PartlyBeyondRetention && !in.RefusedBeyondRetention
 	f.BeyondRetention = in.RefusedBeyondRetention
 	if h, ok := HeldSpanOf(in.Declared, in.Verdict); ok {
-		f.Held = &coverage.PeriodHeld{Queried: h.Queried, Held: h.Held}
+		f.Held = &boundary.PeriodHeld{Queried: h.Queried, Held: h.Held}
 	}
 	if in.Asked == nil || in.RefusedBeyondRetention {
 		return f
@@ -147,7 +148,7 @@ func TimeChecks(in TimeInput) TimeFields {
 	if len(missing) == 0 && len(extra) == 0 {
 		return f
 	}
-	d := &coverage.PeriodDiffers{Against: against, Asked: spanOf(compared), Source: source, Read: spansOf(reads),
+	d := &boundary.PeriodDiffers{Against: against, Asked: spanOf(compared), Source: source, Read: spansOf(reads),
 		Missing: spansOf(missing), Extra: spansOf(extra)}
 	if source == ReadDeclared {
 		d.StepMs = step.Milliseconds()

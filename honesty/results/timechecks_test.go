@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/results"
 )
 
@@ -75,14 +76,14 @@ func TestTimeChecks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var row coverage.PeriodRow
+			var row boundary.PeriodRow
 			results.TimeChecks(c.in).Apply(&row)
 			b, err := json.Marshal(struct {
-				Differs               *coverage.PeriodDiffers `json:"differs,omitempty"`
-				Shifted               *coverage.PeriodShift   `json:"shifted,omitempty"`
+				Differs               *boundary.PeriodDiffers `json:"differs,omitempty"`
+				Shifted               *boundary.PeriodShift   `json:"shifted,omitempty"`
 				BeyondRetention       bool                    `json:"beyondRetention,omitempty"`
 				PartlyBeyondRetention bool                    `json:"partlyBeyondRetention,omitempty"`
-				Held                  *coverage.PeriodHeld    `json:"held,omitempty"`
+				Held                  *boundary.PeriodHeld    `json:"held,omitempty"`
 			}{row.Differs, row.Shifted, row.BeyondRetention, row.PartlyBeyondRetention, row.Held})
 			if err != nil {
 				t.Fatal(err)

@@ -2,7 +2,10 @@
 
 package results
 
-import "github.com/agentfootprint/agentfootprint-go/coverage"
+import (
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+)
 
 // RanCall is one call of the batch the loop just dispatched: its identity only, never its result.
 type RanCall struct {
@@ -29,7 +32,7 @@ type PlannedPeriod struct {
 type CheckedPeriod struct {
 	ToolCallID string              `json:"toolCallId"`
 	ToolName   string              `json:"toolName"`
-	Verdict    coverage.RowVerdict `json:"verdict"`
+	Verdict    boundary.RowVerdict `json:"verdict"`
 	Argument   string              `json:"argument,omitempty"`
 	// Time holds the time layer's checks, under that layer only.
 	Time *TimeFields `json:"time,omitempty"`

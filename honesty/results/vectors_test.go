@@ -10,14 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
 
 var (
 	q     = coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"}
-	stale = coverage.Period{Queried: q, Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
-	fresh = coverage.Period{Queried: q, Held: coverage.HeldSpan("2026-09-26T00:00:00Z", "2026-09-26T12:00:00Z")}
-	unk   = coverage.Period{Queried: q, Held: coverage.HeldUnknownSpan()}
-	part  = coverage.Period{Queried: q, Held: coverage.HeldSpan("2026-09-26T09:30:00Z", "2026-09-26T12:00:00Z")}
+	stale = coverage.Period{Queried: q, Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
+	fresh = coverage.Period{Queried: q, Held: coverage.Held{Span: coverage.Span{From: "2026-09-26T00:00:00Z", To: "2026-09-26T12:00:00Z"}}}
+	unk   = coverage.Period{Queried: q, Held: coverage.Held{Unknown: true}}
+	part  = coverage.Period{Queried: q, Held: coverage.Held{Span: coverage.Span{From: "2026-09-26T09:30:00Z", To: "2026-09-26T12:00:00Z"}}}
 )
 
 // mapReader is a flow.Reader over a plain map.
@@ -111,7 +112,7 @@ func TestCheckPeriods(t *testing.T) { // R4
 		name     string
 		declared []coverage.Period
 		argument string
-		want     coverage.RowVerdict
+		want     boundary.RowVerdict
 	}{
 		{"stale", []coverage.Period{stale}, "", "not-held"},
 		{"fresh", []coverage.Period{fresh}, "", "covered"},
@@ -119,7 +120,7 @@ func TestCheckPeriods(t *testing.T) { // R4
 		{"partly", []coverage.Period{part}, "", "partly-held"},
 		{"stale beats partly", []coverage.Period{part, stale}, "", "not-held"},
 		{"none declared, argument passes", []coverage.Period{}, "window", "undeclared"},
-		{"malformed counts as unknown", []coverage.Period{fresh, {Queried: coverage.Span{From: "soon", To: "later"}, Held: coverage.HeldSpan("x", "y")}}, "", "unknown"},
+		{"malformed counts as unknown", []coverage.Period{fresh, {Queried: coverage.Span{From: "soon", To: "later"}, Held: coverage.Held{Span: coverage.Span{From: "x", To: "y"}}}}, "", "unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -161,12 +162,12 @@ func TestPeriodRowsOfJSON(t *testing.T) { // R5
 func TestHeldSpanOf(t *testing.T) { // R6
 	seed := coverage.Period{
 		Queried: coverage.Span{From: "2026-09-30T13:00:00Z", To: "2026-09-30T18:59:50Z"},
-		Held:    coverage.HeldSpan("2026-10-01T16:22:44Z", "2026-10-01T17:02:44Z"),
+		Held:    coverage.Held{Span: coverage.Span{From: "2026-10-01T16:22:44Z", To: "2026-10-01T17:02:44Z"}},
 	}
 	tests := []struct {
 		name     string
 		declared []coverage.Period
-		verdict  coverage.RowVerdict
+		verdict  boundary.RowVerdict
 		want     HeldSpan
 		ok       bool
 	}{
@@ -212,7 +213,7 @@ func TestPeriodRowIsWellFormed(t *testing.T) { // R7, on rows decoded from JSON
 			if err := json.Unmarshal([]byte(tt.row), &m); err != nil {
 				t.Fatal(err)
 			}
-			if got := coverage.PeriodRowIsWellFormed(m); got != tt.want {
+			if got := boundary.PeriodRowIsWellFormed(m); got != tt.want {
 				t.Errorf("PeriodRowIsWellFormed = %v, want %v", got, tt.want)
 			}
 		})

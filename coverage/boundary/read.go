@@ -1,0 +1,259 @@
+// This file holds the one reading of a tool result at the dispatch boundary, the narrower
+// recognizers it is built from, and what they return.
+
+package boundary
+
+import (
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
+	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+)
+
+// Recognized names the envelope a result was recognized as.
+type Recognized string
+
+// The recognized kinds; RecognizedNone is plain data.
+const (
+	RecognizedAbsence   Recognized = "absence"
+	RecognizedLedger    Recognized = "ledger"
+	RecognizedSemantics Recognized = "semantics"
+	RecognizedNone      Recognized = "none"
+)
+
+// Reading is everything the dispatch boundary needs from one tool result.
+type Reading struct {
+	// Recognized is the outermost envelope recognized.
+	Recognized Recognized
+	// Result is what [ReadResult] finds: status, declarations to record, problems.
+	Result Result
+	// Record reports whether Result holds declarations to record (ReadResult's bool).
+	Record bool
+	// Problems adds, to Result.Problems, the fault that kept an af_semantics value from being
+	// recognized.
+	Problems []Problem
+	// Semantics is the af_semantics envelope as recognized (nil for none): the described
+	// values the tools.semantics_declared event carries.
+	Semantics wire.Object
+	// Served is what the model reads; Changed reports whether it differs from the tool's value.
+	Served  any
+	Changed bool
+}
+
+// Read reads one tool result for the named tool, once: what it was recognized as, the
+// declarations to record (as [ReadResult] finds them), the described values (as [ReadSemantics]
+// finds them), what was left off the record, and what the model is served (as [Served] derives
+// it). A value with no marker at all is plain data and is returned as served without being read
+// further.
+func Read(v any, tool string, opts ...ReadOption) Reading {
+	b := engine.AtBoundary(plain(v), tool, engineOptions(opts)...)
+	served := b.Served
+	if !b.Changed {
+		served = v
+	}
+	return Reading{
+		Recognized: Recognized(b.Recognized),
+		Result:     resultOf(b.Result),
+		Record:     b.Record,
+		Problems:   problems(b.Problems),
+		Semantics:  b.Semantics,
+		Served:     served,
+		Changed:    b.Changed,
+	}
+}
+
+// Status is the status a result's envelope gives its call.
+type Status string
+
+// StatusAbsent is the status of a call whose result is (or wraps) an absence.
+const StatusAbsent Status = "absent"
+
+// FactsKind says which door a declaration came through.
+type FactsKind string
+
+// The declaration kinds on the record: the values of [Facts].Kind and of
+// [coverage.DeclaredCoverage].Kind (a plain string there, so the constants are untyped).
+const (
+	KindAbsence = "absence"
+	KindLedger  = "ledger"
+)
+
+// Facts is one declaration as the record keeps it, read off an envelope. Lists are never nil.
+type Facts struct {
+	Kind        FactsKind
+	Checked     []coverage.Item
+	NotChecked  []coverage.Item
+	CannotCover []coverage.Item
+	// LookedFor is set on an absence whose looked_for is text.
+	LookedFor string
+	// TryInstead and TryInsteadTool are an absence's suggestions; invalid ones are dropped.
+	TryInstead     string
+	TryInsteadTool *coverage.ToolSuggestion
+	// Provenance is an absence's well-formed provenance.
+	Provenance *coverage.Provenance
+	// Period is the well-formed declared period, camelCase.
+	Period *coverage.Period
+	// InProgress is a ledger's well-formed, non-empty in-progress list.
+	InProgress []coverage.InProgressItem
+}
+
+// Problem is one fault found in a declaration: where it is (a dot path, wire-spelled), and what
+// is wrong. A reader records it when it leaves a foreign declaration off the record.
+type Problem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Result is what [ReadResult] found in a tool result.
+type Result struct {
+	// Status is StatusAbsent when the result is, or wraps, an absence.
+	Status Status
+	// Declared lists the declarations to record, in record order (a ledger before the absence it
+	// wraps).
+	Declared []Facts
+	// Problems lists each declaration left off the record, and each fault in a declaration that was
+	// kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is not
+	// true), wire-spelled.
+	Problems []Problem
+}
+
+// Verdict returns the least held verdict over the declared periods (see [LeastHeld]), and false
+// when none declared a period.
+func (r Result) Verdict() (coverage.Verdict, bool) {
+	var vs []coverage.Verdict
+	for _, f := range r.Declared {
+		if f.Period != nil {
+			if v, err := coverage.VerdictOf(*f.Period); err == nil {
+				vs = append(vs, v)
+			}
+		}
+	}
+	return LeastHeld(vs)
+}
+
+// ReadResult recognizes an absence, a ledger (and an absence it wraps) or a described result with
+// coverage or a period, and returns what to record; false for anything else. A malformed period,
+// provenance, item short or kind, or in-progress list is left off the record and named in
+// Problems, with one warning per tool and declaration to the [Warner] given by [WithWarner], if
+// any; the envelope stays recognized and is served as written.
+func ReadResult(v any, tool string, opts ...ReadOption) (Result, bool) {
+	r, ok := engine.ReadCoverageResult(plain(v), tool, engineOptions(opts)...)
+	return resultOf(r), ok
+}
+
+// ReadAbsence recognizes an af_absent envelope: "af_absent" is the boolean true and "checked" is a
+// non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
+// an ordered object.
+func ReadAbsence(v any) (wire.Object, bool) { return engine.ReadAbsence(plain(v)) }
+
+// ReadLedger recognizes a coverage ledger: "af_coverage" is an object, a "result" key exists (null
+// included), and af_coverage.checked is not "declared".
+func ReadLedger(v any) (wire.Object, bool) { return engine.ReadCoverageLedger(plain(v)) }
+
+// ReadSemantics recognizes an af_semantics envelope: the marker is true and the whole wire rule set
+// passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
+// value stays data.
+func ReadSemantics(v any) (wire.Object, *Problem) {
+	o, p := engine.ReadSemantics(plain(v))
+	if p != nil {
+		return nil, &Problem{Field: p.Field, Message: p.Message}
+	}
+	return o, nil
+}
+
+// ReadDeclaredAbsence recognizes an absence whose checked the dispatcher is to compose from the
+// tool's search declaration (checked is "declared"). Every other reader sees such a value as data.
+func ReadDeclaredAbsence(v any) (wire.Object, bool) { return engine.ReadDeclaredAbsence(plain(v)) }
+
+// ReadDeclaredLedger recognizes a ledger whose checked the dispatcher is to compose.
+func ReadDeclaredLedger(v any) (wire.Object, bool) { return engine.ReadDeclaredLedger(plain(v)) }
+
+func problems(in []engine.Problem) []Problem {
+	if in == nil {
+		return nil
+	}
+	out := make([]Problem, len(in))
+	for i, p := range in {
+		out[i] = Problem(p)
+	}
+	return out
+}
+
+func resultOf(r engine.CoverageResult) Result {
+	out := Result{Status: Status(r.Status), Problems: problems(r.Problems)}
+	if r.Declared != nil {
+		out.Declared = make([]Facts, len(r.Declared))
+		for i, f := range r.Declared {
+			out.Declared[i] = factsOf(f)
+		}
+	}
+	return out
+}
+
+func factsOf(f engine.Facts) Facts {
+	out := Facts{
+		Kind:        FactsKind(f.Kind),
+		Checked:     items(f.Checked),
+		NotChecked:  items(f.NotChecked),
+		CannotCover: items(f.CannotCover),
+		LookedFor:   f.LookedFor,
+		TryInstead:  f.TryInstead,
+		Period:      periodPtr(f.Period),
+	}
+	if t := f.TryInsteadTool; t != nil {
+		out.TryInsteadTool = &coverage.ToolSuggestion{Tool: t.Tool, Why: t.Why}
+	}
+	if p := f.Provenance; p != nil {
+		out.Provenance = &coverage.Provenance{MeasuredAt: p.MeasuredAt, AgeSeconds: p.AgeSeconds, Source: p.Source, SourceExportDate: p.SourceExportDate}
+	}
+	if f.InProgress != nil {
+		out.InProgress = make([]coverage.InProgressItem, len(f.InProgress))
+		for i, it := range f.InProgress {
+			out.InProgress[i] = coverage.InProgressItem(it)
+		}
+	}
+	return out
+}
+
+func items(in []engine.Item) []coverage.Item {
+	if in == nil {
+		return nil
+	}
+	out := make([]coverage.Item, len(in))
+	for i, it := range in {
+		out[i] = coverage.Item{What: it.What, Why: it.Why, Short: it.Short, Kind: coverage.ItemKind(it.Kind)}
+	}
+	return out
+}
+
+func periodOf(p engine.Period) coverage.Period {
+	return coverage.Period{
+		Queried: coverage.Span(p.Queried),
+		Held:    coverage.Held{Unknown: p.Held.Unknown, Span: coverage.Span(p.Held.Span)},
+		ReadAt:  p.ReadAt,
+	}
+}
+
+func periodPtr(p *engine.Period) *coverage.Period {
+	if p == nil {
+		return nil
+	}
+	c := periodOf(*p)
+	return &c
+}
+
+func enginePeriod(p coverage.Period) engine.Period {
+	return engine.Period{
+		Queried: engine.Span(p.Queried),
+		Held:    engine.Held{Unknown: p.Held.Unknown, Span: engine.Span(p.Held.Span)},
+		ReadAt:  p.ReadAt,
+	}
+}
+
+// plain hands a minted coverage.Envelope to the engine as the wire object it is, so the reading
+// does not have to look through its named type.
+func plain(v any) any {
+	if e, ok := v.(coverage.Envelope); ok {
+		return wire.Object(e)
+	}
+	return v
+}
