@@ -22,7 +22,7 @@ import (
 
 var (
 	rlQ     = coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"}
-	rlStale = coverage.Period{Queried: rlQ, Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
+	rlStale = coverage.Period{Queried: rlQ, Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
 )
 
 func call(id, name, args string) llm.ToolCall {
@@ -121,7 +121,7 @@ func queueTool(t testing.TB, name string, results ...any) *tool.Tool {
 		}))
 }
 
-func s1Absent(t testing.TB, p coverage.Period) *coverage.Absence {
+func s1Absent(t testing.TB, p coverage.Period) coverage.Envelope {
 	t.Helper()
 	a, err := coverage.Absent(coverage.AbsenceDecl{What: "failed backup runs for host-103",
 		Checked: []coverage.Item{{What: "every job in the 02:00 export"}}, Period: &p})
