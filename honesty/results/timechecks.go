@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
 )
 
 // Names of the time checks, as findings.period lists them (never an instant).
@@ -51,7 +52,7 @@ type TimeInput struct {
 	// PartlyBeyondRetention is the call-window row's flag.
 	PartlyBeyondRetention bool
 	// Drift is the call row's drift, nil when it drifted by no more than a step.
-	Drift *clock.Drift
+	Drift *timelayer.Drift
 	// Retention and Granularity are the tool's declared facts; zero when not declared.
 	Retention   time.Duration
 	Granularity time.Duration
@@ -100,7 +101,7 @@ func (f TimeFields) Names() []string {
 // clock a moment later, not a difference. A declared span it cannot parse is skipped.
 func TimeChecks(in TimeInput) TimeFields {
 	var f TimeFields
-	if in.Drift != nil && in.Drift.Outcome == clock.Shifted {
+	if in.Drift != nil && in.Drift.Outcome == timelayer.Shifted {
 		f.Shifted = &coverage.PeriodShift{ByMs: in.Drift.ByMs}
 	}
 	f.PartlyBeyondRetention = in.PartlyBeyondRetention && !in.RefusedBeyondRetention
@@ -142,8 +143,8 @@ func TimeChecks(in TimeInput) TimeFields {
 	if (source == ReadAsked && in.Person == nil) || readsLate(in, compared, reads, source) {
 		return f
 	}
-	missing := dropTiny(clock.Difference([]clock.Range{compared}, reads))
-	extra := dropTiny(clock.Difference(reads, []clock.Range{compared}))
+	missing := dropTiny(timelayer.Difference([]clock.Range{compared}, reads))
+	extra := dropTiny(timelayer.Difference(reads, []clock.Range{compared}))
 	if len(missing) == 0 && len(extra) == 0 {
 		return f
 	}
@@ -164,7 +165,7 @@ func readsLate(in TimeInput, asked clock.Range, reads []clock.Range, source stri
 	}
 	step := in.Granularity
 	if step <= 0 {
-		step = clock.DefaultStep
+		step = timelayer.DefaultStep
 	}
 	r := reads[0]
 	late := r.From.Sub(asked.From)
@@ -187,11 +188,11 @@ func declaredReads(declared []coverage.Period, granularity time.Duration) []cloc
 	}
 	var out []clock.Range
 	for _, p := range declared {
-		from, err := clock.ParseInstant(p.Queried.From, clock.Lenient)
+		from, err := timelayer.ParseInstant(p.Queried.From, timelayer.Lenient)
 		if err != nil {
 			continue
 		}
-		to, err := clock.ParseInstant(p.Queried.To, clock.Lenient)
+		to, err := timelayer.ParseInstant(p.Queried.To, timelayer.Lenient)
 		if err != nil || to.Time.Before(from.Time) {
 			continue
 		}
@@ -212,7 +213,7 @@ func dropTiny(rs []clock.Range) []clock.Range {
 }
 
 func spanOf(r clock.Range) coverage.Span {
-	return coverage.Span{From: clock.UTCString(r.From), To: clock.UTCString(r.To)}
+	return coverage.Span{From: timelayer.UTCString(r.From), To: timelayer.UTCString(r.To)}
 }
 
 func spansOf(rs []clock.Range) []coverage.Span {

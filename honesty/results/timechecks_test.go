@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/honesty/results"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	"github.com/google/go-cmp/cmp"
 )
 
 func mustTime(t *testing.T, s string) time.Time {
@@ -54,7 +54,7 @@ func TestTimeChecks(t *testing.T) {
 			`{}`},
 		{"shifted after a 30-minute pause", results.TimeInput{Now: now, Verdict: "undeclared", Sent: true,
 			Asked: rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:40:00Z"),
-			Drift: &clock.Drift{ByMs: 1800000, Outcome: clock.Shifted}},
+			Drift: &timelayer.Drift{ByMs: 1800000, Outcome: timelayer.Shifted}},
 			`{"differs":{"against":"asked","asked":{"from":"2026-10-09T14:40:00Z","to":"2026-10-09T15:40:00Z"},"read":[{"from":"2026-10-09T15:10:00Z","to":"2026-10-09T16:10:00Z"}],"source":"shifted","missing":[{"from":"2026-10-09T14:40:00Z","to":"2026-10-09T15:10:00Z"}],"extra":[{"from":"2026-10-09T15:40:00Z","to":"2026-10-09T16:10:00Z"}]},"shifted":{"byMs":1800000}}`},
 		{"20s drift is nothing", results.TimeInput{Now: now, Verdict: "undeclared", Sent: true,
 			Asked: rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:40:00Z")},
@@ -102,7 +102,7 @@ func TestTimeChecksHeldAndNames(t *testing.T) {
 		t.Errorf("held %+v", f.Held)
 	}
 	f = results.TimeChecks(results.TimeInput{Verdict: "undeclared", Sent: true, Asked: rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:40:00Z"),
-		Drift: &clock.Drift{ByMs: 1800000, Outcome: clock.Shifted}})
+		Drift: &timelayer.Drift{ByMs: 1800000, Outcome: timelayer.Shifted}})
 	if diff := cmp.Diff([]string{"period-differs-from-asked", "period-shifted"}, f.Names()); diff != "" {
 		t.Errorf("names (-want +got):\n%s", diff)
 	}
@@ -116,7 +116,7 @@ func BenchmarkTimeChecks(b *testing.B) {
 	var ds []coverage.Period
 	for i := range 4 {
 		from := now.Add(-time.Duration(7*(i+1)) * 24 * time.Hour)
-		ds = append(ds, declared(clock.UTCString(from), clock.UTCString(from.Add(72*time.Hour))))
+		ds = append(ds, declared(timelayer.UTCString(from), timelayer.UTCString(from.Add(72*time.Hour))))
 	}
 	in := results.TimeInput{Now: now, Verdict: "covered", Sent: true, Asked: &asked, Declared: ds, Retention: 90 * 24 * time.Hour}
 	b.ReportAllocs()

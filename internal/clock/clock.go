@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // NowSource says where a clock's now came from.
@@ -33,59 +36,33 @@ const (
 // WindowSource is the only source a clock's window has: the app's control.
 const WindowSource = "control"
 
-// Given is what the app passes for one run: the message time, the person's zone and a window
-// the person set in the app's control. Every field is optional; the zero Given passes nothing.
-type Given struct {
-	Now    time.Time
-	Zone   string
-	Window *Range
-}
-
-// Check validates what the app passed without reading any clock: a zone, when given, must
-// pass ParseZone, and a window, when given, must pass Range.Check. The refusal names the field
-// (time.zone, time.window). A run, or a resume, with a refused Given is refused before its
-// turn.
-func (g Given) Check() error {
-	if g.Zone != "" {
-		if _, err := ParseZone(g.Zone); err != nil {
-			return fmt.Errorf("clock: time.zone: %w", err)
-		}
-	}
-	if g.Window != nil {
-		if err := g.Window.Check(); err != nil {
-			return fmt.Errorf("clock: time.window: %w", err)
-		}
-	}
-	return nil
-}
-
 // Clock is one turn's time: now, the person's zone and the app's window, each with its source.
 // It is decided once, at the start of a turn, and the same value serves every iteration of
 // the turn, pauses included. Its JSON form lets a paused run store it and resume on it.
 type Clock struct {
 	now        time.Time
 	nowSource  NowSource
-	zone       Zone
+	zone       tz.Zone
 	zoneSource ZoneSource
-	window     *Range
+	window     *clock.Range
 }
 
 // Start decides a turn's clock. The zone is the run's (given.Zone), else the builder's, else
 // unknown (spelled UTC). Now is given.Now, else one read of wall (time.Now when wall is nil);
 // it is cut to the millisecond and kept in UTC. Start refuses, naming the field, a given zone
-// that ParseZone refuses and a window that fails Range.Check; it reads the wall clock only
+// that ParseZone refuses and a window that fails clock.Range.Check; it reads the wall clock only
 // when given.Now is zero.
-func Start(builder Zone, given Given, wall func() time.Time) (Clock, error) {
+func Start(builder tz.Zone, given clock.Given, wall func() time.Time) (Clock, error) {
 	if err := given.Check(); err != nil {
 		return Clock{}, err
 	}
 	c := Clock{zone: builder, zoneSource: ZoneFromBuilder}
 	switch {
 	case given.Zone != "":
-		c.zone, _ = ParseZone(given.Zone) // checked above
+		c.zone, _ = tz.Parse(given.Zone) // checked above
 		c.zoneSource = ZoneFromRun
 	case builder.IsZero():
-		c.zone, c.zoneSource = UTC(), ZoneUnknown
+		c.zone, c.zoneSource = tz.UTC(), ZoneUnknown
 	}
 	if given.Window != nil {
 		w := given.Window.UTC()
@@ -109,8 +86,8 @@ func (c Clock) Now() time.Time { return c.now }
 // NowSource says whether now is the app's or the default.
 func (c Clock) NowSource() NowSource { return c.nowSource }
 
-// Zone returns the zone times are spelled in (UTC when the person's zone is unknown).
-func (c Clock) Zone() Zone { return c.zone }
+// tz.Zone returns the zone times are spelled in (UTC when the person's zone is unknown).
+func (c Clock) Zone() tz.Zone { return c.zone }
 
 // ZoneSource says whether the zone is the run's, the builder's or unknown.
 func (c Clock) ZoneSource() ZoneSource { return c.zoneSource }
@@ -119,9 +96,9 @@ func (c Clock) ZoneSource() ZoneSource { return c.zoneSource }
 func (c Clock) ZoneUnknown() bool { return c.zoneSource == ZoneUnknown }
 
 // Window returns the window the person set in the app's control, if any.
-func (c Clock) Window() (Range, bool) {
+func (c Clock) Window() (clock.Range, bool) {
 	if c.window == nil {
-		return Range{}, false
+		return clock.Range{}, false
 	}
 	return *c.window, true
 }
@@ -147,8 +124,8 @@ type OnResume struct {
 // Resumed compares what a resume passed with the frozen clock. It reports false when the
 // resume passed nothing different (a zero field passes nothing). When it reports true, the
 // clock is still kept: the paused turn's values were read against it. It compares only;
-// refuse a malformed Given with Given.Check first.
-func (c Clock) Resumed(given Given) (OnResume, bool) {
+// refuse a malformed clock.Given with clock.Given.Check first.
+func (c Clock) Resumed(given clock.Given) (OnResume, bool) {
 	kept := Reading{Now: c.now, Zone: c.zone.String()}
 	var passed Reading
 	differs := false
@@ -223,9 +200,9 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 		if w.Zone != "UTC" {
 			return fmt.Errorf("clock: zone %q with zoneSource %q: an unknown zone is spelled UTC", clip(w.Zone), ZoneUnknown)
 		}
-		v.zone = UTC()
+		v.zone = tz.UTC()
 	case ZoneFromRun, ZoneFromBuilder:
-		if v.zone, err = ParseZone(w.Zone); err != nil {
+		if v.zone, err = tz.Parse(w.Zone); err != nil {
 			return fmt.Errorf("clock: zone: %w", err)
 		}
 	default:
@@ -235,8 +212,11 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 		if w.Window.Source != WindowSource {
 			return fmt.Errorf("clock: window.source %q is not %q", clip(w.Window.Source), WindowSource)
 		}
-		var r Range
-		raw, _ := json.Marshal(rangeJSON{From: w.Window.From, To: w.Window.To})
+		var r clock.Range
+		raw, _ := json.Marshal(struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		}{From: w.Window.From, To: w.Window.To})
 		if err := r.UnmarshalJSON(raw); err != nil {
 			return fmt.Errorf("clock: window: %w", err)
 		}

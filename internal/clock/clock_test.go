@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,26 +51,26 @@ var (
 
 func TestStart(t *testing.T) {
 	laZone := mustZone(t, la)
-	window := &Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)}
+	window := &clock.Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)}
 	tests := []struct {
 		name       string
-		builder    Zone
-		given      Given
+		builder    tz.Zone
+		given      clock.Given
 		now        string
 		nowSource  NowSource
 		zone       string
 		zoneSource ZoneSource
 		wallReads  int
 	}{
-		{"app now and run zone", laZone, Given{Now: appNow, Zone: "Asia/Kolkata"},
+		{"app now and run zone", laZone, clock.Given{Now: appNow, Zone: "Asia/Kolkata"},
 			"2026-10-09T15:40:00.123Z", NowFromApp, "Asia/Kolkata", ZoneFromRun, 0},
-		{"builder zone, default now", laZone, Given{},
+		{"builder zone, default now", laZone, clock.Given{},
 			"2026-10-09T15:41:02.999Z", NowDefault, la, ZoneFromBuilder, 1},
-		{"no zone anywhere", Zone{}, Given{Now: appNow},
+		{"no zone anywhere", tz.Zone{}, clock.Given{Now: appNow},
 			"2026-10-09T15:40:00.123Z", NowFromApp, "UTC", ZoneUnknown, 0},
-		{"run zone without a builder zone", Zone{}, Given{Zone: "UTC"},
+		{"run zone without a builder zone", tz.Zone{}, clock.Given{Zone: "UTC"},
 			"2026-10-09T15:41:02.999Z", NowDefault, "UTC", ZoneFromRun, 1},
-		{"window kept", laZone, Given{Now: appNow, Window: window},
+		{"window kept", laZone, clock.Given{Now: appNow, Window: window},
 			"2026-10-09T15:40:00.123Z", NowFromApp, la, ZoneFromBuilder, 0},
 	}
 	for _, tt := range tests {
@@ -103,18 +105,18 @@ func TestStartRefuses(t *testing.T) {
 	from := time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name  string
-		given Given
+		given clock.Given
 		want  string
 	}{
-		{"abbreviation", Given{Zone: "PST"}, `time.zone: clock: zone "PST"`},
-		{"Local", Given{Zone: "Local"}, `"Local"`},
-		{"reversed window", Given{Window: &Range{From: from, To: from.Add(-time.Hour)}}, "time.window"},
-		{"half a window", Given{Window: &Range{From: from}}, "range.to is missing"},
+		{"abbreviation", clock.Given{Zone: "PST"}, `time.zone: clock: zone "PST"`},
+		{"Local", clock.Given{Zone: "Local"}, `"Local"`},
+		{"reversed window", clock.Given{Window: &clock.Range{From: from, To: from.Add(-time.Hour)}}, "time.window"},
+		{"half a window", clock.Given{Window: &clock.Range{From: from}}, "range.to is missing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &wallCounter{t: wallNow}
-			_, err := Start(Zone{}, tt.given, w.now)
+			_, err := Start(tz.Zone{}, tt.given, w.now)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}
@@ -128,27 +130,27 @@ func TestStartRefuses(t *testing.T) {
 			t.Errorf("%s: Check() = %v, want an error containing %q", tt.name, err, tt.want)
 		}
 	}
-	if err := (Given{Zone: la, Now: wallNow}).Check(); err != nil {
-		t.Errorf("a valid Given was refused: %v", err)
+	if err := (clock.Given{Zone: la, Now: wallNow}).Check(); err != nil {
+		t.Errorf("a valid clock.Given was refused: %v", err)
 	}
-	_, err := Start(Zone{}, Given{Zone: "EST"}, nil)
-	var ze *ZoneError
-	if !errors.As(err, &ze) || ze.Kind != ZoneAbbreviation {
+	_, err := Start(tz.Zone{}, clock.Given{Zone: "EST"}, nil)
+	var ze *tz.Error
+	if !errors.As(err, &ze) || ze.Kind != tz.ZoneAbbreviation {
 		t.Errorf("the zone refusal is not reachable with errors.As: %v", err)
 	}
 }
 
 // TestClockJSON pins the JSON form and checks that a stored clock resumes unchanged.
 func TestClockJSON(t *testing.T) {
-	window := &Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)}
+	window := &clock.Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)}
 	cases := []struct {
 		name    string
-		builder Zone
-		given   Given
+		builder tz.Zone
+		given   clock.Given
 	}{
-		{"app", mustZone(t, la), Given{Now: appNow, Window: window}},
-		{"default", mustZone(t, la), Given{}},
-		{"unknown", Zone{}, Given{Now: appNow}},
+		{"app", mustZone(t, la), clock.Given{Now: appNow, Window: window}},
+		{"default", mustZone(t, la), clock.Given{}},
+		{"unknown", tz.Zone{}, clock.Given{Now: appNow}},
 	}
 	var all []byte
 	for _, tc := range cases {
@@ -165,7 +167,7 @@ func TestClockJSON(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if diff := cmp.Diff(c, back, cmp.AllowUnexported(Clock{}, Zone{}), cmp.Comparer(func(a, b *time.Location) bool {
+		if diff := cmp.Diff(c, back, cmp.AllowUnexported(Clock{}, tz.Zone{}), cmp.Comparer(func(a, b *time.Location) bool {
 			return a.String() == b.String()
 		})); diff != "" {
 			t.Errorf("%s: round trip changed the clock (-want +got):\n%s", tc.name, diff)
@@ -211,7 +213,7 @@ func TestClockJSONRefuses(t *testing.T) {
 }
 
 func TestResumed(t *testing.T) {
-	c, err := Start(mustZone(t, la), Given{Now: appNow}, nil)
+	c, err := Start(mustZone(t, la), clock.Given{Now: appNow}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,13 +221,13 @@ func TestResumed(t *testing.T) {
 	later := appNow.Add(30 * time.Minute)
 	tests := []struct {
 		name  string
-		given Given
+		given clock.Given
 		want  *OnResume
 	}{
-		{"nothing passed", Given{}, nil},
-		{"the same time passed", Given{Now: appNow.Add(100 * time.Microsecond), Zone: la}, nil},
-		{"a later now", Given{Now: later}, &OnResume{Passed: Reading{Now: later.UTC().Truncate(time.Millisecond)}, Kept: kept}},
-		{"another zone", Given{Zone: "Europe/Berlin"}, &OnResume{Passed: Reading{Zone: "Europe/Berlin"}, Kept: kept}},
+		{"nothing passed", clock.Given{}, nil},
+		{"the same time passed", clock.Given{Now: appNow.Add(100 * time.Microsecond), Zone: la}, nil},
+		{"a later now", clock.Given{Now: later}, &OnResume{Passed: Reading{Now: later.UTC().Truncate(time.Millisecond)}, Kept: kept}},
+		{"another zone", clock.Given{Zone: "Europe/Berlin"}, &OnResume{Passed: Reading{Zone: "Europe/Berlin"}, Kept: kept}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,7 +242,7 @@ func TestResumed(t *testing.T) {
 			}
 		})
 	}
-	got, _ := c.Resumed(Given{Zone: "Europe/Berlin"})
+	got, _ := c.Resumed(clock.Given{Zone: "Europe/Berlin"})
 	b, _ := json.Marshal(got)
 	want := `{"passed":{"zone":"Europe/Berlin"},"kept":{"now":"2026-10-09T15:40:00.123Z","zone":"America/Los_Angeles"}}`
 	if string(b) != want {
@@ -252,7 +254,7 @@ func TestResumed(t *testing.T) {
 // the wall clock does.
 func TestClockIsFrozen(t *testing.T) {
 	w := &wallCounter{t: wallNow}
-	c, _ := Start(mustZone(t, la), Given{}, w.now)
+	c, _ := Start(mustZone(t, la), clock.Given{}, w.now)
 	w.t = wallNow.Add(2 * time.Hour)
 	for range 3 {
 		if !c.Now().Equal(wallNow.Truncate(time.Millisecond)) {

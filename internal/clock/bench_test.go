@@ -3,6 +3,9 @@ package clock
 import (
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // The targets: a render ≤ 2 µs and ≤ 4 allocs; ParseZone, once cached,
@@ -40,7 +43,7 @@ func BenchmarkInstant(b *testing.B) {
 
 func BenchmarkRange(b *testing.B) {
 	p := Bind(mustZone(b, la))
-	r := Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 15, 40, 0, 1e6, time.UTC)}
+	r := clock.Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 15, 40, 0, 1e6, time.UTC)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := p.Range(r, GrainSecond); err != nil {
@@ -51,7 +54,7 @@ func BenchmarkRange(b *testing.B) {
 
 func BenchmarkRangeDST(b *testing.B) {
 	p := Bind(mustZone(b, la))
-	r := Range{From: time.Date(2026, 11, 1, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)}
+	r := clock.Range{From: time.Date(2026, 11, 1, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := p.Range(r, GrainSecond); err != nil {
@@ -64,7 +67,7 @@ func BenchmarkParseZoneCached(b *testing.B) {
 	mustZone(b, la)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParseZone(la); err != nil {
+		if _, err := tz.Parse(la); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -84,10 +87,10 @@ func BenchmarkCheckLineShiftedModel(b *testing.B) {
 	u := func(h, m int) time.Time { return time.Date(2026, 10, 9, h, m, 0, 0, time.UTC) }
 	c := CheckedPeriod{
 		Tool: "search_logs", Against: AgainstAsked, Shifted: true,
-		Compared: Range{From: u(14, 40), To: u(15, 40)},
-		Reads:    []Range{{From: u(15, 10), To: u(16, 10)}},
-		Missing:  []Range{{From: u(14, 40), To: u(15, 10)}},
-		Extra:    []Range{{From: u(15, 40), To: u(16, 10)}},
+		Compared: clock.Range{From: u(14, 40), To: u(15, 40)},
+		Reads:    []clock.Range{{From: u(15, 10), To: u(16, 10)}},
+		Missing:  []clock.Range{{From: u(14, 40), To: u(15, 10)}},
+		Extra:    []clock.Range{{From: u(15, 40), To: u(16, 10)}},
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -98,7 +101,7 @@ func BenchmarkCheckLineShiftedModel(b *testing.B) {
 }
 
 func BenchmarkServedTimeLineClockOnly(b *testing.B) {
-	c, err := Start(mustZone(b, la), Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	c, err := Start(mustZone(b, la), clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,36 +2,23 @@ package clock_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
-func ExampleParseZone() {
-	z, err := clock.ParseZone("America/Los_Angeles")
-	fmt.Println(z.Name(), err)
-
-	_, err = clock.ParseZone("EST")
-	var ze *clock.ZoneError
-	fmt.Println(errors.As(err, &ze) && ze.Kind == clock.ZoneAbbreviation)
-	fmt.Println(err)
-	// Output:
-	// America/Los_Angeles <nil>
-	// true
-	// clock: zone "EST" is an abbreviation, which names no place and no daylight-saving rule; use UTC or an IANA Area/Location such as America/New_York
-}
-
 func ExampleParseInstant() {
-	in, _ := clock.ParseInstant("2026-10-09T08:40:59-07:00", clock.Strict)
-	fmt.Println(clock.UTCString(in.Time), in.Precision, in.Precision.Step())
+	in, _ := timelayer.ParseInstant("2026-10-09T08:40:59-07:00", timelayer.Strict)
+	fmt.Println(timelayer.UTCString(in.Time), in.Precision, in.Precision.Step())
 
 	// A tool's declared period may use a lower-case z and a leap second.
-	leap, _ := clock.ParseInstant("2026-12-31T23:59:60z", clock.Lenient)
-	fmt.Println(clock.UTCString(leap.Time))
+	leap, _ := timelayer.ParseInstant("2026-12-31T23:59:60z", timelayer.Lenient)
+	fmt.Println(timelayer.UTCString(leap.Time))
 
-	_, err := clock.ParseInstant("2026-12-31T23:59:60z", clock.Strict)
+	_, err := timelayer.ParseInstant("2026-12-31T23:59:60z", timelayer.Strict)
 	fmt.Println(err != nil)
 	// Output:
 	// 2026-10-09T15:40:59Z second 1s
@@ -40,8 +27,8 @@ func ExampleParseInstant() {
 }
 
 func ExampleBind() {
-	z, _ := clock.ParseZone("America/Los_Angeles")
-	p := clock.Bind(z)
+	z, _ := tz.Parse("America/Los_Angeles")
+	p := timelayer.Bind(z)
 
 	s, _ := p.Span("2026-10-09T15:00:00Z", "2026-10-09T15:40:00Z")
 	fmt.Println(s)
@@ -56,14 +43,14 @@ func ExampleBind() {
 }
 
 func ExamplePresentation_Range() {
-	z, _ := clock.ParseZone("America/Los_Angeles")
+	z, _ := tz.Parse("America/Los_Angeles")
 	day := clock.Range{
 		From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC),
 		To:   time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC),
 	}
-	s, _ := clock.Bind(z).Range(day, clock.GrainSecond) // the last instant inside is shown
+	s, _ := timelayer.Bind(z).Range(day, timelayer.GrainSecond) // the last instant inside is shown
 	fmt.Println(s)
-	s, _ = clock.Bind(z).Range(day, clock.GrainDay)
+	s, _ = timelayer.Bind(z).Range(day, timelayer.GrainDay)
 	fmt.Println(s)
 	// Output:
 	// 2026-10-08 00:00:00–23:59:59 America/Los_Angeles (UTC-07:00)
@@ -71,16 +58,16 @@ func ExamplePresentation_Range() {
 }
 
 func ExampleStart() {
-	builder, _ := clock.ParseZone("America/Los_Angeles")
+	builder, _ := tz.Parse("America/Los_Angeles")
 	wall := func() time.Time { return time.Date(2026, 10, 9, 15, 40, 0, 250_999_999, time.UTC) }
 
 	// No message time and no run zone: the turn's start and the builder's zone.
-	c, _ := clock.Start(builder, clock.Given{}, wall)
+	c, _ := timelayer.Start(builder, clock.Given{}, wall)
 	b, _ := json.Marshal(c)
 	fmt.Println(string(b))
 
 	// The stored clock resumes unchanged.
-	var resumed clock.Clock
+	var resumed timelayer.Clock
 	_ = json.Unmarshal(b, &resumed)
 	fmt.Println(resumed.Now().Equal(c.Now()), resumed.Zone().Name())
 
@@ -95,7 +82,7 @@ func ExampleStart() {
 }
 
 func ExampleClock_ForTool() {
-	c, _ := clock.Start(clock.Zone{}, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	c, _ := timelayer.Start(tz.Zone{}, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
 	b, _ := json.Marshal(c.ForTool(time.Date(2026, 10, 9, 16, 10, 0, 0, time.UTC)))
 	fmt.Println(string(b))
 	// Output:
@@ -105,13 +92,13 @@ func ExampleClock_ForTool() {
 func ExampleDriftAtDispatch() {
 	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
 	// The model sent "60m"; a pause held the call for 30 minutes.
-	d, ok := clock.DriftAtDispatch(clock.Dispatch{Now: now, DispatchedAt: now.Add(30 * time.Minute)})
+	d, ok := timelayer.DriftAtDispatch(timelayer.Dispatch{Now: now, DispatchedAt: now.Add(30 * time.Minute)})
 	b, _ := json.Marshal(d)
 	fmt.Println(ok, string(b))
 
 	// The library filled the look-back and the tool also reads iso-ranges: it is redrawn.
-	d, _ = clock.DriftAtDispatch(clock.Dispatch{Now: now, DispatchedAt: now.Add(30 * time.Minute), LibraryFill: true, AcceptsISORange: true})
-	r, _ := clock.ISORange(clock.Lookback(now, time.Hour))
+	d, _ = timelayer.DriftAtDispatch(timelayer.Dispatch{Now: now, DispatchedAt: now.Add(30 * time.Minute), LibraryFill: true, AcceptsISORange: true})
+	r, _ := timelayer.ISORange(timelayer.Lookback(now, time.Hour))
 	fmt.Println(d.Outcome, r)
 	// Output:
 	// true {"byMs":1800000,"outcome":"shifted"}
@@ -119,34 +106,34 @@ func ExampleDriftAtDispatch() {
 }
 
 func ExamplePeriodLine() {
-	z, _ := clock.ParseZone("America/Los_Angeles")
-	line, _ := clock.PeriodLine("backup_runs", clock.DeclaredPeriod{
-		Queried: clock.SpanText{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
-		Held:    &clock.SpanText{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"},
-	}, clock.Bind(z))
+	z, _ := tz.Parse("America/Los_Angeles")
+	line, _ := timelayer.PeriodLine("backup_runs", timelayer.DeclaredPeriod{
+		Queried: timelayer.SpanText{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
+		Held:    &timelayer.SpanText{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"},
+	}, timelayer.Bind(z))
 	fmt.Println(line)
 	// Output:
 	// backup_runs queried 2026-09-26 02:00–03:00 America/Los_Angeles (UTC-07:00); the store holds 2026-08-26 19:00–2026-09-25 19:00 America/Los_Angeles (UTC-07:00)
 }
 
 func ExampleHeldLine() {
-	z, _ := clock.ParseZone("UTC")
-	line, _ := clock.HeldLine("metrics", clock.HeldSpan{
-		Queried: clock.SpanText{From: "2026-09-30T06:00:00Z", To: "2026-09-30T12:00:00Z"},
-		Held:    clock.SpanText{From: "2026-09-30T10:00:00Z", To: "2026-10-01T10:00:00Z"},
+	z, _ := tz.Parse("UTC")
+	line, _ := timelayer.HeldLine("metrics", timelayer.HeldSpan{
+		Queried: timelayer.SpanText{From: "2026-09-30T06:00:00Z", To: "2026-09-30T12:00:00Z"},
+		Held:    timelayer.SpanText{From: "2026-09-30T10:00:00Z", To: "2026-10-01T10:00:00Z"},
 		Partly:  true,
-	}, clock.Bind(z))
+	}, timelayer.Bind(z))
 	fmt.Println(line)
 	// Output:
 	// metrics was asked about 2026-09-30 06:00–12:00 UTC; its source has data only for 2026-09-30 10:00–2026-10-01 10:00 UTC, only part of the asked time
 }
 
 func ExampleClockLines() {
-	sources := []clock.SourceClock{
+	sources := []timelayer.SourceClock{
 		{Tool: "billing", Zone: "America/New_York"},
 		{Tool: "shipping", Zone: "Europe/Berlin"},
 	}
-	for _, l := range clock.ClockLines(sources, clock.ForModel) {
+	for _, l := range timelayer.ClockLines(sources, timelayer.ForModel) {
 		fmt.Println(l)
 	}
 	// Output:
@@ -154,9 +141,9 @@ func ExampleClockLines() {
 }
 
 func ExampleClockSentence() {
-	c, _ := clock.Start(clock.Zone{}, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
-	fmt.Println(clock.ClockSentence(c))
-	fmt.Println(clock.UnknownZoneLine)
+	c, _ := timelayer.Start(tz.Zone{}, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	fmt.Println(timelayer.ClockSentence(c))
+	fmt.Println(timelayer.UnknownZoneLine)
 	// Output:
 	// Time of this turn: Friday 2026-10-09 15:40 UTC (the person's time zone is unknown).
 	// all times here are in UTC because the person's time zone is unknown
@@ -164,54 +151,43 @@ func ExampleClockSentence() {
 
 func ExampleMeaning() {
 	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
-	asked, _ := clock.Meaning(clock.SpellingLookback, "60m", now)
+	asked, _ := timelayer.Meaning(timelayer.SpellingLookback, "60m", now)
 	// The call ran 30 minutes late, so the tool read the hour before its own clock.
 	read := asked.Shifted(30 * time.Minute)
-	missing := clock.Difference([]clock.Range{asked}, []clock.Range{read})
-	extra := clock.Difference([]clock.Range{read}, []clock.Range{asked})
-	fmt.Println(clock.UTCString(missing[0].From), clock.UTCString(missing[0].To))
-	fmt.Println(clock.UTCString(extra[0].From), clock.UTCString(extra[0].To))
+	missing := timelayer.Difference([]clock.Range{asked}, []clock.Range{read})
+	extra := timelayer.Difference([]clock.Range{read}, []clock.Range{asked})
+	fmt.Println(timelayer.UTCString(missing[0].From), timelayer.UTCString(missing[0].To))
+	fmt.Println(timelayer.UTCString(extra[0].From), timelayer.UTCString(extra[0].To))
 
 	// An iso-range's end is inclusive to the unit of its last written digit.
-	r, _ := clock.Meaning(clock.SpellingISORange, "2026-10-09T08:00:00-07:00..2026-10-09T08:40:59-07:00", now)
-	fmt.Println(clock.UTCString(r.From), clock.UTCString(r.To))
+	r, _ := timelayer.Meaning(timelayer.SpellingISORange, "2026-10-09T08:00:00-07:00..2026-10-09T08:40:59-07:00", now)
+	fmt.Println(timelayer.UTCString(r.From), timelayer.UTCString(r.To))
 	// Output:
 	// 2026-10-09T14:40:00Z 2026-10-09T15:10:00Z
 	// 2026-10-09T15:40:00Z 2026-10-09T16:10:00Z
 	// 2026-10-09T15:00:00Z 2026-10-09T15:41:00Z
 }
 
-func ExampleZone_Wall() {
-	z, _ := clock.ParseZone("America/Los_Angeles")
-	t, _ := z.Wall(2026, time.October, 9, 8, 40, 0, 0)
-	fmt.Println(clock.UTCString(t))
-	_, err := z.Wall(2026, time.March, 8, 2, 30, 0, 0) // the clocks skip 02:00–03:00
-	fmt.Println(err)
-	// Output:
-	// 2026-10-09T15:40:00Z
-	// clock: 2026-03-08 02:30:00 does not exist in America/Los_Angeles (the clocks skip it); give the instant with its offset
-}
-
 func ExampleCheckLine() {
-	z, _ := clock.ParseZone("America/Los_Angeles")
+	z, _ := tz.Parse("America/Los_Angeles")
 	u := func(h, m int) time.Time { return time.Date(2026, 10, 9, h, m, 0, 0, time.UTC) }
-	c := clock.CheckedPeriod{
-		Tool: "search_logs", Against: clock.AgainstAsked, Shifted: true,
+	c := timelayer.CheckedPeriod{
+		Tool: "search_logs", Against: timelayer.AgainstAsked, Shifted: true,
 		Compared: clock.Range{From: u(14, 40), To: u(15, 40)},
 		Reads:    []clock.Range{{From: u(15, 10), To: u(16, 10)}},
 		Missing:  []clock.Range{{From: u(14, 40), To: u(15, 10)}},
 		Extra:    []clock.Range{{From: u(15, 40), To: u(16, 10)}},
 	}
-	line, _, _ := clock.CheckLine(c, clock.Bind(z), clock.ForPerson)
+	line, _, _ := timelayer.CheckLine(c, timelayer.Bind(z), timelayer.ForPerson)
 	fmt.Println(line)
 	// Output:
 	// search_logs read a later window — asked: 2026-10-09 07:40:00–08:40:00 America/Los_Angeles (UTC-07:00); read: 2026-10-09 08:10:00–09:10:00 America/Los_Angeles (UTC-07:00)
 }
 
 func ExampleServedTimeLine() {
-	z, _ := clock.ParseZone("America/Los_Angeles")
-	c, _ := clock.Start(z, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
-	line, _ := clock.ServedTimeLine(clock.TimeLine{Clock: c})
+	z, _ := tz.Parse("America/Los_Angeles")
+	c, _ := timelayer.Start(z, clock.Given{Now: time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)}, nil)
+	line, _ := timelayer.ServedTimeLine(timelayer.TimeLine{Clock: c})
 	fmt.Println(line)
 	// Output:
 	// [Automated note from the tool runtime. The person did not write it and it corrects nothing; reply to the person based on the tool results.] Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00).

@@ -1,7 +1,7 @@
 // This file holds the conversion of a wall-clock time in a zone to an instant, refusing the
 // wall times a daylight-saving change skips or repeats.
 
-package clock
+package tz
 
 import (
 	"fmt"

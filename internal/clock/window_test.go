@@ -3,6 +3,9 @@ package clock
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // TestWindowEndsAgree holds the one convention for printed windows: a window is shown from its
@@ -15,8 +18,8 @@ func TestWindowEndsAgree(t *testing.T) {
 	c := CheckedPeriod{
 		Tool: "search_logs", Against: AgainstAsked,
 		Compared: rng(t, "2026-09-09T15:40:00Z", "2026-10-09T15:40:00Z"),
-		Reads:    []Range{rng(t, "2026-10-02T15:40:00Z", "2026-10-09T15:40:00.001Z")},
-		Missing:  []Range{rng(t, "2026-09-09T15:40:00Z", "2026-10-02T15:40:00Z")},
+		Reads:    []clock.Range{rng(t, "2026-10-02T15:40:00Z", "2026-10-09T15:40:00.001Z")},
+		Missing:  []clock.Range{rng(t, "2026-09-09T15:40:00Z", "2026-10-02T15:40:00Z")},
 	}
 	for _, a := range []Audience{ForPerson, ForModel} {
 		line, ok, err := CheckLine(c, p, a)
@@ -60,7 +63,7 @@ func TestWindow(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Bind(Zone{}).Window(Range{}); err == nil || !strings.Contains(err.Error(), "range.from is missing") {
+	if _, err := Bind(tz.Zone{}).Window(clock.Range{}); err == nil || !strings.Contains(err.Error(), "range.from is missing") {
 		t.Errorf("a zero range: err = %v, want range.from is missing", err)
 	}
 }

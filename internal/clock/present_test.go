@@ -3,12 +3,15 @@ package clock
 import (
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // mustZone loads a zone or stops the test.
-func mustZone(t testing.TB, name string) Zone {
+func mustZone(t testing.TB, name string) tz.Zone {
 	t.Helper()
-	z, err := ParseZone(name)
+	z, err := tz.Parse(name)
 	if err != nil {
 		t.Fatalf("ParseZone(%q): %v", name, err)
 	}
@@ -78,7 +81,7 @@ func TestGoldens(t *testing.T) {
 			case "instant":
 				got, err = p.Instant(tt.call.from)
 			case "range":
-				got, err = p.Range(Range{From: at(t, tt.call.from), To: at(t, tt.call.to)}, tt.call.grain)
+				got, err = p.Range(clock.Range{From: at(t, tt.call.from), To: at(t, tt.call.to)}, tt.call.grain)
 			}
 			if err != nil {
 				t.Fatalf("error: %v", err)

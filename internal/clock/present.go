@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
-// Grain is the precision a half-open Range is shown at. The empty Grain (Exact) shows both
+// Grain is the precision a half-open clock.Range is shown at. The empty Grain (Exact) shows both
 // ends as they are, at their natural precision.
 type Grain string
 
-// The grains Range accepts.
+// The grains clock.Range accepts.
 const (
 	Exact       Grain = ""
 	GrainSecond Grain = "second"
@@ -80,14 +83,14 @@ func natural(w time.Time) level {
 // person-facing time the library writes goes through it. It is a small value, safe to copy
 // and to share between goroutines.
 type Presentation struct {
-	zone Zone
+	zone tz.Zone
 }
 
-// Bind returns the Presentation for zone z. The zero Zone renders in UTC.
-func Bind(z Zone) Presentation { return Presentation{zone: z} }
+// Bind returns the Presentation for zone z. The zero tz.Zone renders in UTC.
+func Bind(z tz.Zone) Presentation { return Presentation{zone: z} }
 
-// Zone returns the zone the presentation renders in.
-func (p Presentation) Zone() Zone { return p.zone }
+// tz.Zone returns the zone the presentation renders in.
+func (p Presentation) Zone() tz.Zone { return p.zone }
 
 // Instant renders one instant (Lenient profile) at its natural precision, e.g.
 // "2026-10-09 08:40:03 America/Los_Angeles (UTC-07:00)". A malformed instant is refused.
@@ -131,13 +134,13 @@ func (p Presentation) SpanOf(from, to time.Time) (string, error) {
 	return p.render(from, to, lv), nil
 }
 
-// Range renders the half-open range r at grain g. With a grain, the ends shown are From and
+// clock.Range renders the half-open range r at grain g. With a grain, the ends shown are From and
 // the last instant inside the range (To − 1 ms, or To cut to the millisecond when it has a
 // sub-millisecond part), each cut to the grain: second, minute, hour (HH:00), day and week
 // (the date), month (YYYY-MM), year (YYYY). With Exact both ends are shown as they are at the
 // finer natural precision. A range failing Check, an empty range at a grain, and an unknown
 // grain are refused.
-func (p Presentation) Range(r Range, g Grain) (string, error) {
+func (p Presentation) Range(r clock.Range, g Grain) (string, error) {
 	if err := r.Check(); err != nil {
 		return "", err
 	}
@@ -161,17 +164,17 @@ func (p Presentation) Range(r Range, g Grain) (string, error) {
 // moment (a tool's declared span ends on its last instant, one millisecond further) therefore
 // print the same end; the library never counts a difference of a millisecond or less. A
 // range failing Check is refused.
-func (p Presentation) Window(r Range) (string, error) {
+func (p Presentation) Window(r clock.Range) (string, error) {
 	if err := r.Check(); err != nil {
 		return "", err
 	}
 	return p.render(r.From, r.To, lvSecond), nil
 }
 
-// Between is Range for callers that cannot name this package's types (the coverage
+// Between is clock.Range for callers that cannot name this package's types (the coverage
 // package's presenter interface): the half-open range [from, to) at grain g.
 func (p Presentation) Between(from, to time.Time, g string) (string, error) {
-	return p.Range(Range{From: from, To: to}, Grain(g))
+	return p.Range(clock.Range{From: from, To: to}, Grain(g))
 }
 
 // lastInside returns the last millisecond inside a range that ends (exclusive) at to.
@@ -201,7 +204,7 @@ func (p Presentation) render(a, b time.Time, lv level) string {
 
 	out := make([]byte, 0, 2*len(left)+len(p.zone.String())+32)
 	switch {
-	case offA != offB && !p.zone.isUTCName():
+	case offA != offB && !p.zone.IsUTCName():
 		out = append(out, left...)
 		out = append(out, " ("...)
 		out = appendOffset(out, offA)
@@ -235,7 +238,7 @@ func (p Presentation) render(a, b time.Time, lv level) string {
 // appendTag writes the zone tag: UTC or Etc/UTC alone, any other zone with its offset.
 func (p Presentation) appendTag(b []byte, off int) []byte {
 	b = append(b, p.zone.String()...)
-	if p.zone.isUTCName() {
+	if p.zone.IsUTCName() {
 		return b
 	}
 	b = append(b, " ("...)

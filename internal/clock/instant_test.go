@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 func TestParseInstantAccepts(t *testing.T) {
@@ -182,7 +184,7 @@ func FuzzParseInstant(f *testing.F) {
 				t.Fatalf("%q: round trip moved the instant", s)
 			}
 		}
-		if _, err := Bind(UTC()).Instant(s); err != nil {
+		if _, err := Bind(tz.UTC()).Instant(s); err != nil {
 			t.Fatalf("%q: the presenter refuses what the parser accepts: %v", s, err)
 		}
 	})

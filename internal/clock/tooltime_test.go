@@ -6,13 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestForTool(t *testing.T) {
 	dispatched := time.Date(2026, 10, 9, 16, 10, 0, 456_789_000, time.UTC)
-	known, _ := Start(mustZone(t, la), Given{Now: appNow}, nil)
-	unknown, _ := Start(Zone{}, Given{Now: appNow}, nil)
+	known, _ := Start(mustZone(t, la), clock.Given{Now: appNow}, nil)
+	unknown, _ := Start(tz.Zone{}, clock.Given{Now: appNow}, nil)
 	tests := []struct {
 		name string
 		c    Clock

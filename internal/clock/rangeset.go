@@ -5,18 +5,20 @@ package clock
 
 import (
 	"slices"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
 )
 
 // Union merges rs into the fewest ranges covering the same instants, in time order. Ranges
 // that overlap or touch are joined; empty ranges vanish. The input is not modified.
-func Union(rs []Range) []Range {
-	out := make([]Range, 0, len(rs))
+func Union(rs []clock.Range) []clock.Range {
+	out := make([]clock.Range, 0, len(rs))
 	for _, r := range rs {
 		if r.From.Before(r.To) {
 			out = append(out, r)
 		}
 	}
-	slices.SortFunc(out, func(a, b Range) int { return a.From.Compare(b.From) })
+	slices.SortFunc(out, func(a, b clock.Range) int { return a.From.Compare(b.From) })
 	merged := out[:0]
 	for _, r := range out {
 		if n := len(merged); n > 0 && !r.From.After(merged[n-1].To) {
@@ -36,9 +38,9 @@ func Union(rs []Range) []Range {
 // Difference returns the instants of ∪a that no range of b covers, as the fewest ranges in
 // time order (nil when none): Difference({asked}, reads) is what a call missed, and
 // Difference(reads, {asked}) what it read beyond.
-func Difference(a, b []Range) []Range {
+func Difference(a, b []clock.Range) []clock.Range {
 	cut := Union(b)
-	var out []Range
+	var out []clock.Range
 	for _, r := range Union(a) {
 		from := r.From
 		for _, c := range cut {
@@ -49,7 +51,7 @@ func Difference(a, b []Range) []Range {
 				break // wholly after r
 			}
 			if c.From.After(from) {
-				out = append(out, Range{From: from, To: c.From})
+				out = append(out, clock.Range{From: from, To: c.From})
 			}
 			from = c.To
 			if !from.Before(r.To) {
@@ -57,7 +59,7 @@ func Difference(a, b []Range) []Range {
 			}
 		}
 		if from.Before(r.To) {
-			out = append(out, Range{From: from, To: r.To})
+			out = append(out, clock.Range{From: from, To: r.To})
 		}
 	}
 	return out

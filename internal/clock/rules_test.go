@@ -4,16 +4,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // TestRenderingRules covers each rendering rule beyond the goldens.
 func TestRenderingRules(t *testing.T) {
 	type tc struct {
 		name     string
-		zone     string // "" → the zero Zone
+		zone     string // "" → the zero tz.Zone
 		from, to string
 		grain    Grain
-		span     bool // Span(from, to) instead of Range
+		span     bool // Span(from, to) instead of clock.Range
 		want     string
 	}
 	tests := []tc{
@@ -80,7 +83,7 @@ func TestRenderingRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var z Zone
+			var z tz.Zone
 			if tt.zone != "" {
 				z = mustZone(t, tt.zone)
 			}
@@ -92,7 +95,7 @@ func TestRenderingRules(t *testing.T) {
 			} else {
 				a, _ := ParseInstant(tt.from, Lenient)
 				b, _ := ParseInstant(tt.to, Lenient)
-				got, err = p.Range(Range{From: a.Time, To: b.Time}, tt.grain)
+				got, err = p.Range(clock.Range{From: a.Time, To: b.Time}, tt.grain)
 			}
 			if err != nil {
 				t.Fatalf("error: %v", err)
@@ -124,10 +127,10 @@ func TestPresentationRefuses(t *testing.T) {
 		{"malformed span start", func() (string, error) { return p.Span("yesterday", "2026-10-09T15:00Z") }, "span.from"},
 		{"malformed span end", func() (string, error) { return p.Span("2026-10-09T15:00Z", "2026-10-09") }, "span.to"},
 		{"reversed span", func() (string, error) { return p.Span("2026-10-09T16:00Z", "2026-10-09T15:00Z") }, "after its end"},
-		{"reversed range", func() (string, error) { return p.Range(Range{From: from, To: from.Add(-time.Hour)}, GrainSecond) }, "after range.to"},
-		{"zero range", func() (string, error) { return p.Range(Range{}, GrainSecond) }, "range.from is missing"},
-		{"empty range at a grain", func() (string, error) { return p.Range(Range{From: from, To: from}, GrainSecond) }, "empty"},
-		{"unknown grain", func() (string, error) { return p.Range(Range{From: from, To: from.Add(time.Hour)}, "fortnight") }, `"fortnight"`},
+		{"reversed range", func() (string, error) { return p.Range(clock.Range{From: from, To: from.Add(-time.Hour)}, GrainSecond) }, "after range.to"},
+		{"zero range", func() (string, error) { return p.Range(clock.Range{}, GrainSecond) }, "range.from is missing"},
+		{"empty range at a grain", func() (string, error) { return p.Range(clock.Range{From: from, To: from}, GrainSecond) }, "empty"},
+		{"unknown grain", func() (string, error) { return p.Range(clock.Range{From: from, To: from.Add(time.Hour)}, "fortnight") }, `"fortnight"`},
 		{"unknown grain via Between", func() (string, error) { return p.Between(from, from.Add(time.Hour), "Day") }, `"Day"`},
 	}
 	for _, tt := range tests {
@@ -146,7 +149,7 @@ func TestPresentationRefuses(t *testing.T) {
 func TestBetweenMatchesRange(t *testing.T) {
 	p := Bind(mustZone(t, la))
 	from, to := at(t, "2026-10-08T07:00:00Z"), at(t, "2026-10-09T07:00:00Z")
-	a, err1 := p.Range(Range{From: from, To: to}, GrainSecond)
+	a, err1 := p.Range(clock.Range{From: from, To: to}, GrainSecond)
 	b, err2 := p.Between(from, to, "second")
 	if err1 != nil || err2 != nil || a != b {
 		t.Errorf("Range %q (%v) vs Between %q (%v)", a, err1, b, err2)
@@ -164,7 +167,7 @@ func TestISORange(t *testing.T) {
 		{"2026-10-09T07:40:00.000000001Z", "2026-10-09T08:40:00Z", "2026-10-09T07:40:00.000000001Z..2026-10-09T08:39:59.999999999Z"},
 	}
 	for _, tt := range tests {
-		r := Range{From: at(t, tt.from), To: at(t, tt.to)}
+		r := clock.Range{From: at(t, tt.from), To: at(t, tt.to)}
 		got, err := ISORange(r)
 		if err != nil {
 			t.Fatalf("ISORange(%v): %v", r, err)
@@ -179,12 +182,12 @@ func TestISORange(t *testing.T) {
 		if err != nil {
 			t.Fatalf("end %q is not strict: %v", ends[1], err)
 		}
-		back := Range{From: a.Time, To: b.Time.Add(b.Precision.Step())}
+		back := clock.Range{From: a.Time, To: b.Time.Add(b.Precision.Step())}
 		if !back.From.Equal(r.From) || !back.To.Equal(r.To) {
 			t.Errorf("%q reads back as [%s, %s)", got, UTCString(back.From), UTCString(back.To))
 		}
 	}
-	if _, err := ISORange(Range{From: at(t, "2026-10-09T07:40:00Z"), To: at(t, "2026-10-09T07:40:00Z")}); err == nil {
+	if _, err := ISORange(clock.Range{From: at(t, "2026-10-09T07:40:00Z"), To: at(t, "2026-10-09T07:40:00Z")}); err == nil {
 		t.Errorf("an empty range was spelled")
 	}
 }

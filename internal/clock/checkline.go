@@ -6,6 +6,8 @@ package clock
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
 )
 
 // Against names what a call's read was compared with.
@@ -24,10 +26,10 @@ const (
 type CheckedPeriod struct {
 	Tool            string
 	Against         Against
-	Compared        Range
-	Reads           []Range
-	Missing         []Range
-	Extra           []Range
+	Compared        clock.Range
+	Reads           []clock.Range
+	Missing         []clock.Range
+	Extra           []clock.Range
 	Shifted         bool // the look-back ran later than the turn's now, as sent
 	BeyondRetention bool // the source keeps no data as old as the asked time
 }
@@ -142,7 +144,7 @@ func ShiftedConclusion(c CheckedPeriod, p Presentation) (string, error) {
 }
 
 // joined renders each range as a window (Window) and joins them with sep.
-func (p Presentation) joined(rs []Range, sep string) (string, error) {
+func (p Presentation) joined(rs []clock.Range, sep string) (string, error) {
 	var b strings.Builder
 	for i, r := range rs {
 		s, err := p.Window(r)

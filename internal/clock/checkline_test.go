@@ -3,12 +3,15 @@ package clock
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // rng builds a range from two strict instants.
-func rng(t *testing.T, from, to string) Range {
+func rng(t *testing.T, from, to string) clock.Range {
 	t.Helper()
-	return Range{From: at(t, from), To: at(t, to)}
+	return clock.Range{From: at(t, from), To: at(t, to)}
 }
 
 func TestCheckLine(t *testing.T) {
@@ -17,23 +20,23 @@ func TestCheckLine(t *testing.T) {
 	wider := CheckedPeriod{
 		Tool: "search_logs", Against: AgainstAsked,
 		Compared: rng(t, "2026-10-08T07:00:00Z", "2026-10-09T07:00:00Z"),
-		Reads:    []Range{rng(t, "2026-10-08T07:00:00Z", "2026-10-09T15:40:00.001Z")},
-		Extra:    []Range{rng(t, "2026-10-09T07:00:00Z", "2026-10-09T15:40:00.001Z")},
+		Reads:    []clock.Range{rng(t, "2026-10-08T07:00:00Z", "2026-10-09T15:40:00.001Z")},
+		Extra:    []clock.Range{rng(t, "2026-10-09T07:00:00Z", "2026-10-09T15:40:00.001Z")},
 	}
 	// Worked example: 30 days asked, the last 7 declared.
 	narrower := CheckedPeriod{
 		Tool: "client_activity", Against: AgainstAsked,
 		Compared: rng(t, "2026-09-09T15:40:00Z", "2026-10-09T15:40:00Z"),
-		Reads:    []Range{rng(t, "2026-10-02T15:40:00Z", "2026-10-09T15:40:00.001Z")},
-		Missing:  []Range{rng(t, "2026-09-09T15:40:00Z", "2026-10-02T15:40:00Z")},
+		Reads:    []clock.Range{rng(t, "2026-10-02T15:40:00Z", "2026-10-09T15:40:00.001Z")},
+		Missing:  []clock.Range{rng(t, "2026-09-09T15:40:00Z", "2026-10-02T15:40:00Z")},
 	}
 	// Worked example: 60m sent at 15:40Z, dispatched at 16:10Z.
 	shifted := CheckedPeriod{
 		Tool: "search_logs", Against: AgainstAsked, Shifted: true,
 		Compared: rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:40:00Z"),
-		Reads:    []Range{rng(t, "2026-10-09T15:10:00Z", "2026-10-09T16:10:00Z")},
-		Missing:  []Range{rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:10:00Z")},
-		Extra:    []Range{rng(t, "2026-10-09T15:40:00Z", "2026-10-09T16:10:00Z")},
+		Reads:    []clock.Range{rng(t, "2026-10-09T15:10:00Z", "2026-10-09T16:10:00Z")},
+		Missing:  []clock.Range{rng(t, "2026-10-09T14:40:00Z", "2026-10-09T15:10:00Z")},
+		Extra:    []clock.Range{rng(t, "2026-10-09T15:40:00Z", "2026-10-09T16:10:00Z")},
 	}
 	person := narrower
 	person.Against = AgainstPerson
@@ -89,22 +92,22 @@ func TestCheckLine(t *testing.T) {
 }
 
 func TestShiftedConclusionForms(t *testing.T) {
-	p := Bind(UTC())
+	p := Bind(tz.UTC())
 	window := rng(t, "2026-10-09T14:00:00Z", "2026-10-09T15:00:00Z")
 	tests := []struct {
 		name    string
-		missing []Range
-		extra   []Range
+		missing []clock.Range
+		extra   []clock.Range
 		want    []string
 	}{
-		{"whole window missed", []Range{window}, []Range{rng(t, "2026-10-09T15:00:00Z", "2026-10-09T16:00:00Z")}, []string{
+		{"whole window missed", []clock.Range{window}, []clock.Range{rng(t, "2026-10-09T15:00:00Z", "2026-10-09T16:00:00Z")}, []string{
 			"covers none of the person's window (2026-10-09 14:00:00–15:00:00 UTC) and includes 2026-10-09 15:00:00–16:00:00 UTC instead.",
 			"leaves 2026-10-09 14:00:00–15:00:00 UTC uncovered",
 		}},
-		{"two missing pieces", []Range{rng(t, "2026-10-09T14:00:00Z", "2026-10-09T14:10:00Z"), rng(t, "2026-10-09T14:50:00Z", "2026-10-09T15:00:00Z")}, nil, []string{
+		{"two missing pieces", []clock.Range{rng(t, "2026-10-09T14:00:00Z", "2026-10-09T14:10:00Z"), rng(t, "2026-10-09T14:50:00Z", "2026-10-09T15:00:00Z")}, nil, []string{
 			"leaves out 2026-10-09 14:00:00–14:10:00 UTC and 2026-10-09 14:50:00–15:00:00 UTC of the person's window (2026-10-09 14:00:00–15:00:00 UTC). In the answer",
 		}},
-		{"extra only", nil, []Range{rng(t, "2026-10-09T15:00:00Z", "2026-10-09T15:30:00Z")}, []string{
+		{"extra only", nil, []clock.Range{rng(t, "2026-10-09T15:00:00Z", "2026-10-09T15:30:00Z")}, []string{
 			"covers the person's window (2026-10-09 14:00:00–15:00:00 UTC) but also includes 2026-10-09 15:00:00–15:30:00 UTC",
 		}},
 	}
@@ -121,11 +124,11 @@ func TestShiftedConclusionForms(t *testing.T) {
 			}
 		})
 	}
-	bad := CheckedPeriod{Tool: "logs", Compared: window, Missing: []Range{{From: window.To, To: window.From}}, Shifted: true}
+	bad := CheckedPeriod{Tool: "logs", Compared: window, Missing: []clock.Range{{From: window.To, To: window.From}}, Shifted: true}
 	if _, _, err := CheckLine(bad, p, ForModel); err == nil {
 		t.Errorf("a reversed piece rendered")
 	}
-	bad.Compared = Range{}
+	bad.Compared = clock.Range{}
 	if _, _, err := CheckLine(bad, p, ForPerson); err == nil {
 		t.Errorf("a zero compared range rendered")
 	}

@@ -4,14 +4,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 func TestServedTimeLine(t *testing.T) {
 	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
-	known, _ := Start(mustZone(t, la), Given{Now: now}, nil)
-	unknown, _ := Start(Zone{}, Given{Now: now}, nil)
-	window := &Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)}
-	windowed, _ := Start(mustZone(t, la), Given{Now: now, Window: window}, nil)
+	known, _ := Start(mustZone(t, la), clock.Given{Now: now}, nil)
+	unknown, _ := Start(tz.Zone{}, clock.Given{Now: now}, nil)
+	window := &clock.Range{From: time.Date(2026, 10, 8, 7, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 9, 7, 0, 0, 0, time.UTC)}
+	windowed, _ := Start(mustZone(t, la), clock.Given{Now: now, Window: window}, nil)
 
 	tests := []struct {
 		name string

@@ -1,6 +1,6 @@
 // This file holds zone validation: the only zones accepted are the ones a person can name.
 
-package clock
+package tz
 
 import (
 	"fmt"
@@ -54,22 +54,22 @@ func (z Zone) Location() *time.Location {
 	return z.loc
 }
 
-// isUTCName reports whether the zone is spelled without an offset: UTC or Etc/UTC (or none).
-func (z Zone) isUTCName() bool {
+// IsUTCName reports whether the zone is spelled without an offset: UTC or Etc/UTC (or none).
+func (z Zone) IsUTCName() bool {
 	return z.name == "" || z.name == "UTC" || z.name == "Etc/UTC"
 }
 
 // MarshalText writes the zone name. The zero Zone is refused: it has no name to write.
 func (z Zone) MarshalText() ([]byte, error) {
 	if z.name == "" {
-		return nil, &ZoneError{Kind: ZoneEmpty}
+		return nil, &Error{Kind: ZoneEmpty}
 	}
 	return []byte(z.name), nil
 }
 
-// UnmarshalText reads a zone name under the rules of ParseZone.
+// UnmarshalText reads a zone name under the rules of Parse.
 func (z *Zone) UnmarshalText(b []byte) error {
-	v, err := ParseZone(string(b))
+	v, err := Parse(string(b))
 	if err != nil {
 		return err
 	}
@@ -77,12 +77,12 @@ func (z *Zone) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ParseZone validates a zone name and loads it from the embedded tz database. It accepts
+// Parse validates a zone name and loads it from the embedded tz database. It accepts
 // "UTC" and IANA Area/Location names (America/Los_Angeles, Etc/GMT+5, US/Pacific) written in
-// their exact case. It refuses, with a *ZoneError: "" and "Local" (which load the server's
+// their exact case. It refuses, with a *Error: "" and "Local" (which load the server's
 // zone, never the person's), names over 64 bytes, abbreviations and legacy short names (EST,
 // CET, GMT), bare offsets (+02:00, UTC+2), and names absent from the database.
-func ParseZone(name string) (Zone, error) {
+func Parse(name string) (Zone, error) {
 	if name == "UTC" {
 		return UTC(), nil
 	}
@@ -90,18 +90,18 @@ func ParseZone(name string) (Zone, error) {
 		return Zone{name: name, loc: v.(*time.Location)}, nil
 	}
 	if kind, ok := zoneRefusal(name); !ok {
-		return Zone{}, &ZoneError{Input: clip(name), Kind: kind}
+		return Zone{}, &Error{Input: clip(name), Kind: kind}
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return Zone{}, &ZoneError{Input: clip(name), Kind: ZoneNotLoadable, Err: err}
+		return Zone{}, &Error{Input: clip(name), Kind: ZoneNotLoadable, Err: err}
 	}
 	locations.Store(name, loc)
 	return Zone{name: name, loc: loc}, nil
 }
 
 // zoneRefusal applies the name rules in order and says which one refused the name.
-func zoneRefusal(name string) (ZoneRefusal, bool) {
+func zoneRefusal(name string) (Refusal, bool) {
 	switch {
 	case name == "":
 		return ZoneEmpty, false
@@ -119,7 +119,7 @@ func zoneRefusal(name string) (ZoneRefusal, bool) {
 }
 
 // shapeRefusal tells an abbreviation from an offset from any other misspelling.
-func shapeRefusal(name string) ZoneRefusal {
+func shapeRefusal(name string) Refusal {
 	hasSlash, hasLetter, hasSign, hasDigit := false, false, false, false
 	for _, r := range name {
 		switch {
@@ -144,22 +144,22 @@ func shapeRefusal(name string) ZoneRefusal {
 	return ZoneNotInDatabase
 }
 
-// ZoneRefusal says which rule refused a zone name.
-type ZoneRefusal int
+// Refusal says which rule refused a zone name.
+type Refusal int
 
 // The rules a zone name can fail, in the order they are checked.
 const (
-	ZoneEmpty         ZoneRefusal = iota + 1 // ""
-	ZoneLocal                                // "Local": the server's zone
-	ZoneTooLong                              // over 64 bytes
-	ZoneAbbreviation                         // EST, PST, CET, GMT …
-	ZoneOffset                               // +05:30, UTC+2, GMT+1 …
-	ZoneNotInDatabase                        // Mars/Olympus, america/los_angeles …
-	ZoneNotLoadable                          // listed, but the database would not load it
+	ZoneEmpty         Refusal = iota + 1 // ""
+	ZoneLocal                            // "Local": the server's zone
+	ZoneTooLong                          // over 64 bytes
+	ZoneAbbreviation                     // EST, PST, CET, GMT …
+	ZoneOffset                           // +05:30, UTC+2, GMT+1 …
+	ZoneNotInDatabase                    // Mars/Olympus, america/los_angeles …
+	ZoneNotLoadable                      // listed, but the database would not load it
 )
 
 // String names the rule.
-func (k ZoneRefusal) String() string {
+func (k Refusal) String() string {
 	switch k {
 	case ZoneEmpty:
 		return "empty"
@@ -176,19 +176,19 @@ func (k ZoneRefusal) String() string {
 	case ZoneNotLoadable:
 		return "not-loadable"
 	}
-	return fmt.Sprintf("ZoneRefusal(%d)", int(k))
+	return fmt.Sprintf("Refusal(%d)", int(k))
 }
 
-// ZoneError is the refusal of a zone name. Input holds the name as given, clipped to a
+// Error is the refusal of a zone name. Input holds the name as given, clipped to a
 // readable length; Kind says which rule refused it.
-type ZoneError struct {
+type Error struct {
 	Input string
-	Kind  ZoneRefusal
+	Kind  Refusal
 	Err   error // the loader's error, for ZoneNotLoadable only
 }
 
 // Error names the refused value, why it was refused, and what to write instead.
-func (e *ZoneError) Error() string {
+func (e *Error) Error() string {
 	var why string
 	switch e.Kind {
 	case ZoneEmpty:
@@ -212,7 +212,7 @@ func (e *ZoneError) Error() string {
 }
 
 // Unwrap returns the loader's error, if any.
-func (e *ZoneError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // clipLen is how many bytes of a refused input an error repeats.
 const clipLen = 72

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -24,7 +26,7 @@ func TestPeriodLine(t *testing.T) {
 			"backup_runs queried 2026-09-26 02:00–03:00 America/Los_Angeles (UTC-07:00); the store holds 2026-08-26 19:00–2026-09-25 19:00 America/Los_Angeles (UTC-07:00)"},
 		{"held unknown", laP, DeclaredPeriod{Queried: queried},
 			"backup_runs queried 2026-09-26 02:00–03:00 America/Los_Angeles (UTC-07:00); " + HeldUnknownWords},
-		{"zone unknown renders UTC", Bind(Zone{}), DeclaredPeriod{Queried: queried, Held: held},
+		{"zone unknown renders UTC", Bind(tz.Zone{}), DeclaredPeriod{Queried: queried, Held: held},
 			"backup_runs queried 2026-09-26 09:00–10:00 UTC; the store holds 2026-08-27 02:00–2026-09-26 02:00 UTC"},
 	}
 	for _, tt := range tests {
@@ -113,9 +115,9 @@ func TestClockLines(t *testing.T) {
 
 func TestClockSentence(t *testing.T) {
 	now := time.Date(2026, 10, 9, 15, 40, 59, 999_000_000, time.UTC)
-	known, _ := Start(mustZone(t, la), Given{Now: now}, nil)
-	unknown, _ := Start(Zone{}, Given{Now: now}, nil)
-	kolkata, _ := Start(Zone{}, Given{Now: now, Zone: "Asia/Kolkata"}, nil)
+	known, _ := Start(mustZone(t, la), clock.Given{Now: now}, nil)
+	unknown, _ := Start(tz.Zone{}, clock.Given{Now: now}, nil)
+	kolkata, _ := Start(tz.Zone{}, clock.Given{Now: now, Zone: "Asia/Kolkata"}, nil)
 	tests := []struct {
 		c    Clock
 		want string

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 )
 
@@ -89,9 +90,9 @@ func DurationOf(v string) (time.Duration, error) {
 //
 // It refuses, with a *ValueError, an unknown spelling, a value it cannot measure, an
 // iso-range whose ends are not Strict instants, and one whose from is after its to.
-func Meaning(spelling, value string, at time.Time) (Range, error) {
-	fail := func(reason string, err error) (Range, error) {
-		return Range{}, &ValueError{Spelling: spelling, Value: clip(value), Reason: reason, Err: err}
+func Meaning(spelling, value string, at time.Time) (clock.Range, error) {
+	fail := func(reason string, err error) (clock.Range, error) {
+		return clock.Range{}, &ValueError{Spelling: spelling, Value: clip(value), Reason: reason, Err: err}
 	}
 	switch spelling {
 	case SpellingLookback, SpellingSignedLookback:
@@ -127,7 +128,7 @@ func Meaning(spelling, value string, at time.Time) (Range, error) {
 		if a.Time.After(b.Time) {
 			return fail("its start is after its end", nil)
 		}
-		return Range{From: a.Time.UTC(), To: b.Time.Add(b.Precision.Step()).UTC()}, nil
+		return clock.Range{From: a.Time.UTC(), To: b.Time.Add(b.Precision.Step()).UTC()}, nil
 	}
 	return fail(fmt.Sprintf("unknown spelling (want %s, %s or %s)", SpellingLookback, SpellingSignedLookback, SpellingISORange), nil)
 }

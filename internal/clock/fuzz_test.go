@@ -2,41 +2,13 @@ package clock
 
 import (
 	"encoding/json"
-	"errors"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-)
 
-// FuzzParseZone checks that any name is either refused with a *ZoneError or is UTC or a
-// listed Area/Location name, recorded as written.
-func FuzzParseZone(f *testing.F) {
-	for _, s := range []string{"America/Los_Angeles", "EST", "+05:30", "Local", "", "america/los_angeles", "Etc/GMT+5", "UTC"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		z, err := ParseZone(name)
-		if err != nil {
-			var ze *ZoneError
-			if !errors.As(err, &ze) {
-				t.Fatalf("%q: error %T is not a *ZoneError", name, err)
-			}
-			if !z.IsZero() {
-				t.Fatalf("%q: refused but non-zero", name)
-			}
-			return
-		}
-		if z.Name() != name {
-			t.Fatalf("%q recorded as %q", name, z.Name())
-		}
-		if name != "UTC" {
-			if _, ok := slices.BinarySearch(tzNames[:], name); !ok || !strings.Contains(name, "/") {
-				t.Fatalf("%q accepted but is not a listed Area/Location name", name)
-			}
-		}
-	})
-}
+	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
+)
 
 // FuzzClockJSON checks that the clock's JSON door never panics and that whatever it accepts
 // writes back to bytes it accepts again, unchanged.
@@ -70,7 +42,7 @@ func FuzzRange(f *testing.F) {
 	f.Add(int64(1791560400), int64(0), int64(86400), uint8(0), uint8(0))
 	f.Add(int64(1793523600), int64(5e8), int64(9000), uint8(1), uint8(3))
 	f.Add(int64(-2840140800), int64(0), int64(60), uint8(0), uint8(7))
-	zones := []Zone{mustZone(f, la), UTC(), mustZone(f, "Asia/Kathmandu"), mustZone(f, "Europe/London"), {}}
+	zones := []tz.Zone{mustZone(f, la), tz.UTC(), mustZone(f, "Asia/Kathmandu"), mustZone(f, "Europe/London"), {}}
 	grains := []Grain{Exact, GrainSecond, GrainMinute, GrainHour, GrainDay, GrainWeek, GrainMonth, GrainYear}
 	f.Fuzz(func(t *testing.T, sec, nsec, length int64, zi, gi uint8) {
 		const limit = 1 << 38 // about 8700 years either side of 1970
@@ -78,7 +50,7 @@ func FuzzRange(f *testing.F) {
 			return
 		}
 		from := time.Unix(sec, nsec%1e9)
-		r := Range{From: from, To: from.Add(time.Duration(length%(1<<33)) * time.Millisecond)}
+		r := clock.Range{From: from, To: from.Add(time.Duration(length%(1<<33)) * time.Millisecond)}
 		z := zones[int(zi)%len(zones)]
 		g := grains[int(gi)%len(grains)]
 		s, err := Bind(z).Range(r, g)

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
 // ToolTimeVersion is the version of ToolTime's JSON form.
@@ -80,7 +82,7 @@ func (t *ToolTime) UnmarshalJSON(b []byte) error {
 	if w.ZoneUnknown != nil && w.Zone != "UTC" {
 		return fmt.Errorf("clock: tool time zone %q with zoneUnknown: an unknown zone is spelled UTC", clip(w.Zone))
 	}
-	if _, err := ParseZone(w.Zone); err != nil {
+	if _, err := tz.Parse(w.Zone); err != nil {
 		return fmt.Errorf("clock: tool time zone: %w", err)
 	}
 	now, err := ParseInstant(w.Now, Strict)

@@ -1,4 +1,4 @@
-package clock
+package tz
 
 import (
 	"errors"
@@ -34,8 +34,8 @@ func TestWall(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if UTCString(got) != tt.want {
-					t.Errorf("got %s, want %s", UTCString(got), tt.want)
+				if got.UTC().Format(time.RFC3339Nano) != tt.want {
+					t.Errorf("got %s, want %s", got.UTC().Format(time.RFC3339Nano), tt.want)
 				}
 				return
 			}
@@ -52,4 +52,16 @@ func TestWall(t *testing.T) {
 			}
 		})
 	}
+}
+
+const la = "America/Los_Angeles"
+
+// mustZone parses a zone name or stops the test.
+func mustZone(t testing.TB, name string) Zone {
+	t.Helper()
+	z, err := Parse(name)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", name, err)
+	}
+	return z
 }
