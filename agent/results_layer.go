@@ -17,7 +17,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/results"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 )
 
 // State keys the results layer adds, declared only when it is armed.

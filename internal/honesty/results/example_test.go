@@ -10,7 +10,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/results"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 )
 
 // The three pure steps judge one call whose store did not hold the hour it asked about.

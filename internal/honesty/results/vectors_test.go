@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/google/go-cmp/cmp"
 )
 
 var (

@@ -7,8 +7,8 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/honesty/results"
 	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -16,4 +16,8 @@
 // A call is judged when its result declared a period or when its tool declares a period argument;
 // in the second case a result that declared nothing is filed as undeclared. Rows name the call and
 // never copy an instant.
+//
+// The package lives under internal/ because only the agent mounts it (WithResultsLayer, or a
+// tool declared with tool.WithPeriod); what it files is read through the findings ledger
+// (package honesty/ledger) and the standing (package honesty/assess).
 package results
