@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // The identifiers written in every segment header and checked by the verifier.

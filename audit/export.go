@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 

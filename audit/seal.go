@@ -10,7 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // LegacyFormat is the earlier segment format. Its finalHash is the last record's hash and its

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // Segment is a drained piece of the chain: {header, records, finalHash}.

@@ -9,7 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // Signature is a segment signature: Ed25519 over the canonical JSON of the header without

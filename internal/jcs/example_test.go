@@ -5,7 +5,7 @@ package jcs_test
 import (
 	"fmt"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 func ExampleCanonicalize() {
