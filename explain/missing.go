@@ -12,8 +12,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// MissingLimit is stated in every missing-context answer.
-const MissingLimit = "a unit that was never defined cannot be found: only catalog units and recorded history are compared"
+// missingLimit is stated in every missing-context answer.
+const missingLimit = "a unit that was never defined cannot be found: only catalog units and recorded history are compared"
 
 // Missing is available − sent for one model call.
 type Missing struct {
@@ -77,7 +77,7 @@ func MissingContext(rec *agent.Record, target Target) (*Missing, error) {
 	for _, e := range cat {
 		kinds[e.ID] = e
 	}
-	m := &Missing{Call: runID(log, ci), Commit: ci, Dropped: []MissingItem{}, Inactive: []InactiveItem{}, Flags: []string{}, Limit: MissingLimit}
+	m := &Missing{Call: runID(log, ci), Commit: ci, Dropped: []MissingItem{}, Inactive: []InactiveItem{}, Flags: []string{}, Limit: missingLimit}
 	hasSpan := map[string]bool{}
 	for _, s := range call.req.Spans {
 		if s.Kind == llm.SpanTimeLine {
