@@ -19,10 +19,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -311,7 +311,7 @@ func (t *timeLayer) callTime(s *flow.Scope, call llm.ToolCall, args json.RawMess
 					// The library's own fill is sent as the asked range,
 					// so the late dispatch reads the time asked.
 					if v, err := timelayer.ISORange(*lookback.Asked); err == nil {
-						if redrawn, err := inputs.Apply(args, []inputs.Fill{{Argument: p.Argument, Value: v}}); err == nil {
+						if redrawn, err := inputslayer.Apply(args, []inputslayer.Fill{{Argument: p.Argument, Value: v}}); err == nil {
 							args = redrawn
 						}
 					}
@@ -406,7 +406,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 	_ = json.Unmarshal(args, &m)
 	var value string
 	switch {
-	case inputs.IsMissing(m, p.Argument):
+	case inputslayer.IsMissing(m, p.Argument):
 		row.How = howNotFilled
 	case json.Unmarshal(m[p.Argument], &value) != nil:
 		row.How = howUnread
@@ -414,7 +414,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		row.How = howModel
 		switch fillSource(s, call.ID, p.Argument) {
 		case "":
-		case inputs.SourceApp:
+		case inputslayer.SourceApp:
 			row.How = howBound
 		default:
 			row.How = howFilled

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	pubinputs "github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -25,11 +26,11 @@ func FuzzAnswer(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var r inputs.Reply
+		var r pubinputs.Reply
 		if json.Unmarshal(data, &r) != nil {
 			return
 		}
-		out, err := ask.Answer(r, of, st)
+		out, err := inputs.Answer(ask, r, of, st)
 		if err != nil {
 			return
 		}

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	pubinputs "github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/google/go-cmp/cmp"
 )
 
 type searchIn struct {
@@ -254,23 +254,23 @@ func TestAskRoundsRefuseAfterThreeMisfits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFields := []inputs.Field{{ID: "f1", Type: "number", Description: "How many?"}}
+	wantFields := []pubinputs.Field{{ID: "f1", Type: "number", Description: "How many?"}}
 	if diff := cmp.Diff(wantFields, ask.Fields); diff != "" {
 		t.Fatalf("fields (-want +got):\n%s", diff)
 	}
-	ctx, _ := json.Marshal(ask.Pause().Context)
+	ctx, _ := json.Marshal(inputs.Pause(ask).Context)
 	if string(ctx) != `{"agentfootprint":{"ask":"arguments","fields":[{"id":"f1","tool":"count","argument":"limit","calls":["c1","c2"]}]}}` {
 		t.Errorf("context %s", ctx)
 	}
-	if _, err := ask.Answer(inputs.Reply{RequestID: "other", Values: map[string]json.RawMessage{"f1": json.RawMessage(`2`)}}, of, st); err == nil {
+	if _, err := inputs.Answer(ask, pubinputs.Reply{RequestID: "other", Values: map[string]json.RawMessage{"f1": json.RawMessage(`2`)}}, of, st); err == nil {
 		t.Error("wrong request id: want an error")
 	}
-	if _, err := ask.Answer(inputs.Reply{RequestID: "r1"}, of, st); err == nil {
+	if _, err := inputs.Answer(ask, pubinputs.Reply{RequestID: "r1"}, of, st); err == nil {
 		t.Error("missing field: want an error")
 	}
 	cur := &ask
 	for round := 1; round <= 3; round++ {
-		out, err := cur.Answer(inputs.Reply{RequestID: cur.RequestID, Values: map[string]json.RawMessage{"f1": json.RawMessage(`2.5`)}}, of, st)
+		out, err := inputs.Answer(*cur, pubinputs.Reply{RequestID: cur.RequestID, Values: map[string]json.RawMessage{"f1": json.RawMessage(`2.5`)}}, of, st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +280,7 @@ func TestAskRoundsRefuseAfterThreeMisfits(t *testing.T) {
 			}
 		}
 		if round < 3 {
-			if out.Next == nil || len(out.Refused) != 0 || out.Next.Pause().Question != inputs.QuestionAgain {
+			if out.Next == nil || len(out.Refused) != 0 || inputs.Pause(*out.Next).Question != inputs.QuestionAgain {
 				t.Fatalf("round %d: want another round, got %+v", round, out)
 			}
 			cur = out.Next
@@ -290,7 +290,7 @@ func TestAskRoundsRefuseAfterThreeMisfits(t *testing.T) {
 			t.Errorf("round 3: want both calls refused, got %+v", out)
 		}
 	}
-	out, err := ask.Answer(inputs.Reply{RequestID: "r1", Values: map[string]json.RawMessage{"f1": json.RawMessage(`4`)}}, of, st)
+	out, err := inputs.Answer(ask, pubinputs.Reply{RequestID: "r1", Values: map[string]json.RawMessage{"f1": json.RawMessage(`4`)}}, of, st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,11 +375,11 @@ func TestAskSharesLookbackPeriods(t *testing.T) {
 	if len(ask.Fields) != 2 {
 		t.Fatalf("fields %+v, want two (one shared, one iso-range)", ask.Fields)
 	}
-	ctx, _ := json.Marshal(ask.Pause().Context)
+	ctx, _ := json.Marshal(inputs.Pause(ask).Context)
 	if want := `{"agentfootprint":{"ask":"arguments","fields":[{"id":"f1","tool":"search_logs","argument":"window","calls":["c1"]},{"id":"f1","tool":"error_counts","argument":"window","calls":["c2"]},{"id":"f2","tool":"range_logs","argument":"window","calls":["c3"]}]}}`; string(ctx) != want {
 		t.Errorf("context\n got %s\nwant %s", ctx, want)
 	}
-	out, err := ask.Answer(inputs.Reply{RequestID: "r1", Values: map[string]json.RawMessage{
+	out, err := inputs.Answer(ask, pubinputs.Reply{RequestID: "r1", Values: map[string]json.RawMessage{
 		"f1": json.RawMessage(`"24h"`), "f2": json.RawMessage(`"2026-10-09T00:00:00Z..2026-10-09T01:00:00Z"`)}}, of, st)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -27,54 +28,13 @@ const (
 // ContextKey is the reserved key of the pause context.
 const ContextKey = "agentfootprint"
 
-// Field is one typed field of the question.
-type Field struct {
-	ID          string `json:"id"`
-	Type        string `json:"type"`
-	Description string `json:"description"`
-	Enum        []any  `json:"enum,omitempty"`
-}
-
-// Binding says which calls a field fills.
-type Binding struct {
-	ID       string   `json:"id"`
-	Tool     string   `json:"tool"`
-	Argument string   `json:"argument"`
-	Calls    []string `json:"calls"`
-}
-
-// Ask is the state of one batch's question: the fields, what each binds, how
-// many misfits each has had, and the round.
-type Ask struct {
-	RequestID string         `json:"requestId"`
-	Round     int            `json:"round"`
-	Fields    []Field        `json:"fields"`
-	Bindings  []Binding      `json:"bindings"`
-	Misfits   map[string]int `json:"misfits,omitempty"`
-	// Expected is each field's type as the tool's schema spells it
-	// (integer stays integer here), for the refusal.
-	Expected map[string]string `json:"expected,omitempty"`
-	// Spelling is the period spelling a shared field's choices are written
-	// in; each binding's call is filled in its own tool's spelling.
-	Spelling map[string]string `json:"spelling,omitempty"`
-}
-
-// PauseData is what the person is shown: the question, the fields and a
-// context that names tools and arguments but never the model's values.
-type PauseData struct {
-	RequestID string         `json:"requestId"`
-	Question  string         `json:"question"`
-	Fields    []Field        `json:"fields"`
-	Context   map[string]any `json:"context"`
-}
-
 // NewAsk builds the question for a batch: one field per distinct (tool,
 // argument) waiting, in batch order then argument order, except that the
 // look-back period arguments of several tools share one field when their
 // choices match once written in one spelling (an iso-range never shares).
 // requestID should be deterministic (run, iteration, round).
-func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error) {
-	a := Ask{RequestID: requestID, Round: 1, Expected: map[string]string{}, Spelling: map[string]string{}}
+func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (inputs.Ask, error) {
+	a := inputs.Ask{RequestID: requestID, Round: 1, Expected: map[string]string{}, Spelling: map[string]string{}}
 	index := map[[2]string]int{}
 	shared := map[string]string{} // share key → field id
 	for _, c := range calls {
@@ -95,12 +55,12 @@ func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error)
 			key, spelling := shareKey(t, arg)
 			if id, ok := shared[key]; ok && key != "" {
 				index[k] = len(a.Bindings)
-				a.Bindings = append(a.Bindings, Binding{ID: id, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
+				a.Bindings = append(a.Bindings, inputs.Binding{ID: id, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
 				continue
 			}
 			f, typ, err := fieldOf(t, arg, "f"+strconv.Itoa(len(a.Fields)+1))
 			if err != nil {
-				return Ask{}, err
+				return inputs.Ask{}, err
 			}
 			a.Expected[f.ID] = typ
 			if key != "" {
@@ -109,11 +69,11 @@ func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (Ask, error)
 			}
 			index[k] = len(a.Bindings)
 			a.Fields = append(a.Fields, f)
-			a.Bindings = append(a.Bindings, Binding{ID: f.ID, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
+			a.Bindings = append(a.Bindings, inputs.Binding{ID: f.ID, Tool: c.Name, Argument: arg, Calls: []string{c.ID}})
 		}
 	}
 	if len(a.Fields) > 32 {
-		return Ask{}, fmt.Errorf("inputs: the batch needs %d answers; at most 32 are asked in one question", len(a.Fields))
+		return inputs.Ask{}, fmt.Errorf("inputs: the batch needs %d answers; at most 32 are asked in one question", len(a.Fields))
 	}
 	return a, nil
 }
@@ -144,7 +104,7 @@ func shareKey(t *tool.Tool, arg string) (key, spelling string) {
 
 // valueFor writes a shared field's answer in the binding tool's own
 // spelling; any other value passes as it is.
-func (a Ask) valueFor(fieldID string, t *tool.Tool, v any) any {
+func valueFor(a inputs.Ask, fieldID string, t *tool.Tool, v any) any {
 	from, shared := a.Spelling[fieldID]
 	s, isText := v.(string)
 	p, ok := t.Period()
@@ -157,7 +117,7 @@ func (a Ask) valueFor(fieldID string, t *tool.Tool, v any) any {
 	return v
 }
 
-func fieldOf(t *tool.Tool, arg, id string) (Field, string, error) {
+func fieldOf(t *tool.Tool, arg, id string) (inputs.Field, string, error) {
 	r := t.AskOrAssume()[arg]
 	var schema struct {
 		Properties map[string]struct {
@@ -165,37 +125,31 @@ func fieldOf(t *tool.Tool, arg, id string) (Field, string, error) {
 		} `json:"properties"`
 	}
 	if err := json.Unmarshal(t.InputSchema(), &schema); err != nil {
-		return Field{}, "", fmt.Errorf("inputs: tool %s: reading its schema: %w", t.Name(), err)
+		return inputs.Field{}, "", fmt.Errorf("inputs: tool %s: reading its schema: %w", t.Name(), err)
 	}
 	typ, _ := schema.Properties[arg].Type.(string)
 	if typ == "" {
-		return Field{}, "", fmt.Errorf("inputs: tool %s: argument %s has no single scalar type to ask for", t.Name(), arg)
+		return inputs.Field{}, "", fmt.Errorf("inputs: tool %s: argument %s has no single scalar type to ask for", t.Name(), arg)
 	}
 	asked := typ
 	if asked == "integer" {
 		asked = "number"
 	}
-	f := Field{ID: id, Type: asked, Description: r.Ask}
+	f := inputs.Field{ID: id, Type: asked, Description: r.Ask}
 	for _, ch := range r.Choices {
 		f.Enum = append(f.Enum, ch.Value)
 	}
 	return f, typ, nil
 }
 
-// Pause returns the data the person is shown for the current round.
-func (a Ask) Pause() PauseData {
+// Pause returns the data the person is shown for the current round of a.
+func Pause(a inputs.Ask) inputs.PauseData {
 	q := QuestionFirst
 	if a.Round > 1 {
 		q = QuestionAgain
 	}
-	return PauseData{RequestID: a.RequestID, Question: q, Fields: a.Fields,
+	return inputs.PauseData{RequestID: a.RequestID, Question: q, Fields: a.Fields,
 		Context: map[string]any{ContextKey: map[string]any{"ask": "arguments", "fields": a.Bindings}}}
-}
-
-// Reply is the person's answer to a round.
-type Reply struct {
-	RequestID string                     `json:"requestId"`
-	Values    map[string]json.RawMessage `json:"values"`
 }
 
 // Outcome is what one reply settled.
@@ -209,13 +163,13 @@ type Outcome struct {
 	Refused map[string]string
 	// Next is the question to ask again (only the fields that misfit and
 	// have rounds left), nil when nothing is left to ask.
-	Next *Ask
+	Next *inputs.Ask
 }
 
-// Answer re-checks a reply against the schema of every argument each field
+// Answer re-checks a reply to a against the schema of every argument each field
 // binds. A wrong request id or a field left without a value is an error: the
 // question stays open. st stamps the rows.
-func (a Ask) Answer(r Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
+func Answer(a inputs.Ask, r inputs.Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
 	if r.RequestID != a.RequestID {
 		return Outcome{}, fmt.Errorf("inputs: the reply answers request %q, not the open question %q", r.RequestID, a.RequestID)
 	}
@@ -225,7 +179,7 @@ func (a Ask) Answer(r Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
 		}
 	}
 	out := Outcome{Fills: map[string][]Fill{}, Refused: map[string]string{}}
-	next := Ask{RequestID: a.RequestID + "-" + strconv.Itoa(a.Round+1), Round: a.Round + 1, Misfits: map[string]int{},
+	next := inputs.Ask{RequestID: a.RequestID + "-" + strconv.Itoa(a.Round+1), Round: a.Round + 1, Misfits: map[string]int{},
 		Expected: a.Expected, Spelling: a.Spelling}
 	for _, f := range a.Fields {
 		var v any
@@ -235,7 +189,7 @@ func (a Ask) Answer(r Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
 		// The value fits only when every argument it binds accepts it, in
 		// that tool's own spelling.
 		type bound struct {
-			b     Binding
+			b     inputs.Binding
 			t     *tool.Tool
 			value any
 		}
@@ -249,7 +203,7 @@ func (a Ask) Answer(r Reply, toolOf ToolOf, st Stamp) (Outcome, error) {
 			if !ok {
 				return Outcome{}, fmt.Errorf("inputs: field %s names tool %s, which is not offered", f.ID, b.Tool)
 			}
-			bv := a.valueFor(f.ID, t, v)
+			bv := valueFor(a, f.ID, t, v)
 			if t.CheckArgument(b.Argument, bv) != nil {
 				fits = false
 			}
