@@ -10,31 +10,31 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 )
 
-// Emptiness is what a recorded result says about having found anything.
-type Emptiness string
+// emptiness is what a recorded result says about having found anything.
+type emptiness string
 
 // The readings.
 const (
-	// EmptyDeclared: the result says, through an envelope, that it found nothing.
-	EmptyDeclared Emptiness = "empty-declared"
-	// EmptyUndeclared: a bare empty list of rows, with nothing saying what was searched.
-	EmptyUndeclared Emptiness = "empty-undeclared"
-	// NonEmpty: the result holds rows.
-	NonEmpty Emptiness = "non-empty"
-	// Unknown: text, numbers, or an object the reader cannot tell rows in.
-	Unknown Emptiness = "unknown"
+	// emptyDeclared: the result says, through an envelope, that it found nothing.
+	emptyDeclared emptiness = "empty-declared"
+	// emptyUndeclared: a bare empty list of rows, with nothing saying what was searched.
+	emptyUndeclared emptiness = "empty-undeclared"
+	// nonEmpty: the result holds rows.
+	nonEmpty emptiness = "non-empty"
+	// unreadable: text, numbers, or an object the reader cannot tell rows in.
+	unreadable emptiness = "unknown"
 )
 
-// ReadEmptiness reads a recorded result. JSON text is decoded first; text that is not JSON reads
+// readEmptiness reads a recorded result. JSON text is decoded first; text that is not JSON reads
 // unknown. An absence is empty-declared; a coverage ledger reads as its result, where an empty
 // list (or any emptiness inside the boundary) is empty-declared; a described result is non-empty
 // when any of its data lists holds something and empty-declared otherwise; a top-level list, or
 // the list under rowsAt when the app named that key, is empty-undeclared or non-empty. Anything
 // else is unknown. Text the framework served after the tool's value (a note) is not part of it.
-func ReadEmptiness(result any, rowsAt string) Emptiness {
+func readEmptiness(result any, rowsAt string) emptiness {
 	v, ok := decoded(result)
 	if !ok {
-		return Unknown
+		return unreadable
 	}
 	return readValue(v, rowsAt, 0)
 }
@@ -73,47 +73,47 @@ func decoded(result any) (any, bool) {
 	return v, true
 }
 
-func readValue(v any, rowsAt string, depth int) Emptiness {
+func readValue(v any, rowsAt string, depth int) emptiness {
 	if depth > 64 {
-		return Unknown
+		return unreadable
 	}
 	if _, ok := coverage.ReadAbsence(v); ok {
-		return EmptyDeclared
+		return emptyDeclared
 	}
 	if _, ok := coverage.ReadDeclaredAbsence(v); ok {
-		return EmptyDeclared
+		return emptyDeclared
 	}
 	if o, ok := coverage.ReadCoverageLedger(v); ok {
 		r, _ := o.Get("result")
 		inner := readValue(r, rowsAt, depth+1)
-		if inner == EmptyUndeclared {
-			return EmptyDeclared
+		if inner == emptyUndeclared {
+			return emptyDeclared
 		}
 		return inner
 	}
 	if o, p := coverage.ReadSemantics(v); o != nil && p == nil {
 		for _, k := range []string{"series", "facts", "edges"} {
 			if l, ok := listOf(get(o, k)); ok && len(l) > 0 {
-				return NonEmpty
+				return nonEmpty
 			}
 		}
-		return EmptyDeclared
+		return emptyDeclared
 	}
 	if l, ok := listOf(v); ok {
 		if len(l) == 0 {
-			return EmptyUndeclared
+			return emptyUndeclared
 		}
-		return NonEmpty
+		return nonEmpty
 	}
 	if rowsAt != "" {
 		if l, ok := listOf(get(v, rowsAt)); ok {
 			if len(l) == 0 {
-				return EmptyUndeclared
+				return emptyUndeclared
 			}
-			return NonEmpty
+			return nonEmpty
 		}
 	}
-	return Unknown
+	return unreadable
 }
 
 // isEnvelope reports whether a decoded result is one of the coverage envelopes.

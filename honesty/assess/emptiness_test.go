@@ -9,33 +9,33 @@ func TestReadEmptiness(t *testing.T) {
 		name   string
 		result any
 		rowsAt string
-		want   Emptiness
+		want   emptiness
 	}{
-		{"absence", `{"af_absent":true,"checked":[{"what":"x"}]}`, "", EmptyDeclared},
-		{"absence needing composition", `{"af_absent":true,"checked":"declared"}`, "", EmptyDeclared},
-		{"ledger around empty list", `{"af_coverage":{"checked":[{"what":"x"}]},"result":[]}`, "", EmptyDeclared},
-		{"ledger around rows", `{"af_coverage":{"checked":[{"what":"x"}]},"result":[1]}`, "", NonEmpty},
-		{"ledger around text", `{"af_coverage":{"checked":[{"what":"x"}]},"result":"ok"}`, "", Unknown},
-		{"ledger around absence", `{"af_coverage":{"checked":[{"what":"x"}]},"result":{"af_absent":true,"checked":[{"what":"y"}]}}`, "", EmptyDeclared},
-		{"ledger around rowsAt object", `{"af_coverage":{"checked":[{"what":"x"}]},"result":{"rows":[]}}`, "rows", EmptyDeclared},
-		{"bare empty list", `[]`, "", EmptyUndeclared},
-		{"bare list", `[{"a":1}]`, "", NonEmpty},
-		{"rowsAt empty", `{"rows":[],"next":null}`, "rows", EmptyUndeclared},
-		{"rowsAt full", `{"rows":[1]}`, "rows", NonEmpty},
-		{"object without rowsAt", `{"rows":[]}`, "", Unknown},
-		{"text", "no failures found", "", Unknown},
-		{"number", `42`, "", Unknown},
-		{"invalid JSON", `[`, "", Unknown},
-		{"note served after the value", "[]\n\n[window was not given; the tool's default 2h was used]", "", EmptyUndeclared},
-		{"note after an absence", `{"af_absent":true,"checked":[{"what":"x"}]} [note]`, "", EmptyDeclared},
-		{"already decoded list", []any{}, "", EmptyUndeclared},
-		{"bytes", []byte(`[]`), "", EmptyUndeclared},
-		{"absence marker false", `{"af_absent":false,"checked":[{"what":"x"}]}`, "", Unknown},
+		{"absence", `{"af_absent":true,"checked":[{"what":"x"}]}`, "", emptyDeclared},
+		{"absence needing composition", `{"af_absent":true,"checked":"declared"}`, "", emptyDeclared},
+		{"ledger around empty list", `{"af_coverage":{"checked":[{"what":"x"}]},"result":[]}`, "", emptyDeclared},
+		{"ledger around rows", `{"af_coverage":{"checked":[{"what":"x"}]},"result":[1]}`, "", nonEmpty},
+		{"ledger around text", `{"af_coverage":{"checked":[{"what":"x"}]},"result":"ok"}`, "", unreadable},
+		{"ledger around absence", `{"af_coverage":{"checked":[{"what":"x"}]},"result":{"af_absent":true,"checked":[{"what":"y"}]}}`, "", emptyDeclared},
+		{"ledger around rowsAt object", `{"af_coverage":{"checked":[{"what":"x"}]},"result":{"rows":[]}}`, "rows", emptyDeclared},
+		{"bare empty list", `[]`, "", emptyUndeclared},
+		{"bare list", `[{"a":1}]`, "", nonEmpty},
+		{"rowsAt empty", `{"rows":[],"next":null}`, "rows", emptyUndeclared},
+		{"rowsAt full", `{"rows":[1]}`, "rows", nonEmpty},
+		{"object without rowsAt", `{"rows":[]}`, "", unreadable},
+		{"text", "no failures found", "", unreadable},
+		{"number", `42`, "", unreadable},
+		{"invalid JSON", `[`, "", unreadable},
+		{"note served after the value", "[]\n\n[window was not given; the tool's default 2h was used]", "", emptyUndeclared},
+		{"note after an absence", `{"af_absent":true,"checked":[{"what":"x"}]} [note]`, "", emptyDeclared},
+		{"already decoded list", []any{}, "", emptyUndeclared},
+		{"bytes", []byte(`[]`), "", emptyUndeclared},
+		{"absence marker false", `{"af_absent":false,"checked":[{"what":"x"}]}`, "", unreadable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ReadEmptiness(tt.result, tt.rowsAt); got != tt.want {
-				t.Errorf("ReadEmptiness = %s, want %s", got, tt.want)
+			if got := readEmptiness(tt.result, tt.rowsAt); got != tt.want {
+				t.Errorf("readEmptiness = %s, want %s", got, tt.want)
 			}
 		})
 	}

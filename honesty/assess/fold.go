@@ -153,23 +153,23 @@ func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []t
 	var undeclared, covered, shaped []Pointer
 	for _, c := range calls {
 		p := HistoryPointer(c.index, "/content", c.id)
-		var reading Emptiness
+		var reading emptiness
 		envelope := rowsOf[c.id] > 0
 		if absent[c.id] {
 			// The absence row already says it: nothing to decode.
-			reading = EmptyDeclared
+			reading = emptyDeclared
 		} else if v, ok := decoded(c.content); ok {
 			reading = readValue(v, o.rowsAt[c.tool], 0)
 			envelope = envelope || isEnvelope(v)
 		} else {
-			reading = Unknown
+			reading = unreadable
 		}
 		switch reading {
-		case EmptyDeclared:
+		case emptyDeclared:
 			if !absent[c.id] {
 				absences = append(absences, p)
 			}
-		case EmptyUndeclared:
+		case emptyUndeclared:
 			if rowsOf[c.id] == 0 {
 				undeclared = append(undeclared, p)
 			}
@@ -177,7 +177,7 @@ func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []t
 		if envelope {
 			covered = append(covered, p)
 		}
-		if reading != Unknown {
+		if reading != unreadable {
 			shaped = append(shaped, p)
 		}
 	}

@@ -7,7 +7,7 @@
 //
 // Three rules hold everywhere:
 //
-//   - Writes never mutate: AppendRows returns a fresh slice, and an empty write writes nothing.
+//   - Writes never mutate: appending rows gives a fresh slice, and an empty write writes nothing.
 //   - Period rows are never collapsed: two rows under one call id are two calls, so a later
 //     covered verdict can never hide an earlier not-held one.
 //   - The checkpoint door (Door.Admit) checks every row by its kind and refuses the whole ledger

@@ -122,7 +122,7 @@ func (d Door) Admit(data json.RawMessage) ([]Row, error) {
 
 // AdmitRows runs the door over rows already in memory (for example a ledger handed over by the
 // caller rather than decoded from a checkpoint): each is encoded and checked as Admit would.
-func (d Door) AdmitRows(rows []Row) error {
+func (d Door) admitRows(rows []Row) error {
 	data, err := json.Marshal(rows)
 	if err != nil {
 		return &RowError{Index: -1, Reason: err.Error()}

@@ -138,11 +138,11 @@ func TestAppendRowsIsFresh(t *testing.T) {
 	prev := make([]Row, 1, 4)
 	prev[0] = FromPeriod(coverage.PeriodRow{ToolCallID: "a", Verdict: "covered"})
 	added := []Row{FromPeriod(coverage.PeriodRow{ToolCallID: "b", Verdict: "not-held"})}
-	out := AppendRows(prev, added)
+	out := appendRows(prev, added)
 	if len(out) != 2 || &out[0] == &prev[0] {
-		t.Fatalf("AppendRows did not make a fresh slice")
+		t.Fatalf("appendRows did not make a fresh slice")
 	}
-	if again := AppendRows(prev, nil); len(again) != 1 {
+	if again := appendRows(prev, nil); len(again) != 1 {
 		t.Error("an empty write changed the ledger")
 	}
 	if p, _ := out[0].Period(); p.Kind != "period" {
@@ -183,7 +183,7 @@ func FuzzAdmit(f *testing.F) {
 func TestTimeCheckNames(t *testing.T) {
 	r := coverage.PeriodRow{Differs: &coverage.PeriodDiffers{}, Shifted: &coverage.PeriodShift{ByMs: 90000}, BeyondRetention: true, PartlyBeyondRetention: true}
 	want := []string{"period-differs-from-asked", "period-shifted", "period-beyond-retention", "partly-beyond-retention"}
-	if diff := cmp.Diff(want, TimeCheckNames(r)); diff != "" {
+	if diff := cmp.Diff(want, timeCheckNames(r)); diff != "" {
 		t.Errorf("names (-want +got):\n%s", diff)
 	}
 	if got := PeriodPayload(coverage.PeriodRow{Verdict: "covered"}); got.TimeChecks != nil {

@@ -8,9 +8,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
-// AppendRows is the ledger's merge half: prev followed by rows, in a fresh slice. prev is never
+// appendRows is the ledger's merge half: prev followed by rows, in a fresh slice. prev is never
 // modified. With no rows it returns prev itself, so an empty write can be skipped.
-func AppendRows(prev, rows []Row) []Row {
+func appendRows(prev, rows []Row) []Row {
 	if len(rows) == 0 {
 		return prev
 	}
@@ -38,14 +38,14 @@ func PeriodPayload(r coverage.PeriodRow) event.FindingsPeriodPayload {
 		Iteration:  r.Iteration,
 		Turn:       r.Turn,
 		Verdict:    string(r.Verdict),
-		TimeChecks: TimeCheckNames(r),
+		TimeChecks: timeCheckNames(r),
 	}
 }
 
-// TimeCheckNames lists the time layer's checks a period row carries, in a fixed order:
+// timeCheckNames lists the time layer's checks a period row carries, in a fixed order:
 // period-differs-from-asked, period-shifted, period-beyond-retention, partly-beyond-retention.
 // A row without them gives nil.
-func TimeCheckNames(r coverage.PeriodRow) []string {
+func timeCheckNames(r coverage.PeriodRow) []string {
 	var out []string
 	if r.Differs != nil {
 		out = append(out, "period-differs-from-asked")

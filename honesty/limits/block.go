@@ -17,8 +17,8 @@ const Heading = wire.CoverageBlockHeading + ", as stated by the tools the answer
 // Separator sits between the answer's text and its blocks.
 const Separator = "\n\n---\n\n"
 
-// MaxLines is the most lines a section prints before its overflow line.
-const MaxLines = 12
+// maxLines is the most lines a section prints before its overflow line.
+const maxLines = 12
 
 // Section labels, in block order.
 const (
@@ -81,7 +81,7 @@ func CoverageBlock(rows []coverage.DeclaredCoverage) string {
 	return Heading + "\n\n" + strings.Join(sections, "\n\n")
 }
 
-// section renders "<label>:" and one bullet per line, capped at MaxLines plus an overflow bullet.
+// section renders "<label>:" and one bullet per line, capped at maxLines plus an overflow bullet.
 func section(label string, lines []string) string {
 	if len(lines) == 0 {
 		return ""
@@ -90,9 +90,9 @@ func section(label string, lines []string) string {
 	b.WriteString(label)
 	b.WriteString(":")
 	for i, l := range lines {
-		if i == MaxLines {
+		if i == maxLines {
 			b.WriteString("\n- … ")
-			b.WriteString(strconv.Itoa(len(lines) - MaxLines))
+			b.WriteString(strconv.Itoa(len(lines) - maxLines))
 			b.WriteString(" more not shown here; the run record lists them all")
 			break
 		}

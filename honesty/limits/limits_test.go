@@ -169,10 +169,10 @@ func TestOverflowAndDedup(t *testing.T) { // S17
 		Checked: []coverage.Item{{What: "shard 03", Why: "nightly copy", Short: "s3"}, {What: "shard 03", Why: "another reason"}}})
 	block := CoverageBlock(rows)
 	lines := strings.Split(strings.TrimPrefix(block, Heading+"\n\nChecked:\n"), "\n")
-	if len(lines) != MaxLines+1 {
-		t.Fatalf("got %d bullets, want %d:\n%s", len(lines), MaxLines+1, block)
+	if len(lines) != maxLines+1 {
+		t.Fatalf("got %d bullets, want %d:\n%s", len(lines), maxLines+1, block)
 	}
-	last := lines[MaxLines]
+	last := lines[maxLines]
 	if !strings.HasPrefix(last, "- … ") || !strings.Contains(last, "3") {
 		t.Errorf("overflow bullet %q must start with \"- … \" and carry the count 3 (14 + 1 distinct - 12)", last)
 	}
