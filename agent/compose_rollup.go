@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 )
 
 // ReasonInnerFailed is the roll-up's reason for a tolerant branch that
@@ -93,7 +94,7 @@ func RollUpOf(rec *Record) *RollUp {
 		case o.Error != "":
 			lower(assess.StandingNotSure)
 			ru.Reasons = append(ru.Reasons, InnerReason{Reason: ReasonInnerFailed, Agent: o.Agent, Witness: []assess.Pointer{
-				assess.StatePointer(kCOutcomes.KeyName(), "/"+strconv.Itoa(i)+"/error")}})
+				assessfold.StatePointer(kCOutcomes.KeyName(), "/"+strconv.Itoa(i)+"/error")}})
 			continue
 		}
 		in, ok := rec.Inner(o.Node)

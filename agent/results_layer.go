@@ -17,6 +17,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 )
 
@@ -80,7 +81,7 @@ func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exp
 
 // prepareFinal folds the standing into turn_end.
 func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
-	b, err := json.Marshal(assess.Fold(assess.InputFromReader(s)))
+	b, err := json.Marshal(assessfold.Fold(assessfold.InputFromReader(s)))
 	if err != nil {
 		return err
 	}
@@ -266,11 +267,11 @@ func AssessRecord(rec *Record) *assess.Assessment {
 	if _, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
 		return notAssessed(ReasonNotArmed)
 	}
-	st, err := assess.InputFromRecord(rec.Log)
+	st, err := assessfold.InputFromRecord(rec.Log)
 	if err != nil {
 		return notAssessed(ReasonNoRecord)
 	}
-	a := assess.Fold(st)
+	a := assessfold.Fold(st)
 	return &a
 }
 

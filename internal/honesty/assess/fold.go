@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
@@ -55,12 +56,12 @@ type toolCall struct {
 // earlier turns are record, not folded), or every row when in.Turn is below 1. It never fails:
 // a row of a kind it does not know is skipped, and so is an element left at its zero value
 // because it did not decode.
-func Fold(in Input, opts ...Option) Assessment {
+func Fold(in Input, opts ...Option) assess.Assessment {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	a := Assessment{Reasons: []Reason{}, Checked: []Check{}}
+	a := assess.Assessment{Reasons: []assess.Reason{}, Checked: []assess.Check{}}
 	scoped := in.Turn >= 1
 
 	var periods []periodAt
@@ -88,15 +89,15 @@ func Fold(in Input, opts ...Option) Assessment {
 	foldFailedCalls(&a, calls)
 	foldPeriods(&a, periods, current)
 
-	slices.SortStableFunc(a.Reasons, func(x, y Reason) int { return rank(x.Reason) - rank(y.Reason) })
-	a.settle()
+	slices.SortStableFunc(a.Reasons, func(x, y assess.Reason) int { return rank(x.Reason) - rank(y.Reason) })
+	settle(&a)
 	return a
 }
 
 // foldArguments adds the inputs layer's reasons and its argument-rules check.
-func foldArguments(a *Assessment, ask state.ArgumentAsk, current []argumentAt) {
+func foldArguments(a *assess.Assessment, ask state.ArgumentAsk, current []argumentAt) {
 	if ask.Waiting != nil {
-		r := Reason{Reason: ReasonArgumentAsked, Layer: 2, Witness: []Pointer{}}
+		r := assess.Reason{Reason: assess.ReasonArgumentAsked, Layer: 2, Witness: []assess.Pointer{}}
 		if ask.Waiting.RequestID != "" {
 			r.Witness = append(r.Witness, StatePointer(state.KeyArgumentAsk.KeyName(), "/waiting/requestId"))
 		}
@@ -107,19 +108,19 @@ func foldArguments(a *Assessment, ask state.ArgumentAsk, current []argumentAt) {
 		}
 		a.Reasons = append(a.Reasons, r)
 	}
-	for _, rule := range []struct{ source, reason string }{{"default", ReasonArgumentAssumed}, {"model", ReasonArgumentUnverified}} {
-		var w []Pointer
+	for _, rule := range []struct{ source, reason string }{{"default", assess.ReasonArgumentAssumed}, {"model", assess.ReasonArgumentUnverified}} {
+		var w []assess.Pointer
 		for _, c := range current {
 			if c.row.Source == rule.source {
 				w = append(w, findingsPointer(c.i, "argument"))
 			}
 		}
 		if len(w) > 0 {
-			a.Reasons = append(a.Reasons, Reason{Reason: rule.reason, Layer: 2, Witness: w})
+			a.Reasons = append(a.Reasons, assess.Reason{Reason: rule.reason, Layer: 2, Witness: w})
 		}
 	}
 	if len(current) > 0 {
-		c := Check{Layer: 2, Check: CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []Pointer{}}
+		c := assess.Check{Layer: 2, Check: assess.CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []assess.Pointer{}}
 		for _, r := range current {
 			c.Witness = append(c.Witness, findingsPointer(r.i, "argument"))
 		}
@@ -129,11 +130,11 @@ func foldArguments(a *Assessment, ask state.ArgumentAsk, current []argumentAt) {
 
 // foldCoverage adds coverage-gap, declared-absent and empty-undeclared, and the tool-coverage
 // and result-shape checks, from the run's coverageDeclared rows and the turn's tool results.
-func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []toolCall, o options) {
+func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, calls []toolCall, o options) {
 	key := state.KeyCoverageDeclared.KeyName()
 	rowsOf := map[string]int{}
 	absent := map[string]bool{}
-	var gaps, absences []Pointer
+	var gaps, absences []assess.Pointer
 	for i, r := range declared {
 		rowsOf[r.ToolCallID]++
 		for _, list := range []struct {
@@ -150,7 +151,7 @@ func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []t
 		}
 	}
 
-	var undeclared, covered, shaped []Pointer
+	var undeclared, covered, shaped []assess.Pointer
 	for _, c := range calls {
 		p := HistoryPointer(c.index, "/content", c.id)
 		var reading emptiness
@@ -182,39 +183,39 @@ func foldCoverage(a *Assessment, declared []coverage.DeclaredCoverage, calls []t
 		}
 	}
 	if len(gaps) > 0 {
-		a.Reasons = append(a.Reasons, Reason{Reason: ReasonCoverageGap, Layer: 3, Witness: gaps})
+		a.Reasons = append(a.Reasons, assess.Reason{Reason: assess.ReasonCoverageGap, Layer: 3, Witness: gaps})
 	}
 	if len(absences) > 0 {
-		a.Reasons = append(a.Reasons, Reason{Reason: ReasonDeclaredAbsent, Layer: 3, Witness: absences})
+		a.Reasons = append(a.Reasons, assess.Reason{Reason: assess.ReasonDeclaredAbsent, Layer: 3, Witness: absences})
 	}
 	if len(undeclared) > 0 {
-		a.Reasons = append(a.Reasons, Reason{Reason: ReasonEmptyUndeclared, Layer: 3, Witness: undeclared})
+		a.Reasons = append(a.Reasons, assess.Reason{Reason: assess.ReasonEmptyUndeclared, Layer: 3, Witness: undeclared})
 	}
 	if len(calls) > 0 {
 		a.Checked = append(a.Checked,
-			Check{Layer: 3, Check: CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
-			Check{Layer: 3, Check: CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
+			assess.Check{Layer: 3, Check: assess.CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
+			assess.Check{Layer: 3, Check: assess.CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
 	}
 }
 
 // foldFailedCalls adds call-failed with every failed call of the turn as a
 // witness (its tool message's isError): an answer resting on a call that
 // returned nothing must not read as if the call had answered.
-func foldFailedCalls(a *Assessment, calls []toolCall) {
-	var w []Pointer
+func foldFailedCalls(a *assess.Assessment, calls []toolCall) {
+	var w []assess.Pointer
 	for _, c := range calls {
 		if c.failed {
 			w = append(w, HistoryPointer(c.index, "/isError", c.id))
 		}
 	}
 	if len(w) > 0 {
-		a.Reasons = append(a.Reasons, Reason{Reason: ReasonCallFailed, Layer: 3, Witness: w})
+		a.Reasons = append(a.Reasons, assess.Reason{Reason: assess.ReasonCallFailed, Layer: 3, Witness: w})
 	}
 }
 
 // foldPeriods adds one reason per verdict kind met on the turn's period rows, each row's verdict
 // followed by its join to the argument row of the same call, and the result-period check.
-func foldPeriods(a *Assessment, periods []periodAt, current []argumentAt) {
+func foldPeriods(a *assess.Assessment, periods []periodAt, current []argumentAt) {
 	if len(periods) == 0 {
 		return
 	}
@@ -222,13 +223,13 @@ func foldPeriods(a *Assessment, periods []periodAt, current []argumentAt) {
 		verdict coverage.RowVerdict
 		reason  string
 	}{
-		{coverage.RowVerdict(coverage.VerdictNotHeld), ReasonPeriodNotHeld},
-		{coverage.RowVerdict(coverage.VerdictPartlyHeld), ReasonPeriodPartlyHeld},
-		{coverage.RowVerdict(coverage.VerdictUnknown), ReasonPeriodUnknown},
-		{coverage.VerdictUndeclared, ReasonPeriodUndeclared},
+		{coverage.RowVerdict(coverage.VerdictNotHeld), assess.ReasonPeriodNotHeld},
+		{coverage.RowVerdict(coverage.VerdictPartlyHeld), assess.ReasonPeriodPartlyHeld},
+		{coverage.RowVerdict(coverage.VerdictUnknown), assess.ReasonPeriodUnknown},
+		{coverage.VerdictUndeclared, assess.ReasonPeriodUndeclared},
 	}
 	for _, rs := range reasons {
-		var w []Pointer
+		var w []assess.Pointer
 		for _, p := range periods {
 			if p.row.Verdict != rs.verdict {
 				continue
@@ -239,11 +240,11 @@ func foldPeriods(a *Assessment, periods []periodAt, current []argumentAt) {
 			}
 		}
 		if len(w) > 0 {
-			a.Reasons = append(a.Reasons, Reason{Reason: rs.reason, Layer: 3, Witness: w})
+			a.Reasons = append(a.Reasons, assess.Reason{Reason: rs.reason, Layer: 3, Witness: w})
 		}
 	}
 	foldTimeChecks(a, periods, current)
-	c := Check{Layer: 3, Check: CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []Pointer{}}
+	c := assess.Check{Layer: 3, Check: assess.CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []assess.Pointer{}}
 	for _, p := range periods {
 		c.Witness = append(c.Witness, findingsPointer(p.i, "verdict"))
 	}
@@ -255,10 +256,10 @@ func foldPeriods(a *Assessment, periods []periodAt, current []argumentAt) {
 // /i/differs/against) or whose look-back ran shifted (/i/shifted/byMs), and
 // period-beyond-retention for a row the source's retention put out of reach
 // (/i/beyondRetention); each witness is followed by the row's join, as for the verdicts.
-func foldTimeChecks(a *Assessment, periods []periodAt, current []argumentAt) {
-	var differs, beyond []Pointer
+func foldTimeChecks(a *assess.Assessment, periods []periodAt, current []argumentAt) {
+	var differs, beyond []assess.Pointer
 	for _, p := range periods {
-		var w []Pointer
+		var w []assess.Pointer
 		if p.row.Differs != nil {
 			w = append(w, findingsPointer(p.i, "differs", "against"))
 		} else if p.row.Shifted != nil {
@@ -278,10 +279,10 @@ func foldTimeChecks(a *Assessment, periods []periodAt, current []argumentAt) {
 		}
 	}
 	if len(differs) > 0 {
-		a.Reasons = append(a.Reasons, Reason{Reason: ReasonPeriodDiffersFromAsked, Layer: 3, Witness: differs})
+		a.Reasons = append(a.Reasons, assess.Reason{Reason: assess.ReasonPeriodDiffersFromAsked, Layer: 3, Witness: differs})
 	}
 	if len(beyond) > 0 {
-		a.Reasons = append(a.Reasons, Reason{Reason: ReasonPeriodBeyondRetention, Layer: 3, Witness: beyond})
+		a.Reasons = append(a.Reasons, assess.Reason{Reason: assess.ReasonPeriodBeyondRetention, Layer: 3, Witness: beyond})
 	}
 }
 
@@ -322,8 +323,8 @@ func currentArguments(rows []argumentAt) []argumentAt {
 // (the last user message equal to userMessage when it is known, else the last user message).
 // With no person message the whole history is the turn.
 func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
-	start, from := 0, TurnFromWholeHistory
-	for pass := 0; pass < 2 && from == TurnFromWholeHistory; pass++ {
+	start, from := 0, assess.TurnFromWholeHistory
+	for pass := 0; pass < 2 && from == assess.TurnFromWholeHistory; pass++ {
 		for i := len(h) - 1; i >= 0; i-- {
 			if h[i].Role != llm.RoleUser {
 				continue
@@ -331,7 +332,7 @@ func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
 			if pass == 0 && userMessage != "" && h[i].Content != userMessage {
 				continue
 			}
-			start, from = i+1, TurnFromPerson
+			start, from = i+1, assess.TurnFromPerson
 			break
 		}
 	}
@@ -362,13 +363,13 @@ func whole(f float64) (int, bool) {
 }
 
 // findingsPointer points at a field of findings-ledger row i.
-func findingsPointer(i int, fields ...string) Pointer {
+func findingsPointer(i int, fields ...string) assess.Pointer {
 	return StatePointer(state.KeyFindingsLedger.KeyName(), at(i, fields...))
 }
 
-func orEmpty(p []Pointer) []Pointer {
+func orEmpty(p []assess.Pointer) []assess.Pointer {
 	if p == nil {
-		return []Pointer{}
+		return []assess.Pointer{}
 	}
 	return p
 }

@@ -9,13 +9,13 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestSameFoldFromEverySource(t *testing.T) {
@@ -23,7 +23,7 @@ func TestSameFoldFromEverySource(t *testing.T) {
 	declared, rows := state.KeyCoverageDeclared, state.KeyFindingsLedger
 	stale := coverage.Period{Queried: coverage.Span{From: "2026-09-26T09:00:00Z", To: "2026-09-26T10:00:00Z"},
 		Held: coverage.HeldSpan("2026-08-27T02:00:00Z", "2026-09-26T02:00:00Z")}
-	var live Assessment
+	var live assess.Assessment
 	c := flow.NewBuilder("agent-like").
 		Keys(turn, user, history, declared, rows).
 		Stage("seed", func(_ context.Context, s *flow.Scope) (any, error) {
@@ -75,7 +75,7 @@ func TestSameFoldFromEverySource(t *testing.T) {
 		}
 		checkWitnesses(t, st, Fold(st))
 	}
-	wantReasons := []string{ReasonCoverageGap, ReasonDeclaredAbsent, ReasonEmptyUndeclared, ReasonPeriodNotHeld}
+	wantReasons := []string{assess.ReasonCoverageGap, assess.ReasonDeclaredAbsent, assess.ReasonEmptyUndeclared, assess.ReasonPeriodNotHeld}
 	var got []string
 	for _, r := range live.Reasons {
 		got = append(got, r.Reason)
@@ -132,16 +132,16 @@ func TestInputFromJSONKeepsIndices(t *testing.T) {
 	}
 	a := Fold(in)
 	checkWitnesses(t, in, a)
-	cd := func(path string) Pointer { return StatePointer("coverageDeclared", path) }
-	want := []Reason{
-		{Reason: ReasonCoverageGap, Layer: 3, Witness: []Pointer{cd("/1/notChecked/0")}},
-		{Reason: ReasonDeclaredAbsent, Layer: 3, Witness: []Pointer{cd("/1/kind")}},
-		{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/2/verdict")}},
+	cd := func(path string) assess.Pointer { return StatePointer("coverageDeclared", path) }
+	want := []assess.Reason{
+		{Reason: assess.ReasonCoverageGap, Layer: 3, Witness: []assess.Pointer{cd("/1/notChecked/0")}},
+		{Reason: assess.ReasonDeclaredAbsent, Layer: 3, Witness: []assess.Pointer{cd("/1/kind")}},
+		{Reason: assess.ReasonPeriodNotHeld, Layer: 3, Witness: []assess.Pointer{sp("/2/verdict")}},
 	}
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
-	if c := a.Checked[len(a.Checked)-1]; c.Check != CheckResultPeriod || c.Of != 1 {
+	if c := a.Checked[len(a.Checked)-1]; c.Check != assess.CheckResultPeriod || c.Of != 1 {
 		t.Errorf("the row that did not decode was counted: %+v", c)
 	}
 

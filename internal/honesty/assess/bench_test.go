@@ -2,7 +2,11 @@
 
 package assess
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+)
 
 func BenchmarkFoldS1(b *testing.B) {
 	s, err := InputFromJSON([]byte(s1))
@@ -11,7 +15,7 @@ func BenchmarkFoldS1(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if a := Fold(s); a.Standing != StandingNotSure {
+		if a := Fold(s); a.Standing != assess.StandingNotSure {
 			b.Fatal(a.Standing)
 		}
 	}

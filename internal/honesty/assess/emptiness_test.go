@@ -53,7 +53,7 @@ func FuzzFold(f *testing.F) {
 		a := Fold(s, WithRowsAt("", rowsAt))
 		for _, r := range a.Reasons {
 			for _, p := range r.Witness {
-				if _, ok := p.Resolve(s); !ok {
+				if _, ok := Resolve(p, s); !ok {
 					t.Fatalf("witness %+v of %s does not resolve", p, r.Reason)
 				}
 			}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 )
 
 // Turn 2 of a conversation: the ledger carries turn 1's row as record, and only turn 2's row is

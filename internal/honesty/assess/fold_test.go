@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -30,21 +31,21 @@ func input(t *testing.T, js string) Input {
 	return s
 }
 
-func sp(path string) Pointer { return StatePointer("findingsLedger", path) }
+func sp(path string) assess.Pointer { return StatePointer("findingsLedger", path) }
 
 // checkWitnesses fails when a witness does not resolve in the record.
-func checkWitnesses(t *testing.T, s Input, a Assessment) {
+func checkWitnesses(t *testing.T, s Input, a assess.Assessment) {
 	t.Helper()
 	for _, r := range a.Reasons {
 		for _, p := range r.Witness {
-			if _, ok := p.Resolve(s); !ok {
+			if _, ok := Resolve(p, s); !ok {
 				t.Errorf("reason %s: witness %+v does not resolve", r.Reason, p)
 			}
 		}
 	}
 	for _, c := range a.Checked {
 		for _, p := range c.Witness {
-			if _, ok := p.Resolve(s); !ok {
+			if _, ok := Resolve(p, s); !ok {
 				t.Errorf("check %s: witness %+v does not resolve", c.Check, p)
 			}
 		}
@@ -57,10 +58,10 @@ func TestPeriodVerdicts(t *testing.T) { // R8
 			s := input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", v, 1, "")+`]}`)
 			a := Fold(s)
 			checkWitnesses(t, s, a)
-			wantReasons := []Reason{{Reason: "period-" + v, Layer: 3, Witness: []Pointer{sp("/0/verdict")}}}
-			wantStanding := StandingNotSure
+			wantReasons := []assess.Reason{{Reason: "period-" + v, Layer: 3, Witness: []assess.Pointer{sp("/0/verdict")}}}
+			wantStanding := assess.StandingNotSure
 			if v == "covered" {
-				wantReasons, wantStanding = []Reason{}, StandingConsistent
+				wantReasons, wantStanding = []assess.Reason{}, assess.StandingConsistent
 			}
 			if diff := cmp.Diff(wantReasons, a.Reasons); diff != "" {
 				t.Errorf("reasons (-want +got):\n%s", diff)
@@ -68,7 +69,7 @@ func TestPeriodVerdicts(t *testing.T) { // R8
 			if a.Standing != wantStanding {
 				t.Errorf("standing %s, want %s", a.Standing, wantStanding)
 			}
-			wantChecked := []Check{{Layer: 3, Check: CheckResultPeriod, Ran: 1, Of: 1, Witness: []Pointer{sp("/0/verdict")}}}
+			wantChecked := []assess.Check{{Layer: 3, Check: assess.CheckResultPeriod, Ran: 1, Of: 1, Witness: []assess.Pointer{sp("/0/verdict")}}}
 			if diff := cmp.Diff(wantChecked, a.Checked); diff != "" {
 				t.Errorf("checked (-want +got):\n%s", diff)
 			}
@@ -78,17 +79,17 @@ func TestPeriodVerdicts(t *testing.T) { // R8
 
 func TestTurnScope(t *testing.T) { // R9, S12, S18
 	a := Fold(input(t, `{"turnNumber":2,"findingsLedger":[`+period("c1", "not-held", 1, "")+`]}`))
-	if len(a.Reasons) != 0 || len(a.Checked) != 0 || a.Standing != StandingNotAssessed {
+	if len(a.Reasons) != 0 || len(a.Checked) != 0 || a.Standing != assess.StandingNotAssessed {
 		t.Errorf("turn 2 folded a turn-1 row: %+v", a)
 	}
 	a = Fold(input(t, `{"findingsLedger":[`+period("c1", "not-held", 1, "")+`]}`))
-	if len(a.Reasons) != 1 || a.Reasons[0].Reason != ReasonPeriodNotHeld {
+	if len(a.Reasons) != 1 || a.Reasons[0].Reason != assess.ReasonPeriodNotHeld {
 		t.Errorf("with no turnNumber every row is read: %+v", a.Reasons)
 	}
 	// S12: turn 1 covered, turn 2 reuses c1 and is not held; turn 2 reads only its own row.
 	s := input(t, `{"turnNumber":2,"findingsLedger":[`+period("c1", "covered", 1, "")+`,`+period("c1", "not-held", 2, "")+`]}`)
 	a = Fold(s)
-	want := []Reason{{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/1/verdict")}}}
+	want := []assess.Reason{{Reason: assess.ReasonPeriodNotHeld, Layer: 3, Witness: []assess.Pointer{sp("/1/verdict")}}}
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
 		t.Errorf("S12 reasons (-want +got):\n%s", diff)
 	}
@@ -101,9 +102,9 @@ func TestArgumentJoin(t *testing.T) { // R10
 	s := input(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "default", 1)+`,`+period("c1", "not-held", 1, `,"argument":"window"`)+`]}`)
 	a := Fold(s)
 	checkWitnesses(t, s, a)
-	want := []Reason{
-		{Reason: ReasonArgumentAssumed, Layer: 2, Witness: []Pointer{sp("/0/argument")}},
-		{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/1/verdict"), sp("/0/argument")}},
+	want := []assess.Reason{
+		{Reason: assess.ReasonArgumentAssumed, Layer: 2, Witness: []assess.Pointer{sp("/0/argument")}},
+		{Reason: assess.ReasonPeriodNotHeld, Layer: 3, Witness: []assess.Pointer{sp("/1/verdict"), sp("/0/argument")}},
 	}
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
@@ -122,7 +123,7 @@ func TestArgumentJoin(t *testing.T) { // R10
 	}
 	// The current argument row is the last per (turn, call, argument).
 	a = Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+argument("c1", "window", "default", 1)+`,`+argument("c1", "window", "answered", 1)+`,`+period("c1", "covered", 1, `,"argument":"window"`)+`]}`))
-	if len(a.Reasons) != 0 || a.Standing != StandingConsistent {
+	if len(a.Reasons) != 0 || a.Standing != assess.StandingConsistent {
 		t.Errorf("an answered row did not supersede the assumed one: %+v", a)
 	}
 }
@@ -140,9 +141,9 @@ func TestUnknownVerdictWord(t *testing.T) { // R11
 func TestOnceperVerdictKind(t *testing.T) { // S14
 	s := input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "unknown", 1, "")+`,`+period("c2", "not-held", 1, "")+`,`+period("c3", "not-held", 1, "")+`]}`)
 	a := Fold(s)
-	want := []Reason{
-		{Reason: ReasonPeriodNotHeld, Layer: 3, Witness: []Pointer{sp("/1/verdict"), sp("/2/verdict")}},
-		{Reason: ReasonPeriodUnknown, Layer: 3, Witness: []Pointer{sp("/0/verdict")}},
+	want := []assess.Reason{
+		{Reason: assess.ReasonPeriodNotHeld, Layer: 3, Witness: []assess.Pointer{sp("/1/verdict"), sp("/2/verdict")}},
+		{Reason: assess.ReasonPeriodUnknown, Layer: 3, Witness: []assess.Pointer{sp("/0/verdict")}},
 	}
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
@@ -197,14 +198,14 @@ func TestLayer3Reasons(t *testing.T) {
 	}{
 		{"S6 bare empty list, no coverage row",
 			`{"turnNumber":2,"userMessage":"now",` + hist(tool(0, "s1", "[]")) + `,"findingsLedger":[` + argument("s1", "window", "default", 2) + `,` + period("s1", "undeclared", 2, `,"argument":"window"`) + `]}`,
-			[]string{ReasonArgumentAssumed, ReasonEmptyUndeclared, ReasonPeriodUndeclared}, "0/1 1/1"},
+			[]string{assess.ReasonArgumentAssumed, assess.ReasonEmptyUndeclared, assess.ReasonPeriodUndeclared}, "0/1 1/1"},
 		{"non-empty list is no reason",
 			`{"turnNumber":1,"userMessage":"now",` + hist(tool(0, "s1", `[{"line":"x"}]`)) + `}`,
 			[]string{}, "0/1 1/1"},
 		{"Wrap around an empty list is a declared absence",
 			`{"turnNumber":1,"userMessage":"now",` + hist(tool(0, "s1", `{"af_coverage":{"checked":[{"what":"the last hour"}],"not_checked":[],"cannot_cover":[]},"result":[]}`)) +
 				`,"coverageDeclared":[{"kind":"ledger","toolName":"search_logs","toolCallId":"s1","iteration":1,"checked":[{"what":"the last hour"}],"notChecked":[],"cannotCover":[{"what":"archived logs","why":"kept offline"}]}]}`,
-			[]string{ReasonCoverageGap, ReasonDeclaredAbsent}, "1/1 1/1"},
+			[]string{assess.ReasonCoverageGap, assess.ReasonDeclaredAbsent}, "1/1 1/1"},
 		{"plain text reads unknown",
 			`{"turnNumber":1,"userMessage":"now",` + hist(tool(0, "s1", "all good")) + `}`,
 			[]string{}, "0/1 0/1"},
@@ -226,7 +227,7 @@ func TestLayer3Reasons(t *testing.T) {
 			}
 			var shape []string
 			for _, c := range a.Checked {
-				if c.Check == CheckToolCoverage || c.Check == CheckResultShape {
+				if c.Check == assess.CheckToolCoverage || c.Check == assess.CheckResultShape {
 					shape = append(shape, fmt.Sprintf("%d/%d", c.Ran, c.Of))
 				}
 			}
@@ -243,7 +244,7 @@ func TestArgumentAskedIsAsk(t *testing.T) {
 		period("c2", "not-held", 1, "")+`]}`)
 	a := Fold(s)
 	checkWitnesses(t, s, a)
-	if a.Standing != StandingAsk || a.Reasons[0].Reason != ReasonArgumentAsked || len(a.Reasons[0].Witness) != 2 {
+	if a.Standing != assess.StandingAsk || a.Reasons[0].Reason != assess.ReasonArgumentAsked || len(a.Reasons[0].Witness) != 2 {
 		t.Errorf("an open question must make the standing ask: %+v", a)
 	}
 }
@@ -256,14 +257,14 @@ func TestFoldLaws(t *testing.T) {
 			`{"turnNumber":1,"userMessage":"q","history":[{"role":"user","content":"q"},{"role":"tool","toolCallId":"c","toolName":"t","content":"[1]"}]}`,
 		} {
 			a := Fold(input(t, js))
-			if a.Standing != StandingConsistent || a.Assessment != ValueUnrefuted {
+			if a.Standing != assess.StandingConsistent || a.Assessment != assess.ValueUnrefuted {
 				t.Errorf("%s: standing %s/%s, want consistent/unrefuted", js, a.Assessment, a.Standing)
 			}
 		}
 	})
 	t.Run("2 declared silence is a reason", func(t *testing.T) {
 		a := Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "undeclared", 1, "")+`]}`))
-		if a.Standing != StandingNotSure {
+		if a.Standing != assess.StandingNotSure {
 			t.Errorf("undeclared gave %s", a.Standing)
 		}
 	})
@@ -275,13 +276,13 @@ func TestFoldLaws(t *testing.T) {
 	})
 	t.Run("4 every call counts: a covered call never hides a not-held one", func(t *testing.T) {
 		a := Fold(input(t, `{"turnNumber":1,"findingsLedger":[`+period("c1", "not-held", 1, "")+`,`+period("c1", "covered", 1, "")+`]}`))
-		if a.Standing != StandingNotSure || a.Checked[0].Of != 2 {
+		if a.Standing != assess.StandingNotSure || a.Checked[0].Of != 2 {
 			t.Errorf("a later covered row hid an earlier not-held one: %+v", a)
 		}
 	})
 	t.Run("5 an unarmed check is neither reason nor entry", func(t *testing.T) {
 		a := Fold(input(t, `{"turnNumber":1}`))
-		want := Assessment{Assessment: ValueNotApplicable, Standing: StandingNotAssessed, Reasons: []Reason{}, Checked: []Check{}, TurnFrom: TurnFromWholeHistory}
+		want := assess.Assessment{Assessment: assess.ValueNotApplicable, Standing: assess.StandingNotAssessed, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: assess.TurnFromWholeHistory}
 		if diff := cmp.Diff(want, a); diff != "" {
 			t.Errorf("empty record (-want +got):\n%s", diff)
 		}
@@ -297,11 +298,11 @@ func TestTimeCheckReasons(t *testing.T) {
 		period("c4", "covered", 1, `,"partlyBeyondRetention":true`)+`]}`)
 	a := Fold(s)
 	checkWitnesses(t, s, a)
-	want := []Reason{
-		{Reason: ReasonArgumentUnverified, Layer: 2, Witness: []Pointer{sp("/0/argument")}},
-		{Reason: ReasonPeriodUndeclared, Layer: 3, Witness: []Pointer{sp("/2/verdict")}},
-		{Reason: ReasonPeriodDiffersFromAsked, Layer: 3, Witness: []Pointer{sp("/1/differs/against"), sp("/0/argument"), sp("/3/shifted/byMs")}},
-		{Reason: ReasonPeriodBeyondRetention, Layer: 3, Witness: []Pointer{sp("/2/beyondRetention")}},
+	want := []assess.Reason{
+		{Reason: assess.ReasonArgumentUnverified, Layer: 2, Witness: []assess.Pointer{sp("/0/argument")}},
+		{Reason: assess.ReasonPeriodUndeclared, Layer: 3, Witness: []assess.Pointer{sp("/2/verdict")}},
+		{Reason: assess.ReasonPeriodDiffersFromAsked, Layer: 3, Witness: []assess.Pointer{sp("/1/differs/against"), sp("/0/argument"), sp("/3/shifted/byMs")}},
+		{Reason: assess.ReasonPeriodBeyondRetention, Layer: 3, Witness: []assess.Pointer{sp("/2/beyondRetention")}},
 	}
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
