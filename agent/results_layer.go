@@ -18,6 +18,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
+	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 )
 
@@ -118,7 +119,7 @@ func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRo
 		return
 	}
 	for _, r := range rows {
-		rs.emit(s, event.FindingsPeriod, r.Iteration+1, func() any { return ledger.PeriodPayload(r) })
+		rs.emit(s, event.FindingsPeriod, r.Iteration+1, func() any { return ledgerops.PeriodPayload(r) })
 	}
 }
 
@@ -183,8 +184,8 @@ var timeRowKinds = []string{"clock", "clock-on-resume", "call", "call-window", "
 
 // findingsDoor is the checkpoint door for the agent's ledger: the period and
 // argument checks, and the time kinds.
-func findingsDoor() ledger.Door {
-	d := ledger.StandardDoor()
+func findingsDoor() ledgerops.Door {
+	d := ledgerops.StandardDoor()
 	for _, k := range timeRowKinds {
 		d = d.With(k, func(map[string]any) string { return "" })
 	}

@@ -9,6 +9,7 @@ import (
 	pubinputs "github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
+	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/google/go-cmp/cmp"
 )
@@ -132,7 +133,7 @@ func TestResolveTable(t *testing.T) {
 				raw, _ := json.Marshal(ledger.FromArgument(r))
 				var m map[string]any
 				_ = json.Unmarshal(raw, &m)
-				if !ledger.ArgumentRowIsWellFormed(m) {
+				if !ledgerops.ArgumentRowIsWellFormed(m) {
 					t.Errorf("row %s fails the door", raw)
 				}
 			}

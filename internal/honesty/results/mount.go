@@ -7,7 +7,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
 )
 
 // Layer is everything the agent needs to mount the results layer:
@@ -91,7 +91,7 @@ func Output(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	return []flow.Op{flow.AppendOp(state.KeyFindingsLedger.KeyName(), ledger.PeriodRowsOf(rows))}, nil
+	return []flow.Op{flow.AppendOp(state.KeyFindingsLedger.KeyName(), ledgerops.PeriodRowsOf(rows))}, nil
 }
 
 // PeriodsOf picks the periods the batch declared: every coverageDeclared row of the batch's

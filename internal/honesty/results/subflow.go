@@ -9,7 +9,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
 )
 
 // Wire facts of the subflow: its mount id and its stage ids.
@@ -39,7 +39,7 @@ type Deps struct {
 	ArgumentOf ArgumentOf
 	// EmitRows fires the ledger's events for the rows the Record stage files, inside the
 	// subflow; ctx is the Record stage's, so a caller can find its per-run state in it. nil
-	// means ledger.EmitPeriodRows (one agentfootprint.findings.period per row, through the
+	// means ledgerops.EmitPeriodRows (one agentfootprint.findings.period per row, through the
 	// scope's emit channel).
 	EmitRows func(ctx context.Context, s *flow.Scope, rows []coverage.PeriodRow)
 	// TimeInputs, under the time layer, reads from the agent's state what the record holds about
@@ -53,7 +53,7 @@ type Deps struct {
 func Chart(deps Deps) (*flow.Chart, error) {
 	emit := deps.EmitRows
 	if emit == nil {
-		emit = func(_ context.Context, s *flow.Scope, rows []coverage.PeriodRow) { ledger.EmitPeriodRows(s, rows) }
+		emit = func(_ context.Context, s *flow.Scope, rows []coverage.PeriodRow) { ledgerops.EmitPeriodRows(s, rows) }
 	}
 	c, err := flow.NewBuilder(SubflowID).
 		Keys(keyCalls, keyPeriods, keyBatchIteration, keyTurnNumber, keyPeriodPlan, keyPeriodChecks, keyPeriodRows, keyTimeInputs).

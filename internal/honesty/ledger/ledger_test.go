@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/google/go-cmp/cmp"
 )
 
 const (
@@ -66,12 +66,12 @@ func TestDoorRefusesNamingTheRow(t *testing.T) {
 			if rows != nil {
 				t.Errorf("refused ledger restored %d rows", len(rows))
 			}
-			var re *RowError
+			var re *ledger.RowError
 			if !errors.As(err, &re) {
-				t.Fatalf("err = %v, want *RowError", err)
+				t.Fatalf("err = %v, want *ledger.RowError", err)
 			}
-			if !errors.Is(err, ErrRefused) {
-				t.Error("error does not match ErrRefused")
+			if !errors.Is(err, ledger.ErrRefused) {
+				t.Error("error does not match ledger.ErrRefused")
 			}
 			if re.Index != 2 || re.Kind != tt.kind {
 				t.Errorf("refused row %d kind %q, want row 2 kind %q", re.Index, re.Kind, tt.kind)
@@ -106,7 +106,7 @@ func TestDoorWith(t *testing.T) {
 }
 
 func TestReadersSkipUnknownAndNeverCollapse(t *testing.T) {
-	var rows []Row
+	var rows []ledger.Row
 	data := `[` + goodPeriod + `,{"kind":"clock","turn":1,"now":"x"},` + goodArgument + `,` +
 		`{"kind":"period","turn":1,"toolCallId":"c1","toolName":"backup_runs","iteration":2,"verdict":"covered"},` +
 		`{"kind":"argument","turn":1,"toolCallId":"c2","toolName":"search_logs","iteration":1,"argument":"window","rule":"assume","source":"model","value":"1h"},` +
@@ -114,7 +114,7 @@ func TestReadersSkipUnknownAndNeverCollapse(t *testing.T) {
 	if err := json.Unmarshal([]byte(data), &rows); err != nil {
 		t.Fatal(err)
 	}
-	periods := PeriodRows(rows)
+	periods := ledger.PeriodRows(rows)
 	var got []string
 	for _, p := range periods {
 		got = append(got, p.ToolCallID+"/"+string(p.Verdict))
@@ -122,10 +122,10 @@ func TestReadersSkipUnknownAndNeverCollapse(t *testing.T) {
 	if diff := cmp.Diff([]string{"c1/not-held", "c1/covered", "c1/unknown"}, got); diff != "" {
 		t.Errorf("PeriodRows (-want +got):\n%s", diff)
 	}
-	if n := len(OfTurn(rows, 1)); n != 5 {
+	if n := len(ledger.OfTurn(rows, 1)); n != 5 {
 		t.Errorf("OfTurn(1) has %d rows, want 5 (the clock row carries turn 1)", n)
 	}
-	cur := CurrentArguments(rows)
+	cur := ledger.CurrentArguments(rows)
 	if len(cur) != 1 || cur[0].Source != "model" {
 		t.Errorf("CurrentArguments = %+v, want the later model row only", cur)
 	}
@@ -135,9 +135,9 @@ func TestReadersSkipUnknownAndNeverCollapse(t *testing.T) {
 }
 
 func TestAppendRowsIsFresh(t *testing.T) {
-	prev := make([]Row, 1, 4)
-	prev[0] = FromPeriod(coverage.PeriodRow{ToolCallID: "a", Verdict: "covered"})
-	added := []Row{FromPeriod(coverage.PeriodRow{ToolCallID: "b", Verdict: "not-held"})}
+	prev := make([]ledger.Row, 1, 4)
+	prev[0] = ledger.FromPeriod(coverage.PeriodRow{ToolCallID: "a", Verdict: "covered"})
+	added := []ledger.Row{ledger.FromPeriod(coverage.PeriodRow{ToolCallID: "b", Verdict: "not-held"})}
 	out := appendRows(prev, added)
 	if len(out) != 2 || &out[0] == &prev[0] {
 		t.Fatalf("appendRows did not make a fresh slice")
@@ -151,7 +151,7 @@ func TestAppendRowsIsFresh(t *testing.T) {
 }
 
 func TestUnmarshalRefusesNonObject(t *testing.T) {
-	var r Row
+	var r ledger.Row
 	for _, in := range []string{`[]`, `3`, `"x"`, `{"kind":"period","turn":"one"}`} {
 		if err := json.Unmarshal([]byte(in), &r); err == nil {
 			t.Errorf("Unmarshal(%s) accepted", in)

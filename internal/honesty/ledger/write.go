@@ -6,24 +6,25 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 )
 
 // appendRows is the ledger's merge half: prev followed by rows, in a fresh slice. prev is never
 // modified. With no rows it returns prev itself, so an empty write can be skipped.
-func appendRows(prev, rows []Row) []Row {
+func appendRows(prev, rows []ledger.Row) []ledger.Row {
 	if len(rows) == 0 {
 		return prev
 	}
-	out := make([]Row, 0, len(prev)+len(rows))
+	out := make([]ledger.Row, 0, len(prev)+len(rows))
 	out = append(out, prev...)
 	return append(out, rows...)
 }
 
 // PeriodRowsOf wraps period rows as ledger rows, in order.
-func PeriodRowsOf(rows []coverage.PeriodRow) []Row {
-	out := make([]Row, len(rows))
+func PeriodRowsOf(rows []coverage.PeriodRow) []ledger.Row {
+	out := make([]ledger.Row, len(rows))
 	for i, r := range rows {
-		out[i] = FromPeriod(r)
+		out[i] = ledger.FromPeriod(r)
 	}
 	return out
 }
