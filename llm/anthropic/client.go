@@ -28,8 +28,8 @@ const (
 // DefaultBaseURL is the official endpoint root ("/v1/messages" is appended).
 const DefaultBaseURL = "https://api.anthropic.com"
 
-// aPIVersion is the anthropic-version header sent with every request.
-const aPIVersion = "2023-06-01"
+// apiVersion is the anthropic-version header sent with every request.
+const apiVersion = "2023-06-01"
 
 // DefaultMaxTokens is sent when neither the request nor the options set
 // one: the API requires max_tokens.
@@ -120,7 +120,7 @@ func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout,
 
 func (c *Client) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
-	h.Set("anthropic-version", aPIVersion)
+	h.Set("anthropic-version", apiVersion)
 	if c.key != "" {
 		h.Set("x-api-key", c.key)
 	}
