@@ -14,8 +14,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 )
 
 // ReasonInnerFailed is the roll-up's reason for a tolerant branch that
@@ -155,7 +155,7 @@ func innerCoverage(res *Result) []coverage.DeclaredCoverage {
 func (r *ComposedResult) LimitsBlock() string {
 	var parts []string
 	for _, is := range r.RollUp().Inner {
-		if b := limits.CoverageBlock(is.Coverage); b != "" {
+		if b := limitsblock.CoverageBlock(is.Coverage); b != "" {
 			parts = append(parts, fmt.Sprintf("From agent %q (%s):\n%s", is.Agent, is.Node, b))
 		}
 	}
@@ -165,7 +165,7 @@ func (r *ComposedResult) LimitsBlock() string {
 // AnswerWithLimits is the answer with LimitsBlock attached after the
 // limits separator (the answer unchanged when no inner run declared any).
 func (r *ComposedResult) AnswerWithLimits() string {
-	return limits.Attach(r.Answer, r.LimitsBlock())
+	return limitsblock.Attach(r.Answer, r.LimitsBlock())
 }
 
 // Assessment shadows Result.Assessment for a composition: the roll-up's

@@ -20,6 +20,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -341,7 +342,7 @@ func answerCoverageOf(s *flow.Scope, o *outputConfig) *limits.AnswerCoverage {
 			assumed = append(assumed, limits.Assumed{ToolName: r.ToolName, Argument: r.Argument, Value: v, Hidden: h})
 		}
 	}
-	return limits.AnswerCoverageOf(kCoverage.Get(s), assumed)
+	return limitsblock.AnswerCoverageOf(kCoverage.Get(s), assumed)
 }
 
 // AnswerCoverage returns what the turn's tools declared, beside a typed

@@ -20,9 +20,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -32,13 +32,13 @@ import (
 // timeExtras are the person's time lines for the limits block: each
 // declared period in the person's zone, the period check lines of this
 // turn's rows, and the unknown-zone line.
-func timeExtras(s *flow.Scope) limits.Extras {
+func timeExtras(s *flow.Scope) limitsblock.Extras {
 	ck, ok := kTurnClock.Get(s)
 	if !ok {
-		return limits.Extras{}
+		return limitsblock.Extras{}
 	}
 	p := ck.Presentation()
-	x := limits.Extras{PeriodLine: func(toolName string, d coverage.Period) string {
+	x := limitsblock.Extras{PeriodLine: func(toolName string, d coverage.Period) string {
 		dp := timelayer.DeclaredPeriod{Queried: timelayer.SpanText{From: d.Queried.From, To: d.Queried.To}, ReadAt: d.ReadAt}
 		if !d.Held.Unknown {
 			dp.Held = &timelayer.SpanText{From: d.Held.Span.From, To: d.Held.Span.To}

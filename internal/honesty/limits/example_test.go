@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 )
 
 // A search found nothing over a window its store does not hold; the answer carries both facts.
@@ -21,7 +21,7 @@ func ExampleCoverageBlock() {
 		Checked:   []coverage.Item{{What: "every job in the 02:00 export"}},
 		Period:    &period,
 	}}
-	fmt.Println(limits.Attach("No failures.", limits.CoverageBlock(rows)))
+	fmt.Println(limitsblock.Attach("No failures.", limitsblock.CoverageBlock(rows)))
 	// Output:
 	// No failures.
 	//

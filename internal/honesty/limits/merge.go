@@ -3,13 +3,16 @@
 
 package limits
 
-import "github.com/agentfootprint/agentfootprint-go/coverage"
+import (
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+)
 
 // merged is the run's declarations folded over every row, in row order then item order.
 type merged struct {
 	checked, notChecked, cannotCover []coverage.Item
-	periods                          []PeriodEntry
-	inProgress                       []InProgressEntry
+	periods                          []limits.PeriodEntry
+	inProgress                       []limits.InProgressEntry
 }
 
 type itemKey struct{ what, why string }
@@ -41,12 +44,12 @@ func merge(rows []coverage.DeclaredCoverage) merged {
 			k := periodKey{r.ToolCallID, r.ToolName, p.Queried.From, p.Queried.To, p.Held.Unknown, p.Held.From, p.Held.To, p.ReadAt}
 			if !seenPeriod[k] {
 				seenPeriod[k] = true
-				m.periods = append(m.periods, PeriodEntry{ToolName: r.ToolName, ToolCallID: r.ToolCallID,
+				m.periods = append(m.periods, limits.PeriodEntry{ToolName: r.ToolName, ToolCallID: r.ToolCallID,
 					Queried: p.Queried, Held: p.Held, ReadAt: p.ReadAt})
 			}
 		}
 		if r.Kind == coverage.KindLedger && len(r.InProgress) > 0 {
-			m.inProgress = append(m.inProgress, InProgressEntry{ToolName: r.ToolName, ToolCallID: r.ToolCallID,
+			m.inProgress = append(m.inProgress, limits.InProgressEntry{ToolName: r.ToolName, ToolCallID: r.ToolCallID,
 				Items: append([]coverage.InProgressItem{}, r.InProgress...)})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 )
 
 func TestCoverageBlockWith(t *testing.T) {
@@ -12,10 +13,10 @@ func TestCoverageBlockWith(t *testing.T) {
 		Held: coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}}
 	rows := []coverage.DeclaredCoverage{{Kind: coverage.KindLedger, ToolName: "backup_runs", ToolCallID: "c1", Iteration: 1,
 		Checked: []coverage.Item{{What: "backup runs"}}, Period: p}}
-	if got, want := limits.CoverageBlockWith(rows, limits.Extras{}), limits.CoverageBlock(rows); got != want {
+	if got, want := limitsblock.CoverageBlockWith(rows, limitsblock.Extras{}), limitsblock.CoverageBlock(rows); got != want {
 		t.Errorf("without extras\n got %q\nwant %q", got, want)
 	}
-	got := limits.CoverageBlockWith(rows, limits.Extras{
+	got := limitsblock.CoverageBlockWith(rows, limitsblock.Extras{
 		PeriodLine:   func(tool string, _ coverage.Period) string { return tool + " queried (zoned)" },
 		PeriodChecks: []string{"backup_runs read less than was asked"},
 		Clocks:       []string{"all times here are in UTC because the person's time zone is unknown"},
@@ -25,11 +26,11 @@ func TestCoverageBlockWith(t *testing.T) {
 	if got != want {
 		t.Errorf("with extras\n got %q\nwant %q", got, want)
 	}
-	only := limits.CoverageBlockWith(nil, limits.Extras{PeriodChecks: []string{"x: its source keeps no data as old as the asked time"}})
+	only := limitsblock.CoverageBlockWith(nil, limitsblock.Extras{PeriodChecks: []string{"x: its source keeps no data as old as the asked time"}})
 	if only != limits.Heading+"\n\nPeriod:\n- x: its source keeps no data as old as the asked time" {
 		t.Errorf("checks only %q", only)
 	}
-	if limits.CoverageBlockWith(nil, limits.Extras{}) != "" {
+	if limitsblock.CoverageBlockWith(nil, limitsblock.Extras{}) != "" {
 		t.Error("nothing: want no block")
 	}
 }

@@ -7,27 +7,11 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 )
-
-// Heading is the coverage block's first line. It starts with wire.CoverageBlockHeading and
-// says that what follows is the ground the answer covers, stated by its tools and not by the model.
-const Heading = wire.CoverageBlockHeading + ", as stated by the tools the answer used (not by the model):"
-
-// Separator sits between the answer's text and its blocks.
-const Separator = "\n\n---\n\n"
 
 // maxLines is the most lines a section prints before its overflow line.
 const maxLines = 12
-
-// Section labels, in block order.
-const (
-	LabelChecked     = "Checked"
-	LabelNotChecked  = "Not checked"
-	LabelCannotCover = "Cannot cover"
-	LabelPeriod      = "Period"
-	LabelInProgress  = "In progress (still running when read; the outcome is not known yet)"
-)
 
 // Attach appends blocks to an answer. Empty blocks are ignored; with none left the answer comes
 // back unchanged, byte for byte. Otherwise the answer's trailing white space is trimmed and the
@@ -47,7 +31,7 @@ func Attach(answer string, blocks ...string) string {
 	if body == "" {
 		return joined
 	}
-	return body + Separator + joined
+	return body + limits.Separator + joined
 }
 
 // CoverageBlock renders the coverage block for a run's coverageDeclared rows, or "" when no
@@ -60,25 +44,25 @@ func CoverageBlock(rows []coverage.DeclaredCoverage) string {
 			sections = append(sections, s)
 		}
 	}
-	add(LabelChecked, itemLines(m.checked))
-	add(LabelNotChecked, itemLines(m.notChecked))
-	add(LabelCannotCover, itemLines(m.cannotCover))
+	add(limits.LabelChecked, itemLines(m.checked))
+	add(limits.LabelNotChecked, itemLines(m.notChecked))
+	add(limits.LabelCannotCover, itemLines(m.cannotCover))
 	periods := make([]string, len(m.periods))
 	for i, p := range m.periods {
-		periods[i] = oneLine(coverage.PeriodLine(p.ToolName, p.period()))
+		periods[i] = oneLine(coverage.PeriodLine(p.ToolName, periodOf(p)))
 	}
-	add(LabelPeriod, periods)
+	add(limits.LabelPeriod, periods)
 	var progress []string
 	for _, e := range m.inProgress {
 		for _, it := range e.Items {
 			progress = append(progress, inProgressLine(e.ToolName, it))
 		}
 	}
-	add(LabelInProgress, progress)
+	add(limits.LabelInProgress, progress)
 	if len(sections) == 0 {
 		return ""
 	}
-	return Heading + "\n\n" + strings.Join(sections, "\n\n")
+	return limits.Heading + "\n\n" + strings.Join(sections, "\n\n")
 }
 
 // section renders "<label>:" and one bullet per line, capped at maxLines plus an overflow bullet.

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -75,7 +75,7 @@ func golden(t *testing.T, name, got string) {
 func TestWorkedShape(t *testing.T) { // S2, the worked shape exactly
 	rows := rowsOf(t, s1Absence(stale), "backup_runs", "c1", 1)
 	got := Attach("No failures.", CoverageBlock(rows))
-	want := "No failures.\n\n---\n\n" + Heading + "\n\nChecked:\n- every job in the 02:00 export\n\nPeriod:\n- " +
+	want := "No failures.\n\n---\n\n" + limits.Heading + "\n\nChecked:\n- every job in the 02:00 export\n\nPeriod:\n- " +
 		"backup_runs queried 2026-09-26T09:00:00Z to 2026-09-26T10:00:00Z; the store holds 2026-08-27T02:00:00Z to 2026-09-26T02:00:00Z"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
@@ -84,8 +84,8 @@ func TestWorkedShape(t *testing.T) { // S2, the worked shape exactly
 }
 
 func TestHeading(t *testing.T) {
-	if !strings.HasPrefix(Heading, wire.CoverageBlockHeading) || !strings.HasSuffix(Heading, ":") || strings.Contains(Heading, "\n") {
-		t.Errorf("heading %q must be one line starting with the published heading and ending with a colon", Heading)
+	if !strings.HasPrefix(limits.Heading, wire.CoverageBlockHeading) || !strings.HasSuffix(limits.Heading, ":") || strings.Contains(limits.Heading, "\n") {
+		t.Errorf("heading %q must be one line starting with the published heading and ending with a colon", limits.Heading)
 	}
 }
 
@@ -101,8 +101,8 @@ func TestAttach(t *testing.T) { // R12, R13 and the assembly rule
 		{"no blocks at all", " y\t", nil, " y\t"},
 		{"R13 empty answer", "", []string{block}, block},
 		{"white-space answer", " \n\t", []string{block}, block},
-		{"trailing space trimmed", "Done.  \n\n", []string{block}, "Done." + Separator + block},
-		{"two blocks", "A", []string{block, "Assumed:\n- w = 2h (t)"}, "A" + Separator + block + "\n\nAssumed:\n- w = 2h (t)"},
+		{"trailing space trimmed", "Done.  \n\n", []string{block}, "Done." + limits.Separator + block},
+		{"two blocks", "A", []string{block, "Assumed:\n- w = 2h (t)"}, "A" + limits.Separator + block + "\n\nAssumed:\n- w = 2h (t)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,7 +111,7 @@ func TestAttach(t *testing.T) { // R12, R13 and the assembly rule
 			}
 		})
 	}
-	if !strings.HasPrefix(Attach("", block), Heading+"\n\n") || strings.Contains(Attach("", block), "---") {
+	if !strings.HasPrefix(Attach("", block), limits.Heading+"\n\n") || strings.Contains(Attach("", block), "---") {
 		t.Error("R13: an empty answer's block must start with the heading and carry no separator")
 	}
 }
@@ -168,7 +168,7 @@ func TestOverflowAndDedup(t *testing.T) { // S17
 	rows = append(rows, coverage.DeclaredCoverage{Kind: coverage.KindLedger, ToolName: "other", ToolCallID: "c9",
 		Checked: []coverage.Item{{What: "shard 03", Why: "nightly copy", Short: "s3"}, {What: "shard 03", Why: "another reason"}}})
 	block := CoverageBlock(rows)
-	lines := strings.Split(strings.TrimPrefix(block, Heading+"\n\nChecked:\n"), "\n")
+	lines := strings.Split(strings.TrimPrefix(block, limits.Heading+"\n\nChecked:\n"), "\n")
 	if len(lines) != maxLines+1 {
 		t.Fatalf("got %d bullets, want %d:\n%s", len(lines), maxLines+1, block)
 	}
@@ -194,7 +194,7 @@ func TestInProgressLine(t *testing.T) { // S15
 		InProgress: []coverage.InProgressItem{{What: "sessions syncing", Count: 96, Why: "since 08:10"}, {What: "a rebuild"}}, Period: &fresh}))
 	rows := rowsOf(t, led, "backup_runs", "c1", 1)
 	block := CoverageBlock(rows)
-	want := LabelInProgress + ":\n- backup_runs: sessions syncing (96) — since 08:10\n- backup_runs: a rebuild"
+	want := limits.LabelInProgress + ":\n- backup_runs: sessions syncing (96) — since 08:10\n- backup_runs: a rebuild"
 	if !strings.HasSuffix(block, want) {
 		t.Errorf("block does not end with the In progress section:\n%s", block)
 	}
@@ -243,7 +243,7 @@ func TestAnswerCoverage(t *testing.T) { // S16
 	ac := AnswerCoverageOf([]coverage.DeclaredCoverage{
 		{Kind: coverage.KindLedger, ToolName: "t", ToolCallID: "c1", Checked: many, Period: &unk,
 			InProgress: []coverage.InProgressItem{{What: "w", Count: 3}}},
-	}, []Assumed{{ToolName: "search_logs", Argument: "window", Value: "2h"}, {ToolName: "search_logs", Argument: "token", Value: "s3cret", Hidden: true}})
+	}, []limits.Assumed{{ToolName: "search_logs", Argument: "window", Value: "2h"}, {ToolName: "search_logs", Argument: "token", Value: "s3cret", Hidden: true}})
 	out, _ := json.Marshal(ac)
 	golden(t, "answer_coverage", string(out)+"\n")
 	if len(ac.Checked) != 20 || ac.Assumed[1].Value != "REDACTED" || strings.Contains(string(out), "s3cret") {

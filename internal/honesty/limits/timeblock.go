@@ -7,10 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 )
-
-// LabelClocks labels the section that names the clocks the times were read on.
-const LabelClocks = "Clocks"
 
 // Extras are the time layer's additions to the coverage block.
 type Extras struct {
@@ -39,31 +37,31 @@ func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
 			sections = append(sections, s)
 		}
 	}
-	add(LabelChecked, itemLines(m.checked))
-	add(LabelNotChecked, itemLines(m.notChecked))
-	add(LabelCannotCover, itemLines(m.cannotCover))
+	add(limits.LabelChecked, itemLines(m.checked))
+	add(limits.LabelNotChecked, itemLines(m.notChecked))
+	add(limits.LabelCannotCover, itemLines(m.cannotCover))
 	var periods []string
 	for _, p := range m.periods {
-		periods = append(periods, oneLine(render(p.ToolName, p.period())))
+		periods = append(periods, oneLine(render(p.ToolName, periodOf(p))))
 	}
 	for _, l := range x.PeriodChecks {
 		periods = append(periods, oneLine(l))
 	}
-	add(LabelPeriod, periods)
+	add(limits.LabelPeriod, periods)
 	clocks := make([]string, len(x.Clocks))
 	for i, l := range x.Clocks {
 		clocks[i] = oneLine(l)
 	}
-	add(LabelClocks, clocks)
+	add(limits.LabelClocks, clocks)
 	var progress []string
 	for _, e := range m.inProgress {
 		for _, it := range e.Items {
 			progress = append(progress, inProgressLine(e.ToolName, it))
 		}
 	}
-	add(LabelInProgress, progress)
+	add(limits.LabelInProgress, progress)
 	if len(sections) == 0 {
 		return ""
 	}
-	return Heading + "\n\n" + strings.Join(sections, "\n\n")
+	return limits.Heading + "\n\n" + strings.Join(sections, "\n\n")
 }
