@@ -16,6 +16,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -47,7 +48,7 @@ func TestFailedCallInTheStanding(t *testing.T) {
 				t.Fatalf("standing %q, want not-sure: %+v", got.Standing, got)
 			}
 			// history: [user, assistant with the call, the failed tool message, answer]
-			want := []assess.Reason{{Reason: assess.ReasonCallFailed, Layer: 3, Witness: []assess.Pointer{assess.HistoryPointer(2, "/isError", "c1")}}}
+			want := []assess.Reason{{Reason: assess.ReasonCallFailed, Layer: 3, Witness: []assess.Pointer{assessfold.HistoryPointer(2, "/isError", "c1")}}}
 			if diff := cmp.Diff(want, got.Reasons); diff != "" {
 				t.Errorf("reasons (-want +got):\n%s", diff)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -36,10 +37,10 @@ type repliesInput struct {
 
 // askBatch is the tool-calls stage's first act: the question, when any call
 // of this batch waits for the person.
-func askBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause {
+func askBatch(toolOf inputslayer.ToolOf) func(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause {
 	return func(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause {
 		resolved, _ := kArgumentResolutions.Get(s)
-		var batchRes inputs.Batch
+		var batchRes inputslayer.Batch
 		for _, r := range resolved {
 			if r.Iteration == b.iter {
 				batchRes.Resolutions = append(batchRes.Resolutions, r)
@@ -48,7 +49,7 @@ func askBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, b *
 		if !batchRes.NeedsAsk() {
 			return nil
 		}
-		ask, err := inputs.NewAsk(batchRes, callsOf(b.calls), toolOf, fmt.Sprintf("t%d-i%d-r1", b.turn, b.iter))
+		ask, err := inputslayer.NewAsk(batchRes, callsOf(b.calls), toolOf, fmt.Sprintf("t%d-i%d-r1", b.turn, b.iter))
 		if err != nil || len(ask.Fields) == 0 {
 			return nil // the calls are then refused at dispatch, by name
 		}
@@ -57,20 +58,20 @@ func askBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, b *
 		b.rs.emit(s, event.PauseRequest, b.iter, func() any {
 			return event.PauseRequestPayload{Reason: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool}
 		})
-		return &flow.Pause{Data: PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: ask.Pause()}}
+		return &flow.Pause{Data: PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: inputslayer.Pause(ask)}}
 	}
 }
 
 // replay answers a question with every reply given so far. last is the
 // question still open (nil when every field is settled).
-func replay(ask inputs.Ask, replies []json.RawMessage, toolOf inputs.ToolOf, st inputs.Stamp) (outs []inputs.Outcome, last *inputs.Ask, err error) {
+func replay(ask inputs.Ask, replies []json.RawMessage, toolOf inputslayer.ToolOf, st inputslayer.Stamp) (outs []inputslayer.Outcome, last *inputs.Ask, err error) {
 	cur := ask
 	for i, raw := range replies {
 		var r inputs.Reply
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, nil, fmt.Errorf("agent: the reply to the question is not {\"requestId\", \"values\"}: %w", err)
 		}
-		out, err := cur.Answer(r, toolOf, st)
+		out, err := inputslayer.Answer(cur, r, toolOf, st)
 		if err != nil {
 			return nil, nil, fmt.Errorf("agent: %w", err)
 		}
@@ -120,7 +121,7 @@ func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) 
 		return nil, nil, input, nil
 	}
 	replies := append(append([]json.RawMessage{}, cp.ArgumentReplies...), input)
-	_, last, err := replay(*ask.Waiting, replies, l.toolOf, inputs.Stamp{Turn: cp.Turn, Iteration: ask.Iteration})
+	_, last, err := replay(*ask.Waiting, replies, l.toolOf, inputslayer.Stamp{Turn: cp.Turn, Iteration: ask.Iteration})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -130,7 +131,7 @@ func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) 
 		next.Flow = &flowCopy
 		next.ArgumentReplies = replies
 		first := last.Bindings[0]
-		pi := PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: last.Pause()}
+		pi := PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: inputslayer.Pause(*last)}
 		next.Flow.PauseData = pi
 		return &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}, &next, nil, nil
 	}
@@ -142,7 +143,7 @@ func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) 
 // files every round's rows (one findings.argument each), fills the answers
 // into this batch's resolutions, refuses the calls whose field misfit three
 // times, and clears the question. handled is false when no question is out.
-func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (bool, error) {
+func answerBatch(toolOf inputslayer.ToolOf) func(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (bool, error) {
 	return func(ctx context.Context, s *flow.Scope, b *batch, input json.RawMessage) (bool, error) {
 		st, _ := kArgumentAsk.Get(s)
 		if st.Waiting == nil {
@@ -152,7 +153,7 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 		if err := json.Unmarshal(input, &in); err != nil || len(in.Replies) == 0 {
 			return true, fmt.Errorf("agent: resume of a question: the input is not the replies Conversation.Resume prepares")
 		}
-		outs, last, err := replay(*st.Waiting, in.Replies, toolOf, inputs.Stamp{Turn: b.turn, Iteration: st.Iteration})
+		outs, last, err := replay(*st.Waiting, in.Replies, toolOf, inputslayer.Stamp{Turn: b.turn, Iteration: st.Iteration})
 		if err != nil {
 			return true, err
 		}
@@ -160,7 +161,7 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 			return true, fmt.Errorf("agent: resume of a question: a field is still unanswered")
 		}
 		b.rs.emit(s, event.PauseResume, b.iter, func() any { return event.PauseResumePayload{} })
-		fills := map[string][]inputs.Fill{}
+		fills := map[string][]inputslayer.Fill{}
 		refused := map[string]string{}
 		var rows []ledger.Row
 		for _, out := range outs {
@@ -170,7 +171,7 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 				if t, ok := toolOf(r.ToolName); ok {
 					hidden = t.Hidden(r.Argument)
 				}
-				b.rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputs.Payload(r, hidden) })
+				b.rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 			}
 			for id, f := range out.Fills {
 				fills[id] = append(fills[id], f...)
@@ -181,10 +182,10 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 		}
 		kFindings.Append(s, rows...)
 		resolved, _ := kArgumentResolutions.Get(s)
-		next := make([]inputs.Resolution, len(resolved))
+		next := make([]inputslayer.Resolution, len(resolved))
 		for i, r := range resolved {
 			if r.Iteration == st.Iteration && len(r.Ask) > 0 {
-				r.Fills = append(append([]inputs.Fill{}, r.Fills...), fills[r.ToolCallID]...)
+				r.Fills = append(append([]inputslayer.Fill{}, r.Fills...), fills[r.ToolCallID]...)
 				r.Ask = nil
 				if why := refused[r.ToolCallID]; why != "" {
 					r.Refused = why
@@ -199,10 +200,10 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 }
 
 // callsOf turns the batch's calls into the layer's plain form.
-func callsOf(cs []llm.ToolCall) []inputs.Call {
-	out := make([]inputs.Call, len(cs))
+func callsOf(cs []llm.ToolCall) []inputslayer.Call {
+	out := make([]inputslayer.Call, len(cs))
 	for i, c := range cs {
-		out[i] = inputs.Call{ID: c.ID, Name: c.Name, Args: c.Args}
+		out[i] = inputslayer.Call{ID: c.ID, Name: c.Name, Args: c.Args}
 	}
 	return out
 }

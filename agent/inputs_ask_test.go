@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
+	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/google/go-cmp/cmp"
 )
 
 var askWindow = tool.Rule{Ask: "How far back should the search go?", Choices: []tool.Choice{{Value: "1h"}, {Value: "24h"}, {Value: "7d"}}}
@@ -117,7 +117,7 @@ func TestInputsAnswerMisfitsThrice(t *testing.T) {
 	}
 	for round := 1; round <= 3; round++ {
 		pd := res.PauseData.Data.(inputs.PauseData)
-		if round > 1 && pd.Question != inputs.QuestionAgain {
+		if round > 1 && pd.Question != inputslayer.QuestionAgain {
 			t.Errorf("round %d question %q", round, pd.Question)
 		}
 		res, err = conv.Resume(context.Background(), reply(t, pd.RequestID, map[string]any{"f1": 2.5}))

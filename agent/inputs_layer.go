@@ -15,8 +15,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -32,23 +32,23 @@ const (
 
 // kArgumentResolutions is what sf-inputs decided for each ruled call of the
 // batch that is about to run.
-var kArgumentResolutions = flow.Key[[]inputs.Resolution]("argumentResolutions")
+var kArgumentResolutions = flow.Key[[]inputslayer.Resolution]("argumentResolutions")
 
 // kArgumentAnswersKept holds the person's answers kept for a later call
 // when the call they were given for needed a second pause.
-var kArgumentAnswersKept = flow.Key[[]inputs.KeptAnswer]("argumentAnswersKept")
+var kArgumentAnswersKept = flow.Key[[]inputslayer.KeptAnswer]("argumentAnswersKept")
 
 // The subflow's own keys; those named like an agent key are that key.
 var (
-	kInCalls     = flow.Key[[]inputs.Call]("calls")
+	kInCalls     = flow.Key[[]inputslayer.Call]("calls")
 	kInIteration = state.KeyIteration
 	kInTurn      = state.KeyTurnNumber
-	kInPlan      = flow.Key[[]inputs.Call]("argumentPlan")
-	kInChecks    = flow.Key[inputs.Batch]("argumentChecks")
+	kInPlan      = flow.Key[[]inputslayer.Call]("argumentPlan")
+	kInChecks    = flow.Key[inputslayer.Batch]("argumentChecks")
 	kInRows      = flow.Key[[]ledger.ArgumentRow]("argumentRows")
 	kInResolved  = kArgumentResolutions
 	kInClock     = kTurnClock
-	kInKept      = flow.Key[[]inputs.KeptAnswer]("kept")
+	kInKept      = flow.Key[[]inputslayer.KeptAnswer]("kept")
 )
 
 // WithInputsLayer arms the inputs layer: for every call that will run, each
@@ -65,7 +65,7 @@ func WithInputsLayer() Option { return func(c *config) { c.addLayer(&inputsLayer
 // renders the Assumed block.
 type inputsLayer struct {
 	tools  map[string]*tool.Tool
-	toolOf inputs.ToolOf
+	toolOf inputslayer.ToolOf
 	mount  layerMount
 }
 
@@ -108,11 +108,11 @@ func (*inputsLayer) pauseRefused(s *flow.Scope, call llm.ToolCall) string {
 		return ""
 	}
 	turn, _ := kTurnNumber.Get(s)
-	var kept []inputs.KeptAnswer
+	var kept []inputslayer.KeptAnswer
 	var names []string
 	for _, f := range res.Fills {
-		if f.Source == inputs.SourceAnswered {
-			kept = append(kept, inputs.KeptAnswer{ToolName: call.Name, Argument: f.Argument, Value: f.Value, Turn: turn})
+		if f.Source == inputslayer.SourceAnswered {
+			kept = append(kept, inputslayer.KeptAnswer{ToolName: call.Name, Argument: f.Argument, Value: f.Value, Turn: turn})
 			names = append(names, f.Argument)
 		}
 	}
@@ -120,8 +120,8 @@ func (*inputsLayer) pauseRefused(s *flow.Scope, call llm.ToolCall) string {
 		return ""
 	}
 	prev, _ := kArgumentAnswersKept.Get(s)
-	kArgumentAnswersKept.Set(s, append(append([]inputs.KeptAnswer{}, prev...), kept...))
-	return inputs.KeptClause(names)
+	kArgumentAnswersKept.Set(s, append(append([]inputslayer.KeptAnswer{}, prev...), kept...))
+	return inputslayer.KeptClause(names)
 }
 
 func (l *inputsLayer) batchAsk(ctx context.Context, s *flow.Scope, b *batch) *flow.Pause {
@@ -147,7 +147,7 @@ func (*inputsLayer) fillArgs(s *flow.Scope, call llm.ToolCall, _ *tool.Tool, arg
 		// it does not run on a value nobody chose.
 		return args, fmt.Sprintf("The %s call was not run: its rules ask the person for %s, and no answer was given.", call.Name, strings.Join(res.Ask, ", "))
 	}
-	filled, err := inputs.Apply(args, res.Fills)
+	filled, err := inputslayer.Apply(args, res.Fills)
 	if err != nil {
 		return args, fmt.Sprintf("The %s call was not run: its arguments are not a JSON object, so the rule's values could not be filled in.", call.Name)
 	}
@@ -162,7 +162,7 @@ func (l *inputsLayer) shapeRequest(_ *flow.Scope, req *llm.Request) {
 		if t == nil || len(t.AskOrAssume()) == 0 {
 			continue
 		}
-		if served, err := inputs.ServedSchema(ts.InputSchema, t.AskOrAssume(), t.Hidden); err == nil {
+		if served, err := inputslayer.ServedSchema(ts.InputSchema, t.AskOrAssume(), t.Hidden); err == nil {
 			req.Tools[i].InputSchema = served
 		}
 	}
@@ -178,12 +178,12 @@ func (l *inputsLayer) resultNote(s *flow.Scope, call llm.ToolCall) string {
 	var b strings.Builder
 	for _, f := range res.Fills {
 		switch f.Source {
-		case inputs.SourceDefault:
-			b.WriteString(inputs.Note(inputs.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
-		case inputs.SourceApp:
-			b.WriteString(inputs.Note(inputs.BoundClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
-		case inputs.SourceAnswered:
-			b.WriteString(inputs.Note(inputs.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
+		case inputslayer.SourceDefault:
+			b.WriteString(inputslayer.Note(inputslayer.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+		case inputslayer.SourceApp:
+			b.WriteString(inputslayer.Note(inputslayer.BoundClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+		case inputslayer.SourceAnswered:
+			b.WriteString(inputslayer.Note(inputslayer.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
 		}
 	}
 	return b.String()
@@ -194,25 +194,25 @@ func (l *inputsLayer) resultNote(s *flow.Scope, call llm.ToolCall) string {
 func (l *inputsLayer) assumedText(s *flow.Scope) string {
 	turn, _ := kTurnNumber.Get(s)
 	rows := kFindings.Get(s)
-	var values []inputs.AssumedValue
-	for _, r := range inputs.AssumedRows(rows, turn) {
-		v := inputs.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
+	var values []inputslayer.AssumedValue
+	for _, r := range inputslayer.AssumedRows(rows, turn) {
+		v := inputslayer.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
 		if t := l.tools[r.ToolName]; t != nil {
 			v.Hidden = t.Hidden(r.Argument)
 			if rule, ok := t.AskOrAssume()[r.Argument]; ok && rule.Assume != nil {
 				if _, isText := rule.Assume.(string); isText {
-					v.Shown = inputs.Quoted(r.Value)
+					v.Shown = inputslayer.Quoted(r.Value)
 				}
 			}
 		}
 		values = append(values, v)
 	}
-	return inputs.AssumedBlock(values)
+	return inputslayer.AssumedBlock(values)
 }
 
 // resolutionOf returns the resolution sf-inputs made for a call of the
 // current batch.
-func resolutionOf(s *flow.Scope, id string) (inputs.Resolution, bool) {
+func resolutionOf(s *flow.Scope, id string) (inputslayer.Resolution, bool) {
 	rs, _ := kArgumentResolutions.Get(s)
 	iter, _ := kIteration.Get(s)
 	for _, r := range rs {
@@ -220,7 +220,7 @@ func resolutionOf(s *flow.Scope, id string) (inputs.Resolution, bool) {
 			return r, true
 		}
 	}
-	return inputs.Resolution{}, false
+	return inputslayer.Resolution{}, false
 }
 
 // inputsMountInput hands sf-inputs the batch when sf-route will dispatch it
@@ -231,10 +231,10 @@ func inputsMountInput(parent flow.Reader) (map[string]any, error) {
 	max, _ := kMaxIterations.Get(parent)
 	turn, _ := kTurnNumber.Get(parent)
 	in := map[string]any{kInIteration.KeyName(): it, kInTurn.KeyName(): turn}
-	batch := []inputs.Call{}
+	batch := []inputslayer.Call{}
 	if len(calls) > 0 && it < max {
 		for _, c := range calls {
-			batch = append(batch, inputs.Call{ID: c.ID, Name: c.Name, Args: append(json.RawMessage(nil), c.Args...)})
+			batch = append(batch, inputslayer.Call{ID: c.ID, Name: c.Name, Args: append(json.RawMessage(nil), c.Args...)})
 		}
 	}
 	in[kInCalls.KeyName()] = batch
@@ -253,20 +253,20 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 	v, _ := res.State.Get(kInRows.KeyName())
 	rows, _ := v.([]ledger.ArgumentRow)
 	r, _ := res.State.Get(kInResolved.KeyName())
-	resolved, _ := r.([]inputs.Resolution)
+	resolved, _ := r.([]inputslayer.Resolution)
 	if resolved == nil {
-		resolved = []inputs.Resolution{}
+		resolved = []inputslayer.Resolution{}
 	}
 	ops := []flow.Op{flow.SetOp(kArgumentResolutions.KeyName(), resolved)}
 	if kept, had := res.State.Get(kInKept.KeyName()); had {
 		left := kept
 		if b, ok := res.State.Get(kInChecks.KeyName()); ok {
-			if batch, ok := b.(inputs.Batch); ok {
+			if batch, ok := b.(inputslayer.Batch); ok {
 				left = batch.Kept
 			}
 		}
 		if left == nil {
-			left = []inputs.KeptAnswer{}
+			left = []inputslayer.KeptAnswer{}
 		}
 		ops = append(ops, flow.SetOp(kArgumentAnswersKept.KeyName(), left))
 	}
@@ -283,12 +283,12 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 // inputsChart builds sf-inputs: declare picks the ruled calls, verify
 // applies the resolve table, record files the rows (one findings.argument
 // each), resolve writes what dispatch applies.
-func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
+func inputsChart(toolOf inputslayer.ToolOf) (*flow.Chart, error) {
 	return flow.NewBuilder(inputsSubflowID).
 		Keys(kInCalls, kInIteration, kInTurn, kInPlan, kInChecks, kInRows, kInResolved, kInClock, kInKept).
 		Stage(inputsDeclare, func(_ context.Context, s *flow.Scope) (any, error) {
 			calls, _ := kInCalls.Get(s)
-			var plan []inputs.Call
+			var plan []inputslayer.Call
 			for _, c := range calls {
 				if t, ok := toolOf(c.Name); ok && len(t.AskOrAssume()) > 0 {
 					plan = append(plan, c)
@@ -306,7 +306,7 @@ func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 			}
 			it, _ := kInIteration.Get(s)
 			turn, _ := kInTurn.Get(s)
-			var bind inputs.Binder
+			var bind inputslayer.Binder
 			if ck, ok := kInClock.Get(s); ok {
 				if w, ok := ck.Window(); ok {
 					bind = func(t *tool.Tool, argument string) (any, bool) {
@@ -319,7 +319,7 @@ func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 				}
 			}
 			kept, _ := kInKept.Get(s)
-			kInChecks.Set(s, inputs.ResolveWith(plan, toolOf, inputs.Stamp{Turn: turn, Iteration: it}, inputs.Options{Bind: bind, Kept: kept}))
+			kInChecks.Set(s, inputslayer.ResolveWith(plan, toolOf, inputslayer.Stamp{Turn: turn, Iteration: it}, inputslayer.Options{Bind: bind, Kept: kept}))
 			return nil, nil
 		}).
 		Stage(inputsRecord, func(ctx context.Context, s *flow.Scope) (any, error) {
@@ -334,14 +334,14 @@ func inputsChart(toolOf inputs.ToolOf) (*flow.Chart, error) {
 					if t, ok := toolOf(r.ToolName); ok {
 						hidden = t.Hidden(r.Argument)
 					}
-					rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputs.Payload(r, hidden) })
+					rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 				}
 			}
 			return nil, nil
 		}).
 		Stage(inputsResolve, func(_ context.Context, s *flow.Scope) (any, error) {
 			b, _ := kInChecks.Get(s)
-			kInResolved.Set(s, append([]inputs.Resolution{}, b.Resolutions...))
+			kInResolved.Set(s, append([]inputslayer.Resolution{}, b.Resolutions...))
 			return nil, nil
 		}).
 		Build()

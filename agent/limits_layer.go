@@ -7,7 +7,7 @@ package agent
 
 import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 )
 
 // WithLimitsBlock appends to a prose answer the block of what the turn's
@@ -48,14 +48,14 @@ func (l *limitsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
 	rows := kCoverage.Get(s)
 	block := ""
 	if l.timed {
-		block = limits.CoverageBlockWith(rows, timeExtras(s))
+		block = limitsblock.CoverageBlockWith(rows, timeExtras(s))
 	} else {
-		block = limits.CoverageBlock(rows)
+		block = limitsblock.CoverageBlock(rows)
 	}
 	assumed := ""
 	if l.assumed != nil {
 		assumed = l.assumed(s)
 	}
-	f.answer = limits.Attach(f.answer, block, assumed)
+	f.answer = limitsblock.Attach(f.answer, block, assumed)
 	return nil
 }

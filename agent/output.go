@@ -15,18 +15,18 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/inject"
+	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
-
-	"github.com/agentfootprint/agentfootprint-go/event"
-	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
-	"github.com/agentfootprint/agentfootprint-go/inject"
-	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // Wire facts of the typed answer.
@@ -333,7 +333,7 @@ func answerCoverageOf(s *flow.Scope, o *outputConfig) *limits.AnswerCoverage {
 	var assumed []limits.Assumed
 	if o.ledger {
 		turn, _ := kTurnNumber.Get(s)
-		for _, r := range inputs.AssumedRows(kFindings.Get(s), turn) {
+		for _, r := range inputslayer.AssumedRows(kFindings.Get(s), turn) {
 			h := o.hidden(r.ToolName, r.Argument)
 			v := r.Value
 			if h {
@@ -342,7 +342,7 @@ func answerCoverageOf(s *flow.Scope, o *outputConfig) *limits.AnswerCoverage {
 			assumed = append(assumed, limits.Assumed{ToolName: r.ToolName, Argument: r.Argument, Value: v, Hidden: h})
 		}
 	}
-	return limits.AnswerCoverageOf(kCoverage.Get(s), assumed)
+	return limitsblock.AnswerCoverageOf(kCoverage.Get(s), assumed)
 }
 
 // AnswerCoverage returns what the turn's tools declared, beside a typed

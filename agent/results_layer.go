@@ -19,7 +19,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/results"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
+	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
 )
 
 // State keys the results layer adds, declared only when it is armed.
@@ -82,7 +84,7 @@ func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exp
 
 // prepareFinal folds the standing into turn_end.
 func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
-	b, err := json.Marshal(assess.Fold(assess.InputFromReader(s)))
+	b, err := json.Marshal(assessfold.Fold(assessfold.InputFromReader(s)))
 	if err != nil {
 		return err
 	}
@@ -119,7 +121,7 @@ func emitPeriodRows(ctx context.Context, s *flow.Scope, rows []boundary.PeriodRo
 		return
 	}
 	for _, r := range rows {
-		rs.emit(s, event.FindingsPeriod, r.Iteration+1, func() any { return ledger.PeriodPayload(r) })
+		rs.emit(s, event.FindingsPeriod, r.Iteration+1, func() any { return ledgerops.PeriodPayload(r) })
 	}
 }
 
@@ -184,8 +186,8 @@ var timeRowKinds = []string{"clock", "clock-on-resume", "call", "call-window", "
 
 // findingsDoor is the checkpoint door for the agent's ledger: the period and
 // argument checks, and the time kinds.
-func findingsDoor() ledger.Door {
-	d := ledger.StandardDoor()
+func findingsDoor() ledgerops.Door {
+	d := ledgerops.StandardDoor()
 	for _, k := range timeRowKinds {
 		d = d.With(k, func(map[string]any) string { return "" })
 	}
@@ -268,11 +270,11 @@ func AssessRecord(rec *record.Record) *assess.Assessment {
 	if _, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
 		return notAssessed(ReasonNotArmed)
 	}
-	st, err := assess.InputFromRecord(rec.Log)
+	st, err := assessfold.InputFromRecord(rec.Log)
 	if err != nil {
 		return notAssessed(reasonNoRecord)
 	}
-	a := assess.Fold(st)
+	a := assessfold.Fold(st)
 	return &a
 }
 

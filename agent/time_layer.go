@@ -20,10 +20,12 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
-	"github.com/agentfootprint/agentfootprint-go/honesty/results"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -31,30 +33,30 @@ import (
 // timeExtras are the person's time lines for the limits block: each
 // declared period in the person's zone, the period check lines of this
 // turn's rows, and the unknown-zone line.
-func timeExtras(s *flow.Scope) limits.Extras {
+func timeExtras(s *flow.Scope) limitsblock.Extras {
 	ck, ok := kTurnClock.Get(s)
 	if !ok {
-		return limits.Extras{}
+		return limitsblock.Extras{}
 	}
 	p := ck.Presentation()
-	x := limits.Extras{PeriodLine: func(toolName string, d coverage.Period) string {
-		dp := clock.DeclaredPeriod{Queried: clock.SpanText{From: d.Queried.From, To: d.Queried.To}, ReadAt: d.ReadAt}
+	x := limitsblock.Extras{PeriodLine: func(toolName string, d coverage.Period) string {
+		dp := timelayer.DeclaredPeriod{Queried: timelayer.SpanText{From: d.Queried.From, To: d.Queried.To}, ReadAt: d.ReadAt}
 		if !d.Held.Unknown {
-			dp.Held = &clock.SpanText{From: d.Held.Span.From, To: d.Held.Span.To}
+			dp.Held = &timelayer.SpanText{From: d.Held.Span.From, To: d.Held.Span.To}
 		}
-		if line, err := clock.PeriodLine(toolName, dp, p); err == nil {
+		if line, err := timelayer.PeriodLine(toolName, dp, p); err == nil {
 			return line
 		}
 		return boundary.PeriodLine(toolName, d)
 	}}
 	turn, _ := kTurnNumber.Get(s)
 	for _, pr := range periodRowsOfTurn(kFindings.Get(s), turn) {
-		if line, ok, err := clock.CheckLine(checkedOf(pr), p, clock.ForPerson); err == nil && ok {
+		if line, ok, err := timelayer.CheckLine(checkedOf(pr), p, timelayer.ForPerson); err == nil && ok {
 			x.PeriodChecks = append(x.PeriodChecks, line)
 		}
 	}
 	if ck.ZoneUnknown() {
-		x.Clocks = append(x.Clocks, clock.UnknownZoneLine)
+		x.Clocks = append(x.Clocks, timelayer.UnknownZoneLine)
 	}
 	return x
 }
@@ -100,10 +102,10 @@ func periodTimes(periods map[string]tool.Period) func(flow.Reader, []results.Ran
 
 // timeInputOf gathers what the record holds about one judged call (the
 // verdict and declared periods are the results layer's to add).
-func timeInputOf(ck clock.Clock, id string, turn, iteration int, p tool.Period, rows []ledger.Row) results.TimeInput {
+func timeInputOf(ck timelayer.Clock, id string, turn, iteration int, p tool.Period, rows []ledger.Row) results.TimeInput {
 	in := results.TimeInput{Now: ck.Now()}
-	in.Retention, _ = clock.DurationOf(p.Retention)
-	in.Granularity, _ = clock.DurationOf(p.Granularity)
+	in.Retention, _ = timelayer.DurationOf(p.Retention)
+	in.Granularity, _ = timelayer.DurationOf(p.Granularity)
 	for _, r := range rows {
 		switch r.Kind() {
 		case rowCallWindow:
@@ -134,7 +136,7 @@ func decodeRow(r ledger.Row, v any) bool {
 
 // kTurnClock holds the turn's clock: decided at seed, read by every later
 // stage, restored with the state on resume.
-var kTurnClock = flow.Key[clock.Clock]("turnClock")
+var kTurnClock = flow.Key[timelayer.Clock]("turnClock")
 
 // Row kinds the time layer files (wire facts).
 const (
@@ -150,7 +152,7 @@ const refusedBeyondRetention = "beyond-retention"
 // Input.Time names none: "UTC" or an IANA Area/Location name such as
 // "America/New_York". An empty zone names none: a run without a zone of its
 // own is then spelled in UTC and every time line says the zone is unknown.
-// New refuses a zone clock.ParseZone refuses (abbreviations such as "PST",
+// New refuses a zone tz.Parse refuses (abbreviations such as "PST",
 // bare offsets, "Local"), naming it.
 //
 // Each turn records one clock (now: Input.Time.Now, else the turn's start;
@@ -160,7 +162,7 @@ func WithTimeLayer(zone string) Option {
 	return func(c *config) {
 		t := &timeLayer{}
 		if zone != "" {
-			z, err := clock.ParseZone(zone)
+			z, err := tz.Parse(zone)
 			if err != nil {
 				c.errs = append(c.errs, fmt.Errorf("agent: WithTimeLayer(%q): %w (name a zone such as \"America/New_York\" or \"UTC\")", zone, err))
 				return
@@ -174,7 +176,7 @@ func WithTimeLayer(zone string) Option {
 // timeLayer decides the turn's clock, files the clock, call-window and call
 // rows, hands each call its time and feeds the period checks.
 type timeLayer struct {
-	zone    clock.Zone // the builder's zone; zero when none was named
+	zone    tz.Zone // the builder's zone; zero when none was named
 	now     func() time.Time
 	periods map[string]tool.Period // the registered tools' declared periods
 }
@@ -203,7 +205,7 @@ func (t *timeLayer) seedRun(ctx context.Context, s *flow.Scope) error {
 	if rs := runOf(ctx); rs != nil && rs.given != nil {
 		given = *rs.given
 	}
-	ck, err := clock.Start(t.zone, given, t.now)
+	ck, err := timelayer.Start(t.zone, given, t.now)
 	if err != nil {
 		return fmt.Errorf("agent: Input.Time: %w", err)
 	}
@@ -263,7 +265,7 @@ func clockOnResume(ctx context.Context, s *flow.Scope) {
 		Kind      string `json:"kind"`
 		Turn      int    `json:"turn"`
 		Iteration int    `json:"iteration"`
-		clock.OnResume
+		timelayer.OnResume
 	}{Kind: rowClockOnResume, OnResume: diff}
 	row.Turn, _ = kTurnNumber.Get(s)
 	row.Iteration, _ = kIteration.Get(s)
@@ -295,22 +297,22 @@ func (t *timeLayer) callTime(s *flow.Scope, call llm.ToolCall, args json.RawMess
 		return nil, args
 	}
 	at := t.now().UTC().Truncate(time.Millisecond)
-	row := callRow{Kind: rowCall, ToolCallID: call.ID, ToolName: call.Name, DispatchedAt: clock.UTCString(at)}
+	row := callRow{Kind: rowCall, ToolCallID: call.ID, ToolName: call.Name, DispatchedAt: timelayer.UTCString(at)}
 	row.Turn, _ = kTurnNumber.Get(s)
 	row.Iteration, _ = kIteration.Get(s)
 	if p, ok := t.periods[call.Name]; ok {
 		lookback := sentLookback(s, call.ID)
 		if lookback != nil {
-			step, _ := clock.DurationOf(p.Granularity)
+			step, _ := timelayer.DurationOf(p.Granularity)
 			iso := slices.Contains(append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...), tool.SpellingISORange)
 			library := lookback.How == howFilled || lookback.How == howBound
-			if d, drifted := clock.DriftAtDispatch(clock.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: library, AcceptsISORange: iso}); drifted {
+			if d, drifted := timelayer.DriftAtDispatch(timelayer.Dispatch{Now: ck.Now(), DispatchedAt: at, Step: step, LibraryFill: library, AcceptsISORange: iso}); drifted {
 				row.Drift = &d
-				if d.Outcome == clock.Redrawn {
+				if d.Outcome == timelayer.Redrawn {
 					// The library's own fill is sent as the asked range,
 					// so the late dispatch reads the time asked.
-					if v, err := clock.ISORange(*lookback.Asked); err == nil {
-						if redrawn, err := inputs.Apply(args, []inputs.Fill{{Argument: p.Argument, Value: v}}); err == nil {
+					if v, err := timelayer.ISORange(*lookback.Asked); err == nil {
+						if redrawn, err := inputslayer.Apply(args, []inputslayer.Fill{{Argument: p.Argument, Value: v}}); err == nil {
 							args = redrawn
 						}
 					}
@@ -371,13 +373,13 @@ type callWindowRow struct {
 
 // callRow is the call row: when the call was dispatched and its drift.
 type callRow struct {
-	Kind         string       `json:"kind"`
-	Turn         int          `json:"turn"`
-	Iteration    int          `json:"iteration"`
-	ToolCallID   string       `json:"toolCallId"`
-	ToolName     string       `json:"toolName"`
-	DispatchedAt string       `json:"dispatchedAt"`
-	Drift        *clock.Drift `json:"drift,omitempty"`
+	Kind         string           `json:"kind"`
+	Turn         int              `json:"turn"`
+	Iteration    int              `json:"iteration"`
+	ToolCallID   string           `json:"toolCallId"`
+	ToolName     string           `json:"toolName"`
+	DispatchedAt string           `json:"dispatchedAt"`
+	Drift        *timelayer.Drift `json:"drift,omitempty"`
 }
 
 // fileCallWindow files the call-window row of a call to a period tool and
@@ -405,7 +407,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 	_ = json.Unmarshal(args, &m)
 	var value string
 	switch {
-	case inputs.IsMissing(m, p.Argument):
+	case inputslayer.IsMissing(m, p.Argument):
 		row.How = howNotFilled
 	case json.Unmarshal(m[p.Argument], &value) != nil:
 		row.How = howUnread
@@ -413,7 +415,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		row.How = howModel
 		switch fillSource(s, call.ID, p.Argument) {
 		case "":
-		case inputs.SourceApp:
+		case inputslayer.SourceApp:
 			row.How = howBound
 		default:
 			row.How = howFilled
@@ -425,7 +427,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 				break
 			}
 		}
-		r, err := clock.Meaning(form, value, ck.Now())
+		r, err := timelayer.Meaning(form, value, ck.Now())
 		if err != nil {
 			row.How = howUnread
 			break
@@ -449,7 +451,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		if why, sentence := refusedWindow(*row.Asked, ck.Now(), p); why != "" {
 			row.How, row.Refused = howRefused, why
 			refusal = fmt.Sprintf("The %s call was not run: %s.", call.Name, sentence)
-		} else if keep, err := clock.DurationOf(p.Retention); err == nil && row.Asked.From.Before(ck.Now().Add(-keep)) {
+		} else if keep, err := timelayer.DurationOf(p.Retention); err == nil && row.Asked.From.Before(ck.Now().Add(-keep)) {
 			row.PartlyBeyondRetention = true
 		}
 	}
@@ -476,7 +478,7 @@ const (
 // wholly older than the retention, reaching past the declared direction, or
 // longer than the maximum range. "" runs the call.
 func refusedWindow(asked clock.Range, now time.Time, p tool.Period) (why, sentence string) {
-	if keep, err := clock.DurationOf(p.Retention); err == nil && !asked.To.After(now.Add(-keep)) {
+	if keep, err := timelayer.DurationOf(p.Retention); err == nil && !asked.To.After(now.Add(-keep)) {
 		return refusedBeyondRetention, "the time it asked about is older than anything its source keeps, as the tool declares"
 	}
 	switch {
@@ -485,7 +487,7 @@ func refusedWindow(asked clock.Range, now time.Time, p tool.Period) (why, senten
 	case p.Direction == tool.DirectionFuture && asked.From.Before(now):
 		return refusedTimePast, "it asked about time before this turn's time, and the tool reads only the future"
 	}
-	if max, err := clock.DurationOf(p.MaxRange); err == nil && asked.Duration() > max {
+	if max, err := timelayer.DurationOf(p.MaxRange); err == nil && asked.Duration() > max {
 		return refusedMaxRange, "the window it asked about is longer than the longest the tool accepts"
 	}
 	return "", ""
@@ -515,7 +517,7 @@ func fillSource(s *flow.Scope, id, argument string) string {
 func bindWindow(p tool.Period, w clock.Range, now time.Time) (any, bool) {
 	accepts := append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...)
 	if slices.Contains(accepts, tool.SpellingISORange) {
-		v, err := clock.ISORange(w)
+		v, err := timelayer.ISORange(w)
 		return v, err == nil
 	}
 	if w.To.After(now) || !w.From.Before(now) {
@@ -576,7 +578,7 @@ func callWindowOf(s *flow.Scope, id string) (callWindowRow, bool) {
 
 // clockRow is the turn's clock row: kind, turn, iteration, then the clock's
 // own fields.
-func clockRow(ck clock.Clock, turn int) (ledger.Row, error) {
+func clockRow(ck timelayer.Clock, turn int) (ledger.Row, error) {
 	body, err := json.Marshal(ck)
 	if err != nil {
 		return ledger.Row{}, err

@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/google/go-cmp/cmp"
 )
 
 // wall is an injected wall clock the test moves by hand.
@@ -230,8 +230,8 @@ func declaring(back time.Duration) func(ct *tool.CallTime) any {
 	return func(ct *tool.CallTime) any {
 		at := ct.DispatchedAt
 		c, err := coverage.Wrap([]string{}, coverage.LedgerDecl{Checked: []coverage.Item{{What: "checkout error logs"}}, Period: &coverage.Period{
-			Queried: coverage.Span{From: clock.UTCString(at.Add(-back)), To: clock.UTCString(at)},
-			Held:    coverage.Held{Span: coverage.Span{From: clock.UTCString(at.Add(-90 * 24 * time.Hour)), To: clock.UTCString(at)}},
+			Queried: coverage.Span{From: timelayer.UTCString(at.Add(-back)), To: timelayer.UTCString(at)},
+			Held:    coverage.Held{Span: coverage.Span{From: timelayer.UTCString(at.Add(-90 * 24 * time.Hour)), To: timelayer.UTCString(at)}},
 		}})
 		if err != nil {
 			panic(err)
@@ -330,7 +330,7 @@ func TestTimeLineServedLate(t *testing.T) {
 		t.Fatalf("%d requests", len(rec.reqs))
 	}
 	first := lastMessage(rec.reqs[0])
-	want := clock.TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00)."
+	want := timelayer.TimeLineMarker + " Time of this turn: Friday 2026-10-09 08:40 America/Los_Angeles (UTC-07:00)."
 	if first.Role != llm.RoleUser || first.Unit != "time-line" || first.Content != want {
 		t.Errorf("first request's last message %+v\nwant %q", first, want)
 	}
@@ -348,7 +348,7 @@ func TestTimeLineServedLate(t *testing.T) {
 		}
 	}
 	for _, m := range res.History() {
-		if strings.Contains(m.Content, clock.TimeLineMarker) {
+		if strings.Contains(m.Content, timelayer.TimeLineMarker) {
 			t.Errorf("the time line reached history: %+v", m)
 		}
 	}
@@ -385,7 +385,7 @@ func TestTimeLimitsBlock(t *testing.T) {
 
 	res, _ = runOnce(t, periodTool(t, lookback, declaring(2*time.Hour)), `{"service":"checkout"}`,
 		agent.Input{}, agent.WithTimeLayer(""), agent.WithClock(w.now), agent.WithLimitsBlock())
-	for _, part := range []string{"\n\nClocks:\n- " + clock.UnknownZoneLine, "\n\nAssumed (a tool's rule chose these values, not the person):\n- window = \"2h\" (search_logs)"} {
+	for _, part := range []string{"\n\nClocks:\n- " + timelayer.UnknownZoneLine, "\n\nAssumed (a tool's rule chose these values, not the person):\n- window = \"2h\" (search_logs)"} {
 		if !strings.Contains(res.Answer, part) {
 			t.Errorf("answer lacks %q:\n%s", part, res.Answer)
 		}

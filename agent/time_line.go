@@ -14,6 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -37,21 +38,21 @@ func appendTimeLine(s *flow.Scope, req *llm.Request) {
 		return
 	}
 	turn, _ := kTurnNumber.Get(s)
-	tl := clock.TimeLine{Clock: ck}
+	tl := timelayer.TimeLine{Clock: ck}
 	p := ck.Presentation()
 	for _, pr := range periodRowsOfTurn(kFindings.Get(s), turn) {
-		if line, ok, err := clock.CheckLine(checkedOf(pr), p, clock.ForModel); err == nil && ok {
+		if line, ok, err := timelayer.CheckLine(checkedOf(pr), p, timelayer.ForModel); err == nil && ok {
 			tl.CheckLines = append(tl.CheckLines, line)
 		}
 		if pr.Held != nil {
-			h := clock.HeldSpan{Queried: clock.SpanText{From: pr.Held.Queried.From, To: pr.Held.Queried.To},
-				Held: clock.SpanText{From: pr.Held.Held.From, To: pr.Held.Held.To}, Partly: pr.Verdict == boundary.RowVerdict(coverage.VerdictPartlyHeld)}
-			if line, err := clock.HeldLine(pr.ToolName, h, p); err == nil {
+			h := timelayer.HeldSpan{Queried: timelayer.SpanText{From: pr.Held.Queried.From, To: pr.Held.Queried.To},
+				Held: timelayer.SpanText{From: pr.Held.Held.From, To: pr.Held.Held.To}, Partly: pr.Verdict == boundary.RowVerdict(coverage.VerdictPartlyHeld)}
+			if line, err := timelayer.HeldLine(pr.ToolName, h, p); err == nil {
 				tl.HeldLines = append(tl.HeldLines, line)
 			}
 		}
 	}
-	text, err := clock.ServedTimeLine(tl)
+	text, err := timelayer.ServedTimeLine(tl)
 	if err != nil {
 		return
 	}
@@ -76,11 +77,11 @@ func periodRowsOfTurn(rows []ledger.Row, turn int) []boundary.PeriodRow {
 
 // checkedOf turns a period row's time fields into what the check line
 // renders.
-func checkedOf(pr boundary.PeriodRow) clock.CheckedPeriod {
-	c := clock.CheckedPeriod{Tool: pr.ToolName, Against: clock.AgainstAsked, Shifted: pr.Shifted != nil, BeyondRetention: pr.BeyondRetention}
+func checkedOf(pr boundary.PeriodRow) timelayer.CheckedPeriod {
+	c := timelayer.CheckedPeriod{Tool: pr.ToolName, Against: timelayer.AgainstAsked, Shifted: pr.Shifted != nil, BeyondRetention: pr.BeyondRetention}
 	if d := pr.Differs; d != nil {
-		if d.Against == string(clock.AgainstPerson) {
-			c.Against = clock.AgainstPerson
+		if d.Against == string(timelayer.AgainstPerson) {
+			c.Against = timelayer.AgainstPerson
 		}
 		c.Compared, _ = rangeOf(d.Asked)
 		c.Reads = rangesOf(d.Read)

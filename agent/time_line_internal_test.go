@@ -8,10 +8,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestPeriodRowsOfTurnMatchesTheLedger(t *testing.T) {

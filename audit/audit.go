@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // The identifiers written in every segment header and checked by the verifier.
@@ -19,23 +19,23 @@ const (
 	// bound: finalHash seals it with the last record's hash (see seal.go), and the
 	// signature covers it all.
 	Format = "agentfootprint.audit/2"
-	// HashAlgorithm is the record hash.
-	HashAlgorithm = "sha-256"
-	// Canonicalization is the canonical JSON scheme records are hashed in.
-	Canonicalization = jcs.ID
+	// recordHashAlg is the record hash.
+	recordHashAlg = "sha-256"
+	// canonicalScheme is the canonical JSON scheme records are hashed in.
+	canonicalScheme = jcs.ID
 	// GenesisType is the eventType of the record that opens each run.
 	GenesisType = "audit.genesis"
-	// BoundingVersion names the bounding rules of bound.go; a change in what they keep
+	// boundingVersion names the bounding rules of bound.go; a change in what they keep
 	// needs a new id.
-	BoundingVersion = "agentfootprint-go.bounding/1"
-	// LibraryName is the library named in headers and genesis records.
-	LibraryName = "agentfootprint-go"
+	boundingVersion = "agentfootprint-go.bounding/1"
+	// libraryName is the library named in headers and genesis records.
+	libraryName = "agentfootprint-go"
 	// modulePath finds this library's version in the build information.
 	modulePath = "github.com/agentfootprint/agentfootprint-go"
 )
 
-// ZeroHash is the prevHash of the first record and the chainHead of the first segment.
-var ZeroHash = strings.Repeat("0", 64)
+// zeroHash is the prevHash of the first record and the chainHead of the first segment.
+var zeroHash = strings.Repeat("0", 64)
 
 // PayloadMode chooses how much of each event payload the export keeps.
 type PayloadMode string

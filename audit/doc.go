@@ -3,7 +3,7 @@
 //
 // Every event dispatched during a run becomes one record {seq, timestamp, eventType,
 // payload, meta, prevHash, hash}; each run first gets an "audit.genesis" record. hash is the
-// lowercase hex SHA-256 of the RFC 8785 canonical JSON (package audit/jcs) of the record
+// lowercase hex SHA-256 of the RFC 8785 canonical JSON (package internal/jcs) of the record
 // without its hash member, and prevHash links each record to the one before, so an edited,
 // dropped, inserted or reordered record breaks the chain at that record. Records are cut
 // into segments {header, records, finalHash} that chain through header.chainHead; a segment

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
@@ -29,7 +29,7 @@ type Exporter struct {
 	now     func() time.Time
 
 	seq      int64  // seq of the next record
-	prevHash string // hash of the last record (ZeroHash before the first)
+	prevHash string // hash of the last record (zeroHash before the first)
 	segFirst int64  // firstSeq of the segment being built
 	segHead  string // chainHead of the segment being built
 	pending  []Record
@@ -59,8 +59,8 @@ func NewExporter(opts Options) (*Exporter, error) {
 		now = time.Now
 	}
 	return &Exporter{
-		mode: mode, library: Library{Name: LibraryName, Version: version}, key: opts.SigningKey, now: now,
-		prevHash: ZeroHash, segHead: ZeroHash, seen: map[string]bool{},
+		mode: mode, library: Library{Name: libraryName, Version: version}, key: opts.SigningKey, now: now,
+		prevHash: zeroHash, segHead: zeroHash, seen: map[string]bool{},
 	}, nil
 }
 
@@ -96,7 +96,7 @@ func (e *Exporter) addRun(run Run, seen *[]string) error {
 		if agentID != "" {
 			agent["id"] = agentID
 		}
-		versions := map[string]any{"audit": Format, "canonicalization": Canonicalization, "bounding": BoundingVersion}
+		versions := map[string]any{"audit": Format, "canonicalization": canonicalScheme, "bounding": boundingVersion}
 		if run.RecordFormat != "" && id == run.ID {
 			versions["record"] = run.RecordFormat
 		}
@@ -189,8 +189,8 @@ func (e *Exporter) Drain() (*Segment, error) {
 	seg := &Segment{
 		Header: Header{
 			Format:           Format,
-			HashAlgorithm:    HashAlgorithm,
-			Canonicalization: Canonicalization,
+			HashAlgorithm:    recordHashAlg,
+			Canonicalization: canonicalScheme,
 			ChainHead:        e.segHead,
 			FirstSeq:         e.segFirst,
 			RecordCount:      int64(len(e.pending)),

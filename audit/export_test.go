@@ -72,13 +72,13 @@ func TestExportShape(t *testing.T) {
 		t.Fatalf("%d records, want %d (genesis + one per event)", got, want)
 	}
 	g := seg.Records[0]
-	if g.EventType() != GenesisType || g.PrevHash() != ZeroHash {
+	if g.EventType() != GenesisType || g.PrevHash() != zeroHash {
 		t.Fatalf("first record = %v, want the genesis linked to the zero hash", g)
 	}
 	wantPayload := map[string]any{
 		"runId": "run-1", "agent": map[string]any{"id": "refunds"}, "payloadMode": "bounded",
 		"library":  map[string]any{"name": "agentfootprint-go", "version": "v0.0.0-test"},
-		"versions": map[string]any{"audit": Format, "canonicalization": "rfc8785", "bounding": BoundingVersion, "record": "agentfootprint-go.record/1"},
+		"versions": map[string]any{"audit": Format, "canonicalization": "rfc8785", "bounding": boundingVersion, "record": "agentfootprint-go.record/1"},
 	}
 	if diff := cmp.Diff(wantPayload, g["payload"]); diff != "" {
 		t.Errorf("genesis payload (-want +got):\n%s", diff)

@@ -62,5 +62,5 @@ func TestScenario8AuditTamper(t *testing.T) {
 	check(t, "signed, header edited", VerifyFiles(VerifyOptions{PublicKey: pub}, segmentBytes(t, edited)),
 		verdict{reason: SignatureInvalid, signature: SignatureStateInvalid})
 	// The canonical JSON goldens are held against the ECMAScript implementation in
-	// audit/jcs (TestFixturesAgainstReference, TestRandomAgainstReference).
+	// internal/jcs (TestFixturesAgainstReference, TestRandomAgainstReference).
 }

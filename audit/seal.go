@@ -10,16 +10,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
-// LegacyFormat is the earlier segment format. Its finalHash is the last record's hash and its
+// legacyFormat is the earlier segment format. Its finalHash is the last record's hash and its
 // signature covers only part of the header, so its exportedAt and library can be changed
 // without breaking either; Verify still accepts it and says so in Result.Note.
-const LegacyFormat = "agentfootprint.audit/1"
+const legacyFormat = "agentfootprint.audit/1"
 
-// legacyNote is the Result.Note of a verification that read a LegacyFormat segment.
-const legacyNote = "format " + LegacyFormat + ": the header's exportedAt and library are not covered by the hash chain or the signature; re-export the run to bind them"
+// legacyNote is the Result.Note of a verification that read a legacyFormat segment.
+const legacyNote = "format " + legacyFormat + ": the header's exportedAt and library are not covered by the hash chain or the signature; re-export the run to bind them"
 
 // headerFields returns every member of h but the signature, as canonical JSON reads it.
 func headerFields(h Header) map[string]any {

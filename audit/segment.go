@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // Segment is a drained piece of the chain: {header, records, finalHash}.
@@ -24,20 +24,20 @@ type Segment struct {
 type Header struct {
 	// Format is the segment format id, Format.
 	Format string `json:"format"`
-	// HashAlgorithm is the record hash, HashAlgorithm.
+	// HashAlgorithm is the record hash, "sha-256".
 	HashAlgorithm string `json:"hashAlgorithm"`
-	// Canonicalization is the canonical JSON scheme, Canonicalization.
+	// Canonicalization is the canonical JSON scheme, "rfc8785".
 	Canonicalization string `json:"canonicalization"`
-	// ChainHead is the previous segment's finalHash (ZeroHash for the first segment).
+	// ChainHead is the previous segment's finalHash (64 zeros for the first segment).
 	ChainHead string `json:"chainHead"`
 	// FirstSeq is the seq of the segment's first record.
 	FirstSeq int64 `json:"firstSeq"`
 	// RecordCount is the number of records in the segment.
 	RecordCount int64 `json:"recordCount"`
 	// ExportedAt is when the segment was drained (RFC 3339, UTC). Sealed into finalHash and
-	// signed (not in LegacyFormat).
+	// signed (not in the /1 format).
 	ExportedAt string `json:"exportedAt"`
-	// Library names the exporter. Sealed into finalHash and signed (not in LegacyFormat).
+	// Library names the exporter. Sealed into finalHash and signed (not in the /1 format).
 	Library Library `json:"library"`
 	// Signature is the optional Ed25519 signature.
 	Signature *Signature `json:"signature,omitempty"`
@@ -169,7 +169,7 @@ func ReadSegment(data []byte) (*Segment, error) {
 			return nil, &DecodeError{Field: "header." + f.name, Err: err}
 		}
 	}
-	if h.Format == LegacyFormat {
+	if h.Format == legacyFormat {
 		if lib, ok := hm["library"].(map[string]any); ok {
 			h.Library.Name, _ = lib["name"].(string)
 			h.Library.Version, _ = lib["version"].(string)

@@ -9,12 +9,12 @@ import (
 	"encoding/hex"
 	"errors"
 
-	"github.com/agentfootprint/agentfootprint-go/audit/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
 // Signature is a segment signature: Ed25519 over the canonical JSON of the header without
 // its signature plus finalHash ({format, hashAlgorithm, canonicalization, chainHead,
-// firstSeq, recordCount, exportedAt, library, finalHash}). A LegacyFormat segment's
+// firstSeq, recordCount, exportedAt, library, finalHash}). An agentfootprint.audit/1 segment's
 // signature covers {format, hashAlgorithm, canonicalization, chainHead, firstSeq,
 // recordCount, finalHash} only.
 type Signature struct {
@@ -26,8 +26,8 @@ type Signature struct {
 	Value string `json:"value"`
 }
 
-// SignatureAlg is the one signature algorithm segments use.
-const SignatureAlg = "ed25519"
+// signatureAlg is the one signature algorithm segments use.
+const signatureAlg = "ed25519"
 
 // KeyID returns the key id of an Ed25519 public key.
 func KeyID(pub ed25519.PublicKey) string {
@@ -38,7 +38,7 @@ func KeyID(pub ed25519.PublicKey) string {
 // signedBytes is the message a segment signature covers.
 func (s *Segment) signedBytes() ([]byte, error) {
 	h := s.Header
-	if h.Format != LegacyFormat {
+	if h.Format != legacyFormat {
 		m := headerFields(h)
 		m["finalHash"] = s.FinalHash
 		return jcs.Append(nil, m)
@@ -64,7 +64,7 @@ func (s *Segment) sign(key ed25519.PrivateKey) error {
 		return errors.New("audit: signing key has no Ed25519 public key")
 	}
 	s.Header.Signature = &Signature{
-		Alg:   SignatureAlg,
+		Alg:   signatureAlg,
 		KeyID: KeyID(pub),
 		Value: base64.StdEncoding.EncodeToString(ed25519.Sign(key, msg)),
 	}
@@ -75,7 +75,7 @@ func (s *Segment) sign(key ed25519.PrivateKey) error {
 // when it is not.
 func (s *Segment) checkSignature(pub ed25519.PublicKey) (bool, string) {
 	sig := s.Header.Signature
-	if sig.Alg != SignatureAlg {
+	if sig.Alg != signatureAlg {
 		return false, "signature algorithm " + sig.Alg + " is not ed25519"
 	}
 	if sig.KeyID != KeyID(pub) {

@@ -73,8 +73,8 @@ type Result struct {
 	Signature SignatureState `json:"signature"`
 	// Detail explains the failure for a person.
 	Detail string `json:"detail,omitempty"`
-	// Note qualifies a valid verdict: set when a segment is in LegacyFormat, whose header is
-	// only partly covered.
+	// Note qualifies a valid verdict: set when a segment is in the /1 format
+	// (agentfootprint.audit/1), whose header is only partly covered.
 	Note string `json:"note,omitempty"`
 }
 
@@ -123,7 +123,7 @@ func VerifyFiles(opts VerifyOptions, files ...[]byte) Result {
 // record's seq, prevHash and hash; recordCount equals the records held (checked after the
 // records, so a record deleted from the middle is named, not the end); finalHash (in format
 // /2 the seal of the whole header and the last record's hash); the signature when present
-// and a key is given. A LegacyFormat segment is verified by the /1 rules and sets Note.
+// and a key is given. An agentfootprint.audit/1 segment is verified by the /1 rules and sets Note.
 func Verify(segments []*Segment, opts VerifyOptions) Result {
 	res := Result{Signature: SignatureAbsent}
 	if len(segments) == 0 {
@@ -161,11 +161,11 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 		}
 		h := seg.Header
 		// 1. format
-		if (h.Format != Format && h.Format != LegacyFormat) || h.HashAlgorithm != HashAlgorithm || h.Canonicalization != Canonicalization {
+		if (h.Format != Format && h.Format != legacyFormat) || h.HashAlgorithm != recordHashAlg || h.Canonicalization != canonicalScheme {
 			return fail(i, UnsupportedFormat, nil, "format %q, hash %q, canonicalization %q; this verifier reads %s (or %s), %s, %s",
-				h.Format, h.HashAlgorithm, h.Canonicalization, Format, LegacyFormat, HashAlgorithm, Canonicalization)
+				h.Format, h.HashAlgorithm, h.Canonicalization, Format, legacyFormat, recordHashAlg, canonicalScheme)
 		}
-		if h.Format == LegacyFormat {
+		if h.Format == legacyFormat {
 			res.Note = legacyNote
 		}
 		// 2. count: reported after the record walk, so that a record deleted from the
@@ -178,7 +178,7 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 				h.FirstSeq, h.ChainHead, nextSeq, prevFinal)
 		}
 		// 4. head guard
-		if (h.FirstSeq == 0) != (h.ChainHead == ZeroHash) {
+		if (h.FirstSeq == 0) != (h.ChainHead == zeroHash) {
 			return fail(i, HeadTruncated, at(0), "firstSeq %d with chain head %.12s…: only seq 0 follows the zero hash", h.FirstSeq, h.ChainHead)
 		}
 		if i == 0 && !opts.AllowPartial {
@@ -216,7 +216,7 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 		}
 		// 6. final hash: the seal of the header and the last record's hash (/2), or the last
 		// record's hash itself (/1).
-		if h.Format != LegacyFormat {
+		if h.Format != legacyFormat {
 			want, err := seal(h, prev)
 			if err != nil {
 				return fail(i, FinalHashMismatch, nil, "header cannot be canonicalized: %v", err)

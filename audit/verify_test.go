@@ -112,7 +112,7 @@ func TestVerifyTampering(t *testing.T) {
 			r["hash"] = h
 		}, verdict{reason: PrevHashMismatch, brokenAt: ptr(k + 1)}},
 		{"prevHash edited", false, VerifyOptions{}, func(s *Segment) {
-			s.Records[k]["prevHash"] = ZeroHash
+			s.Records[k]["prevHash"] = zeroHash
 		}, verdict{reason: PrevHashMismatch, brokenAt: ptr(k)}},
 		{"seq edited", false, VerifyOptions{}, func(s *Segment) {
 			s.Records[k]["seq"] = json.Number("99")

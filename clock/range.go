@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 )
 
 // Range is a half-open stretch of time [From, To): From is inside, To is the first instant
@@ -14,11 +16,6 @@ import (
 type Range struct {
 	From time.Time
 	To   time.Time
-}
-
-// Lookback returns the range a look-back of d evaluated at t means: [t − d, t).
-func Lookback(t time.Time, d time.Duration) Range {
-	return Range{From: t.Add(-d), To: t}
 }
 
 // Shifted returns r moved later by d (earlier when d is negative).
@@ -38,7 +35,7 @@ func (r Range) Check() error {
 	case r.To.IsZero():
 		return fmt.Errorf("clock: range.to is missing")
 	case r.From.After(r.To):
-		return fmt.Errorf("clock: range.from %s is after range.to %s", UTCString(r.From), UTCString(r.To))
+		return fmt.Errorf("clock: range.from %s is after range.to %s", utcString(r.From), utcString(r.To))
 	}
 	return nil
 }
@@ -57,7 +54,7 @@ func (r Range) MarshalJSON() ([]byte, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
 	}
-	return json.Marshal(rangeJSON{From: UTCString(r.From), To: UTCString(r.To)})
+	return json.Marshal(rangeJSON{From: utcString(r.From), To: utcString(r.To)})
 }
 
 // UnmarshalJSON reads {"from","to"}; each end must be a Strict instant and from may not be
@@ -67,15 +64,15 @@ func (r *Range) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return fmt.Errorf("clock: range: %w", err)
 	}
-	from, err := ParseInstant(w.From, Strict)
+	from, err := strictInstant(w.From)
 	if err != nil {
 		return fmt.Errorf("clock: range.from: %w", err)
 	}
-	to, err := ParseInstant(w.To, Strict)
+	to, err := strictInstant(w.To)
 	if err != nil {
 		return fmt.Errorf("clock: range.to: %w", err)
 	}
-	v := Range{From: from.Time.UTC(), To: to.Time.UTC()}
+	v := Range{From: from.UTC(), To: to.UTC()}
 	if err := v.Check(); err != nil {
 		return err
 	}
@@ -83,25 +80,31 @@ func (r *Range) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ISORange spells r in the iso-range form a tool reads, "<from>..<to>", both ends Strict
-// instants in UTC and to inclusive: to is written as r.To minus one step, at the precision
-// whose step that is, so the spelling means exactly [From, To) again. The step is a second
-// when both ends fall on whole seconds, else a millisecond when both fall on whole
-// milliseconds, else a nanosecond. An empty range or one failing Check is refused.
-func ISORange(r Range) (string, error) {
-	if err := r.Check(); err != nil {
-		return "", err
+// strictInstant reads s as an instant the library itself wrote (the Strict profile of the
+// module's one grammar). Its refusal reads like the time layer's own instant refusal.
+func strictInstant(s string) (time.Time, error) {
+	in, fault := instant.Parse(s, instant.Strict)
+	if fault != "" {
+		return time.Time{}, fmt.Errorf("clock: instant %q refused (strict): %s; write an ISO 8601 instant with a zone, such as 2026-10-09T15:40:00Z or 2026-10-09T08:40:00-07:00", clip(s), fault)
 	}
-	if !r.From.Before(r.To) {
-		return "", fmt.Errorf("clock: the range %s to %s is empty; an iso-range cannot spell it", UTCString(r.From), UTCString(r.To))
+	return in.Time, nil
+}
+
+// utcString spells t the way rows record instants: UTC, RFC 3339, a fraction only when
+// non-zero.
+func utcString(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// clipLen is how many bytes of a refused input an error repeats.
+const clipLen = 72
+
+// clip shortens s for an error message, cutting on a rune boundary and marking the cut.
+func clip(s string) string {
+	if len(s) <= clipLen {
+		return s
 	}
-	layout, step := "2006-01-02T15:04:05Z", time.Second
-	switch f, t := r.From.Nanosecond(), r.To.Nanosecond(); {
-	case f == 0 && t == 0:
-	case f%1e6 == 0 && t%1e6 == 0:
-		layout, step = "2006-01-02T15:04:05.000Z", time.Millisecond
-	default:
-		layout, step = "2006-01-02T15:04:05.000000000Z", time.Nanosecond
+	cut := clipLen
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
 	}
-	return r.From.UTC().Format(layout) + ".." + r.To.Add(-step).UTC().Format(layout), nil
+	return s[:cut] + "…"
 }

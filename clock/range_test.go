@@ -1,14 +1,16 @@
-package clock
+package clock_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/clock"
 )
 
 func TestRangeJSON(t *testing.T) {
-	r := Range{
+	r := clock.Range{
 		From: time.Date(2026, 10, 9, 8, 0, 0, 0, time.FixedZone("PDT", -7*3600)),
 		To:   time.Date(2026, 10, 9, 15, 40, 0, 1e6, time.UTC),
 	}
@@ -20,14 +22,14 @@ func TestRangeJSON(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("JSON %s, want %s", b, want)
 	}
-	var back Range
+	var back clock.Range
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
 	if !back.From.Equal(r.From) || !back.To.Equal(r.To) || back.Duration() != 40*time.Minute+time.Millisecond {
 		t.Errorf("round trip gave %+v", back)
 	}
-	if _, err := json.Marshal(Range{}); err == nil {
+	if _, err := json.Marshal(clock.Range{}); err == nil {
 		t.Errorf("the zero Range marshaled")
 	}
 	refused := []struct{ in, want string }{
@@ -35,28 +37,12 @@ func TestRangeJSON(t *testing.T) {
 		{`{"from":"2026-10-09T15:00:00Z","to":"2026-10-09t15:40:00Z"}`, "range.to"},
 		{`{"from":"2026-10-09T16:00:00Z","to":"2026-10-09T15:40:00Z"}`, "after range.to"},
 		{`[1,2]`, "clock: range"},
+		{`{"from":"2026-10-09","to":"2026-10-09T15:40:00Z"}`, `clock: range.from: clock: instant "2026-10-09" refused (strict): `},
 	}
 	for _, tt := range refused {
-		var r Range
+		var r clock.Range
 		if err := json.Unmarshal([]byte(tt.in), &r); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.in, err, tt.want)
 		}
-	}
-}
-
-func TestNames(t *testing.T) {
-	got := []string{WallGap.String(), WallAmbiguous.String(), WallProblem(0).String(), Lenient.String(), Strict.String()}
-	want := []string{"dst-gap", "dst-fold", "WallProblem(0)", "lenient", "strict"}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Errorf("got %q, want %q", got[i], want[i])
-		}
-	}
-	if FractionPrecision(3).FractionDigits() != 3 || SecondPrecision.FractionDigits() != 0 {
-		t.Errorf("FractionDigits is wrong")
-	}
-	z := mustZone(t, la)
-	if Bind(z).Zone() != z {
-		t.Errorf("Bind(z).Zone() is not z")
 	}
 }

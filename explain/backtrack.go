@@ -84,7 +84,7 @@ type Suspect struct {
 	// Unit is the piece's id in the request: a context unit's id, or
 	// "history/<i>" for message i of the conversation the call was sent.
 	Unit string `json:"unit"`
-	// Name is the suspect name ablation takes (see SuspectName): the spec
+	// Name is the suspect name ablation takes (see ParseSuspect): the spec
 	// that removes this piece from a rerun, such as "unit:vip-override" or
 	// "tool:search_logs".
 	Name string `json:"name"`

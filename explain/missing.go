@@ -11,8 +11,8 @@ import (
 	"strconv"
 )
 
-// MissingLimit is stated in every missing-context answer.
-const MissingLimit = "a unit that was never defined cannot be found: only catalog units and recorded history are compared"
+// missingLimit is stated in every missing-context answer.
+const missingLimit = "a unit that was never defined cannot be found: only catalog units and recorded history are compared"
 
 // Missing is available − sent for one model call.
 type Missing struct {
@@ -76,7 +76,7 @@ func MissingContext(rec *record.Record, target Target) (*Missing, error) {
 	for _, e := range cat {
 		kinds[e.ID] = e
 	}
-	m := &Missing{Call: runID(log, ci), Commit: ci, Dropped: []MissingItem{}, Inactive: []InactiveItem{}, Flags: []string{}, Limit: MissingLimit}
+	m := &Missing{Call: runID(log, ci), Commit: ci, Dropped: []MissingItem{}, Inactive: []InactiveItem{}, Flags: []string{}, Limit: missingLimit}
 	hasSpan := map[string]bool{}
 	for _, s := range call.req.Spans {
 		if s.Kind == llm.SpanTimeLine {

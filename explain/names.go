@@ -14,12 +14,11 @@ import (
 	"strings"
 )
 
-// SuspectName is the name of a suspect in both directions: "unit:<id>" for a context unit,
+// A suspect's name reads the same in both directions: "unit:<id>" for a context unit,
 // "tool:<name>" for a result of a tool this turn called (removing it stops offering the
 // tool, so every result of that tool goes), and "message:<i>" for message i of the earlier
-// conversation the turn continued. The same string is a Spec's String and what ParseSuspect
-// reads.
-func SuspectName(s Suspect) string { return s.Name }
+// conversation the turn continued. It is Suspect.Name, a Spec's String, and what
+// ParseSuspect reads.
 
 // suspectName chooses the name of s; prior is how many history messages came from the
 // earlier conversation.

@@ -232,9 +232,9 @@ func (r Ratio) Clear(top, runnerUp float64) bool {
 // String describes the rule.
 func (r Ratio) String() string { return fmt.Sprintf("ratio ≥ %.2f", float64(r)) }
 
-// ShortlistBand is how far below the top score a suspect still joins the
+// shortlistBand is how far below the top score a suspect still joins the
 // shortlist.
-const ShortlistBand = 0.10
+const shortlistBand = 0.10
 
 // Confidence is RankingConfidence's answer. Reason is display text only.
 type Confidence struct {
@@ -252,7 +252,7 @@ const FlagNaNScore = "nan-score"
 
 // RankingConfidence says whether the ranking's top is clear under strategy
 // (Margin(0.05) when nil) and returns the shortlist: every finite score within
-// ShortlistBand of the top, always the lead, and the runner-up too when the
+// 0.10 of the top score, always the lead, and the runner-up too when the
 // top is not clear. One suspect is a clear winner; none gives an empty answer.
 // The thresholds are uncalibrated.
 func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
@@ -293,7 +293,7 @@ func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
 	c.Margin = top.Score - second.Score
 	c.ClearWinner = strategy.Clear(top.Score, second.Score)
 	for _, s := range fin {
-		if top.Score-s.Score <= ShortlistBand {
+		if top.Score-s.Score <= shortlistBand {
 			c.Shortlist = append(c.Shortlist, s.ID)
 		}
 	}

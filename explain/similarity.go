@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// StopListVersion names the stop list below; changing a word changes every
+// stopListVersion names the stop list below; changing a word changes every
 // score, so it needs a new version.
-const StopListVersion = "en-1"
+const stopListVersion = "en-1"
 
 // stopWords are English function words dropped before comparing texts.
 var stopWords = map[string]bool{}

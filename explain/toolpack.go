@@ -21,12 +21,12 @@ import (
 
 // Toolpack caps: defaults and hard limits.
 const (
-	SuspectsDefault, SuspectsMax     = 6, 20
-	HitsDefault, HitsMax             = 10, 25
-	PreviewChars                     = 160
-	SliceDepthDefault, SliceDepthMax = 6, 20
-	SliceNodesDefault, SliceNodesMax = 25, 100
-	ValueCharsDefault, ValueCharsMax = 2000, 8000
+	suspectsDefault, suspectsMax     = 6, 20
+	hitsDefault, hitsMax             = 10, 25
+	previewChars                     = 160
+	sliceDepthDefault, sliceDepthMax = 6, 20
+	sliceNodesDefault, sliceNodesMax = 25, 100
+	valueCharsDefault, valueCharsMax = 2000, 8000
 	enumLimit                        = 60 // step ids listed in schemas of small runs
 	untrackedMark                    = "⚠"
 	neverRecorded                    = "values a stage read from its environment (Scope.Env), values captured in closures, and redacted keys never enter the record"
@@ -220,7 +220,7 @@ func (tr *trace) explainAnswer(m map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	limit := argInt(m, "limit", SuspectsDefault, SuspectsMax)
+	limit := argInt(m, "limit", suspectsDefault, suspectsMax)
 	note := ""
 	if len(ch.Suspects) > limit {
 		note = fmt.Sprintf(" [truncated: %d of %d suspects]", limit, len(ch.Suspects))
@@ -238,7 +238,7 @@ func (tr *trace) find(m map[string]any) (string, error) {
 	if q == "" {
 		return "", errors.New("query is empty")
 	}
-	limit := argInt(m, "limit", HitsDefault, HitsMax)
+	limit := argInt(m, "limit", hitsDefault, hitsMax)
 	var hits []string
 	total := 0
 	for i, c := range tr.log.Commits {
@@ -286,7 +286,7 @@ func (tr *trace) node(m map[string]any) (string, error) {
 			fmt.Fprintf(&b, "  wrote %s (%s): [redacted]\n", op.Key, op.Verb)
 			continue
 		}
-		v, n := render(op.Value, PreviewChars)
+		v, n := render(op.Value, previewChars)
 		fmt.Fprintf(&b, "  wrote %s (%s, %d chars): %s\n", op.Key, op.Verb, n, v)
 	}
 	for _, k := range uniq(c.Reads) {
@@ -310,7 +310,7 @@ func (tr *trace) slice(m map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	opt := flow.SliceOptions{MaxDepth: argInt(m, "depth", SliceDepthDefault, SliceDepthMax), MaxNodes: argInt(m, "nodes", SliceNodesDefault, SliceNodesMax)}
+	opt := flow.SliceOptions{MaxDepth: argInt(m, "depth", sliceDepthDefault, sliceDepthMax), MaxNodes: argInt(m, "nodes", sliceNodesDefault, sliceNodesMax)}
 	if k := argStr(m, "key"); k != "" {
 		opt.Keys = []string{k}
 	}
@@ -415,7 +415,7 @@ func (tr *trace) getValue(m map[string]any) (string, error) {
 	if !ok {
 		return fmt.Sprintf("%s is absent after %s", key, tr.log.Commits[i].RuntimeStageID), nil
 	}
-	s, _ := render(v, argInt(m, "max", ValueCharsDefault, ValueCharsMax))
+	s, _ := render(v, argInt(m, "max", valueCharsDefault, valueCharsMax))
 	return s, nil
 }
 
@@ -441,7 +441,7 @@ func (tr *trace) inspectToolCall(m map[string]any) (string, error) {
 			}
 			if r.OutputRef != "" {
 				if b, ok := tr.rec.Blob(r.OutputRef); ok {
-					out["result"] = cut(string(b), ValueCharsDefault)
+					out["result"] = cut(string(b), valueCharsDefault)
 				}
 			}
 			b, err := json.Marshal(out)

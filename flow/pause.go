@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// CheckpointVersion is the checkpoint format version this package writes.
-const CheckpointVersion = 1
+// checkpointVersion is the checkpoint format version this package writes.
+const checkpointVersion = 1
 
 // Checkpoint is the resumable state of a paused run. It is detached from the
 // run: encode it with encoding/json, store it anywhere, and hand it (or its
@@ -69,7 +69,7 @@ func (e *exec) checkpoint(p *pausePoint) (*Checkpoint, error) {
 		return nil, fmt.Errorf("flow: checkpoint state does not encode to JSON: %w", err)
 	}
 	return &Checkpoint{
-		Version: CheckpointVersion, RunID: e.r.id, ChartID: e.chart.id, State: state, Log: e.rec,
+		Version: checkpointVersion, RunID: e.r.id, ChartID: e.chart.id, State: state, Log: e.rec,
 		PausedStageID: p.node.id, PausedRuntimeStageID: p.rid, PauseData: p.data,
 		ExecutionCount: e.r.counter, VisitCounts: e.visitCounts(),
 		PausedAt: e.r.now().UTC().Format(time.RFC3339),
@@ -106,8 +106,8 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 	if cp == nil {
 		return nil, &CheckpointError{Field: "checkpoint", Reason: "is nil"}
 	}
-	if cp.Version != CheckpointVersion {
-		return nil, &CheckpointError{Field: "version", Reason: fmt.Sprintf("is %d, this engine reads %d", cp.Version, CheckpointVersion)}
+	if cp.Version != checkpointVersion {
+		return nil, &CheckpointError{Field: "version", Reason: fmt.Sprintf("is %d, this engine reads %d", cp.Version, checkpointVersion)}
 	}
 	if cp.ChartID != c.id {
 		return nil, &CheckpointError{Field: "chartId", Reason: fmt.Sprintf("is %q, not this chart %q", cp.ChartID, c.id)}

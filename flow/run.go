@@ -20,8 +20,8 @@ import (
 // one loop head per run.
 const DefaultVisitLimit = 1000
 
-// MaxSubflowDepth caps subflow nesting.
-const MaxSubflowDepth = 500
+// maxSubflowDepth caps subflow nesting.
+const maxSubflowDepth = 500
 
 // RunOption configures one run or resume.
 type RunOption func(*runConfig)

@@ -98,8 +98,8 @@ func (e *exec) mountRun(ctx context.Context, n *node) (*Scope, outcome, error) {
 	inner.ctl = nil
 	var out outcome
 	in, err := callInput(n.mount, s)
-	if err == nil && inner.depth > MaxSubflowDepth {
-		err = fmt.Errorf("subflow nesting exceeds %d", MaxSubflowDepth)
+	if err == nil && inner.depth > maxSubflowDepth {
+		err = fmt.Errorf("subflow nesting exceeds %d", maxSubflowDepth)
 	}
 	if err == nil {
 		err = inner.seed(in)

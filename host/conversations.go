@@ -98,15 +98,15 @@ func (h *Host) getConversation(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st)
 }
 
-// TimeInput is a turn's clock input for an agent with the time layer.
-type TimeInput struct {
+// timeInput is a turn's clock input for an agent with the time layer.
+type timeInput struct {
 	// Now is the message's time (RFC 3339).
 	Now time.Time `json:"now"`
 	// Zone is the person's time zone (an IANA name), overriding the agent's.
 	Zone string `json:"zone,omitempty"`
 }
 
-func (ti *TimeInput) given() (*clock.Given, *badRequest) {
+func (ti *timeInput) given() (*clock.Given, *badRequest) {
 	if ti == nil {
 		return nil, nil
 	}
@@ -119,13 +119,13 @@ func (ti *TimeInput) given() (*clock.Given, *badRequest) {
 
 type turnRequest struct {
 	Message      string     `json:"message"`
-	Time         *TimeInput `json:"time"`
+	Time         *timeInput `json:"time"`
 	AbandonPause bool       `json:"abandonPause"`
 }
 
 type answerRequest struct {
 	Answer json.RawMessage `json:"answer"`
-	Time   *TimeInput      `json:"time"`
+	Time   *timeInput      `json:"time"`
 }
 
 func (h *Host) postTurn(w http.ResponseWriter, r *http.Request) {

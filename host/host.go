@@ -34,9 +34,9 @@ import (
 const (
 	DefaultMaxBody      = 1 << 20
 	DefaultLeaseTTL     = 15 * time.Second
-	DefaultTurnTimeout  = 10 * time.Minute
-	DefaultPollInterval = 250 * time.Millisecond
-	DefaultWriteTimeout = 30 * time.Second
+	defaultTurnTimeout  = 10 * time.Minute
+	defaultPollInterval = 250 * time.Millisecond
+	defaultWriteTimeout = 30 * time.Second
 )
 
 // Host is an http.Handler serving conversations with one or more agents.
@@ -207,7 +207,7 @@ func WithLogger(l *slog.Logger) Option {
 func New(opts ...Option) (*Host, error) {
 	h := &Host{
 		agents: map[string]*agent.Agent{}, maxBody: DefaultMaxBody, leaseTTL: DefaultLeaseTTL,
-		turnTimeout: DefaultTurnTimeout, poll: DefaultPollInterval, writeTO: DefaultWriteTimeout,
+		turnTimeout: defaultTurnTimeout, poll: defaultPollInterval, writeTO: defaultWriteTimeout,
 		log:    slog.New(slog.DiscardHandler),
 		byConv: map[string]*turn{}, watch: map[string]chan struct{}{}, streams: map[string]int{},
 	}

@@ -18,9 +18,9 @@ import (
 // Prefix + id shows one.
 const Prefix = "/lens/"
 
-// DefaultListLimit is how many runs the list shows unless WithListLimit says
+// defaultListLimit is how many runs the list shows unless WithListLimit says
 // otherwise.
-const DefaultListLimit = 50
+const defaultListLimit = 50
 
 // runIDPattern is what a run id in a URL may look like.
 var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`)
@@ -39,7 +39,7 @@ type Handler struct {
 type HandlerOption func(*Handler) error
 
 // WithListLimit sets how many runs the list shows, newest first (default
-// DefaultListLimit; 0 shows them all). It refuses a negative limit.
+// 50; 0 shows them all). It refuses a negative limit.
 func WithListLimit(n int) HandlerOption {
 	return func(h *Handler) error {
 		if n < 0 {
@@ -62,7 +62,7 @@ func NewHandler(st store.Store, opts ...HandlerOption) (*Handler, error) {
 	if st == nil {
 		return nil, errors.New("lens: NewHandler: the store is nil")
 	}
-	h := &Handler{st: st, where: "the run store", limit: DefaultListLimit, mux: http.NewServeMux()}
+	h := &Handler{st: st, where: "the run store", limit: defaultListLimit, mux: http.NewServeMux()}
 	for _, opt := range opts {
 		if err := opt(h); err != nil {
 			return nil, err
@@ -93,24 +93,24 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "listing the runs: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	runs := make([]RunSummary, 0, len(infos))
+	runs := make([]runSummary, 0, len(infos))
 	for _, info := range infos {
-		var s RunSummary
+		var s runSummary
 		run, err := h.st.GetRun(r.Context(), info.ID)
 		if err == nil {
 			rec, derr := runrecord.Decode(run)
-			s = Summarize(info, rec)
+			s = summarize(info, rec)
 			if derr != nil {
 				s.Err = "its record cannot be read: " + derr.Error()
 			}
 		} else {
-			s = Summarize(info, nil)
+			s = summarize(info, nil)
 			s.Err = "it cannot be read: " + err.Error()
 		}
 		runs = append(runs, s)
 	}
 	var buf bytes.Buffer
-	if err := RenderList(&buf, h.where, Prefix, runs); err != nil {
+	if err := renderList(&buf, h.where, Prefix, runs); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

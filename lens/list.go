@@ -15,8 +15,8 @@ import (
 	"time"
 )
 
-// RunSummary is one line of the run list.
-type RunSummary struct {
+// runSummary is one line of the run list.
+type runSummary struct {
 	ID        string
 	StartedAt time.Time
 	Status    string
@@ -27,10 +27,10 @@ type RunSummary struct {
 	Err string
 }
 
-// Summarize makes the list line of a stored run from its header and record
+// summarize makes the list line of a stored run from its header and record
 // (rec may be nil when it could not be decoded; Err then says so).
-func Summarize(info store.RunInfo, rec *record.Record) RunSummary {
-	s := RunSummary{ID: info.ID, StartedAt: info.StartedAt, Status: string(info.Status), Answer: oneLine(info.Answer, 120)}
+func summarize(info store.RunInfo, rec *record.Record) runSummary {
+	s := runSummary{ID: info.ID, StartedAt: info.StartedAt, Status: string(info.Status), Answer: oneLine(info.Answer, 120)}
 	if rec == nil {
 		return s
 	}
@@ -58,21 +58,21 @@ type listPage struct {
 }
 
 type listLine struct {
-	RunSummary
+	runSummary
 	Started         string
 	StatusB, StandB badge
 }
 
-// RenderList writes the run list page: runs in the order given (ListRuns
+// renderList writes the run list page: runs in the order given (ListRuns
 // returns newest first), each linking to base + its id.
-func RenderList(w io.Writer, where, base string, runs []RunSummary) error {
+func renderList(w io.Writer, where, base string, runs []runSummary) error {
 	css, err := assets.ReadFile("assets/lens.css")
 	if err != nil {
 		return fmt.Errorf("lens: %w", err)
 	}
 	p := listPage{CSP: ContentSecurityPolicy, CSS: template.CSS(css), Where: where, Base: base}
 	for _, r := range runs {
-		l := listLine{RunSummary: r, Started: r.StartedAt.UTC().Format(time.DateTime), StatusB: statusBadge(r.Status)}
+		l := listLine{runSummary: r, Started: r.StartedAt.UTC().Format(time.DateTime), StatusB: statusBadge(r.Status)}
 		if r.Standing != "" {
 			l.StandB = standingBadge(r.Standing)
 		}

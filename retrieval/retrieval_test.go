@@ -16,6 +16,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
@@ -296,7 +297,7 @@ func TestCoverageRowsFromTheRecord(t *testing.T) {
 	}
 	// Filed, the row reaches the standing as a tool's declaration does: the fold reads
 	// its cannotCover item as a coverage gap.
-	a2 := assess.Fold(assess.Input{Turn: 1, Coverage: rows, History: res.History(), UserMessage: "refund window"})
+	a2 := assessfold.Fold(assessfold.Input{Turn: 1, Coverage: rows, History: res.History(), UserMessage: "refund window"})
 	var reasons []string
 	for _, r := range a2.Reasons {
 		reasons = append(reasons, r.Reason)

@@ -21,10 +21,10 @@ import (
 
 // Caps on a corpus file.
 const (
-	// MaxCorpusFileBytes is the largest JSONL corpus file read.
-	MaxCorpusFileBytes = 32 << 20
-	// MaxCorpusPassages is the most passages one corpus may hold.
-	MaxCorpusPassages = 100_000
+	// maxCorpusFileBytes is the largest JSONL corpus file read.
+	maxCorpusFileBytes = 32 << 20
+	// maxCorpusPassages is the most passages one corpus may hold.
+	maxCorpusPassages = 100_000
 )
 
 var (
@@ -125,8 +125,8 @@ func parseCorpus(path string, v any, dir string) (corpusSpec, error) {
 			return c, err
 		}
 	}
-	if len(c.passages) > MaxCorpusPassages {
-		return c, fieldErr(path, "%d passages, more than %d", len(c.passages), MaxCorpusPassages)
+	if len(c.passages) > maxCorpusPassages {
+		return c, fieldErr(path, "%d passages, more than %d", len(c.passages), maxCorpusPassages)
 	}
 	// Build it once now so the corpus and its coverage are refused here, by field.
 	if _, err := c.build(context.Background()); err != nil {
@@ -192,10 +192,10 @@ func readCorpusFile(path, name, dir string) ([]retrieval.Passage, error) {
 		return nil, fieldErr(path, "%v", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > MaxCorpusFileBytes {
-		return nil, fieldErr(path, "%s is %d bytes; the limit is %d", name, st.Size(), MaxCorpusFileBytes)
+	if st, err := f.Stat(); err == nil && st.Size() > maxCorpusFileBytes {
+		return nil, fieldErr(path, "%s is %d bytes; the limit is %d", name, st.Size(), maxCorpusFileBytes)
 	}
-	data, err := readAllCapped(f, MaxCorpusFileBytes)
+	data, err := readAllCapped(f, maxCorpusFileBytes)
 	if err != nil {
 		return nil, fieldErr(path, "%s: %v", name, err)
 	}
@@ -249,8 +249,8 @@ func parseJSONL(path string, data []byte) ([]retrieval.Passage, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(out) == MaxCorpusPassages {
-			return nil, fieldErr(lp, "more than %d passages", MaxCorpusPassages)
+		if len(out) == maxCorpusPassages {
+			return nil, fieldErr(lp, "more than %d passages", maxCorpusPassages)
 		}
 		out = append(out, p)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
+	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -43,7 +44,7 @@ func parseTime(path string, v any) (*timeSpec, error) {
 		if ts.zone, err = asString(p, zv); err != nil {
 			return nil, err
 		}
-		if _, err := clock.ParseZone(ts.zone); err != nil {
+		if _, err := tz.Parse(ts.zone); err != nil {
 			return nil, fieldErr(p, "%v", err)
 		}
 	}

@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfootprint/agentfootprint-go/clock"
+	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// tool.CallTime promises to convert from clock.ToolTime field for field and
+// tool.CallTime promises to convert from timelayer.ToolTime field for field and
 // to write the same JSON; this pins the promise from the tool side.
 func TestCallTimeConvertsFromClockToolTime(t *testing.T) {
 	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
-	tests := []clock.ToolTime{
+	tests := []timelayer.ToolTime{
 		{Zone: "America/Los_Angeles", Now: now, DispatchedAt: now.Add(2500 * time.Millisecond)},
 		{Zone: "UTC", ZoneUnknown: true, Now: now, DispatchedAt: now},
 	}
@@ -28,7 +28,7 @@ func TestCallTimeConvertsFromClockToolTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(got) != string(want) {
-			t.Errorf("CallTime JSON %s, clock.ToolTime JSON %s", got, want)
+			t.Errorf("CallTime JSON %s, timelayer.ToolTime JSON %s", got, want)
 		}
 	}
 }

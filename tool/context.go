@@ -32,7 +32,7 @@ type Call struct {
 
 // CallTime is the clock handed to a tool under the time layer. Instants are
 // UTC; tools evaluate their own look-backs against DispatchedAt. Its fields
-// match clock.ToolTime's one for one, so the dispatcher converts with
+// match timelayer.ToolTime's one for one, so the dispatcher converts with
 // tool.CallTime(tt); the tool package does not import clock.
 type CallTime struct {
 	// Zone is the person's zone name, or a stand-in spelling when

@@ -14,16 +14,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/google/go-cmp/cmp"
 )
 
 // echoAgent answers "<prefix>: <the message>" with no tools.
@@ -426,13 +426,13 @@ func TestComposeRollUp(t *testing.T) {
 	}
 	// Each witness resolves in the inner log kept under the node.
 	inner := res.Record().Log.Subflows["agent:backups#1"]
-	st, err := assess.InputFromRecord(inner)
+	st, err := assessfold.InputFromRecord(inner)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range ru.Reasons {
 		for _, w := range r.Witness {
-			if _, ok := w.Resolve(st); !ok {
+			if _, ok := assessfold.Resolve(w, st); !ok {
 				t.Errorf("witness %+v of %s does not resolve in the inner record", w, r.Reason)
 			}
 		}

@@ -17,7 +17,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
+	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 )
 
 // ReasonInnerFailed is the roll-up's reason for a tolerant branch that
@@ -96,7 +97,7 @@ func RollUpOf(rec *record.Record) *RollUp {
 		case o.Error != "":
 			lower(assess.StandingNotSure)
 			ru.Reasons = append(ru.Reasons, InnerReason{Reason: ReasonInnerFailed, Agent: o.Agent, Witness: []assess.Pointer{
-				assess.StatePointer(kCOutcomes.KeyName(), "/"+strconv.Itoa(i)+"/error")}})
+				assessfold.StatePointer(kCOutcomes.KeyName(), "/"+strconv.Itoa(i)+"/error")}})
 			continue
 		}
 		in, ok := rec.Inner(o.Node)
@@ -180,7 +181,7 @@ func innerFindings(rec *record.Record) []ledger.Row {
 func (r *Result) LimitsBlock() string {
 	var parts []string
 	for _, is := range r.RollUp().Inner {
-		if b := limits.CoverageBlock(is.Coverage); b != "" {
+		if b := limitsblock.CoverageBlock(is.Coverage); b != "" {
 			parts = append(parts, fmt.Sprintf("From agent %q (%s):\n%s", is.Agent, is.Node, b))
 		}
 	}
@@ -190,7 +191,7 @@ func (r *Result) LimitsBlock() string {
 // AnswerWithLimits is the answer with LimitsBlock attached after the
 // limits separator (the answer unchanged when no inner run declared any).
 func (r *Result) AnswerWithLimits() string {
-	return limits.Attach(r.Answer, r.LimitsBlock())
+	return limitsblock.Attach(r.Answer, r.LimitsBlock())
 }
 
 // Assessment is the composition's counterpart of agent.Result.Assessment: the roll-up's

@@ -268,7 +268,7 @@ func payloadAs(payload any, v any) bool {
 }
 
 // splitLimits cuts the limits block off an answer: the text before it and the block from its
-// heading on ("" when the answer carries none). limits.Attach puts the block after a "---"
+// heading on ("" when the answer carries none). limitsblock.Attach puts the block after a "---"
 // line, so that separator goes too.
 func splitLimits(answer string) (string, string) {
 	i := strings.Index(answer, limits.Heading)

@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
+	"github.com/agentfootprint/agentfootprint-go/internal/backend"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/backend"
 	"github.com/spf13/cobra"
 	"os"
 )

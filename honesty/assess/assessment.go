@@ -2,8 +2,6 @@
 
 package assess
 
-import "github.com/agentfootprint/agentfootprint-go/event"
-
 // Assessment values.
 const (
 	ValueKnown         = "known"
@@ -71,9 +69,6 @@ var reasonOrder = []string{
 // ReasonOrder returns the closed reason list in report order.
 func ReasonOrder() []string { return append([]string{}, reasonOrder...) }
 
-// askClass holds the reasons that make the standing ask: the answer waits on the person.
-var askClass = map[string]bool{"asked": true, ReasonArgumentAsked: true}
-
 // Assessment is the fold's result.
 type Assessment struct {
 	// Assessment is known, unrefuted, unknown or not-applicable.
@@ -103,44 +98,4 @@ type Check struct {
 	Ran     int       `json:"ran"`
 	Of      int       `json:"of"`
 	Witness []Pointer `json:"witness"`
-}
-
-// Payload returns the agentfootprint.answer.assessed payload for this assessment.
-func (a Assessment) Payload(turn, iteration int) event.AnswerAssessedPayload {
-	p := event.AnswerAssessedPayload{Assessment: a.Assessment, Standing: a.Standing,
-		Reasons: make([]string, len(a.Reasons)), Checked: make([]event.Check, len(a.Checked)), Turn: turn, Iteration: iteration}
-	for i, r := range a.Reasons {
-		p.Reasons[i] = r.Reason
-	}
-	for i, c := range a.Checked {
-		p.Checked[i] = event.Check{Layer: c.Layer, Check: c.Check, Ran: c.Ran, Of: c.Of}
-	}
-	return p
-}
-
-// settle fills Assessment and Standing from the reasons and checks.
-func (a *Assessment) settle() {
-	switch {
-	case len(a.Reasons) > 0:
-		a.Assessment = ValueUnknown
-		a.Standing = StandingNotSure
-		for _, r := range a.Reasons {
-			if askClass[r.Reason] {
-				a.Standing = StandingAsk
-			}
-		}
-	case anyRan(a.Checked):
-		a.Assessment, a.Standing = ValueUnrefuted, StandingConsistent
-	default:
-		a.Assessment, a.Standing = ValueNotApplicable, StandingNotAssessed
-	}
-}
-
-func anyRan(cs []Check) bool {
-	for _, c := range cs {
-		if c.Ran > 0 {
-			return true
-		}
-	}
-	return false
 }

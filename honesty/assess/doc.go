@@ -1,14 +1,15 @@
-// Package assess folds a turn's committed record into the answer's standing: what the record lets
-// a reader say about the answer, why, and which checks ran.
+// Package assess is the answer's standing as the framework folds it from the committed record:
+// an Assessment says what the record lets a reader say about the answer (known, consistent,
+// not-sure, ask or not-assessed), the Reasons that fired and the Checks that ran, each with
+// witnesses, JSON Pointers into the record a reader can open to see the row or message it
+// rests on.
 //
-// Fold is pure. It reads committed state only (never events, never a clock), so the same call
-// gives the same Assessment during the run, after it from a stored record, and from a
-// conversation checkpoint's ledger. The Input constructors (InputFromReader, InputFromRecord,
-// InputFromJSON, InputFromLedger) turn each of those sources into the one typed shape Fold
-// reads, through the agent-state keys package agent/state declares.
+// A user reads it from agent.Result.Assessment (or agent.AssessRecord on a stored record) and
+// branches on the words declared here: the Standing* and Value* values, the Reason* names (in
+// ReasonOrder's report order), the Check* names and the Pointer* kinds. Silence is never
+// support: a check that ran and found nothing gives consistent, never known, and a tool that
+// stayed silent about its period is itself a reason.
 //
-// The standing is one of known, consistent, not-sure, ask and not-assessed. Every reason that
-// fires carries witnesses, JSON pointers into the record that a reader can open to see the row or
-// message it rests on. Silence is never support: a check that ran and found nothing gives
-// consistent, never known, and a tool that stayed silent about its period is itself a reason.
+// The fold itself is pure and reads committed state only; it is the framework's own, in
+// internal/honesty/assess.
 package assess

@@ -1,26 +1,14 @@
-// Package inputs is the inputs layer (honesty layer 2): who chose each ruled
-// argument of a tool call.
+// Package inputs holds what a person sees and sends when a run pauses because a tool's ask
+// rule (tool.WithAskOrAssume) left an argument for the person to choose.
 //
-// A tool declares per-argument rules with tool.WithAskOrAssume. When the model
-// leaves a ruled argument missing, an assume rule fills the tool's declared
-// default, and an ask rule puts one typed question to the person for the
-// whole batch. Every ruled argument of a call that will run gets an argument
-// row on the findings ledger saying where its value came from: the tool's
-// default ("default"), the person's answer ("answered") or the model
-// ("model").
+// The paused Result's PauseInfo (Kind "arguments") carries a PauseData: one question for the
+// whole batch, one typed Field per distinct argument, and a context naming the tools and
+// arguments (never the model's values). The app shows it and resumes with a Reply as JSON,
+// {"requestId", "values": {fieldID: value}}. A reply that does not fit an argument's schema is
+// asked again (at most three times per field); the paused turn's state keeps the open
+// question as an Ask.
 //
-// The package is pure: Resolve turns a batch into rows and per-call
-// resolutions (ResolveWith also binds a missing period argument to the
-// person's app window, source "app", and fills from answers kept after a
-// refused second pause), NewAsk builds the question (look-back period
-// arguments of several tools share a field) and Answer re-checks a reply
-// against the argument's schema (three misfits refuse the field).
-// ServedSchema is what the model is shown of a ruled tool's schema. The agent mounts it
-// as the sf-inputs subflow and applies the fills; Clause writes the
-// past-tense note that follows a filled call's result, and AssumedBlock the
-// block under an answer's limits.
-//
-// Values are printed for rows as text (a string as itself, any other scalar
-// as JSON), at most 80 UTF-16 units; a hidden argument prints as REDACTED,
-// and findings.argument events never carry a value.
+// Everything else of the inputs layer (resolving rules, building and re-checking questions,
+// the argument rows and sentences) is the framework's own, in internal/honesty/inputs, and
+// runs for every agent built with WithInputsLayer.
 package inputs

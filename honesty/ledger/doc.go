@@ -7,10 +7,13 @@
 //
 // Three rules hold everywhere:
 //
-//   - Writes never mutate: AppendRows returns a fresh slice, and an empty write writes nothing.
+//   - Writes never mutate: appending rows gives a fresh slice, and an empty write writes nothing.
 //   - Period rows are never collapsed: two rows under one call id are two calls, so a later
 //     covered verdict can never hide an earlier not-held one.
-//   - The checkpoint door (Door.Admit) checks every row by its kind and refuses the whole ledger
-//     at the first row that is malformed or of a kind it has no check for, naming that row.
-//     Readers, by contrast, skip kinds they do not know.
+//   - The checkpoint door checks every row by its kind when a conversation is loaded
+//     (agent.LoadConversation) and refuses the whole ledger at the first row that is malformed
+//     or of a kind it has no check for, with a *RowError naming that row (errors.Is ErrRefused).
+//     Readers (PeriodRows, OfTurn, CurrentArguments), by contrast, skip kinds they do not know.
+//
+// The door and the row writers are the framework's own, in internal/honesty/ledger.
 package ledger

@@ -27,10 +27,6 @@ type PeriodEntry struct {
 	ReadAt     string        `json:"readAt,omitempty"`
 }
 
-func (p PeriodEntry) period() coverage.Period {
-	return coverage.Period{Queried: p.Queried, Held: p.Held, ReadAt: p.ReadAt}
-}
-
 // InProgressEntry is one call's list of work still running when it read.
 type InProgressEntry struct {
 	ToolName   string                    `json:"toolName"`
@@ -45,25 +41,4 @@ type Assumed struct {
 	Argument string `json:"argument"`
 	Value    string `json:"value"`
 	Hidden   bool   `json:"hidden"`
-}
-
-// AnswerCoverageOf folds the run's coverageDeclared rows, and the assumed values the inputs layer
-// hands over, into answerCoverage. It returns nil when nothing was declared and nothing assumed:
-// the key is then left out.
-func AnswerCoverageOf(rows []coverage.DeclaredCoverage, assumed []Assumed) *AnswerCoverage {
-	if len(rows) == 0 && len(assumed) == 0 {
-		return nil
-	}
-	m := merge(rows)
-	ac := &AnswerCoverage{Checked: m.checked, NotChecked: m.notChecked, CannotCover: m.cannotCover,
-		Periods: m.periods, InProgress: m.inProgress}
-	if len(assumed) > 0 {
-		ac.Assumed = append([]Assumed{}, assumed...)
-		for i := range ac.Assumed {
-			if ac.Assumed[i].Hidden {
-				ac.Assumed[i].Value = "REDACTED"
-			}
-		}
-	}
-	return ac
 }

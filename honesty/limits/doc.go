@@ -6,4 +6,9 @@
 // five sections in a fixed order, Checked, Not checked, Cannot cover, Period and In progress; each
 // prints at most 12 lines and then one line saying how many more the run record holds. Neither
 // changes the answer's standing: the lists are labels, not verdicts.
+//
+// This package holds what a reader of an answer needs: AnswerCoverage and its entries (the
+// data form, from agent.Result.AnswerCoverage), and the block's fixed words (Heading, the
+// Separator before it, the section labels) to find the block in a prose answer. Rendering and
+// attaching the block are the framework's own, in internal/honesty/limits.
 package limits

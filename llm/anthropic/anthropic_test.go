@@ -116,7 +116,7 @@ func TestExchangeHeadersAndBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := resp.Exchange
-	if path != "/v1/messages" || h.Get("x-api-key") != "sk-ant-secret-key" || h.Get("anthropic-version") != APIVersion {
+	if path != "/v1/messages" || h.Get("x-api-key") != "sk-ant-secret-key" || h.Get("anthropic-version") != apiVersion {
 		t.Errorf("sent %s with %v", path, h)
 	}
 	if ex.RequestHeader.Get("x-api-key") != "[redacted]" || !bytes.Equal(ex.RequestBody, sent) {

@@ -22,14 +22,14 @@ import (
 // Environment variables read by New when the options leave a field empty.
 const (
 	KeyEnv     = "ANTHROPIC_API_KEY"
-	BaseURLEnv = "ANTHROPIC_BASE_URL"
+	baseURLEnv = "ANTHROPIC_BASE_URL"
 )
 
 // DefaultBaseURL is the official endpoint root ("/v1/messages" is appended).
 const DefaultBaseURL = "https://api.anthropic.com"
 
-// APIVersion is the anthropic-version header sent with every request.
-const APIVersion = "2023-06-01"
+// apiVersion is the anthropic-version header sent with every request.
+const apiVersion = "2023-06-01"
 
 // DefaultMaxTokens is sent when neither the request nor the options set
 // one: the API requires max_tokens.
@@ -84,7 +84,7 @@ var (
 // first call (or by Diagnose) with the variable to set.
 func New(opts Options) *Client {
 	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv))}
-	base := wire.FirstSet(opts.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL)
+	base := wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), DefaultBaseURL)
 	c.base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
@@ -120,7 +120,7 @@ func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout,
 
 func (c *Client) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
-	h.Set("anthropic-version", APIVersion)
+	h.Set("anthropic-version", apiVersion)
 	if c.key != "" {
 		h.Set("x-api-key", c.key)
 	}

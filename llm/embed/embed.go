@@ -21,8 +21,8 @@ import (
 const (
 	// MaxBatch bounds the texts embedded in one request.
 	MaxBatch = 2048
-	// MaxReply bounds the reply body read.
-	MaxReply = 64 << 20
+	// maxReply bounds the reply body read.
+	maxReply = 64 << 20
 	// DefaultTimeout bounds one call when Options.Timeout is zero.
 	DefaultTimeout = 60 * time.Second
 )
@@ -140,12 +140,12 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 		return nil, fmt.Errorf("embed: %w", err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxReply+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
 	if err != nil {
 		return nil, fmt.Errorf("embed: reading the reply from %s: %w", c.url, err)
 	}
-	if len(raw) > MaxReply {
-		return nil, fmt.Errorf("embed: the reply from %s is larger than %d bytes", c.url, MaxReply)
+	if len(raw) > maxReply {
+		return nil, fmt.Errorf("embed: the reply from %s is larger than %d bytes", c.url, maxReply)
 	}
 	vecs, err := c.decode(raw, len(texts))
 	if err != nil {

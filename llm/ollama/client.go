@@ -19,8 +19,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// HostEnv is the environment variable Ollama itself uses for its address.
-const HostEnv = "OLLAMA_HOST"
+// hostEnv is the environment variable Ollama itself uses for its address.
+const hostEnv = "OLLAMA_HOST"
 
 // DefaultBaseURL is where a local Ollama listens.
 const DefaultBaseURL = "http://127.0.0.1:11434"
@@ -72,7 +72,7 @@ var (
 // reported by the first call (or by Diagnose) with `ollama serve`.
 func New(opts Options) *Client {
 	c := &Client{opts: opts}
-	c.base = strings.TrimRight(wire.FirstSet(opts.BaseURL, hostURL(os.Getenv(HostEnv)), DefaultBaseURL), "/")
+	c.base = strings.TrimRight(wire.FirstSet(opts.BaseURL, hostURL(os.Getenv(hostEnv)), DefaultBaseURL), "/")
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
 		HTTP:    opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "ollama",

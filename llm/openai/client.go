@@ -22,7 +22,7 @@ import (
 // Environment variables read by New when the options leave a field empty.
 const (
 	KeyEnv     = "OPENAI_API_KEY"
-	BaseURLEnv = "OPENAI_BASE_URL"
+	baseURLEnv = "OPENAI_BASE_URL"
 )
 
 // DefaultBaseURL is the official endpoint.
@@ -91,7 +91,7 @@ var (
 // New returns a client. It never fails: a missing key or an unreachable
 // server is reported by the first call (or by Diagnose) with the fix.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(BaseURLEnv), DefaultBaseURL),
+	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), DefaultBaseURL),
 		key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv)), name: wire.FirstSet(opts.Name, "openai")}
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,

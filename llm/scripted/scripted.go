@@ -213,7 +213,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.S
 			yield(llm.StreamEvent{}, err)
 			return
 		}
-		for _, w := range Words(resp.Content) {
+		for _, w := range words(resp.Content) {
 			if !yield(llm.StreamEvent{Kind: llm.EventText, Text: w}, nil) {
 				return
 			}
@@ -232,9 +232,9 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.S
 	}
 }
 
-// Words splits s into chunks that each start with the whitespace before a
+// words splits s into chunks that each start with the whitespace before a
 // word; concatenated they give s back.
-func Words(s string) []string {
+func words(s string) []string {
 	var out []string
 	start := 0
 	inWord := false

@@ -171,8 +171,8 @@ func TestStreamWordChunks(t *testing.T) {
 
 func TestWords(t *testing.T) {
 	for _, s := range []string{"", " ", "a", " a b  ", "x\ny\tz", "émoji 😀 ok"} {
-		if got := strings.Join(Words(s), ""); got != s {
-			t.Errorf("Words(%q) joined = %q", s, got)
+		if got := strings.Join(words(s), ""); got != s {
+			t.Errorf("words(%q) joined = %q", s, got)
 		}
 	}
 }

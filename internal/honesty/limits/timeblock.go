@@ -1,0 +1,68 @@
+// This file holds the coverage block as the time layer prints it: Period lines rendered in the
+// person's zone, followed by the lines of the period checks, and a Clocks section.
+
+package limits
+
+import (
+	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/coverage"
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+)
+
+// Extras are the time layer's additions to the coverage block.
+type Extras struct {
+	// PeriodLine renders one declared period; nil means boundary.PeriodLine.
+	PeriodLine func(toolName string, p coverage.Period) string
+	// PeriodChecks are the person's period check lines, printed after the Period lines.
+	PeriodChecks []string
+	// Clocks are the person's clock lines (and the unknown-zone line), printed in a Clocks
+	// section right after Period.
+	Clocks []string
+}
+
+// CoverageBlockWith renders the coverage block with the time layer's extras: the same sections
+// in the same order as CoverageBlock, the Period section's lines rendered by x.PeriodLine and
+// followed by x.PeriodChecks, then a Clocks section. The block prints when only extras have
+// lines; it is "" when nothing has any.
+func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
+	m := merge(rows)
+	render := x.PeriodLine
+	if render == nil {
+		render = boundary.PeriodLine
+	}
+	var sections []string
+	add := func(label string, lines []string) {
+		if s := section(label, lines); s != "" {
+			sections = append(sections, s)
+		}
+	}
+	add(limits.LabelChecked, itemLines(m.checked))
+	add(limits.LabelNotChecked, itemLines(m.notChecked))
+	add(limits.LabelCannotCover, itemLines(m.cannotCover))
+	var periods []string
+	for _, p := range m.periods {
+		periods = append(periods, oneLine(render(p.ToolName, periodOf(p))))
+	}
+	for _, l := range x.PeriodChecks {
+		periods = append(periods, oneLine(l))
+	}
+	add(limits.LabelPeriod, periods)
+	clocks := make([]string, len(x.Clocks))
+	for i, l := range x.Clocks {
+		clocks[i] = oneLine(l)
+	}
+	add(limits.LabelClocks, clocks)
+	var progress []string
+	for _, e := range m.inProgress {
+		for _, it := range e.Items {
+			progress = append(progress, inProgressLine(e.ToolName, it))
+		}
+	}
+	add(limits.LabelInProgress, progress)
+	if len(sections) == 0 {
+		return ""
+	}
+	return limits.Heading + "\n\n" + strings.Join(sections, "\n\n")
+}
