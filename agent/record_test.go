@@ -74,7 +74,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 	if !strings.HasSuffix(cat[0].DefinedAt.File, "record_test.go") || !strings.Contains(cat[0].DefinedAt.Function, "TestContextUnitsEvidence") {
 		t.Errorf("definedAt = %+v", cat[0].DefinedAt)
 	}
-	sum := sha256.Sum256([]byte(fact.Text()))
+	sum := sha256.Sum256([]byte(fact.Definition().Text))
 	if cat[0].ContentHash != "sha256:"+hex.EncodeToString(sum[:]) {
 		t.Errorf("contentHash = %s", cat[0].ContentHash)
 	}
@@ -111,7 +111,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 	if h := sha256.Sum256(body); hex.EncodeToString(h[:]) != lr.Request.Sha256 || lr.Request.Bytes != len(body) {
 		t.Error("request hash does not match the stored bytes")
 	}
-	texts := map[string]string{"refund-window": fact.Text(), "after-status": "Status data can lag by a minute."}
+	texts := map[string]string{"refund-window": fact.Definition().Text, "after-status": "Status data can lag by a minute."}
 	found := 0
 	for _, sp := range lr.Spans {
 		want, ok := texts[sp.Unit]

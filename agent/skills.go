@@ -26,9 +26,9 @@ func skillTool(units []*inject.Unit) (*tool.Tool, error) {
 	var ids []string
 	var lines []string
 	for _, u := range units {
-		if u.Kind() == inject.KindSkill {
+		if u.Definition().Kind == inject.KindSkill {
 			ids = append(ids, u.ID())
-			first, _, _ := strings.Cut(u.Text(), "\n")
+			first, _, _ := strings.Cut(u.Definition().Text, "\n")
 			lines = append(lines, fmt.Sprintf("%s: %s", u.ID(), first))
 		}
 	}
@@ -101,10 +101,10 @@ func skillActivations(hist []llm.Message) map[string]inject.Activation {
 func (a *Agent) offered(name string, cu state.ContextUnits) bool {
 	gated := false
 	for i, u := range a.cfg.units {
-		if u.Kind() != inject.KindSkill {
+		if u.Definition().Kind != inject.KindSkill {
 			continue
 		}
-		for _, t := range u.SkillTools() {
+		for _, t := range u.Definition().SkillTools {
 			if t != name {
 				continue
 			}
@@ -119,7 +119,7 @@ func (a *Agent) offered(name string, cu state.ContextUnits) bool {
 
 func (a *Agent) hasSkills() bool {
 	for _, u := range a.cfg.units {
-		if u.Kind() == inject.KindSkill {
+		if u.Definition().Kind == inject.KindSkill {
 			return true
 		}
 	}
@@ -130,7 +130,7 @@ func (a *Agent) hasSkills() bool {
 // corpus declarations the context stage files.
 func (a *Agent) hasRetrieval() bool {
 	for _, u := range a.cfg.units {
-		if u.Trigger() == inject.TriggerRetrieved {
+		if u.Definition().Trigger == inject.TriggerRetrieved {
 			return true
 		}
 	}

@@ -124,7 +124,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 
 func (a *Agent) needsReturns() bool {
 	for _, u := range a.cfg.units {
-		if u.Trigger() == inject.TriggerOnToolReturn {
+		if u.Definition().Trigger == inject.TriggerOnToolReturn {
 			return true
 		}
 	}
@@ -157,7 +157,7 @@ func (p *providerFailure) Unwrap() error { return p.err }
 func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
 	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
-		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Text()})
+		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Definition().Text})
 	}
 	req.Messages = make([]llm.Message, 0, len(hist)+1)
 	for _, i := range cu.History.Sent {
@@ -169,7 +169,7 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		req.Messages = append(req.Messages, m)
 	}
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
-		req.Messages = append(req.Messages, llm.Message{Role: u.Role(), Content: u.Text(), Unit: u.ID()})
+		req.Messages = append(req.Messages, llm.Message{Role: u.Definition().Role, Content: u.Definition().Text, Unit: u.ID()})
 	}
 	for _, name := range a.order {
 		if !a.offered(name, cu) {

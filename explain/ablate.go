@@ -181,17 +181,17 @@ const forcedLabel = "forced by an explain restoration probe"
 // text, slot and priority. Its definition site becomes this file, which the
 // rerun's record shows honestly.
 func forced(u *inject.Unit) (*inject.Unit, error) {
-	opts := []inject.Option{inject.WithPriority(u.Priority())}
-	if u.Slot() == inject.SlotMessages {
-		opts = append(opts, inject.WithMessageSlot(u.Role()))
+	opts := []inject.Option{inject.WithPriority(u.Definition().Priority)}
+	if u.Definition().Slot == inject.SlotMessages {
+		opts = append(opts, inject.WithMessageSlot(u.Definition().Role))
 	}
-	switch u.Kind() {
+	switch u.Definition().Kind {
 	case inject.KindFact:
-		return inject.Fact(u.ID(), u.Text(), opts...)
+		return inject.Fact(u.ID(), u.Definition().Text, opts...)
 	case inject.KindInstruction:
-		return inject.Instruction(u.ID(), u.Text(), inject.Rule{Label: forcedLabel, When: func(flow.Reader) bool { return true }}, opts...)
+		return inject.Instruction(u.ID(), u.Definition().Text, inject.Rule{Label: forcedLabel, When: func(flow.Reader) bool { return true }}, opts...)
 	default:
-		return inject.Steering(u.ID(), u.Text(), opts...)
+		return inject.Steering(u.ID(), u.Definition().Text, opts...)
 	}
 }
 

@@ -145,8 +145,8 @@ func TestScenario1PoisonedFact(t *testing.T) {
 	if s.Born.Kind != "fact" || s.Born.DefinedAt == nil || !strings.HasSuffix(s.Born.DefinedAt.File, "explain/fixture_test.go") || s.Born.DefinedAt.Line != r.vipLine {
 		t.Errorf("born = %+v, want fact defined at fixture_test.go:%d", s.Born, r.vipLine)
 	}
-	if s.Born.ContentHash != r.bp.Units[0].ContentHash() {
-		t.Errorf("contentHash = %s, want %s", s.Born.ContentHash, r.bp.Units[0].ContentHash())
+	if s.Born.ContentHash != r.bp.Units[0].Definition().ContentHash {
+		t.Errorf("contentHash = %s, want %s", s.Born.ContentHash, r.bp.Units[0].Definition().ContentHash)
 	}
 	if len(ch.Flags) != 0 {
 		t.Errorf("flags = %v, want none", ch.Flags)

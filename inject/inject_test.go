@@ -40,23 +40,23 @@ func TestBornTracked(t *testing.T) {
 	_, _, line, _ := runtime.Caller(0)
 	u := inject.Must(inject.Fact("refund-window", "Refunds: 30 days. 😀")) // line+1
 	sum := sha256.Sum256([]byte("Refunds: 30 days. 😀"))
-	if u.ContentHash() != "sha256:"+hex.EncodeToString(sum[:]) {
-		t.Errorf("hash = %s", u.ContentHash())
+	if u.Definition().ContentHash != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Errorf("hash = %s", u.Definition().ContentHash)
 	}
-	if u.Chars() != 20 { // the emoji is two UTF-16 units
-		t.Errorf("chars = %d, want 20", u.Chars())
+	if u.Definition().Chars != 20 { // the emoji is two UTF-16 units
+		t.Errorf("chars = %d, want 20", u.Definition().Chars)
 	}
-	site := u.DefinedAt()
+	site := u.Definition().DefinedAt
 	if !strings.HasSuffix(site.File, "inject_test.go") || site.Line != line+1 || !strings.HasSuffix(site.Function, "TestBornTracked") {
 		t.Errorf("site = %+v", site)
 	}
 	_, _, line, _ = runtime.Caller(0)
 	h := helperFact("via-helper") // CallerSkip(1) records this line, not the helper's
-	if got := h.DefinedAt(); got.Line != line+1 || !strings.HasSuffix(got.Function, "TestBornTracked") {
+	if got := h.Definition().DefinedAt; got.Line != line+1 || !strings.HasSuffix(got.Function, "TestBornTracked") {
 		t.Errorf("helper site = %+v", got)
 	}
 	e := u.Entry()
-	if e.Kind != "fact" || e.Slot != inject.SlotSystem || e.Trigger.Kind != inject.TriggerAlways || e.Content != u.Text() {
+	if e.Kind != "fact" || e.Slot != inject.SlotSystem || e.Trigger.Kind != inject.TriggerAlways || e.Content != u.Definition().Text {
 		t.Errorf("entry = %+v", e)
 	}
 }
@@ -127,5 +127,42 @@ func TestEvaluate(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"vip", "always", "after"}, ids); diff != "" {
 		t.Errorf("system order (-want +got):\n%s", diff)
+	}
+}
+
+// TestDefinition checks that a unit's definition reports what each
+// constructor and option set, and that changing the copy changes no unit.
+func TestDefinition(t *testing.T) {
+	re := regexp.MustCompile(`^disk_`)
+	u := inject.Must(inject.Fact("after-disk", "Disk data can lag.",
+		inject.WithToolReturn("disk_usage"), inject.WithToolReturnMatching(re),
+		inject.WithMessageSlot(llm.RoleUser), inject.WithPriority(3), inject.WithVersion("v2")))
+	d := u.Definition()
+	if d.ID != "after-disk" || d.Kind != inject.KindFact || d.Text != "Disk data can lag." || d.Chars != 18 ||
+		d.Slot != inject.SlotMessages || d.Role != llm.RoleUser || d.Priority != 3 || d.Version != "v2" ||
+		d.Trigger != inject.TriggerOnToolReturn || d.ToolPattern != re || d.Retrieval != nil || d.Rule.When != nil {
+		t.Errorf("definition = %+v", d)
+	}
+	if diff := cmp.Diff([]string{"disk_usage"}, d.Tools); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	d.Tools[0] = "changed"
+	if got := u.Definition().Tools[0]; got != "disk_usage" {
+		t.Errorf("after changing the copy, tools[0] = %q", got)
+	}
+
+	s := inject.Must(inject.Skill("refunds", "How to refund.", "refund", "lookup"))
+	sd := s.Definition()
+	if sd.Trigger != inject.TriggerLLMActivated || sd.Slot != inject.SlotSystem || sd.Role != "" || len(sd.Tools) != 0 {
+		t.Errorf("skill definition = %+v", sd)
+	}
+	if diff := cmp.Diff([]string{"refund", "lookup"}, sd.SkillTools); diff != "" {
+		t.Errorf("skill tools (-want +got):\n%s", diff)
+	}
+
+	vip := inject.Rule{Label: "vip", When: func(flow.Reader) bool { return true }}
+	i := inject.Must(inject.Instruction("vip-tone", "Use the name.", vip))
+	if id := i.Definition(); id.Trigger != inject.TriggerRule || id.Rule.Label != "vip" || id.Rule.When == nil {
+		t.Errorf("instruction definition = %+v", id)
 	}
 }

@@ -102,10 +102,6 @@ func Passage(kind Kind, id, text string, from Retrieval, opts ...Option) (*Unit,
 	return u.result()
 }
 
-// Retrieval returns the retrieval a passage unit belongs to (nil for other
-// units).
-func (u *Unit) Retrieval() Retrieval { return u.retrieval }
-
 // retrievals runs each retrieval once per evaluation, on first use, and
 // remembers which unit carries its record.
 type retrievals struct {

@@ -245,35 +245,49 @@ func callerSite(skip int) tool.Site {
 	return s
 }
 
-// ID returns the unit's id.
+// ID returns the unit's id: the name the record, the catalog and ablation know it by.
 func (u *Unit) ID() string { return u.id }
 
-// Kind returns the unit's kind.
-func (u *Unit) Kind() Kind { return u.kind }
+// Definition is everything a unit was built with, as one plain value: what
+// it is, where it lands, when it fires, its text with the hash the record
+// proves it by, and the call site that built it. Which trigger fields are set
+// depends on Trigger. A Definition is a copy; changing it changes no unit.
+type Definition struct {
+	ID   string
+	Kind Kind
+	// Text is the text exactly as it is sent; ContentHash is "sha256:" and
+	// the hex SHA-256 of its UTF-8 bytes, Chars its length in UTF-16 units.
+	Text        string
+	ContentHash string
+	Chars       int
+	// Slot is where the unit lands; Role is the message role of a unit in
+	// the messages slot (empty in the system slot).
+	Slot Slot
+	Role llm.Role
+	// Priority orders the units of a slot, higher first.
+	Priority int
+	// Version labels the wording (WithVersion); empty when unset.
+	Version string
+	// Trigger says how the unit decides to fire. Rule is set for
+	// TriggerRule; Tools and ToolPattern for TriggerOnToolReturn;
+	// SkillTools (the tools a skill is about) for TriggerLLMActivated;
+	// Retrieval (the retrieval a passage belongs to) for TriggerRetrieved.
+	Trigger     TriggerKind
+	Rule        Rule
+	Tools       []string
+	ToolPattern *regexp.Regexp
+	SkillTools  []string
+	Retrieval   Retrieval
+	// DefinedAt is where the unit's constructor was called.
+	DefinedAt Site
+}
 
-// Text returns the unit's text exactly as it is sent.
-func (u *Unit) Text() string { return u.text }
-
-// Slot returns where the unit lands.
-func (u *Unit) Slot() Slot { return u.slot }
-
-// Role returns the message role of a unit in the messages slot.
-func (u *Unit) Role() llm.Role { return u.role }
-
-// Trigger returns how the unit decides to fire.
-func (u *Unit) Trigger() TriggerKind { return u.trig }
-
-// Priority returns the unit's priority within its slot.
-func (u *Unit) Priority() int { return u.priority }
-
-// DefinedAt returns where the unit's constructor was called.
-func (u *Unit) DefinedAt() Site { return u.site }
-
-// ContentHash returns "sha256:" and the hex SHA-256 of the text's UTF-8 bytes.
-func (u *Unit) ContentHash() string { return u.hash }
-
-// Chars returns the text's length in UTF-16 code units.
-func (u *Unit) Chars() int { return u.chars }
-
-// SkillTools returns the tool names a skill is about.
-func (u *Unit) SkillTools() []string { return append([]string(nil), u.skillTo...) }
+// Definition returns the unit's definition.
+func (u *Unit) Definition() Definition {
+	return Definition{
+		ID: u.id, Kind: u.kind, Text: u.text, ContentHash: u.hash, Chars: u.chars,
+		Slot: u.slot, Role: u.role, Priority: u.priority, Version: u.version,
+		Trigger: u.trig, Rule: u.rule, Tools: append([]string(nil), u.tools...), ToolPattern: u.toolRe,
+		SkillTools: append([]string(nil), u.skillTo...), Retrieval: u.retrieval, DefinedAt: u.site,
+	}
+}

@@ -36,8 +36,8 @@ func TestCorpusFileBesideTheScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(parts.Units) != 2 || parts.Units[0].ID() != "refund-window" || parts.Units[0].Slot() != inject.SlotMessages {
-		t.Errorf("units: %d, first %s in %s", len(parts.Units), parts.Units[0].ID(), parts.Units[0].Slot())
+	if len(parts.Units) != 2 || parts.Units[0].ID() != "refund-window" || parts.Units[0].Definition().Slot != inject.SlotMessages {
+		t.Errorf("units: %d, first %s in %s", len(parts.Units), parts.Units[0].ID(), parts.Units[0].Definition().Slot)
 	}
 }
 
