@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/internal/retrievalcov"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -95,7 +96,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 		// What a retrieval's corpus declared it covers is filed like a
 		// tool's declaration, once per query, so it reaches the standing
 		// and the limits block.
-		if rows := inject.CoverageRows(entries, iter, kCoverage.Get(s)); len(rows) > 0 {
+		if rows := retrievalcov.Rows(entries, iter, kCoverage.Get(s)); len(rows) > 0 {
 			kCoverage.Append(s, rows...)
 		}
 	}

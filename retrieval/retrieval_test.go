@@ -17,6 +17,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/internal/retrievalcov"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
@@ -282,7 +283,7 @@ func TestCoverageRowsFromTheRecord(t *testing.T) {
 	if !ok {
 		t.Fatal("no contextUnits in the record")
 	}
-	rows := inject.CoverageRows(cu.Units, cu.Iteration, nil)
+	rows := retrievalcov.Rows(cu.Units, cu.Iteration, nil)
 	want := []coverage.DeclaredCoverage{{
 		Kind: boundary.KindLedger, ToolName: "retrieval/runbook", Iteration: 1, LookedFor: "refund window",
 		Checked:     []coverage.Item{{What: "the payments runbook"}},
@@ -292,7 +293,7 @@ func TestCoverageRowsFromTheRecord(t *testing.T) {
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
-	if again := inject.CoverageRows(cu.Units, 2, rows); len(again) != 0 {
+	if again := retrievalcov.Rows(cu.Units, 2, rows); len(again) != 0 {
 		t.Errorf("the same query filed twice: %+v", again)
 	}
 	// Filed, the row reaches the standing as a tool's declaration does: the fold reads
