@@ -14,6 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/internal/eventbus"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -37,7 +38,7 @@ type Agent struct {
 	structureJSON json.RawMessage
 	seams         seams
 	warn          *devWarnings
-	d             event.Dispatcher
+	d             eventbus.Dispatcher
 
 	mu       sync.Mutex
 	conv     *Conversation

@@ -204,7 +204,7 @@ func (rs *runState) iterIndex(iter int) *int {
 	rs.mu.Lock() // a tool's goroutine may emit too
 	defer rs.mu.Unlock()
 	if rs.iterPtr == nil || *rs.iterPtr != iter {
-		rs.iterPtr = event.Int(iter)
+		rs.iterPtr = new(iter)
 	}
 	return rs.iterPtr
 }

@@ -266,13 +266,13 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	rs.emit(s, event.LLMResponse, iter, func() any {
 		u := event.Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Reported: resp.Usage.Reported}
 		if resp.Usage.CacheRead > 0 {
-			u.CacheRead = event.Int(resp.Usage.CacheRead)
+			u.CacheRead = new(resp.Usage.CacheRead)
 		}
 		if resp.Usage.CacheWrite > 0 {
-			u.CacheWrite = event.Int(resp.Usage.CacheWrite)
+			u.CacheWrite = new(resp.Usage.CacheWrite)
 		}
 		if resp.Usage.Reasoning > 0 {
-			u.Reasoning = event.Int(resp.Usage.Reasoning)
+			u.Reasoning = new(resp.Usage.Reasoning)
 		}
 		return event.LLMResponsePayload{
 			Iteration: iter, Content: resp.Content, ToolCallCount: len(calls), Usage: u,

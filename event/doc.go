@@ -8,20 +8,19 @@
 // JSON keys are wire facts. Honesty events carry names, enums and counts:
 // the values themselves live in the run record.
 //
-// A Dispatcher (one per agent) delivers them:
+// Listen through the agent, which delivers each event to the listeners whose
+// pattern matches it ("*", a domain wildcard such as "agentfootprint.tools.*",
+// or an exact name):
 //
-//	var d event.Dispatcher
-//	stop := d.On("agentfootprint.tools.*", func(e event.Event) {
-//		fmt.Println(e.Type)
+//	stop, err := a.On("agentfootprint.tools.*", func(e event.Event) {
+//		if p, ok := e.Payload.(event.ToolsStartPayload); ok {
+//			fmt.Println(e.Type, p.ToolName)
+//		}
 //	})
-//	defer stop()
-//
-//	d.Emit(event.ToolsStart, func() any {
-//		return event.ToolsStartPayload{ToolName: "search_logs", ToolCallID: "c1", Args: args}
-//	}, meta)
 //
 // Listeners run synchronously, in subscription order, each isolated by
-// recover. With no listener, Emit builds nothing and allocates nothing:
-// subscribe before the run starts. HasListeners lets an emitter skip any
-// other preparation too.
+// recover: a panicking listener is reported to the others as ErrorFatal with
+// stage StageObserver, and the run goes on. An event nobody listens to is not
+// built, so subscribe before the run starts. CheckPattern is the check On
+// applies to a pattern, for callers that read patterns from configuration.
 package event

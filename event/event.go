@@ -43,6 +43,3 @@ type Meta struct {
 	Principal string `json:"principal,omitempty"` // see SessionID
 	Tenant    string `json:"tenant,omitempty"`    // see SessionID
 }
-
-// Int returns a pointer to v, for the optional integer Meta fields.
-func Int(v int) *int { return &v }

@@ -1,3 +1,5 @@
+// Runnable examples of the event form and of pattern checking.
+
 package event_test
 
 import (
@@ -7,66 +9,18 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 )
 
-// Subscribe by exact name, domain wildcard or "*"; On returns the
-// unsubscribe func.
-func ExampleDispatcher_On() {
-	var d event.Dispatcher
-	stop := d.On("agentfootprint.tools.*", func(e event.Event) { fmt.Println("tools:", e.Type) })
-	d.On(string(event.AgentTurnEnd), func(e event.Event) { fmt.Println("exact:", e.Type) })
-
-	d.Emit(event.ToolsStart, nil, event.Meta{})
-	d.Emit(event.AgentTurnEnd, nil, event.Meta{})
-	stop()
-	d.Emit(event.ToolsResult, nil, event.Meta{})
-	// Output:
-	// tools: agentfootprint.tools.start
-	// exact: agentfootprint.agent.turn_end
-}
-
-// The payload builder runs only when someone listens.
-func ExampleDispatcher_Emit() {
-	var d event.Dispatcher
-	build := func() any {
-		fmt.Println("building payload")
-		return event.IterationEnd{IterIndex: 1, ToolCallCount: 2}
+// An event is written as {"type", "payload", "meta"}: this is the form a
+// listener's json.Marshal gives and the run record keeps.
+func ExampleEvent() {
+	e := event.Event{
+		Type:    event.AgentIterationEnd,
+		Payload: event.IterationEnd{IterIndex: 1, ToolCallCount: 2},
+		Meta:    event.Meta{RunID: "run-1", RuntimeStageID: "tool-calls#5", IterIndex: new(1), CompositionPath: []string{"triage"}},
 	}
-	d.Emit(event.AgentIterationEnd, build, event.Meta{}) // nobody listens: nothing built
-
-	d.On("*", func(e event.Event) {
-		b, _ := json.Marshal(e)
-		fmt.Println(string(b))
-	})
-	d.Emit(event.AgentIterationEnd, build, event.Meta{RunID: "run-1", RuntimeStageID: "tool-calls#5", IterIndex: event.Int(1), CompositionPath: []string{"triage"}})
+	b, _ := json.Marshal(e)
+	fmt.Println(string(b))
 	// Output:
-	// building payload
 	// {"type":"agentfootprint.agent.iteration_end","payload":{"iterIndex":1,"toolCallCount":2},"meta":{"runId":"run-1","runtimeStageId":"tool-calls#5","subflowPath":"","wallClockMs":0,"runOffsetMs":0,"iterIndex":1,"compositionPath":["triage"]}}
-}
-
-// A panicking listener never breaks the run: the others hear of it as
-// agentfootprint.error.fatal with stage "observer".
-func ExampleDispatcher_Emit_panic() {
-	var d event.Dispatcher
-	d.On(string(event.LLMToken), func(event.Event) { panic("listener bug") })
-	d.On(string(event.ErrorFatal), func(e event.Event) {
-		p := e.Payload.(event.ErrorFatalPayload)
-		fmt.Println(p.Stage, p.Scope)
-	})
-	d.Emit(event.LLMToken, nil, event.Meta{})
-	fmt.Println("panics:", d.Panics())
-	// Output:
-	// observer agentfootprint.llm.token
-	// panics: 1
-}
-
-// HasListeners lets an emitter skip all preparation.
-func ExampleDispatcher_HasListeners() {
-	var d event.Dispatcher
-	fmt.Println(d.HasListeners(event.FindingsPeriod))
-	d.On("agentfootprint.findings.*", func(event.Event) {})
-	fmt.Println(d.HasListeners(event.FindingsPeriod), d.HasListeners(event.AnswerAssessed))
-	// Output:
-	// false
-	// true false
 }
 
 // CheckPattern refuses a pattern that can match no event.

@@ -3,8 +3,6 @@
 
 package event
 
-import "strings"
-
 // Name is an event's wire name, agentfootprint.<domain>.<action>.
 type Name string
 
@@ -73,8 +71,8 @@ func Names() []Name {
 	}
 }
 
-// Known reports whether n is one of the names above.
-func (n Name) Known() bool {
+// known reports whether n is one of the names above.
+func (n Name) known() bool {
 	switch n {
 	case AgentTurnStart, AgentTurnEnd, AgentIterationStart, AgentIterationEnd, AgentRouteDecided, AgentBudgetExhausted, AgentRunConfigured,
 		LLMRequest, LLMResponse, LLMToken,
@@ -85,20 +83,4 @@ func (n Name) Known() bool {
 		return true
 	}
 	return false
-}
-
-// Domain returns the <domain> part of the name ("tools" for
-// agentfootprint.tools.result), or "" when n is not shaped
-// agentfootprint.<domain>.<action>.
-func (n Name) Domain() string {
-	s := string(n)
-	if !strings.HasPrefix(s, Prefix) {
-		return ""
-	}
-	rest := s[len(Prefix):]
-	i := strings.IndexByte(rest, '.')
-	if i <= 0 || i == len(rest)-1 {
-		return ""
-	}
-	return rest[:i]
 }

@@ -33,8 +33,8 @@ func TestWireNames(t *testing.T) {
 	var got []string
 	for _, n := range Names() {
 		got = append(got, string(n))
-		if !n.Known() {
-			t.Errorf("%s is listed but not Known", n)
+		if !n.known() {
+			t.Errorf("%s is listed but not known", n)
 		}
 		if CheckPattern(string(n)) != nil {
 			t.Errorf("CheckPattern refuses %s", n)
@@ -45,26 +45,9 @@ func TestWireNames(t *testing.T) {
 	}
 }
 
-func TestDomainKnownAndPatterns(t *testing.T) {
-	domains := []struct {
-		n    Name
-		want string
-	}{
-		{ToolsResult, "tools"},
-		{ValidationArgsInvalid, "validation"},
-		{AgentTurnStart, "agent"},
-		{"agentfootprint.tools", ""},
-		{"agentfootprint..x", ""},
-		{"agentfootprint.tools.", ""},
-		{"other.tools.result", ""},
-	}
-	for _, d := range domains {
-		if got := d.n.Domain(); got != d.want {
-			t.Errorf("Domain(%q) = %q, want %q", d.n, got, d.want)
-		}
-	}
-	if Name("agentfootprint.tools.reslt").Known() {
-		t.Errorf("a misspelt name is Known")
+func TestKnownAndPatterns(t *testing.T) {
+	if Name("agentfootprint.tools.reslt").known() {
+		t.Errorf("a misspelt name is known")
 	}
 	patterns := []struct {
 		p  string

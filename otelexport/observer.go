@@ -102,7 +102,7 @@ func Heard() []event.Name {
 }
 
 // Attach subscribes Listen to each event in Heard through on (an agent's
-// MustOn method, or an event.Dispatcher's On) and returns the func that
+// MustOn method, or any func of that shape) and returns the func that
 // unsubscribes them all. Prefer it to on("*", obs.Listen), which also
 // hears llm.token and so turns streaming on.
 func (o *Observer) Attach(on func(pattern string, fn event.Listener) (unsubscribe func())) (detach func()) {

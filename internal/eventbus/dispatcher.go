@@ -1,19 +1,16 @@
-// This file holds the Dispatcher: subscription by name, domain wildcard or
-// "*", synchronous panic-isolated delivery, and the no-listener fast path.
-
-package event
+// Package eventbus delivers an agent's events to its listeners: subscription by name, domain
+// wildcard or "*", synchronous panic-isolated delivery, and the no-listener fast path. Users
+// subscribe through the agent's On method; the agent owns the one Dispatcher that serves it.
+package eventbus
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
-)
 
-// Listener receives events. It runs synchronously on the emitting
-// goroutine, so it should return quickly; it must not modify the payload.
-type Listener func(Event)
+	"github.com/agentfootprint/agentfootprint-go/event"
+)
 
 // Dispatcher delivers events to listeners. One dispatcher serves one agent
 // (nested runners emit on their outer agent's dispatcher). The zero value
@@ -30,21 +27,21 @@ type Dispatcher struct {
 
 // registry is an immutable snapshot of the subscriptions.
 type registry struct {
-	list     []*subscription // in subscription order
-	all      int             // subscriptions to "*"
-	exact    map[Name]int    // subscriptions per exact name
-	prefixes []string        // distinct wildcard prefixes, such as "agentfootprint.tools."
+	list     []*subscription    // in subscription order
+	all      int                // subscriptions to "*"
+	exact    map[event.Name]int // subscriptions per exact name
+	prefixes []string           // distinct wildcard prefixes, such as "agentfootprint.tools."
 }
 
 type subscription struct {
 	id      uint64
 	pattern string
 	prefix  string // set for wildcard patterns ("…*" minus the '*')
-	fn      Listener
+	fn      event.Listener
 	removed atomic.Bool
 }
 
-func (s *subscription) matches(n Name) bool {
+func (s *subscription) matches(n event.Name) bool {
 	switch {
 	case s.pattern == "*":
 		return true
@@ -63,9 +60,9 @@ func (s *subscription) matches(n Name) bool {
 //   - anything else: that exact name.
 //
 // Listeners of one event run in the order they subscribed. A nil fn
-// subscribes nothing. Use CheckPattern to refuse a pattern that can match
+// subscribes nothing. Use event.CheckPattern to refuse a pattern that can match
 // no known event.
-func (d *Dispatcher) On(pattern string, fn Listener) (unsubscribe func()) {
+func (d *Dispatcher) On(pattern string, fn event.Listener) (unsubscribe func()) {
 	if fn == nil {
 		return func() {}
 	}
@@ -104,7 +101,7 @@ func (d *Dispatcher) remove(sub *subscription) {
 }
 
 func newRegistry(list []*subscription) *registry {
-	r := &registry{list: list, exact: map[Name]int{}}
+	r := &registry{list: list, exact: map[event.Name]int{}}
 	for _, s := range list {
 		switch {
 		case s.pattern == "*":
@@ -121,7 +118,7 @@ func newRegistry(list []*subscription) *registry {
 				r.prefixes = append(r.prefixes, s.prefix)
 			}
 		default:
-			r.exact[Name(s.pattern)]++
+			r.exact[event.Name(s.pattern)]++
 		}
 	}
 	return r
@@ -129,7 +126,7 @@ func newRegistry(list []*subscription) *registry {
 
 // HasListeners reports whether an event named n would reach any listener.
 // It does not allocate, so emitters may call it before building anything.
-func (d *Dispatcher) HasListeners(n Name) bool {
+func (d *Dispatcher) HasListeners(n event.Name) bool {
 	if d == nil {
 		return false
 	}
@@ -156,7 +153,7 @@ func (d *Dispatcher) HasListeners(n Name) bool {
 // event {stage: "observer"} delivered at once to the other error.fatal
 // listeners (a panic among those is only counted); delivery then goes on.
 // build itself is the emitter's code and is not recovered.
-func (d *Dispatcher) Emit(n Name, build func() any, meta Meta) {
+func (d *Dispatcher) Emit(n event.Name, build func() any, meta event.Meta) {
 	if !d.HasListeners(n) {
 		return
 	}
@@ -164,12 +161,12 @@ func (d *Dispatcher) Emit(n Name, build func() any, meta Meta) {
 	if build != nil {
 		payload = build()
 	}
-	d.deliver(Event{Type: n, Payload: payload, Meta: meta})
+	d.deliver(event.Event{Type: n, Payload: payload, Meta: meta})
 }
 
 // Dispatch delivers an already built event, as Emit does. It is how a
 // nested runner's events reach the outer agent's listeners.
-func (d *Dispatcher) Dispatch(e Event) {
+func (d *Dispatcher) Dispatch(e event.Event) {
 	if !d.HasListeners(e.Type) {
 		return
 	}
@@ -184,7 +181,7 @@ func (d *Dispatcher) Panics() int64 {
 	return d.panics.Load()
 }
 
-func (d *Dispatcher) deliver(e Event) {
+func (d *Dispatcher) deliver(e event.Event) {
 	r := d.reg.Load()
 	if r == nil {
 		return
@@ -194,7 +191,7 @@ func (d *Dispatcher) deliver(e Event) {
 			continue
 		}
 		if v, panicked := d.call(s, e); panicked {
-			if e.Type == ErrorFatal {
+			if e.Type == event.ErrorFatal {
 				continue // a panic while hearing of a failure is only counted
 			}
 			d.fatal(r, s, e, v)
@@ -203,7 +200,7 @@ func (d *Dispatcher) deliver(e Event) {
 }
 
 // call runs one listener, recovering a panic.
-func (d *Dispatcher) call(s *subscription, e Event) (recovered any, panicked bool) {
+func (d *Dispatcher) call(s *subscription, e event.Event) (recovered any, panicked bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			d.panics.Add(1)
@@ -216,41 +213,20 @@ func (d *Dispatcher) call(s *subscription, e Event) (recovered any, panicked boo
 
 // fatal tells the error.fatal listeners, other than the one that panicked,
 // that a listener of e panicked.
-func (d *Dispatcher) fatal(r *registry, culprit *subscription, e Event, v any) {
-	fe := Event{
-		Type: ErrorFatal,
-		Payload: ErrorFatalPayload{
+func (d *Dispatcher) fatal(r *registry, culprit *subscription, e event.Event, v any) {
+	fe := event.Event{
+		Type: event.ErrorFatal,
+		Payload: event.ErrorFatalPayload{
 			Error: fmt.Sprintf("listener %q panicked on %s: %v", culprit.pattern, e.Type, v),
-			Stage: StageObserver,
+			Stage: event.StageObserver,
 			Scope: string(e.Type),
 		},
 		Meta: e.Meta,
 	}
 	for _, s := range r.list {
-		if s == culprit || s.removed.Load() || !s.matches(ErrorFatal) {
+		if s == culprit || s.removed.Load() || !s.matches(event.ErrorFatal) {
 			continue
 		}
 		d.call(s, fe) // panics here are only counted
 	}
-}
-
-// ErrPattern is wrapped by CheckPattern's errors.
-var ErrPattern = errors.New("event: pattern matches no event")
-
-// CheckPattern reports whether pattern can match a known event: "*", a
-// known name, or "agentfootprint.<domain>.*" for a domain that has events.
-// On itself accepts any pattern; this check is for callers that take
-// patterns from configuration.
-func CheckPattern(pattern string) error {
-	if pattern == "*" || Name(pattern).Known() {
-		return nil
-	}
-	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
-		for _, n := range Names() {
-			if strings.HasPrefix(string(n), prefix) {
-				return nil
-			}
-		}
-	}
-	return fmt.Errorf("%w: %q (use \"*\", an exact name such as %q, or a domain wildcard such as \"agentfootprint.tools.*\")", ErrPattern, pattern, ToolsResult)
 }
