@@ -27,7 +27,7 @@ import (
 // State keys the results layer adds, declared only when it is armed.
 var (
 	kFindings             = state.KeyFindingsLedger
-	kToolResultsIteration = state.KeyToolResultsIteration
+	kToolResultsIteration = results.KeyToolResultsIteration
 	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
 )
 

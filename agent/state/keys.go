@@ -27,13 +27,8 @@ var (
 // by appends.
 var KeyHistory = flow.List[llm.Message]("history")
 
-// The loop: the iteration the loop head opened (1 for the first model call of a turn), and the
-// iteration whose tool calls were dispatched last (set only when a results layer judges batches;
-// the visit straight after a batch is the one where iteration is this stamp plus one).
-var (
-	KeyIteration            = flow.Key[int]("iteration")
-	KeyToolResultsIteration = flow.Key[int]("toolResultsIteration")
-)
+// The loop: the iteration the loop head opened (1 for the first model call of a turn).
+var KeyIteration = flow.Key[int]("iteration")
 
 // The context pieces: the catalog of units the app registered, and what each unit did in one
 // iteration.

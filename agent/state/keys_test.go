@@ -15,7 +15,7 @@ import (
 
 func TestKeyNamesAndTypes(t *testing.T) {
 	c := flow.NewBuilder("keys").
-		Keys(KeyUserMessage, KeyTurnNumber, KeyHistory, KeyIteration, KeyToolResultsIteration,
+		Keys(KeyUserMessage, KeyTurnNumber, KeyHistory, KeyIteration,
 			KeyCatalog, KeyContextUnits, KeyLLMRequest, KeyLatestContent, KeyLatestToolCalls,
 			KeyToolResults, KeyCoverageDeclared, KeyFindingsLedger, KeyArgumentAsk, KeyFinalContent).
 		Stage("only", func(context.Context, *flow.Scope) (any, error) { return nil, nil }).
@@ -26,7 +26,6 @@ func TestKeyNamesAndTypes(t *testing.T) {
 		{Name: "turnNumber", Type: "int"},
 		{Name: "history", Type: "[]llm.Message", List: true},
 		{Name: "iteration", Type: "int"},
-		{Name: "toolResultsIteration", Type: "int"},
 		{Name: "contextCatalog", Type: "[]inject.CatalogEntry"},
 		{Name: "contextUnits", Type: "state.ContextUnits"},
 		{Name: "llmRequest", Type: "state.LLMRequest"},

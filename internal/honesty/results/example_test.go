@@ -40,11 +40,11 @@ func ExampleNew() {
 		panic(err)
 	}
 	chart := flow.NewBuilder("agent").
-		Keys(state.KeyIteration, state.KeyToolResultsIteration, state.KeyTurnNumber, state.KeyToolResults,
+		Keys(state.KeyIteration, results.KeyToolResultsIteration, state.KeyTurnNumber, state.KeyToolResults,
 			state.KeyCoverageDeclared, state.KeyFindingsLedger).
 		Stage("tool-calls", func(_ context.Context, s *flow.Scope) (any, error) {
 			state.KeyToolResults.Set(s, []state.ToolResult{{ToolCallID: "s1", ToolName: "search_logs", Iteration: 1}})
-			state.KeyToolResultsIteration.Set(s, 1)
+			results.KeyToolResultsIteration.Set(s, 1)
 			state.KeyIteration.Set(s, 2)
 			state.KeyTurnNumber.Set(s, 1)
 			return nil, nil

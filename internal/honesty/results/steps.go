@@ -10,13 +10,18 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
+// KeyToolResultsIteration is the layer's stamp: the iteration whose tool calls were dispatched
+// last. The agent sets it only when a results layer judges batches; the visit straight after a
+// batch is the one where iteration is this stamp plus one.
+var KeyToolResultsIteration = flow.Key[int]("toolResultsIteration")
+
 // BatchToJudge reports whether this loop-head visit has a batch to judge, and the iteration that
 // dispatched it. That is so exactly when toolResultsIteration is present and iteration is that
 // stamp plus one: the visit straight after the tool calls. The first iteration has no stamp, and
 // every tool-less way back to the loop head (wrap-up, a retry, a nudge) has advanced the iteration
 // again, so none of them judges the batch a second time. A call id never decides it.
 func BatchToJudge(r flow.Reader) (stamp int, ok bool) {
-	s, has := state.KeyToolResultsIteration.Get(r)
+	s, has := KeyToolResultsIteration.Get(r)
 	if !has {
 		return 0, false
 	}

@@ -21,7 +21,7 @@ import (
 // The parent's keys: the agent-state keys the mount reads and writes.
 var (
 	pIteration   = state.KeyIteration
-	pStamp       = state.KeyToolResultsIteration
+	pStamp       = KeyToolResultsIteration
 	pTurn        = state.KeyTurnNumber
 	pToolResults = state.KeyToolResults
 	pDeclared    = state.KeyCoverageDeclared
