@@ -19,6 +19,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // PauseArguments is the pause kind of the inputs layer's question; its
@@ -173,7 +174,7 @@ func answerBatch(toolOf inputs.ToolOf) func(ctx context.Context, s *flow.Scope, 
 				rows = append(rows, ledger.FromArgument(r))
 				hidden := false
 				if t, ok := toolOf(r.ToolName); ok {
-					hidden = t.Hidden(r.Argument)
+					hidden = toolrun.Hidden(t.Declaration(), r.Argument)
 				}
 				b.rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputs.Payload(r, hidden) })
 			}

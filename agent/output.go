@@ -27,6 +27,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Wire facts of the typed answer.
@@ -293,7 +294,7 @@ func (o *outputConfig) arm(c *config) error {
 	}
 	o.hidden = func(name, arg string) bool {
 		t := tools[name]
-		return t != nil && t.Hidden(arg)
+		return t != nil && toolrun.Hidden(t.Declaration(), arg)
 	}
 	return nil
 }

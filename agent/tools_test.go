@@ -17,6 +17,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -285,7 +286,7 @@ func TestCoverageBoundary(t *testing.T) {
 		t.Errorf("tools.result = %+v", pl)
 	}
 	served, _ := coverage.Served(abs)
-	want, _ := tool.Text(served)
+	want, _ := toolrun.Text(served)
 	if got := toolMessages(p.Requests()[1].Messages)[0]; got != "s1:"+want {
 		t.Errorf("served %q, want %q", got, want)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Reasons a history message can be left out of a request.
@@ -147,9 +147,9 @@ func (w charBudget) Evict(_ int, hist []llm.Message) []Evicted {
 
 // messageChars is CharBudget's size of one message.
 func messageChars(m llm.Message) int {
-	n := tool.UTF16Len(m.Content)
+	n := toolrun.UTF16Len(m.Content)
 	for _, c := range m.ToolCalls {
-		n += tool.UTF16Len(c.Name) + tool.UTF16Len(string(c.Args))
+		n += toolrun.UTF16Len(c.Name) + toolrun.UTF16Len(string(c.Args))
 	}
 	return n
 }
