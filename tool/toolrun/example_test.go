@@ -54,3 +54,20 @@ func ExampleCheckArgument() {
 	// true
 	// /limit type integer number
 }
+
+// A tool's own test runs it the way an agent does: validate, then execute,
+// with a call attached so tool.CallFrom finds it.
+func ExampleInvoke() {
+	search := tool.Must(tool.New("search_logs", "Search a service's error logs.", searchLogs))
+	ctx := toolrun.WithCall(context.Background(), tool.Call{ID: "c1", Name: "search_logs", Iteration: 1, Turn: 1})
+
+	o := toolrun.Invoke(ctx, search.Declaration(), json.RawMessage(`{"service":"checkout","window":"2h"}`), "")
+	text, _ := o.Output.Text()
+	fmt.Println(o.Ran, text)
+
+	o = toolrun.Invoke(ctx, search.Declaration(), json.RawMessage(`{"window":"2h"}`), "")
+	fmt.Println(o.Ran, o.Enforced(), o.Rejection.Issues[0].Path)
+	// Output:
+	// true ["checkout: 3 errors in the last 2h"]
+	// false true /service
+}
