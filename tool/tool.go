@@ -19,7 +19,9 @@ import (
 
 // Tool is a callable the model may ask for: a name, a description, an
 // input schema, a function, and any declarations. A Tool is immutable
-// after definition and safe for concurrent use.
+// after definition and safe for concurrent use. Its Declaration holds
+// everything it declares; an agent (or a tool's own test) runs it through
+// package tool/toolrun.
 type Tool struct {
 	name   string
 	desc   string
