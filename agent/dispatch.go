@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/internal/toolcall"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -252,7 +253,7 @@ func (b *batch) commit(done bool) {
 // the raw output blob and the tools.result event.
 func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.msgs = append(b.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: o.served, IsError: o.isErr})
-	r := ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: toolrun.UTF16Len(o.served)}
+	r := ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: textlen.UTF16(o.served)}
 	if o.raw != nil {
 		r.OutputRef = "sha256:" + b.rs.blob(o.raw)
 	}

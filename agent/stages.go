@@ -14,8 +14,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Texts the framework writes into the conversation at wrap-up.
@@ -42,7 +42,7 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 		return nil, err
 	}
 	rs.emit(s, event.AgentTurnStart, 0, func() any {
-		return event.TurnStart{TurnNumber: rs.turn, MessageChars: toolrun.UTF16Len(rs.message)}
+		return event.TurnStart{TurnNumber: rs.turn, MessageChars: textlen.UTF16(rs.message)}
 	})
 	return nil, nil
 }
@@ -226,7 +226,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	rs.emit(s, event.LLMRequest, iter, func() any {
 		p := event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
-			SystemPromptChars: toolrun.UTF16Len(llm.SystemText(req.System)),
+			SystemPromptChars: textlen.UTF16(llm.SystemText(req.System)),
 			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: []event.ToolName{},
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
 		}

@@ -16,10 +16,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // wall is an injected wall clock the test moves by hand.
@@ -336,7 +336,7 @@ func TestTimeLineServedLate(t *testing.T) {
 		t.Errorf("first request's last message %+v\nwant %q", first, want)
 	}
 	// A clock-only time line costs at most 73 tokens (chars/4).
-	if n := (toolrun.UTF16Len(first.Content) + 3) / 4; n > 73 {
+	if n := (textlen.UTF16(first.Content) + 3) / 4; n > 73 {
 		t.Errorf("clock-only time line is %d tokens by chars/4, want ≤ 73", n)
 	}
 	second := lastMessage(rec.reqs[1]).Content

@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Reasons a history message can be left out of a request.
@@ -147,9 +147,9 @@ func (w charBudget) Evict(_ int, hist []llm.Message) []Evicted {
 
 // messageChars is CharBudget's size of one message.
 func messageChars(m llm.Message) int {
-	n := toolrun.UTF16Len(m.Content)
+	n := textlen.UTF16(m.Content)
 	for _, c := range m.ToolCalls {
-		n += toolrun.UTF16Len(c.Name) + toolrun.UTF16Len(string(c.Args))
+		n += textlen.UTF16(c.Name) + textlen.UTF16(string(c.Args))
 	}
 	return n
 }

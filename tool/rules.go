@@ -9,12 +9,12 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
 	"github.com/agentfootprint/agentfootprint-go/internal/periodspell"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Rule says what happens when the model leaves an argument missing (key
@@ -153,7 +153,7 @@ func assertRule(toolName string, s *compiledSchema, name string, r Rule) (Rule, 
 	if strings.TrimSpace(r.Ask) == "" {
 		return Rule{}, refuse(toolName, path+".ask", "the question is blank", "write the question the person will be asked")
 	}
-	if n := utf16Len(r.Ask); n > maxQuestion {
+	if n := textlen.UTF16(r.Ask); n > maxQuestion {
 		return Rule{}, refuse(toolName, path+".ask", fmt.Sprintf("the question is %d UTF-16 units long; at most %d are allowed", n, maxQuestion), "shorten the question")
 	}
 	out := Rule{Ask: r.Ask}
@@ -183,7 +183,7 @@ func assertRule(toolName string, s *compiledSchema, name string, r Rule) (Rule, 
 			if strings.TrimSpace(said) == "" {
 				return Rule{}, refuse(toolName, cpath+".said", fmt.Sprintf("phrase %d is blank", k), "remove it or write the phrase")
 			}
-			if n := utf16Len(said); n > maxSaid {
+			if n := textlen.UTF16(said); n > maxSaid {
 				return Rule{}, refuse(toolName, cpath+".said", fmt.Sprintf("phrase %d is %d UTF-16 units long; at most %d are allowed", k, n, maxSaid), "shorten the phrase")
 			}
 			key := foldRuns(said)
@@ -335,14 +335,4 @@ func foldRuns(s string) string {
 		inRun = false
 	}
 	return b.String()
-}
-
-// utf16Len counts s in UTF-16 code units, the unit every ported size
-// limit uses.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }

@@ -5,8 +5,8 @@ package toolrun
 
 import (
 	"fmt"
-	"unicode/utf16"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -15,7 +15,7 @@ import (
 // the true size, and true. A result is refused whole, never truncated. A
 // tool without a ceiling is never over.
 func CheckCeiling(d tool.Declaration, served string) (refusal string, sizeChars int, over bool) {
-	sizeChars = UTF16Len(served)
+	sizeChars = textlen.UTF16(served)
 	if d.ResultCeiling <= 0 || sizeChars <= d.ResultCeiling {
 		return "", sizeChars, false
 	}
@@ -31,14 +31,4 @@ func ceilingRefusal(toolName string, sizeChars, maxChars int, narrowBy string) s
 		return msg + " Call it again asking for less, narrowing by " + narrowBy + "."
 	}
 	return msg + " Call it again asking for less."
-}
-
-// UTF16Len counts s in UTF-16 code units, the unit of every character limit
-// in this project (result ceilings, question lengths).
-func UTF16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }
