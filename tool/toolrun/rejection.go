@@ -39,7 +39,7 @@ func (r *Rejection) Stops(mode tool.Mode) bool {
 	return mode == tool.ModeEnforce || mode == "" || r.ParseError != ""
 }
 
-// Omitted is how many issues were found beyond those listed.
+// omitted is how many issues were found beyond those listed.
 func (r *Rejection) omitted() int { return r.Total - len(r.Issues) }
 
 // Error renders the rejection on one line, so a Rejection can travel as an
