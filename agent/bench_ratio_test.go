@@ -16,6 +16,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // ratioCalls is the number of tool-calling model calls per turn; the turn
@@ -33,7 +34,8 @@ func ratioReplies() []scripted.Reply {
 // bareTurn is what an agent turn does, without a framework: call the model,
 // run each tool call, append to the history, until the model answers.
 func bareTurn(ctx context.Context, p llm.Provider, t *tool.Tool, system, question string) (string, error) {
-	schemas := []llm.ToolSchema{{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()}}
+	d := t.Declaration()
+	schemas := []llm.ToolSchema{{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}}
 	hist := []llm.Message{{Role: llm.RoleUser, Content: question}}
 	for {
 		req := &llm.Request{Messages: append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, hist...), Tools: schemas}
@@ -46,10 +48,10 @@ func bareTurn(ctx context.Context, p llm.Provider, t *tool.Tool, system, questio
 			return resp.Content, nil
 		}
 		for _, c := range resp.ToolCalls {
-			if rej := t.Validate(c.Args, c.ArgsError); rej != nil {
+			if rej := toolrun.Validate(d, c.Args, c.ArgsError); rej != nil {
 				return "", rej
 			}
-			out, err := t.Execute(ctx, c.Args)
+			out, err := toolrun.Execute(ctx, d, c.Args)
 			if err != nil {
 				return "", err
 			}

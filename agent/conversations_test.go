@@ -58,7 +58,7 @@ func restartTool(t testing.TB, c *counter) *tool.Tool {
 		func(ctx context.Context, in statusIn) (string, error) {
 			c.add("restart:" + in.Service)
 			return "restarted " + in.Service, nil
-		}, tool.WithCheckIn(tool.CheckInAlways)))
+		}, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 }
 
 // TestConversationsConcurrent runs 50 conversations of one Agent at once:

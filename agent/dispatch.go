@@ -8,7 +8,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -18,8 +17,11 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
+	"github.com/agentfootprint/agentfootprint-go/internal/toolcall"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // PauseInfo is the pause data of a run paused by a tool: which call asked,
@@ -66,7 +68,7 @@ type outcome struct {
 	status tool.Status
 	isErr  bool
 	raw    []byte
-	pause  *tool.PauseRequest
+	pause  *toolcall.Pause
 	// checkIn marks a pause asking for consent before execute.
 	checkIn bool
 	// failed marks a call whose tool returned an error (not a refusal).
@@ -149,8 +151,8 @@ func (a *Agent) toolCallsResume(ctx context.Context, s *flow.Scope, input json.R
 // answer finishes the paused call with the person's input: the consent of a
 // check-in (the call then runs or is declined), or the call's result.
 func (b *batch) answer(ctx context.Context, c llm.ToolCall, input json.RawMessage) error {
-	if t, ok := b.a.tools[c.Name]; ok && t.HasCheckIn() {
-		if need, err := t.NeedsCheckIn(c.Args); err == nil && need {
+	if t, ok := b.a.tools[c.Name]; ok && (t.Declaration().CheckIn != nil) {
+		if need, err := toolrun.NeedsCheckIn(t.Declaration(), c.Args); err == nil && need {
 			yes := consented(input)
 			b.finish(c, b.dispatch(ctx, c, callMode{resumed: true, consent: &yes}))
 			return nil
@@ -161,7 +163,7 @@ func (b *batch) answer(ctx context.Context, c llm.ToolCall, input json.RawMessag
 	if json.Unmarshal(input, &str) == nil {
 		v = str
 	}
-	text, err := tool.Text(v)
+	text, err := toolrun.Text(v)
 	if err != nil {
 		return fmt.Errorf("agent: resume input: %w", err)
 	}
@@ -253,7 +255,7 @@ func (b *batch) commit(done bool) {
 // the raw output blob and the tools.result event.
 func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.msgs = append(b.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: o.served, IsError: o.isErr})
-	r := state.ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: tool.UTF16Len(o.served)}
+	r := state.ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: textlen.UTF16(o.served)}
 	if o.raw != nil {
 		r.OutputRef = b.rs.blobRef(o.raw)
 	}
@@ -311,7 +313,7 @@ func (b *batch) runCall(ctx context.Context, c llm.ToolCall, mode callMode) outc
 
 // preparedCall is a call that passed steps 1 to 5 and is ready to execute.
 type preparedCall struct {
-	t    *tool.Tool
+	d    tool.Declaration // fetched once per call
 	args json.RawMessage
 	ct   *tool.CallTime
 }
@@ -339,8 +341,9 @@ func (b *batch) prepareCall(c llm.ToolCall, mode callMode) (p preparedCall, o ou
 	args = filled
 
 	// Step 3: argument validation.
-	if rej := t.Validate(args, c.ArgsError); rej != nil {
-		enforced := t.ValidationMode() == tool.ModeEnforce || t.ValidationMode() == ""
+	d := t.Declaration()
+	if rej := toolrun.Validate(d, args, c.ArgsError); rej != nil {
+		enforced := d.Validation == tool.ModeEnforce || d.Validation == ""
 		b.rs.emit(s, event.ValidationArgsInvalid, b.iter, func() any {
 			p := event.ArgsInvalid{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Issues: []event.IssueBrief{}, Enforced: enforced}
 			for _, is := range rej.Issues {
@@ -353,18 +356,18 @@ func (b *batch) prepareCall(c llm.ToolCall, mode callMode) (p preparedCall, o ou
 		}
 	}
 	// Step 4: a declared check-in pauses for consent before execute.
-	if t.HasCheckIn() {
+	if d.CheckIn != nil {
 		if mode.consent != nil {
 			if !*mode.consent {
 				return p, outcome{served: fmt.Sprintf("The person did not consent to this call of %q; it was not run.", c.Name), isErr: true}, true
 			}
 		} else {
-			need, err := t.NeedsCheckIn(args)
+			need, err := toolrun.NeedsCheckIn(d, args)
 			if err != nil {
 				return p, outcome{served: fmt.Sprintf("The check-in of tool %q failed, so the call was not run: %s", c.Name, err), isErr: true}, true
 			}
 			if need {
-				return p, outcome{checkIn: true, pause: &tool.PauseRequest{Data: CheckInRequest{ToolName: c.Name, Args: append(json.RawMessage(nil), args...)}}}, true
+				return p, outcome{checkIn: true, pause: &toolcall.Pause{Data: CheckInRequest{ToolName: c.Name, Args: append(json.RawMessage(nil), args...)}}}, true
 			}
 		}
 	}
@@ -373,30 +376,26 @@ func (b *batch) prepareCall(c llm.ToolCall, mode callMode) (p preparedCall, o ou
 	if a.seams.callTime != nil {
 		ct, args = a.seams.callTime.callTime(s, c, args)
 	}
-	return preparedCall{t: t, args: args, ct: ct}, outcome{}, false
+	return preparedCall{d: d, args: args, ct: ct}, outcome{}, false
 }
 
 // executeCall runs a prepared call (step 6) and reads its result (steps 7
 // and 8). It touches the run's state only through note, which returns the
 // layers' note on the call's values.
 func (b *batch) executeCall(ctx context.Context, c llm.ToolCall, p preparedCall, note func() string) outcome {
-	s, t, args := b.s, p.t, p.args
+	s, d, args := b.s, &p.d, p.args
 	// Step 6: execute.
 	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Time: p.ct, Progress: func(payload any) {
 		b.rs.emit(s, event.ToolsProgress, b.iter, func() any {
 			return event.ToolsProgressPayload{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Payload: payload}
 		})
 	}}
-	out, err := t.Execute(tool.WithCall(ctx, call), args)
-	text := ""
-	if err == nil || !errors.As(err, new(*tool.PauseRequest)) {
-		text = note()
+	out, err := toolrun.Execute(toolrun.WithCall(ctx, call), *d, args)
+	if data, paused := toolrun.PauseData(err); paused {
+		return outcome{pause: &toolcall.Pause{Data: data}}
 	}
+	text := note()
 	if err != nil {
-		var pr *tool.PauseRequest
-		if errors.As(err, &pr) {
-			return outcome{pause: pr}
-		}
 		if ref, ok := declarationRefusal(err); ok {
 			b.a.warn.refusedDeclaration(c.Name, err)
 			return outcome{served: ref + text, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
@@ -404,17 +403,17 @@ func (b *batch) executeCall(ctx context.Context, c llm.ToolCall, p preparedCall,
 		msg := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
 		return outcome{served: msg + text, isErr: true, raw: []byte(err.Error()), failed: true}
 	}
-	o := b.boundary(c, t, out)
+	o := b.boundary(c, d, out)
 	o.served += text
 	return o
 }
 
 // boundary reads what the result declares (once), applies the tool's
 // ceiling to what the model would read, and returns what it is served.
-func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome {
+func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output) outcome {
 	s := b.s
 	o := outcome{status: out.Status}
-	rawText, err := tool.Text(out.Value)
+	rawText, err := toolrun.Text(out.Value)
 	if err != nil {
 		return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true}
 	}
@@ -447,16 +446,16 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 	// ceiling, because the ceiling measures what the model would read.
 	served := rawText
 	if rd.Changed {
-		if served, err = tool.Text(rd.Served); err != nil {
+		if served, err = toolrun.Text(rd.Served); err != nil {
 			return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true, raw: o.raw}
 		}
 	}
 	// The tool's own ceiling.
-	if ceil, ok := t.ResultCeiling(); ok {
-		if refusal, size, over := ceil.Check(c.Name, served); over {
+	if d.ResultCeiling > 0 {
+		if refusal, size, over := toolrun.CheckCeiling(*d, served); over {
 			declared := o.status
 			b.rs.emit(s, event.ToolsResultRefused, b.iter, func() any {
-				return event.ResultRefused{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, SizeChars: size, MaxChars: ceil.MaxChars, NarrowBy: ceil.NarrowBy, DeclaredStatus: string(declared)}
+				return event.ResultRefused{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, SizeChars: size, MaxChars: d.ResultCeiling, NarrowBy: d.NarrowBy, DeclaredStatus: string(declared)}
 			})
 			o.served, o.status = refusal, tool.StatusInvalid
 			return o

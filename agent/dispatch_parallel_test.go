@@ -203,7 +203,7 @@ func TestParallelToolsCheckIn(t *testing.T) {
 		func(ctx context.Context, in statusIn) (string, error) {
 			c.add("restart:" + in.Service)
 			return "restarted " + in.Service, nil
-		}, tool.WithCheckIn(tool.CheckInAlways)))
+		}, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{
 			call("s1", "service_status", `{"service":"checkout"}`),

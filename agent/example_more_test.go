@@ -69,7 +69,7 @@ func ExampleWithUnits() {
 func ExampleConversation_Resume_checkIn() {
 	restart := tool.Must(tool.New("restart_service", "Restart a service.",
 		func(ctx context.Context, in serviceIn) (string, error) { return "restarted " + in.Service, nil },
-		tool.WithCheckIn(tool.CheckInAlways)))
+		tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 	model := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "r1", Name: "restart_service", Args: json.RawMessage(`{"service":"checkout"}`)}}},
 		scripted.Reply{Content: "Done."},

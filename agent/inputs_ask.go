@@ -20,6 +20,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // PauseArguments is the pause kind of the inputs layer's question; its
@@ -169,7 +170,7 @@ func answerBatch(toolOf inputslayer.ToolOf) func(ctx context.Context, s *flow.Sc
 				rows = append(rows, ledger.FromArgument(r))
 				hidden := false
 				if t, ok := toolOf(r.ToolName); ok {
-					hidden = t.Hidden(r.Argument)
+					hidden = toolrun.Hidden(t.Declaration(), r.Argument)
 				}
 				b.rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 			}

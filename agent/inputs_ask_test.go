@@ -210,7 +210,7 @@ func TestInputsAnswerKeptForSecondPause(t *testing.T) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c2", "search_logs", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "No errors."},
 	)
-	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))))
+	a, err := agent.New(p, agent.WithTools(searchLogs(t, askWindow, lookback, sn, []string{}, tool.WithCheckIn(func(json.RawMessage) bool { return true }))))
 	if err != nil {
 		t.Fatal(err)
 	}

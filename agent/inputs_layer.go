@@ -19,6 +19,7 @@ import (
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Wire facts of the subflow: its mount id and its stage ids.
@@ -159,10 +160,10 @@ func (*inputsLayer) fillArgs(s *flow.Scope, call llm.ToolCall, _ *tool.Tool, arg
 func (l *inputsLayer) shapeRequest(_ *flow.Scope, req *llm.Request) {
 	for i, ts := range req.Tools {
 		t := l.tools[ts.Name]
-		if t == nil || len(t.AskOrAssume()) == 0 {
+		if t == nil || len(t.Declaration().AskOrAssume) == 0 {
 			continue
 		}
-		if served, err := inputslayer.ServedSchema(ts.InputSchema, t.AskOrAssume(), t.Hidden); err == nil {
+		if served, err := inputslayer.ServedSchema(ts.InputSchema, t.Declaration().AskOrAssume, func(arg string) bool { return toolrun.Hidden(t.Declaration(), arg) }); err == nil {
 			req.Tools[i].InputSchema = served
 		}
 	}
@@ -179,11 +180,11 @@ func (l *inputsLayer) resultNote(s *flow.Scope, call llm.ToolCall) string {
 	for _, f := range res.Fills {
 		switch f.Source {
 		case inputslayer.SourceDefault:
-			b.WriteString(inputslayer.Note(inputslayer.AssumedClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+			b.WriteString(inputslayer.Note(inputslayer.AssumedClause(call.Name, f.Argument, f.Value, toolrun.Hidden(t.Declaration(), f.Argument))))
 		case inputslayer.SourceApp:
-			b.WriteString(inputslayer.Note(inputslayer.BoundClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument))))
+			b.WriteString(inputslayer.Note(inputslayer.BoundClause(call.Name, f.Argument, f.Value, toolrun.Hidden(t.Declaration(), f.Argument))))
 		case inputslayer.SourceAnswered:
-			b.WriteString(inputslayer.Note(inputslayer.AnsweredClause(call.Name, f.Argument, f.Value, t.Hidden(f.Argument), true)))
+			b.WriteString(inputslayer.Note(inputslayer.AnsweredClause(call.Name, f.Argument, f.Value, toolrun.Hidden(t.Declaration(), f.Argument), true)))
 		}
 	}
 	return b.String()
@@ -198,8 +199,8 @@ func (l *inputsLayer) assumedText(s *flow.Scope) string {
 	for _, r := range inputslayer.AssumedRows(rows, turn) {
 		v := inputslayer.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
 		if t := l.tools[r.ToolName]; t != nil {
-			v.Hidden = t.Hidden(r.Argument)
-			if rule, ok := t.AskOrAssume()[r.Argument]; ok && rule.Assume != nil {
+			v.Hidden = toolrun.Hidden(t.Declaration(), r.Argument)
+			if rule, ok := t.Declaration().AskOrAssume[r.Argument]; ok && rule.Assume != nil {
 				if _, isText := rule.Assume.(string); isText {
 					v.Shown = inputslayer.Quoted(r.Value)
 				}
@@ -290,7 +291,7 @@ func inputsChart(toolOf inputslayer.ToolOf) (*flow.Chart, error) {
 			calls, _ := kInCalls.Get(s)
 			var plan []inputslayer.Call
 			for _, c := range calls {
-				if t, ok := toolOf(c.Name); ok && len(t.AskOrAssume()) > 0 {
+				if t, ok := toolOf(c.Name); ok && len(t.Declaration().AskOrAssume) > 0 {
 					plan = append(plan, c)
 				}
 			}
@@ -310,11 +311,12 @@ func inputsChart(toolOf inputslayer.ToolOf) (*flow.Chart, error) {
 			if ck, ok := kInClock.Get(s); ok {
 				if w, ok := ck.Window(); ok {
 					bind = func(t *tool.Tool, argument string) (any, bool) {
-						p, ok := t.Period()
+						p := t.Declaration().Period
+						ok := p != nil
 						if !ok || p.Argument != argument {
 							return nil, false
 						}
-						return bindWindow(p, w, ck.Now())
+						return bindWindow(*p, w, ck.Now())
 					}
 				}
 			}
@@ -332,7 +334,7 @@ func inputsChart(toolOf inputslayer.ToolOf) (*flow.Chart, error) {
 				for _, r := range b.Rows {
 					hidden := false
 					if t, ok := toolOf(r.ToolName); ok {
-						hidden = t.Hidden(r.Argument)
+						hidden = toolrun.Hidden(t.Declaration(), r.Argument)
 					}
 					rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 				}

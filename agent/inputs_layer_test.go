@@ -232,7 +232,7 @@ func TestInputsUnarmedAddsNothing(t *testing.T) {
 func TestInputsServedSchema(t *testing.T) {
 	rec := &recorder{}
 	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, &seen{}, []string{})
-	before := string(tl.InputSchema())
+	before := string(tl.Declaration().InputSchema)
 	a, err := agent.New(rec.provider(scripted.Reply{Content: "ok"}), agent.WithTools(tl, statusTool(t, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func TestInputsServedSchema(t *testing.T) {
 	if !cmp.Equal([]string{"service"}, served.Required) || !strings.HasSuffix(served.Properties["window"].Description, ` If left out, the tool's rule fills "2h" and the record marks it assumed.`) {
 		t.Errorf("served %s", tools[0].InputSchema)
 	}
-	if string(tools[1].InputSchema) != string(statusTool(t, nil).InputSchema()) || string(tl.InputSchema()) != before {
+	if string(tools[1].InputSchema) != string(statusTool(t, nil).Declaration().InputSchema) || string(tl.Declaration().InputSchema) != before {
 		t.Error("an unruled tool's or the registered schema changed")
 	}
 }

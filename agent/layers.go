@@ -231,10 +231,10 @@ func implicitLayers(c *config) []layer {
 		if t == nil {
 			continue
 		}
-		if len(t.AskOrAssume()) > 0 && !slices.ContainsFunc(out, func(l layer) bool { return l.name() == layerInputs }) {
+		if len(t.Declaration().AskOrAssume) > 0 && !slices.ContainsFunc(out, func(l layer) bool { return l.name() == layerInputs }) {
 			out = append(out, &inputsLayer{})
 		}
-		if _, ok := t.Period(); ok && !slices.ContainsFunc(out, func(l layer) bool { return l.name() == layerResults }) {
+		if t.Declaration().Period != nil && !slices.ContainsFunc(out, func(l layer) bool { return l.name() == layerResults }) {
 			out = append(out, &resultsLayer{})
 		}
 	}

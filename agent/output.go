@@ -23,6 +23,7 @@ import (
 	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -293,7 +294,7 @@ func (o *outputConfig) arm(c *config) error {
 	}
 	o.hidden = func(name, arg string) bool {
 		t := tools[name]
-		return t != nil && t.Hidden(arg)
+		return t != nil && toolrun.Hidden(t.Declaration(), arg)
 	}
 	return nil
 }

@@ -332,7 +332,7 @@ func TestCheckIn(t *testing.T) {
 				func(ctx context.Context, in statusIn) (string, error) {
 					c.add("restart:" + in.Service)
 					return "restarted " + in.Service, nil
-				}, tool.WithCheckIn(tool.CheckInAlways)))
+				}, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 			p := scripted.New(
 				scripted.Reply{ToolCalls: []llm.ToolCall{
 					call("r1", "restart_service", `{"service":"checkout"}`),

@@ -221,7 +221,7 @@ func conversationBytes(t testing.TB, turns int) (stored, unique int) {
 		stored += len(b)
 	}
 	seen := map[string]bool{system: true}
-	seen[lt.Name()+lt.Description()+string(lt.InputSchema())] = true
+	seen[lt.Name()+lt.Declaration().Description+string(lt.Declaration().InputSchema)] = true
 	for _, m := range conv.History() {
 		seen[m.Content] = true
 		for _, c := range m.ToolCalls {

@@ -101,7 +101,7 @@ func periodArguments(c *config) results.ArgumentOf {
 		if t == nil {
 			continue
 		}
-		if p, ok := t.Period(); ok && p.Argument != "" {
+		if p := t.Declaration().Period; p != nil && p.Argument != "" {
 			args[t.Name()] = p.Argument
 		}
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/internal/retrievalcov"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // Texts the framework writes into the conversation at wrap-up.
@@ -44,7 +44,7 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 		return nil, err
 	}
 	rs.emit(s, event.AgentTurnStart, 0, func() any {
-		return event.TurnStart{TurnNumber: rs.turn, MessageChars: tool.UTF16Len(rs.message)}
+		return event.TurnStart{TurnNumber: rs.turn, MessageChars: textlen.UTF16(rs.message)}
 	})
 	return nil, nil
 }
@@ -68,7 +68,7 @@ func (a *Agent) catalog(rs *runState) []inject.CatalogEntry {
 		t := a.tools[name]
 		out = append(out, inject.CatalogEntry{
 			ID: "tool/" + name, Kind: "tool", DefinedAt: toolSite(t),
-			SchemaHash: "sha256:" + hashHex(t.InputSchema()),
+			SchemaHash: "sha256:" + hashHex(t.Declaration().InputSchema),
 		})
 	}
 	return out
@@ -177,7 +177,7 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 			continue
 		}
 		t := a.tools[name]
-		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Description(), InputSchema: t.InputSchema()})
+		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Declaration().Description, InputSchema: t.Declaration().InputSchema})
 	}
 	if wrapped && len(req.Tools) > 0 {
 		// The wrap-up call: the tools stay declared, because a history
@@ -228,7 +228,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	rs.emit(s, event.LLMRequest, iter, func() any {
 		p := event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
-			SystemPromptChars: tool.UTF16Len(llm.SystemText(req.System)),
+			SystemPromptChars: textlen.UTF16(llm.SystemText(req.System)),
 			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: make([]event.ToolName, 0, len(req.Tools)),
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
 		}

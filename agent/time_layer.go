@@ -25,6 +25,7 @@ import (
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
+	"github.com/agentfootprint/agentfootprint-go/internal/periodspell"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -68,8 +69,8 @@ func periodsOf(c *config) map[string]tool.Period {
 		if t == nil {
 			continue
 		}
-		if p, ok := t.Period(); ok {
-			out[t.Name()] = p
+		if p := t.Declaration().Period; p != nil {
+			out[t.Name()] = *p
 		}
 	}
 	return out
@@ -422,7 +423,7 @@ func fileCallWindow(s *flow.Scope, call llm.ToolCall, p tool.Period, args json.R
 		}
 		form := string(p.Spelling)
 		for _, sp := range append([]tool.PeriodSpelling{p.Spelling}, p.Accepts...) {
-			if tool.ParsesUnder(value, sp, p.Units) {
+			if periodspell.ParsesUnder(value, string(sp), p.Units) {
 				form = string(sp)
 				break
 			}
@@ -525,7 +526,7 @@ func bindWindow(p tool.Period, w clock.Range, now time.Time) (any, bool) {
 	}
 	units := p.Units
 	if units == "" {
-		units = tool.DefaultUnits
+		units = periodspell.DefaultUnits
 	}
 	size := map[rune]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
 	need := now.Sub(w.From)
@@ -550,7 +551,7 @@ func bindWindow(p tool.Period, w clock.Range, now time.Time) (any, bool) {
 		if sp == tool.SpellingSignedLookback {
 			v = "-" + v
 		}
-		if tool.ParsesUnder(v, sp, p.Units) {
+		if periodspell.ParsesUnder(v, string(sp), p.Units) {
 			return v, true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -168,7 +169,7 @@ func TestTimeRetentionNotASpelling(t *testing.T) {
 func TestTimeShiftedAfterPause(t *testing.T) {
 	sn := &seen{}
 	w := &wall{t: turnNow}
-	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithCheckIn(func(json.RawMessage) bool { return true }))
 	p := scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout","window":"60m"}`)}},
 		scripted.Reply{Content: "No errors."},
@@ -335,7 +336,7 @@ func TestTimeLineServedLate(t *testing.T) {
 		t.Errorf("first request's last message %+v\nwant %q", first, want)
 	}
 	// A clock-only time line costs at most 73 tokens (chars/4).
-	if n := (tool.UTF16Len(first.Content) + 3) / 4; n > 73 {
+	if n := (textlen.UTF16(first.Content) + 3) / 4; n > 73 {
 		t.Errorf("clock-only time line is %d tokens by chars/4, want ≤ 73", n)
 	}
 	second := lastMessage(rec.reqs[1]).Content
@@ -508,7 +509,7 @@ func TestTimeRedrawnAfterPause(t *testing.T) {
 	sn := &seen{}
 	w := &wall{t: turnNow}
 	p := tool.Period{Argument: "window", Spelling: tool.SpellingLookback, Accepts: []tool.PeriodSpelling{tool.SpellingISORange}}
-	tl := searchLogs(t, tool.Rule{Assume: "2h"}, p, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, p, sn, []string{}, tool.WithCheckIn(func(json.RawMessage) bool { return true }))
 	a, err := agent.New(scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "No errors."},
@@ -542,7 +543,7 @@ func TestTimeRedrawnAfterPause(t *testing.T) {
 func TestTimeClockOnResume(t *testing.T) {
 	sn := &seen{}
 	w := &wall{t: turnNow}
-	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithCheckIn(tool.CheckInAlways))
+	tl := searchLogs(t, tool.Rule{Assume: "2h"}, lookback, sn, []string{}, tool.WithCheckIn(func(json.RawMessage) bool { return true }))
 	a, err := agent.New(scripted.New(
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "No errors."},

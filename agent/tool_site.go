@@ -11,7 +11,7 @@ import (
 // toolSite is t's definition site as a catalog entry holds it, or nil when
 // the runtime could not report one.
 func toolSite(t *tool.Tool) *tool.Site {
-	s := t.DefinedAt()
+	s := t.Declaration().DefinedAt
 	if s == (tool.Site{}) {
 		return nil
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -287,7 +288,7 @@ func TestCoverageBoundary(t *testing.T) {
 		t.Errorf("tools.result = %+v", pl)
 	}
 	served, _ := boundary.Served(abs)
-	want, _ := tool.Text(served)
+	want, _ := toolrun.Text(served)
 	if got := toolMessages(p.Requests()[1].Messages)[0]; got != "s1:"+want {
 		t.Errorf("served %q, want %q", got, want)
 	}

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // WithMaxToolResultChars caps what the model is served from any tool at n
@@ -28,7 +28,7 @@ func WithMaxToolResultChars(n int) Option {
 // marker. The marker is compact JSON whose UTF-16 length is at most max when
 // max leaves room for the reason; the head is the longest prefix that fits.
 func truncateServed(served string, max int) (string, bool) {
-	size := tool.UTF16Len(served)
+	size := textlen.UTF16(served)
 	if max < 1 || size <= max {
 		return served, false
 	}
@@ -46,7 +46,7 @@ func truncateServed(served string, max int) (string, bool) {
 	lo, hi := 0, len(runes)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if tool.UTF16Len(mark(string(runes[:mid]))) <= max {
+		if textlen.UTF16(mark(string(runes[:mid]))) <= max {
 			lo = mid
 		} else {
 			hi = mid - 1

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 func TestTruncateServed(t *testing.T) {
@@ -50,7 +50,7 @@ func TestTruncateServed(t *testing.T) {
 			if m.Head != nil && !strings.HasPrefix(tc.in, *m.Head) {
 				t.Errorf("head is not a prefix")
 			}
-			if n := tool.UTF16Len(got); n > tc.max && !tc.noHead {
+			if n := textlen.UTF16(got); n > tc.max && !tc.noHead {
 				t.Errorf("marker is %d units, over the cap %d", n, tc.max)
 			}
 		})

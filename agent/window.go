@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // Reasons a history message can be left out of a request.
@@ -140,9 +140,9 @@ func (w charBudget) Evict(_ int, hist []llm.Message) []state.Evicted {
 
 // messageChars is CharBudget's size of one message.
 func messageChars(m llm.Message) int {
-	n := tool.UTF16Len(m.Content)
+	n := textlen.UTF16(m.Content)
 	for _, c := range m.ToolCalls {
-		n += tool.UTF16Len(c.Name) + tool.UTF16Len(string(c.Args))
+		n += textlen.UTF16(c.Name) + textlen.UTF16(string(c.Args))
 	}
 	return n
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // exampleModel approves when the system prompt carries the override and
@@ -146,7 +147,7 @@ func ExampleToolpack() {
 	}
 	for _, t := range tools {
 		if t.Name() == "who_wrote" {
-			out, _ := t.Execute(context.Background(), []byte(`{"key":"finalContent"}`))
+			out, _ := toolrun.Execute(context.Background(), t.Declaration(), []byte(`{"key":"finalContent"}`))
 			fmt.Println(out.Value)
 		}
 	}

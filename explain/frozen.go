@@ -19,6 +19,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // ToolMode says what a frozen tool does with a call the record has no
@@ -135,7 +136,7 @@ func (ft *FrozenTools) session(mode ToolMode) *replay {
 // site, so the rerun's agent treats each call as the recorded one did.
 func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 	name := t.Name()
-	return t.WithExecute(func(ctx context.Context, args json.RawMessage) (any, error) {
+	return toolrun.WithExecute(t, func(ctx context.Context, args json.RawMessage) (any, error) {
 		k := callKey(name, args)
 		r.mu.Lock()
 		n := r.next[k]
@@ -151,7 +152,7 @@ func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 			if !live {
 				return fmt.Sprintf("No recorded output exists for %s with these arguments: this is a replay of a recorded run, so the tool was not run.", name), nil
 			}
-			out, err := t.Execute(ctx, args)
+			out, err := toolrun.Execute(ctx, t.Declaration(), args)
 			if err != nil {
 				return nil, err
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 type logsIn struct {
@@ -41,26 +42,18 @@ func searchLogs(t *testing.T, out string) *tool.Tool {
 	return st
 }
 
-// declarations is everything a tool declares besides its function.
+// declarations is everything a tool declares besides its function: its
+// Declaration without the three funcs, with the check-in as a bool, and
+// without RawResults (how the func's return value is read, which a frozen
+// copy keeps by its own means).
 type declarations struct {
-	Name, Description string
-	Schema            string
-	Mode              tool.Mode
-	Hidden            []string
-	Rules             map[string]tool.Rule
-	Period            tool.Period
-	HasPeriod         bool
-	Ceiling           tool.Ceiling
-	HasCeiling        bool
-	CheckIn           bool
-	Site              tool.Site
+	tool.Declaration
+	HasCheckIn bool
 }
 
 func declarationsOf(t *tool.Tool) declarations {
-	d := declarations{Name: t.Name(), Description: t.Description(), Schema: string(t.InputSchema()),
-		Mode: t.ValidationMode(), Hidden: t.HiddenArguments(), Rules: t.AskOrAssume(), CheckIn: t.HasCheckIn(), Site: t.DefinedAt()}
-	d.Period, d.HasPeriod = t.Period()
-	d.Ceiling, d.HasCeiling = t.ResultCeiling()
+	d := declarations{Declaration: t.Declaration(), HasCheckIn: t.Declaration().CheckIn != nil}
+	d.Check, d.CheckArgument, d.Func, d.CheckIn, d.RawResults = nil, nil, nil, nil, false
 	return d
 }
 
@@ -75,13 +68,13 @@ func TestFrozenToolKeepsDeclarations(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := declarationsOf(orig)
-	if !want.HasPeriod || !want.HasCeiling || want.Site.Line == 0 {
+	if want.Period == nil || want.ResultCeiling == 0 || want.DefinedAt.Line == 0 {
 		t.Fatalf("fixture declares too little: %+v", want)
 	}
 	if diff := cmp.Diff(want, declarationsOf(frozen)); diff != "" {
 		t.Errorf("frozen tool declarations (-original +frozen):\n%s", diff)
 	}
-	out, err := frozen.Execute(context.Background(), args)
+	out, err := toolrun.Execute(context.Background(), frozen.Declaration(), args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 func callTool(t *testing.T, tools []*tool.Tool, name, args string) string {
@@ -19,7 +20,7 @@ func callTool(t *testing.T, tools []*tool.Tool, name, args string) string {
 		if tl.Name() != name {
 			continue
 		}
-		out, err := tl.Execute(context.Background(), json.RawMessage(args))
+		out, err := toolrun.Execute(context.Background(), tl.Declaration(), json.RawMessage(args))
 		if err != nil {
 			return "ERROR: " + err.Error()
 		}

@@ -79,7 +79,7 @@ func testAgent(t testing.TB, g *gate) *agent.Agent {
 		func(ctx context.Context, in statusIn) (string, error) { return in.Service + " is healthy", nil }))
 	restart := tool.Must(tool.New("restart_service", "Restart a service.",
 		func(ctx context.Context, in statusIn) (string, error) { return "restarted " + in.Service, nil },
-		tool.WithCheckIn(tool.CheckInAlways)))
+		tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 	slow := tool.Must(tool.New("slow_status", "Report a service's health, slowly.",
 		func(ctx context.Context, in statusIn) (string, error) {
 			g.started <- struct{}{}

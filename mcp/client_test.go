@@ -22,14 +22,15 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // invoke calls tl as the agent's dispatcher would (validate, execute with
 // a call context) and returns the outcome and the CallRecord it reported.
-func invoke(t *testing.T, tl *tool.Tool, args string) (tool.Outcome, *mcp.CallRecord) {
+func invoke(t *testing.T, tl *tool.Tool, args string) (toolrun.Outcome, *mcp.CallRecord) {
 	t.Helper()
 	var rec *mcp.CallRecord
-	ctx := tool.WithCall(context.Background(), tool.Call{ID: "c1", Name: tl.Name(), Progress: func(p any) {
+	ctx := toolrun.WithCall(context.Background(), tool.Call{ID: "c1", Name: tl.Name(), Progress: func(p any) {
 		m, ok := p.(map[string]any)
 		if !ok {
 			t.Fatalf("progress payload %T, want a map", p)
@@ -37,7 +38,7 @@ func invoke(t *testing.T, tl *tool.Tool, args string) (tool.Outcome, *mcp.CallRe
 		r := m["mcp"].(mcp.CallRecord)
 		rec = &r
 	}})
-	return tl.Invoke(ctx, json.RawMessage(args), ""), rec
+	return toolrun.Invoke(ctx, tl.Declaration(), json.RawMessage(args), ""), rec
 }
 
 func find(t *testing.T, l *mcp.List, name string) *tool.Tool {
@@ -51,13 +52,13 @@ func find(t *testing.T, l *mcp.List, name string) *tool.Tool {
 	return nil
 }
 
-func served(t *testing.T, out tool.Output) string {
+func served(t *testing.T, out toolrun.Output) string {
 	t.Helper()
 	v := out.Value
 	if sv, changed := boundary.Served(v); changed {
 		v = sv
 	}
-	s, err := tool.Text(v)
+	s, err := toolrun.Text(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,18 +83,18 @@ func TestListKeepsSchemaDescriptionAnnotationsAndSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	echo := find(t, l, "echo")
-	if got := echo.Description(); got != "Echoes the message." {
+	if got := echo.Declaration().Description; got != "Echoes the message." {
 		t.Errorf("description = %q", got)
 	}
 	var schema map[string]any
-	if err := json.Unmarshal(echo.InputSchema(), &schema); err != nil {
+	if err := json.Unmarshal(echo.Declaration().InputSchema, &schema); err != nil {
 		t.Fatal(err)
 	}
 	if schema["type"] != "object" || schema["required"] == nil {
 		t.Errorf("schema = %v, want the server's object schema with required", schema)
 	}
 	want := tool.Site{File: "mcp server test (http: " + srv.srv.URL + ")", Function: "tool echo"}
-	if diff := cmp.Diff(want, echo.DefinedAt()); diff != "" {
+	if diff := cmp.Diff(want, echo.Declaration().DefinedAt); diff != "" {
 		t.Errorf("site (-want +got):\n%s", diff)
 	}
 	for _, info := range l.Info {
@@ -372,7 +373,7 @@ func TestRawServerBadInput(t *testing.T) {
 
 func TestToolOptionsApply(t *testing.T) {
 	c, _ := connectHTTP(t,
-		mcp.WithToolOptions("echo", tool.WithResultCeiling(3, "a shorter message"), tool.WithCheckIn(tool.CheckInAlways)),
+		mcp.WithToolOptions("echo", tool.WithResultCeiling(3, "a shorter message"), tool.WithCheckIn(func(json.RawMessage) bool { return true })),
 		mcp.WithToolOptions("failing", tool.WithHiddenArguments("nope")),
 		mcp.WithToolOptions("search_logs",
 			tool.WithAskOrAssume(map[string]tool.Rule{"since": {Assume: "24h"}}),
@@ -382,15 +383,15 @@ func TestToolOptionsApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	echo := find(t, l, "echo")
-	if !echo.HasCheckIn() {
+	if !(echo.Declaration().CheckIn != nil) {
 		t.Error("echo has no check-in")
 	}
-	if ceil, ok := echo.ResultCeiling(); !ok || ceil.MaxChars != 3 {
-		t.Errorf("ceiling = %+v %v", ceil, ok)
+	if d := echo.Declaration(); d.ResultCeiling != 3 || d.NarrowBy != "a shorter message" {
+		t.Errorf("ceiling = %d %q, want 3 and the narrowing", d.ResultCeiling, d.NarrowBy)
 	}
-	logs := find(t, l, "search_logs")
-	if p, ok := logs.Period(); !ok || p.Argument != "since" || !logs.Ruled() {
-		t.Errorf("search_logs period = %+v %v, want the since argument, ruled", p, ok)
+	logs := find(t, l, "search_logs").Declaration()
+	if p := logs.Period; p == nil || p.Argument != "since" || logs.AskOrAssume["since"].Assume != "24h" {
+		t.Errorf("search_logs period = %+v, rules = %+v, want the since argument, assumed 24h", p, logs.AskOrAssume)
 	}
 	if len(l.Skipped) != 1 || l.Skipped[0].Tool != "failing" || !strings.Contains(l.Skipped[0].Reason, "nope") {
 		t.Errorf("skipped = %+v, want failing refused for its option", l.Skipped)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 func ExampleConnect() {
@@ -40,9 +41,9 @@ func ExampleConnect() {
 	}
 	// l.Tools go to agent.New(provider, agent.WithTools(l.Tools...)).
 	echo := l.Tools[0]
-	fmt.Println(echo.Name(), "-", echo.Description())
-	fmt.Println("defined at", echo.DefinedAt().Function)
-	out, err := echo.Execute(ctx, []byte(`{"message":"hi"}`))
+	fmt.Println(echo.Name(), "-", echo.Declaration().Description)
+	fmt.Println("defined at", echo.Declaration().DefinedAt.Function)
+	out, err := toolrun.Execute(ctx, echo.Declaration(), []byte(`{"message":"hi"}`))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,7 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
-	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 func FuzzReadResult(f *testing.F) {
@@ -31,7 +31,7 @@ func FuzzReadResult(f *testing.F) {
 			return
 		}
 		r := readResult(&res)
-		if _, err := tool.Text(r.value.Content); err != nil {
+		if _, err := toolrun.Text(r.value.Content); err != nil {
 			t.Fatalf("the value does not encode: %v", err)
 		}
 		boundary.ReadResult(r.value.Content, "t")

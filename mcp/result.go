@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Where a result's declarations were found.
@@ -158,7 +159,7 @@ func Summary(res *sdk.CallToolResult) string {
 		parts = append(parts, summarise(c))
 	}
 	if len(parts) == 0 && res.StructuredContent != nil {
-		if s, err := tool.Text(res.StructuredContent); err == nil {
+		if s, err := toolrun.Text(res.StructuredContent); err == nil {
 			return s
 		}
 	}

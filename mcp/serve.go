@@ -16,6 +16,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // ServeError is a tool NewServer cannot expose.
@@ -67,15 +68,16 @@ func NewServer(tools ...*tool.Tool) (*sdk.Server, error) {
 			return nil, &ServeError{Tool: t.Name(), Problem: "two tools have this name"}
 		}
 		seen[t.Name()] = true
-		if t.HasCheckIn() {
+		d := t.Declaration()
+		if d.CheckIn != nil {
 			return nil, &ServeError{Tool: t.Name(), Problem: "it declares a check-in, and MCP gives the server no way to wait for the person's consent"}
 		}
-		s.AddTool(&sdk.Tool{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()}, handler(t))
+		s.AddTool(&sdk.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, handler(d))
 	}
 	return s, nil
 }
 
-func handler(t *tool.Tool) sdk.ToolHandler {
+func handler(d tool.Declaration) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		var args json.RawMessage
 		if req.Params != nil {
@@ -84,17 +86,17 @@ func handler(t *tool.Tool) sdk.ToolHandler {
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
-		if rej := t.Validate(args, ""); rej.Stops(t.ValidationMode()) {
+		if rej := toolrun.Validate(d, args, ""); rej.Stops(d.Validation) {
 			return failed(rej.Text()), nil
 		}
-		out, err := t.Execute(tool.WithCall(ctx, tool.Call{Name: t.Name()}), args)
+		out, err := toolrun.Execute(toolrun.WithCall(ctx, tool.Call{Name: d.Name}), d, args)
 		if err != nil {
-			if _, ok := errors.AsType[*tool.PauseRequest](err); ok {
-				return failed(fmt.Sprintf("The tool %q asked to wait for a person, which this MCP server cannot do; it was not completed.", t.Name())), nil
+			if _, ok := toolrun.PauseData(err); ok {
+				return failed(fmt.Sprintf("The tool %q asked to wait for a person, which this MCP server cannot do; it was not completed.", d.Name)), nil
 			}
-			return failed(fmt.Sprintf("The tool %q failed: %s", t.Name(), err)), nil
+			return failed(fmt.Sprintf("The tool %q failed: %s", d.Name, err)), nil
 		}
-		return resultOf(t, out), nil
+		return resultOf(d, out), nil
 	}
 }
 
@@ -103,21 +105,19 @@ func failed(text string) *sdk.CallToolResult {
 }
 
 // resultOf builds the MCP result of one output.
-func resultOf(t *tool.Tool, out tool.Output) *sdk.CallToolResult {
-	raw, err := tool.Text(out.Value)
+func resultOf(d tool.Declaration, out toolrun.Output) *sdk.CallToolResult {
+	raw, err := toolrun.Text(out.Value)
 	if err != nil {
-		return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", t.Name(), err))
+		return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", d.Name, err))
 	}
 	served := raw
 	if sv, changed := boundary.Served(out.Value); changed {
-		if served, err = tool.Text(sv); err != nil {
-			return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", t.Name(), err))
+		if served, err = toolrun.Text(sv); err != nil {
+			return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", d.Name, err))
 		}
 	}
-	if ceil, ok := t.ResultCeiling(); ok {
-		if refusal, _, over := ceil.Check(t.Name(), served); over {
-			return failed(refusal)
-		}
+	if refusal, _, over := toolrun.CheckCeiling(d, served); over {
+		return failed(refusal)
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: served}}}
 	switch out.Status {

@@ -126,7 +126,7 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 }
 
 func TestNewServerRefuses(t *testing.T) {
-	consent := tool.Must(tool.New("wire", "Sends money.", func(context.Context, lookIn) (string, error) { return "", nil }, tool.WithCheckIn(tool.CheckInAlways)))
+	consent := tool.Must(tool.New("wire", "Sends money.", func(context.Context, lookIn) (string, error) { return "", nil }, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 	tools := nativeTools(t)
 	for _, tc := range [][]*tool.Tool{{nil}, {tools[0], tools[0]}, {consent}} {
 		if _, err := mcp.NewServer(tc...); !isType[*mcp.ServeError](err) {

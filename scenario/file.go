@@ -22,6 +22,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // MaxFileBytes is the largest scenario file Parse reads.
@@ -98,7 +99,7 @@ type toolSpec struct {
 	name, desc  string
 	schema      json.RawMessage
 	validation  tool.Mode
-	ceiling     *tool.Ceiling
+	ceiling     *resultCeiling
 	rules       map[string]tool.Rule
 	period      *tool.Period
 	results     []canned
@@ -700,7 +701,7 @@ func toolField(p string) string {
 	return p
 }
 
-func parseCeiling(path string, v any) (*tool.Ceiling, error) {
+func parseCeiling(path string, v any) (*resultCeiling, error) {
 	o, err := asObject(path, v)
 	if err != nil {
 		return nil, err
@@ -708,7 +709,7 @@ func parseCeiling(path string, v any) (*tool.Ceiling, error) {
 	if err := checkKeys(path, o, ceilingKeys, nil); err != nil {
 		return nil, err
 	}
-	c := &tool.Ceiling{}
+	c := &resultCeiling{}
 	mv, ok := o.Get("maxChars")
 	if !ok {
 		return nil, fieldErr(join(path, "maxChars"), "missing: the largest served text, in UTF-16 units")
@@ -744,7 +745,7 @@ var standingWords = []string{assess.StandingKnown, assess.StandingConsistent, as
 
 var statusWords = func() []string {
 	var out []string
-	for _, s := range tool.Statuses() {
+	for _, s := range toolrun.Statuses() {
 		out = append(out, string(s))
 	}
 	return out
@@ -1058,4 +1059,11 @@ func parseExpectedCalls(path string, v any) ([]expectedCall, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// resultCeiling is a tool's resultCeiling key as read: the largest served
+// text and how to ask for less (passed on to tool.WithResultCeiling).
+type resultCeiling struct {
+	MaxChars int
+	NarrowBy string
 }

@@ -8,10 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/toolcall"
 )
 
 // Call describes the call a tool is serving. The dispatcher attaches it to
-// the ctx passed to Execute with WithCall; the tool reads it with CallFrom.
+// the ctx it runs the tool with (toolrun.WithCall); the tool reads it with
+// CallFrom.
 type Call struct {
 	// ID is the provider's tool call id.
 	ID string
@@ -65,29 +68,22 @@ func (t CallTime) MarshalJSON() ([]byte, error) {
 	})
 }
 
-type callKey struct{}
-
-// WithCall returns a copy of ctx carrying c, for the dispatcher to pass to
-// Execute.
-func WithCall(ctx context.Context, c Call) context.Context {
-	return context.WithValue(ctx, callKey{}, c)
-}
-
-// ErrNoCall is CallFrom's error outside a dispatched call (a tool's func
+// errNoCall is CallFrom's error outside a dispatched call (a tool's func
 // called directly, in a unit test say).
-var ErrNoCall = errors.New("tool: no call in this context: the func is not being run by a dispatcher (an agent, or Tool.Execute through WithCall)")
+var errNoCall = errors.New("tool: no call in this context: the func is not being run by a dispatcher (an agent, or toolrun.Execute through toolrun.WithCall)")
 
 // CallFrom returns the Call the tool is serving: its id, iteration, turn,
 // the time layer's clock and the progress reporter. Outside a dispatched
-// call it returns ErrNoCall and a zero Call whose Progress does nothing, so
-// a tool that can run both ways says which it is in.
+// call it returns an error and a zero Call whose Progress does nothing, so
+// a tool that can run both ways says which it is in. A tool's own tests
+// attach a call with toolrun.WithCall.
 func CallFrom(ctx context.Context) (Call, error) {
-	c, ok := ctx.Value(callKey{}).(Call)
+	c, ok := ctx.Value(toolcall.Key{}).(Call)
 	if c.Progress == nil {
 		c.Progress = func(any) {}
 	}
 	if !ok {
-		return c, ErrNoCall
+		return c, errNoCall
 	}
 	return c, nil
 }

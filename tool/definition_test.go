@@ -141,7 +141,7 @@ func TestDefinitionAccepts(t *testing.T) {
 		{"period full facts", []Option{WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback, Accepts: []PeriodSpelling{SpellingISORange}, Units: "smhdw", Retention: "30d", Granularity: "1s", MaxRange: "7d", Direction: DirectionPast})}},
 		{"period option first", []Option{WithPeriod(Period{Argument: "window", Spelling: SpellingLookback}), WithAskOrAssume(map[string]Rule{"window": {Assume: "24h"}})}},
 		{"ceiling", []Option{WithResultCeiling(1, "")}},
-		{"check-in", []Option{WithCheckIn(CheckInAlways)}},
+		{"check-in", []Option{WithCheckIn(func(json.RawMessage) bool { return true })}},
 		{"warn", []Option{WithValidation(ModeWarn)}},
 		{"nil option", []Option{nil}},
 		{"hidden", []Option{WithHiddenArguments("service", "window")}},
@@ -219,8 +219,8 @@ func TestNewRefusesNonObjectInput(t *testing.T) {
 
 func TestMust(t *testing.T) {
 	tl := Must(newSearch())
-	if tl.Name() != "search_logs" || tl.Description() != "Search a service's logs." {
-		t.Fatalf("Must returned %q %q", tl.Name(), tl.Description())
+	if tl.Name() != "search_logs" || tl.Declaration().Description != "Search a service's logs." {
+		t.Fatalf("Must returned %q %q", tl.Name(), tl.Declaration().Description)
 	}
 	defer func() {
 		r := recover()
@@ -249,53 +249,50 @@ func TestNothingPassedIsMutatedOrShared(t *testing.T) {
 	rules["window"].Choices[0].Said[0] = "changed"
 	rules["service"] = Rule{Assume: "x"}
 	accepts[0] = SpellingLookback
-	got := tl.InputSchema()
-	if string(got) != searchSchema {
-		t.Fatalf("tool schema changed with the caller's bytes: %s", got)
-	}
-	got[0] = '['
-	if string(tl.InputSchema()) != searchSchema {
-		t.Fatalf("InputSchema returned the tool's own bytes")
+	d := tl.Declaration()
+	if string(d.InputSchema) != searchSchema {
+		t.Fatalf("tool schema changed with the caller's bytes: %s", d.InputSchema)
 	}
 	want := map[string]Rule{"window": {Ask: "How far?", Choices: []Choice{{Value: "1h", Said: []string{"an hour"}}, {Value: "24h"}}}}
-	if diff := cmp.Diff(want, tl.AskOrAssume()); diff != "" {
+	if diff := cmp.Diff(want, d.AskOrAssume); diff != "" {
 		t.Fatalf("rules (-want +got):\n%s", diff)
 	}
-	gp, ok := tl.Period()
-	if !ok || gp.Accepts[0] != SpellingISORange {
-		t.Fatalf("period changed with the caller's slice: %+v", gp)
-	}
-	if !tl.Ruled() {
-		t.Fatalf("ruled() = false for a tool with rules")
+	if d.Period == nil || d.Period.Accepts[0] != SpellingISORange {
+		t.Fatalf("period changed with the caller's slice: %+v", d.Period)
 	}
 	hidden := []string{"service"}
 	h := Must(NewRaw("search_logs", "Search.", json.RawMessage(searchSchema), noop, WithHiddenArguments(hidden...)))
 	hidden[0] = "window"
-	if !h.Hidden("service") || h.Hidden("window") {
-		t.Fatalf("hidden arguments changed with the caller's slice: %v", h.HiddenArguments())
+	if diff := cmp.Diff([]string{"service"}, h.Declaration().HiddenArguments); diff != "" {
+		t.Fatalf("hidden arguments changed with the caller's slice (-want +got):\n%s", diff)
 	}
-	h.HiddenArguments()[0] = "window"
-	if diff := cmp.Diff([]string{"service"}, h.HiddenArguments()); diff != "" {
-		t.Fatalf("HiddenArguments returned the tool's own slice (-want +got):\n%s", diff)
+	// One Option value may define several tools; none sees another's
+	// declarations.
+	opt := WithHiddenArguments("service")
+	h1 := Must(NewRaw("one", "One.", json.RawMessage(searchSchema), noop, opt, WithHiddenArguments("window")))
+	h2 := Must(NewRaw("two", "Two.", json.RawMessage(searchSchema), noop, opt))
+	if diff := cmp.Diff([]string{"service"}, h2.Declaration().HiddenArguments); diff != "" {
+		t.Fatalf("second tool's hidden arguments (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"service", "window"}, h1.Declaration().HiddenArguments); diff != "" {
+		t.Fatalf("first tool's hidden arguments (-want +got):\n%s", diff)
 	}
 }
 
-func TestAssertDeclarations(t *testing.T) {
-	schema := json.RawMessage(searchSchema)
-	if err := AssertDeclarations("search_logs", schema, nil, nil); err != nil {
-		t.Fatalf("nothing declared: %v", err)
+// TestDeclarationIsBuiltOnce: the declaration is computed at definition, so
+// fetching it allocates nothing, and every fetch holds the same values.
+func TestDeclarationIsBuiltOnce(t *testing.T) {
+	tl := Must(newSearch(WithAskOrAssume(map[string]Rule{"window": {Assume: "2h"}}), WithPeriod(Period{Argument: "window", Spelling: SpellingLookback}),
+		WithResultCeiling(100, "fewer services"), WithCheckIn(func(json.RawMessage) bool { return true }), WithHiddenArguments("service")))
+	if n := testing.AllocsPerRun(100, func() { _ = tl.Declaration() }); n != 0 {
+		t.Errorf("Declaration() allocates %v times, want 0", n)
 	}
-	err := AssertDeclarations("search_logs", schema, map[string]Rule{"window": {Assume: "9h"}}, nil)
-	var de *DefinitionError
-	if !errors.As(err, &de) || de.Path != "askOrAssume.window.assume" || de.Tool != "search_logs" {
-		t.Fatalf("err = %v, want refusal at askOrAssume.window.assume", err)
+	a, b := tl.Declaration(), tl.Declaration()
+	if a.Period != b.Period || &a.InputSchema[0] != &b.InputSchema[0] || a.ResultCeiling != 100 || a.NarrowBy != "fewer services" || a.CheckIn == nil || a.Validation != ModeEnforce {
+		t.Errorf("two fetches differ or miss a declaration: %+v / %+v", a, b)
 	}
-	if err := AssertDeclarations("search_logs", schema, map[string]Rule{"window": {Assume: "2h"}}, &Period{Argument: "window", Spelling: SpellingLookback}); err != nil {
-		t.Fatalf("valid declarations refused: %v", err)
-	}
-	err = AssertDeclarations("search_logs", schema, nil, &Period{Argument: "window", Spelling: SpellingLookback})
-	if !errors.As(err, &de) || de.Path != "period.argument" {
-		t.Fatalf("period without rules: err = %v, want refusal at period.argument", err)
+	if a.Name != "search_logs" || a.RawResults != true || a.DefinedAt.Line == 0 || a.Check == nil || a.CheckArgument == nil || a.Func == nil {
+		t.Errorf("declaration lacks its head, site or funcs: %+v", a)
 	}
 }
 

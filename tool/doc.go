@@ -1,6 +1,8 @@
 // Package tool defines the tools an agent's model may call: how they are
 // made, how their arguments are checked, what their results mean, and what
-// they declare to the honesty layers.
+// they declare to the agent's honesty layers (the optional checks that
+// judge what a result covered, which arguments were assumed rather than
+// given, and which time window a call read).
 //
 // # Making a tool
 //
@@ -22,19 +24,18 @@
 // definition error is a *DefinitionError naming the tool, the refused field
 // and the fix.
 //
-// # Calling a tool (the dispatcher's side)
+// # What a tool is, and who runs it
 //
-// The dispatcher resolves the tool by Name, then:
+// A *Tool has a Name and a Declaration: one plain value holding its
+// description, input schema and every declaration below, built once when
+// the tool is defined and shared read-only. An agent, the MCP server, or a
+// tool's own test runs a tool through package tool/toolrun, which validates
+// the arguments, asks for a check-in, executes the func (recovering a
+// panic) and reads what it returned:
 //
-//	rej := t.Validate(args, argsErr)   // every leaf issue, with JSON pointers
-//	if rej != nil && t.ValidationMode() != tool.ModeWarn {
-//		serve(rej.Text()) // status invalid; the tool does not run
-//	}
-//	need, _ := t.NeedsCheckIn(args)    // consent before execute
-//	out, err := t.Execute(tool.WithCall(ctx, call), args)
+//	o := toolrun.Invoke(ctx, search.Declaration(), json.RawMessage(`{"service":"checkout"}`), "")
 //
-// Execute recovers a panic into *PanicError; a tool that returns tool.Pause(data) yields a
-// *PauseRequest the dispatcher finds with errors.As.
+// A tool that returns Pause(data) as its error pauses the run for a person.
 //
 // # Results
 //
@@ -51,24 +52,24 @@
 //   - WithAskOrAssume: per argument, a default to assume or a question to
 //     ask when the model leaves it missing.
 //   - WithPeriod: which argument sets the time window and its spelling
-//     (lookback "2h", signed-lookback "-2h", iso-range "A..B"). The one
-//     grammar lives here: ParsePeriod, ParsesUnder, ConvertSpelling.
+//     (lookback "2h", signed-lookback "-2h", iso-range "A..B"); the
+//     declared values are checked against that spelling at definition.
 //   - WithResultCeiling: a result over the ceiling is refused whole, never
-//     cut (Ceiling.Check, ceilingRefusal).
-//   - WithCheckIn / CheckInAlways: the person consents before execute.
+//     cut, and the model is told how to ask for less.
+//   - WithCheckIn: the person consents before execute, for the calls the
+//     predicate picks.
 //   - WithHiddenArguments: values the record and the answer never print.
 //
 // WithValidation chooses what argument issues do: stop the call (enforce,
 // the default), only report them (warn), or skip validation (off).
 //
-// Each is checked against the input schema when the tool is defined;
-// AssertDeclarations runs the same check for tools defined elsewhere.
+// Each is checked against the input schema when the tool is defined.
 //
 // # While running
 //
 // CallFrom(ctx) tells a tool which call it serves (id, iteration, turn, a
 // Progress reporter and, under the time layer, the turn's clock); outside a
-// dispatched call it returns ErrNoCall rather than a silent zero value.
+// dispatched call it returns an error rather than a silent zero value.
 //
 // The package imports nothing of the agent: a tool author's package can
 // depend on it alone.

@@ -1,9 +1,9 @@
+// Tests of raw schemas written to older drafts of JSON Schema.
+
 package tool
 
 import (
-	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,41 +35,13 @@ func TestRawSchemaDrafts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rej := tl.Validate(json.RawMessage(tt.args), "")
-			if rej == nil {
-				t.Fatalf("no issues, want %v", tt.want)
+			issues, err := tl.Declaration().Check(json.RawMessage(tt.args))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, rej.Issues); diff != "" {
+			if diff := cmp.Diff(tt.want, issues); diff != "" {
 				t.Fatalf("issues (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestConcurrentInvoke(t *testing.T) {
-	tl := newOrderTool(t)
-	var wg sync.WaitGroup
-	errs := make(chan string, 16)
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := 0; j < 20; j++ {
-				o := tl.Invoke(context.Background(), benchArgs, "")
-				if o.Err != nil || o.Rejection != nil || o.Output.Value != "placed 3 lines for c-1042" {
-					errs <- "valid call failed"
-					return
-				}
-				if rej := tl.Validate(json.RawMessage(`{"customer":{}}`), ""); rej == nil || rej.Total != 2 {
-					errs <- "invalid call not rejected"
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
 	}
 }

@@ -24,10 +24,10 @@ func newEcho(name string) *tool.Tool {
 
 // A tool remembers where it was defined; the agent copies the site into the
 // record's catalog so an explanation can point at the line.
-func ExampleTool_DefinedAt() {
+func ExampleWithCallerSkip() {
 	t := newEcho("echo")
-	s := t.DefinedAt()
+	s := t.Declaration().DefinedAt
 	fmt.Println(filepath.Base(s.File), s.Function)
 	// Output:
-	// example_site_test.go github.com/agentfootprint/agentfootprint-go/tool_test.ExampleTool_DefinedAt
+	// example_site_test.go github.com/agentfootprint/agentfootprint-go/tool_test.ExampleWithCallerSkip
 }

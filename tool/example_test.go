@@ -1,3 +1,7 @@
+// Examples for a tool author: defining typed and raw tools, results,
+// declarations and the call context. A tool's own test runs it the way an
+// agent does, through package tool/toolrun.
+
 package tool_test
 
 import (
@@ -7,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 type SearchIn struct {
@@ -26,7 +31,7 @@ func ExampleNew() {
 		return
 	}
 	fmt.Println(search.Name())
-	fmt.Println(string(search.InputSchema()))
+	fmt.Println(string(search.Declaration().InputSchema))
 	// Output:
 	// search_logs
 	// {"type":"object","properties":{"service":{"type":"string","description":"the service whose logs to search, such as checkout"},"window":{"type":"string","description":"how far back to look, such as 2h"}},"required":["service"],"additionalProperties":false}
@@ -40,7 +45,7 @@ func ExampleNewRaw() {
 		func(ctx context.Context, args json.RawMessage) (any, error) {
 			return map[string]any{"content": "no answer", "status": "failure"}, nil
 		}))
-	out, err := ping.Execute(context.Background(), json.RawMessage(`{"host":"db-1"}`))
+	out, err := toolrun.Execute(context.Background(), ping.Declaration(), json.RawMessage(`{"host":"db-1"}`))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -63,25 +68,6 @@ func ExampleDefinitionError() {
 	// tool "search logs": name: the name must be 1 to 64 letters, digits, '_' or '-' (fix: rename the tool, for example "search_logs")
 }
 
-// The dispatcher validates before it executes; every issue goes back to the
-// model in one result.
-func ExampleTool_Validate() {
-	search := tool.Must(tool.New("search_logs", "Search a service's error logs.", searchLogs))
-	rej := search.Validate(json.RawMessage(`{"window":2,"verbose":true}`), "")
-	for _, is := range rej.Issues {
-		fmt.Printf("%s %s expected=%s got=%s\n", is.Path, is.Keyword, is.Expected, is.Got)
-	}
-	fmt.Println(rej.Text())
-	// Output:
-	// /service required expected=string got=missing
-	// /verbose additionalProperties expected=no such property got=boolean
-	// /window type expected=string got=integer
-	// The search_logs tool was not run: its arguments do not match its input schema (3 issues). Correct all of them and call it again.
-	// - /service: required expects string, got missing
-	// - /verbose: additionalProperties expects no such property, got boolean
-	// - /window: type expects string, got integer
-}
-
 // A Result states a status next to the content.
 func ExampleResult() {
 	lookup := tool.Must(tool.New("find_user", "Find a user by email.",
@@ -90,7 +76,7 @@ func ExampleResult() {
 		}) (tool.Result, error) {
 			return tool.Result{Content: "no user with that email", Status: tool.StatusAbsent}, nil
 		}))
-	out, _ := lookup.Execute(context.Background(), json.RawMessage(`{"email":"a@b.c"}`))
+	out, _ := toolrun.Execute(context.Background(), lookup.Declaration(), json.RawMessage(`{"email":"a@b.c"}`))
 	text, _ := out.Text()
 	fmt.Println(out.Status, "|", text)
 	// Output: absent | no user with that email
@@ -107,8 +93,8 @@ func ExampleWithPeriod() {
 		fmt.Println(err)
 		return
 	}
-	p, _ := search.Period()
-	fmt.Println(search.Ruled(), p.Argument, p.Spelling, p.UnitsOrDefault())
+	d := search.Declaration()
+	fmt.Println(d.AskOrAssume["window"].Assume, d.Period.Argument, d.Period.Spelling)
 
 	_, err = tool.New("search_logs", "Search a service's error logs.", searchLogs,
 		tool.WithAskOrAssume(map[string]tool.Rule{"window": {Assume: "2 hours"}}),
@@ -118,26 +104,8 @@ func ExampleWithPeriod() {
 	errors.As(err, &de)
 	fmt.Println(de.Path)
 	// Output:
-	// true window lookback mhdw
+	// 2h window lookback
 	// period.spelling
-}
-
-// One grammar for period values: parse, format, convert.
-func ExampleParsePeriod() {
-	v, err := tool.ParsePeriod("24h", tool.SpellingLookback, "")
-	fmt.Println(v.Count, string(v.Unit), v, err)
-	d, _ := v.Duration()
-	fmt.Println(d)
-	fmt.Println(tool.ParsesUnder("02h", tool.SpellingLookback, ""))
-	fmt.Println(tool.ParsesUnder("2026-10-09T00:00:00Z..2026-10-10T00:00:00Z", tool.SpellingISORange, ""))
-	signed, _ := tool.ConvertSpelling("24h", tool.SpellingLookback, tool.SpellingSignedLookback)
-	fmt.Println(signed)
-	// Output:
-	// 24 h 24h <nil>
-	// 24h0m0s
-	// false
-	// true
-	// -24h
 }
 
 // A ceiling refuses an oversized result whole.
@@ -145,10 +113,9 @@ func ExampleWithResultCeiling() {
 	dump := tool.Must(tool.New("dump_table", "Dump a table.",
 		func(ctx context.Context, in struct{}) (string, error) { return "0123456789abcdef", nil },
 		tool.WithResultCeiling(10, "a row range")))
-	out, _ := dump.Execute(context.Background(), nil)
+	out, _ := toolrun.Execute(context.Background(), dump.Declaration(), nil)
 	text, _ := out.Text()
-	c, _ := dump.ResultCeiling()
-	refusal, size, over := c.Check(dump.Name(), text)
+	refusal, size, over := toolrun.CheckCeiling(dump.Declaration(), text)
 	fmt.Println(size, over)
 	fmt.Println(refusal)
 	// Output:
@@ -164,8 +131,8 @@ func ExampleWithCheckIn() {
 		}) (string, error) {
 			return "restarted " + in.Service, nil
 		},
-		tool.WithCheckIn(tool.CheckInAlways)))
-	need, _ := restart.NeedsCheckIn(json.RawMessage(`{"service":"checkout"}`))
+		tool.WithCheckIn(func(args json.RawMessage) bool { return true })))
+	need, _ := toolrun.NeedsCheckIn(restart.Declaration(), json.RawMessage(`{"service":"checkout"}`))
 	fmt.Println(need)
 	// Output: true
 }
@@ -181,43 +148,15 @@ func ExampleCallFrom() {
 			call.Progress("starting")
 			return "", tool.Pause(map[string]string{"question": "Deploy during business hours? (call " + call.ID + ")"})
 		}))
-	ctx := tool.WithCall(context.Background(), tool.Call{ID: "c7", Name: "deploy", Iteration: 1, Turn: 1,
+	ctx := toolrun.WithCall(context.Background(), tool.Call{ID: "c7", Name: "deploy", Iteration: 1, Turn: 1,
 		Progress: func(p any) { fmt.Println("progress:", p) }})
-	_, err := deploy.Execute(ctx, nil)
-	var pr *tool.PauseRequest
-	if errors.As(err, &pr) {
-		fmt.Println("paused:", pr.Data)
+	_, err := toolrun.Execute(ctx, deploy.Declaration(), nil)
+	if data, ok := toolrun.PauseData(err); ok {
+		fmt.Println("paused:", data)
 	}
 	// Output:
 	// progress: starting
 	// paused: map[question:Deploy during business hours? (call c7)]
-}
-
-// The same assert New runs, for tools defined elsewhere (a provider's, an
-// MCP server's).
-func ExampleAssertDeclarations() {
-	schema := json.RawMessage(`{"type":"object","properties":{"window":{"type":"string","enum":["1h","24h"]}}}`)
-	err := tool.AssertDeclarations("remote_search", schema, map[string]tool.Rule{"window": {Assume: "2h"}}, nil)
-	var de *tool.DefinitionError
-	if errors.As(err, &de) {
-		fmt.Println(de.Tool, de.Path)
-	}
-	// Output: remote_search askOrAssume.window.assume
-}
-
-// A person's answer is checked against the argument's own schema before it
-// is filled in.
-func ExampleTool_CheckArgument() {
-	search := tool.Must(tool.NewRaw("search_logs", "Search logs.",
-		json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer","minimum":1}}}`),
-		func(ctx context.Context, args json.RawMessage) (any, error) { return "[]", nil }))
-	fmt.Println(search.CheckArgument("limit", 20) == nil)
-	for _, is := range search.CheckArgument("limit", 2.5).Issues {
-		fmt.Println(is.Path, is.Keyword, is.Expected, is.Got)
-	}
-	// Output:
-	// true
-	// /limit type integer number
 }
 
 // Hidden arguments are never printed by the record or the answer.
@@ -229,6 +168,6 @@ func ExampleWithHiddenArguments() {
 			return "active", nil
 		},
 		tool.WithHiddenArguments("accountNumber")))
-	fmt.Println(lookup.Hidden("accountNumber"), lookup.HiddenArguments())
-	// Output: true [accountNumber]
+	fmt.Println(lookup.Declaration().HiddenArguments)
+	// Output: [accountNumber]
 }

@@ -19,8 +19,8 @@ type config struct {
 	rules       map[string]Rule
 	rulesSet    bool
 	period      *Period
-	ceiling     *Ceiling
-	checkIn     CheckIn
+	ceiling     *ceiling
+	checkIn     func(json.RawMessage) bool
 	checkInSet  bool
 	hidden      []string
 	callerSkip  int   // WithCallerSkip's frames (site.go)
@@ -50,7 +50,7 @@ func WithValidation(m Mode) Option {
 
 // WithAskOrAssume declares, per argument name, what happens when the model
 // leaves that argument missing. The rules are checked against the input
-// schema at definition (see Rule and AssertDeclarations); the map is copied.
+// schema at definition (see Rule); the map is copied.
 // A tool with rules arms the inputs layer.
 func WithAskOrAssume(rules map[string]Rule) Option {
 	cp := cloneRules(rules)
@@ -81,23 +81,20 @@ func WithResultCeiling(maxChars int, narrowBy string) Option {
 			c.fail("resultCeiling.maxChars", "the ceiling must be at least 1 character", "pass a positive maxChars")
 			return
 		}
-		c.ceiling = &Ceiling{MaxChars: maxChars, NarrowBy: narrowBy}
+		c.ceiling = &ceiling{MaxChars: maxChars, NarrowBy: narrowBy}
 	}
 }
 
-// CheckIn decides, from the (filled) arguments of a call, whether the person
-// must consent before the tool executes. It must not modify args.
-type CheckIn func(args json.RawMessage) bool
-
-// CheckInAlways asks for consent before every call.
-func CheckInAlways(json.RawMessage) bool { return true }
-
 // WithCheckIn makes the tool pause for the person's consent before any call
-// for which pred reports true. A nil pred is refused at definition.
-func WithCheckIn(pred CheckIn) Option {
+// for which pred reports true; pred reads the call's (filled) arguments and
+// must not modify them. A nil pred is refused at definition. To ask before
+// every call:
+//
+//	tool.WithCheckIn(func(json.RawMessage) bool { return true })
+func WithCheckIn(pred func(args json.RawMessage) bool) Option {
 	return func(c *config) {
 		if pred == nil {
-			c.fail("checkIn", "the check-in predicate is nil", "pass tool.CheckInAlways or a func deciding per call")
+			c.fail("checkIn", "the check-in predicate is nil", "pass a func deciding per call (one returning true asks every time)")
 			return
 		}
 		c.checkIn = pred

@@ -4,7 +4,7 @@ package tool
 
 import "fmt"
 
-// DefinitionError is returned by New, NewRaw and AssertDeclarations when a
+// DefinitionError is returned by New and NewRaw (and toolrun.WithExecute) when a
 // tool definition is refused. Nothing is repaired: the definition is
 // rejected and the error says which tool, which field and how to fix it.
 // Callers branch on it with errors.As.

@@ -9,11 +9,12 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
+	"github.com/agentfootprint/agentfootprint-go/internal/periodspell"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Rule says what happens when the model leaves an argument missing (key
@@ -73,24 +74,6 @@ func cloneRules(rules map[string]Rule) map[string]Rule {
 		out[k] = c
 	}
 	return out
-}
-
-// AssertDeclarations checks ask-or-assume rules and a Period against a
-// tool's input schema, the same way New does at definition. It is the one
-// assert: the dispatcher runs it for provider-served tools and an MCP
-// adaptor runs it at ingest. rules == nil with period == nil is always
-// accepted. It returns a *DefinitionError naming tool, path and fix, or
-// nil. Nothing passed in is modified.
-func AssertDeclarations(toolName string, schema json.RawMessage, rules map[string]Rule, period *Period) error {
-	if rules == nil && period == nil {
-		return nil
-	}
-	s, err := compileSchema(toolName, schema)
-	if err != nil {
-		return err
-	}
-	_, err = assertDeclarations(toolName, s, rules, rules != nil, period)
-	return err
 }
 
 // assertDeclarations runs the checks and returns the rules with each value
@@ -170,7 +153,7 @@ func assertRule(toolName string, s *compiledSchema, name string, r Rule) (Rule, 
 	if strings.TrimSpace(r.Ask) == "" {
 		return Rule{}, refuse(toolName, path+".ask", "the question is blank", "write the question the person will be asked")
 	}
-	if n := utf16Len(r.Ask); n > maxQuestion {
+	if n := textlen.UTF16(r.Ask); n > maxQuestion {
 		return Rule{}, refuse(toolName, path+".ask", fmt.Sprintf("the question is %d UTF-16 units long; at most %d are allowed", n, maxQuestion), "shorten the question")
 	}
 	out := Rule{Ask: r.Ask}
@@ -200,7 +183,7 @@ func assertRule(toolName string, s *compiledSchema, name string, r Rule) (Rule, 
 			if strings.TrimSpace(said) == "" {
 				return Rule{}, refuse(toolName, cpath+".said", fmt.Sprintf("phrase %d is blank", k), "remove it or write the phrase")
 			}
-			if n := utf16Len(said); n > maxSaid {
+			if n := textlen.UTF16(said); n > maxSaid {
 				return Rule{}, refuse(toolName, cpath+".said", fmt.Sprintf("phrase %d is %d UTF-16 units long; at most %d are allowed", k, n, maxSaid), "shorten the phrase")
 			}
 			key := foldRuns(said)
@@ -242,12 +225,12 @@ func assertPeriod(toolName string, s *compiledSchema, rules map[string]Rule, p P
 	if strings.TrimSpace(p.Argument) == "" {
 		return refuse(toolName, "period.argument", "the argument name is blank", "name the argument that holds the time window")
 	}
-	if !p.Spelling.Valid() {
+	if !p.Spelling.valid() {
 		return refuse(toolName, "period.spelling", fmt.Sprintf("%q is not a spelling", string(p.Spelling)), "use lookback, signed-lookback or iso-range")
 	}
 	seen := map[PeriodSpelling]bool{p.Spelling: true}
 	for i, a := range p.Accepts {
-		if !a.Valid() {
+		if !a.valid() {
 			return refuse(toolName, fmt.Sprintf("period.accepts[%d]", i), fmt.Sprintf("%q is not a spelling", string(a)), "use lookback, signed-lookback or iso-range")
 		}
 		if seen[a] {
@@ -284,10 +267,10 @@ func assertPeriod(toolName string, s *compiledSchema, rules map[string]Rule, p P
 	if !ruled {
 		return refuse(toolName, "period.argument", fmt.Sprintf("argument %q has no ask-or-assume rule", p.Argument), "add a rule for it with WithAskOrAssume (an Assume default or an Ask)")
 	}
-	units := p.UnitsOrDefault()
+	units := p.unitsOrDefault()
 	check := func(where string, v any) error {
 		str, _ := v.(string)
-		if _, err := ParsePeriod(str, p.Spelling, units); err != nil {
+		if _, err := periodspell.Parse(str, string(p.Spelling), units); err != nil {
 			return &DefinitionError{Tool: toolName, Path: "period.spelling", Problem: fmt.Sprintf("the declared %s %q does not parse as %s", where, str, p.Spelling), Fix: "declare values written in the period's spelling, such as \"2h\" for lookback", Err: err}
 		}
 		return nil
@@ -352,14 +335,4 @@ func foldRuns(s string) string {
 		inRun = false
 	}
 	return b.String()
-}
-
-// utf16Len counts s in UTF-16 code units, the unit every ported size
-// limit uses.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }

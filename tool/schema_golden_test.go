@@ -53,7 +53,7 @@ func inferredSchema[In any](t *testing.T) []byte {
 		t.Fatalf("New: %v", err)
 	}
 	var buf bytes.Buffer
-	if err := json.Indent(&buf, tl.InputSchema(), "", "  "); err != nil {
+	if err := json.Indent(&buf, tl.Declaration().InputSchema, "", "  "); err != nil {
 		t.Fatalf("indent: %v", err)
 	}
 	buf.WriteByte('\n')
@@ -100,15 +100,19 @@ func TestJSONTypesValidateAndDecode(t *testing.T) {
 		got = in
 		return "", nil
 	}))
-	o := tl.Invoke(context.Background(), json.RawMessage(`{"filter":{"a":[1,2]},"count":3.25,"extra":{"b":true}}`), "")
-	if o.Rejection != nil || o.Err != nil {
-		t.Fatalf("outcome %+v", o)
+	d := tl.Declaration()
+	args := json.RawMessage(`{"filter":{"a":[1,2]},"count":3.25,"extra":{"b":true}}`)
+	if issues, err := d.Check(args); issues != nil || err != nil {
+		t.Fatalf("issues %+v, err %v", issues, err)
+	}
+	if _, err := d.Func(context.Background(), args); err != nil {
+		t.Fatal(err)
 	}
 	if string(got.Filter) != `{"a":[1,2]}` || got.Count != "3.25" || got.Extra == nil || string(*got.Extra) != `{"b":true}` {
 		t.Fatalf("decoded %+v", got)
 	}
-	rej := tl.Validate(json.RawMessage(`{"filter":null,"count":"3"}`), "")
-	if rej == nil || rej.Total != 1 || rej.Issues[0] != (Issue{Path: "/count", Keyword: "type", Expected: "number", Got: "string"}) {
-		t.Fatalf("rejection %+v", rej)
+	issues, err := d.Check(json.RawMessage(`{"filter":null,"count":"3"}`))
+	if err != nil || len(issues) != 1 || issues[0] != (Issue{Path: "/count", Keyword: "type", Expected: "number", Got: "string"}) {
+		t.Fatalf("issues %+v, err %v", issues, err)
 	}
 }

@@ -69,11 +69,6 @@ func WithCallerSkip(n int) Option {
 	}
 }
 
-// DefinedAt returns where the tool's constructor (New or NewRaw) was
-// called, moved up by WithCallerSkip, or the site WithDefinitionSite gave. It
-// is the zero Site when the runtime could not report the frame.
-func (t *Tool) DefinedAt() Site { return t.site }
-
 // WithDefinitionSite records site as the tool's definition site instead of
 // the Go line that called the constructor: for a tool defined somewhere
 // else, such as an MCP server's tool (File naming the server, Function the

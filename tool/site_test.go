@@ -69,16 +69,16 @@ func TestDefinedAt(t *testing.T) {
 		got  tool.Site
 		want tool.Site
 	}{
-		{"New", typed.DefinedAt(), wantTyped},
-		{"NewRaw", raw.DefinedAt(), wantRaw},
-		{"WithCallerSkip(1) names the helper's caller", helped.DefinedAt(), wantHelped},
+		{"New", typed.Declaration().DefinedAt, wantTyped},
+		{"NewRaw", raw.Declaration().DefinedAt, wantRaw},
+		{"WithCallerSkip(1) names the helper's caller", helped.Declaration().DefinedAt, wantHelped},
 	}
 	for _, tc := range tests {
 		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	if got := inHelper.DefinedAt(); filepath.Base(got.File) != "site_test.go" || got.Function != "github.com/agentfootprint/agentfootprint-go/tool_test.defineForCaller" {
+	if got := inHelper.Declaration().DefinedAt; filepath.Base(got.File) != "site_test.go" || got.Function != "github.com/agentfootprint/agentfootprint-go/tool_test.defineForCaller" {
 		t.Errorf("without CallerSkip the site is the helper: %+v", got)
 	}
 }
@@ -96,7 +96,7 @@ func TestCallerSkipRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tl.DefinedAt(); got != (tool.Site{}) {
+	if got := tl.Declaration().DefinedAt; got != (tool.Site{}) {
 		t.Errorf("deep site = %+v", got)
 	}
 }
@@ -107,7 +107,7 @@ func TestWithDefinitionSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(want, tl.DefinedAt()); diff != "" {
+	if diff := cmp.Diff(want, tl.Declaration().DefinedAt); diff != "" {
 		t.Errorf("site (-want +got):\n%s", diff)
 	}
 	_, err = tool.NewRaw("echo", "Echoes.", json.RawMessage(`{"type":"object"}`), rawFn, tool.WithDefinitionSite(tool.Site{Function: "echo"}))

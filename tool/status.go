@@ -30,26 +30,12 @@ const (
 	StatusAbsent Status = "absent"
 )
 
-// Statuses lists the seven statuses in their documented order. The slice
-// is fresh on every call.
-func Statuses() []Status {
-	return []Status{StatusSuccess, StatusFailure, StatusDenied, StatusInvalid, StatusPartial, StatusPending, StatusAbsent}
-}
-
-// Valid reports whether s is one of the seven statuses. The empty status
-// is not Valid; callers treat it as "unset".
-func (s Status) Valid() bool {
+// valid reports whether s is one of the seven statuses. The empty status
+// is not valid; callers treat it as "unset".
+func (s Status) valid() bool {
 	switch s {
 	case StatusSuccess, StatusFailure, StatusDenied, StatusInvalid, StatusPartial, StatusPending, StatusAbsent:
 		return true
 	}
 	return false
-}
-
-// ParseStatus returns the Status spelled by word, or false when word is
-// not one of the seven (the empty word included). It never trims or
-// case-folds: a status is a wire fact, read as written.
-func parseStatus(word string) (Status, bool) {
-	s := Status(word)
-	return s, s.Valid()
 }

@@ -19,15 +19,18 @@ import (
 
 // Tool is a callable the model may ask for: a name, a description, an
 // input schema, a function, and any declarations. A Tool is immutable
-// after definition and safe for concurrent use.
+// after definition and safe for concurrent use. Its Declaration holds
+// everything it declares; an agent (or a tool's own test) runs it through
+// package tool/toolrun.
 type Tool struct {
-	name    string
-	desc    string
-	schema  *compiledSchema
-	exec    func(context.Context, json.RawMessage) (any, error)
-	readOut func(any) (Output, error)
-	cfg     config
-	site    Site
+	name   string
+	desc   string
+	schema *compiledSchema
+	exec   func(context.Context, json.RawMessage) (any, error)
+	raw    bool // made by NewRaw: result objects are read (toolrun)
+	cfg    config
+	site   Site
+	decl   Declaration // built once by declare
 }
 
 var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
@@ -39,8 +42,8 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // json.RawMessage field accepts any JSON value and a json.Number field a
 // number). Arguments
 // are validated against that schema, then decoded into In, then fn runs.
-// Out is served as described on Result and Output.Text (a string passes
-// as is).
+// Out is served as described on Result (a string passes as is, anything
+// else as JSON).
 //
 // New refuses, with a *DefinitionError naming the tool, the field and the
 // fix: a name not matching ^[a-zA-Z0-9_-]{1,64}$; a blank description; an
@@ -75,12 +78,12 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 		var in In
 		if len(bytes.TrimSpace(args)) > 0 {
 			if err := decodeInto(args, &in); err != nil {
-				return nil, &DecodeError{Tool: name, Type: typeName[In](), Err: err}
+				return nil, &decodeError{Tool: name, Type: typeName[In](), Err: err}
 			}
 		}
 		return fn(ctx, in)
 	}
-	return build(name, desc, raw, exec, readTyped, opts, &stack)
+	return build(name, desc, raw, exec, false, opts, &stack)
 }
 
 // NewRaw defines a tool from a JSON schema given as is (an MCP tool's, for
@@ -107,11 +110,11 @@ func NewRaw(name, desc string, schema json.RawMessage, fn func(ctx context.Conte
 		if len(bytes.TrimSpace(args)) == 0 {
 			args = json.RawMessage("{}")
 		} else if !json.Valid(args) {
-			return nil, &DecodeError{Tool: name, Type: "JSON", Err: errors.New("the arguments are not valid JSON")}
+			return nil, &decodeError{Tool: name, Type: "JSON", Err: errors.New("the arguments are not valid JSON")}
 		}
 		return fn(ctx, args)
 	}
-	return build(name, desc, schema, exec, readRaw, opts, &stack)
+	return build(name, desc, schema, exec, true, opts, &stack)
 }
 
 // Must returns t, and panics with err when err is not nil. It is meant for
@@ -135,7 +138,7 @@ func checkHead(name, desc string) error {
 	return nil
 }
 
-func build(name, desc string, raw []byte, exec func(context.Context, json.RawMessage) (any, error), readOut func(any) (Output, error), opts []Option, stack *callStack) (*Tool, error) {
+func build(name, desc string, raw []byte, exec func(context.Context, json.RawMessage) (any, error), rawResults bool, opts []Option, stack *callStack) (*Tool, error) {
 	s, err := compileSchema(name, raw)
 	if err != nil {
 		return nil, err
@@ -166,7 +169,9 @@ func build(name, desc string, raw []byte, exec func(context.Context, json.RawMes
 	if cfg.site != nil {
 		site = *cfg.site
 	}
-	return &Tool{name: name, desc: desc, schema: s, exec: exec, readOut: readOut, cfg: cfg, site: site}, nil
+	t := &Tool{name: name, desc: desc, schema: s, exec: exec, raw: rawResults, cfg: cfg, site: site}
+	t.declare()
+	return t, nil
 }
 
 // inferOptions corrects two standard types the inference would describe by
@@ -222,70 +227,6 @@ func typeName[T any]() string {
 	return t.String()
 }
 
-// Name returns the tool's name.
+// Name returns the tool's name. Everything else the tool declares is in
+// its Declaration.
 func (t *Tool) Name() string { return t.name }
-
-// Description returns the tool's description.
-func (t *Tool) Description() string { return t.desc }
-
-// InputSchema returns a copy of the tool's input schema as registered (the
-// bytes validation compiled). Callers may modify the copy; the tool keeps
-// its own.
-func (t *Tool) InputSchema() json.RawMessage { return bytes.Clone(t.schema.raw) }
-
-// ValidationMode returns the tool's validation mode.
-func (t *Tool) ValidationMode() Mode { return t.cfg.mode }
-
-// Period returns the tool's declared period, and false when it declares
-// none. The returned value is a copy.
-func (t *Tool) Period() (Period, bool) {
-	if t.cfg.period == nil {
-		return Period{}, false
-	}
-	return t.cfg.period.clone(), true
-}
-
-// AskOrAssume returns a copy of the tool's argument rules, with each
-// declared value in its JSON form (string, bool or json.Number), or nil
-// when it declares none.
-func (t *Tool) AskOrAssume() map[string]Rule {
-	return cloneRules(t.cfg.rules)
-}
-
-// Ruled reports whether the tool declares any ask-or-assume rule or a
-// period, which arms the inputs layer.
-func (t *Tool) Ruled() bool { return len(t.cfg.rules) > 0 || t.cfg.period != nil }
-
-// ResultCeiling returns the tool's declared ceiling, and false when it
-// declares none.
-func (t *Tool) ResultCeiling() (Ceiling, bool) {
-	if t.cfg.ceiling == nil {
-		return Ceiling{}, false
-	}
-	return *t.cfg.ceiling, true
-}
-
-// HiddenArguments returns the names of the arguments whose values are never
-// printed (see WithHiddenArguments), or nil. The slice is a copy.
-func (t *Tool) HiddenArguments() []string { return slices.Clone(t.cfg.hidden) }
-
-// Hidden reports whether the argument's value is never printed.
-func (t *Tool) Hidden(argument string) bool { return slices.Contains(t.cfg.hidden, argument) }
-
-// HasCheckIn reports whether the tool declares a check-in.
-func (t *Tool) HasCheckIn() bool { return t.cfg.checkInSet }
-
-// NeedsCheckIn reports whether the call with these (filled) arguments must
-// wait for the person's consent. A panic in the predicate is returned as
-// an error, and the call should not run.
-func (t *Tool) NeedsCheckIn(args json.RawMessage) (need bool, err error) {
-	if !t.cfg.checkInSet {
-		return false, nil
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			need, err = true, fmt.Errorf("tool %q: check-in predicate panicked: %v", t.name, r)
-		}
-	}()
-	return t.cfg.checkIn(bytes.Clone(args)), nil
-}

@@ -35,11 +35,9 @@ func (m Mode) valid() bool {
 	return m == ModeEnforce || m == ModeWarn || m == ModeOff
 }
 
-// maxIssues is how many issues a Rejection lists; the rest are counted.
-const maxIssues = 20
-
 // Issue is one leaf violation of a tool's input schema. It never holds the
-// offending value: Got is only its JSON type.
+// offending value: Got is only its JSON type. Declaration.Check returns
+// them; toolrun gathers them into the rejection the model reads.
 type Issue struct {
 	// Path is the JSON pointer of the offending value ("" is the whole
 	// arguments object, "/items/0/name" a nested member). For a missing
@@ -57,100 +55,25 @@ type Issue struct {
 	Got string `json:"got"`
 }
 
-// Rejection is the outcome of a validation that found issues: every leaf
-// issue sorted by path, keyword and expectation, the first maxIssues of
-// them listed.
-type Rejection struct {
-	// Tool is the name of the tool whose arguments were checked.
-	Tool string `json:"tool"`
-	// Issues lists at most maxIssues issues, sorted.
-	Issues []Issue `json:"issues"`
-	// Total counts every issue found, listed or not.
-	Total int `json:"total"`
-	// ParseError is the parse error the dispatcher passed as ArgsError,
-	// when the arguments were not JSON.
-	ParseError string `json:"parseError,omitempty"`
-}
-
-// Stops reports whether the rejection keeps the call from running under
-// mode: always in ModeEnforce, and in every mode when the arguments were not
-// JSON at all (there is nothing to run the tool on). A nil Rejection stops
-// nothing.
-func (r *Rejection) Stops(mode Mode) bool {
-	if r == nil {
-		return false
-	}
-	return mode == ModeEnforce || mode == "" || r.ParseError != ""
-}
-
-// Omitted is how many issues were found beyond those listed.
-func (r *Rejection) omitted() int { return r.Total - len(r.Issues) }
-
-// Error renders the rejection on one line, so a Rejection can travel as an
-// error.
-func (r *Rejection) Error() string {
-	return fmt.Sprintf("tool %q: arguments rejected: %d issue(s)", r.Tool, r.Total)
-}
-
-// Text renders the rejection for the model: one sentence saying the tool
-// did not run, then one line per issue, then the count of issues left out.
-// The wording is the project's own; values are never shown.
-func (r *Rejection) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "The %s tool was not run: its arguments do not match its input schema (%d issue", r.Tool, r.Total)
-	if r.Total != 1 {
-		b.WriteByte('s')
-	}
-	b.WriteString("). Correct all of them and call it again.")
-	if r.ParseError != "" {
-		b.WriteString("\nThe arguments were not valid JSON: ")
-		b.WriteString(r.ParseError)
-	}
-	for _, is := range r.Issues {
-		path := is.Path
-		if path == "" {
-			path = "(the arguments object)"
-		}
-		fmt.Fprintf(&b, "\n- %s: %s expects %s, got %s", path, is.Keyword, is.Expected, is.Got)
-	}
-	if n := r.omitted(); n > 0 {
-		fmt.Fprintf(&b, "\n- and %d more issue(s) not listed", n)
-	}
-	return b.String()
-}
-
 // validateArgs parses args and validates them against the compiled schema.
 // Empty or all-space args read as {} (some providers send nothing for a
-// call without arguments). argsErr, when not empty, is a parse error the
-// caller already met: it becomes the one issue at pointer "".
-func validateArgs(toolName string, s *compiledSchema, args json.RawMessage, argsErr string) *Rejection {
-	if argsErr != "" {
-		return unparsable(toolName, argsErr)
-	}
+// call without arguments). Text that is not JSON is the error.
+func validateArgs(s *compiledSchema, args json.RawMessage) ([]Issue, error) {
 	doc, err := decodeArgs(args)
 	if err != nil {
-		return unparsable(toolName, err.Error())
+		return nil, err
 	}
 	verr := s.validator.Validate(doc)
 	if verr == nil {
-		return nil
+		return nil, nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(verr, &ve) {
-		return &Rejection{Tool: toolName, Issues: []Issue{{Path: "", Keyword: "schema", Expected: "arguments the validator can read", Got: jsonTypeOf(doc)}}, Total: 1}
+		return []Issue{{Path: "", Keyword: "schema", Expected: "arguments the validator can read", Got: jsonTypeOf(doc)}}, nil
 	}
 	var issues []Issue
 	collectLeaves(s, ve, doc, "", &issues)
-	return finish(toolName, issues)
-}
-
-func unparsable(toolName, why string) *Rejection {
-	return &Rejection{
-		Tool:       toolName,
-		Issues:     []Issue{{Path: "", Keyword: "json", Expected: "one JSON object", Got: "unparsable"}},
-		Total:      1,
-		ParseError: why,
-	}
+	return finish(issues), nil
 }
 
 // decodeArgs decodes call arguments, treating empty text as {}.
@@ -161,8 +84,8 @@ func decodeArgs(args json.RawMessage) (any, error) {
 	return decodeJSON(args)
 }
 
-// finish sorts, deduplicates and caps issues.
-func finish(toolName string, issues []Issue) *Rejection {
+// finish sorts and deduplicates issues (the dispatcher caps them).
+func finish(issues []Issue) []Issue {
 	slices.SortFunc(issues, func(a, b Issue) int {
 		return cmp.Or(comparePointers(a.Path, b.Path), cmp.Compare(a.Keyword, b.Keyword), cmp.Compare(a.Expected, b.Expected), cmp.Compare(a.Got, b.Got))
 	})
@@ -172,11 +95,7 @@ func finish(toolName string, issues []Issue) *Rejection {
 		// the root rather than pretending the call was valid.
 		issues = []Issue{{Path: "", Keyword: "schema", Expected: "arguments matching the input schema", Got: "object"}}
 	}
-	total := len(issues)
-	if len(issues) > maxIssues {
-		issues = slices.Clip(issues[:maxIssues])
-	}
-	return &Rejection{Tool: toolName, Issues: issues, Total: total}
+	return issues
 }
 
 // comparePointers orders JSON pointers token by token, comparing two
@@ -401,26 +320,26 @@ func valueAt(doc any, tokens []string) any {
 // missing marks a location with no value; jsonTypeOf names it "unknown".
 type missing struct{}
 
-// CheckArgument validates one value for the top-level argument name against
-// that argument's own subschema, with the same validator and issue shape as
-// Validate (paths start at "/<name>"). The inputs layer uses it to check a
-// person's answer before filling it in. It returns nil when the value fits,
-// and a Rejection with a "properties" issue at "/<name>" when the schema has
-// no such argument. value is any JSON-encodable Go value; it is not
-// modified.
-func (t *Tool) CheckArgument(name string, value any) *Rejection {
+// checkArgument is Declaration.CheckArgument: one value for the top-level
+// argument name against that argument's own subschema, with the same
+// validator and issue shape as check (paths start at "/<name>"). The inputs
+// layer uses it to check a person's answer before filling it in. It returns
+// nil when the value fits, and a "properties" issue at "/<name>" when the
+// schema has no such argument. value is any JSON-encodable Go value; it is
+// not modified.
+func (t *Tool) checkArgument(name string, value any) []Issue {
 	at := "/" + escapeToken(name)
 	sub := t.schema.validator.Properties[name]
 	if _, listed := t.schema.property(name); !listed || sub == nil {
-		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "properties", Expected: "an argument the tool declares", Got: "unknown"}}, Total: 1}
+		return []Issue{{Path: at, Keyword: "properties", Expected: "an argument the tool declares", Got: "unknown"}}
 	}
 	b, err := json.Marshal(value)
 	if err != nil {
-		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "json", Expected: "a JSON value", Got: "unencodable"}}, Total: 1}
+		return []Issue{{Path: at, Keyword: "json", Expected: "a JSON value", Got: "unencodable"}}
 	}
 	doc, err := decodeJSON(b)
 	if err != nil {
-		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "json", Expected: "a JSON value", Got: "unparsable"}}, Total: 1}
+		return []Issue{{Path: at, Keyword: "json", Expected: "a JSON value", Got: "unparsable"}}
 	}
 	verr := sub.Validate(doc)
 	if verr == nil {
@@ -428,9 +347,9 @@ func (t *Tool) CheckArgument(name string, value any) *Rejection {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(verr, &ve) {
-		return &Rejection{Tool: t.name, Issues: []Issue{{Path: at, Keyword: "schema", Expected: "a value the argument's schema accepts", Got: jsonTypeOf(doc)}}, Total: 1}
+		return []Issue{{Path: at, Keyword: "schema", Expected: "a value the argument's schema accepts", Got: jsonTypeOf(doc)}}
 	}
 	var issues []Issue
 	collectLeaves(t.schema, ve, doc, at, &issues)
-	return finish(t.name, issues)
+	return finish(issues)
 }

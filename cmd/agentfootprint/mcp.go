@@ -16,6 +16,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/mcp"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 func newMCPCmd() *cobra.Command {
@@ -86,7 +87,7 @@ func newMCPToolsCmd() *cobra.Command {
 				}
 				rows := []row{}
 				for i, t := range l.Tools {
-					rows = append(rows, row{t.Name(), t.Description(), t.InputSchema(), t.DefinedAt(), l.Info[i]})
+					rows = append(rows, row{t.Name(), t.Declaration().Description, t.Declaration().InputSchema, t.Declaration().DefinedAt, l.Info[i]})
 				}
 				skipped := l.Skipped
 				if skipped == nil {
@@ -97,7 +98,7 @@ func newMCPToolsCmd() *cobra.Command {
 			var b strings.Builder
 			fmt.Fprintf(&b, "%d tools from %s\n", len(l.Tools), c.Name())
 			for _, t := range l.Tools {
-				fmt.Fprintf(&b, "  %s: %s\n", t.Name(), firstLine(t.Description()))
+				fmt.Fprintf(&b, "  %s: %s\n", t.Name(), firstLine(t.Declaration().Description))
 			}
 			for _, s := range l.Skipped {
 				fmt.Fprintf(&b, "  not offered: %s: %s\n", s.Tool, s.Reason)
@@ -161,14 +162,14 @@ func newMCPCallCmd() *cobra.Command {
 				return inputError(cmd, fmt.Errorf("server %s offers no tool %q (see `agentfootprint mcp tools`)", c.Name(), name))
 			}
 			var rec *mcp.CallRecord
-			callCtx := tool.WithCall(ctx, tool.Call{ID: "cli", Name: name, Progress: func(p any) {
+			callCtx := toolrun.WithCall(ctx, tool.Call{ID: "cli", Name: name, Progress: func(p any) {
 				if m, ok := p.(map[string]any); ok {
 					if r, ok := m["mcp"].(mcp.CallRecord); ok {
 						rec = &r
 					}
 				}
 			}})
-			o := t.Invoke(callCtx, json.RawMessage(argText), "")
+			o := toolrun.Invoke(callCtx, t.Declaration(), json.RawMessage(argText), "")
 			if o.Enforced() {
 				return inputError(cmd, fmt.Errorf("%s", o.Rejection.Text()))
 			}

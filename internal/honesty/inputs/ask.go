@@ -12,7 +12,9 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/periodspell"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // MaxRounds is how many replies a field may misfit before its calls are
@@ -81,8 +83,9 @@ func NewAsk(b Batch, calls []Call, toolOf ToolOf, requestID string) (inputs.Ask,
 // shareKey is the key under which a look-back period argument's question is
 // shared: its choices written as lookbacks, in order. "" for anything else.
 func shareKey(t *tool.Tool, arg string) (key, spelling string) {
-	p, ok := t.Period()
-	r := t.AskOrAssume()[arg]
+	p := t.Declaration().Period
+	ok := p != nil
+	r := t.Declaration().AskOrAssume[arg]
 	if !ok || p.Argument != arg || len(r.Choices) == 0 ||
 		(p.Spelling != tool.SpellingLookback && p.Spelling != tool.SpellingSignedLookback) {
 		return "", ""
@@ -93,7 +96,7 @@ func shareKey(t *tool.Tool, arg string) (key, spelling string) {
 		if !isText {
 			return "", ""
 		}
-		lb, err := tool.ConvertSpelling(v, p.Spelling, tool.SpellingLookback)
+		lb, err := periodspell.Convert(v, string(p.Spelling), string(tool.SpellingLookback))
 		if err != nil {
 			return "", ""
 		}
@@ -107,24 +110,25 @@ func shareKey(t *tool.Tool, arg string) (key, spelling string) {
 func valueFor(a inputs.Ask, fieldID string, t *tool.Tool, v any) any {
 	from, shared := a.Spelling[fieldID]
 	s, isText := v.(string)
-	p, ok := t.Period()
+	p := t.Declaration().Period
+	ok := p != nil
 	if !shared || !isText || !ok || string(p.Spelling) == from {
 		return v
 	}
-	if out, err := tool.ConvertSpelling(s, tool.PeriodSpelling(from), p.Spelling); err == nil {
+	if out, err := periodspell.Convert(s, from, string(p.Spelling)); err == nil {
 		return out
 	}
 	return v
 }
 
 func fieldOf(t *tool.Tool, arg, id string) (inputs.Field, string, error) {
-	r := t.AskOrAssume()[arg]
+	r := t.Declaration().AskOrAssume[arg]
 	var schema struct {
 		Properties map[string]struct {
 			Type any `json:"type"`
 		} `json:"properties"`
 	}
-	if err := json.Unmarshal(t.InputSchema(), &schema); err != nil {
+	if err := json.Unmarshal(t.Declaration().InputSchema, &schema); err != nil {
 		return inputs.Field{}, "", fmt.Errorf("inputs: tool %s: reading its schema: %w", t.Name(), err)
 	}
 	typ, _ := schema.Properties[arg].Type.(string)
@@ -204,7 +208,7 @@ func Answer(a inputs.Ask, r inputs.Reply, toolOf ToolOf, st Stamp) (Outcome, err
 				return Outcome{}, fmt.Errorf("inputs: field %s names tool %s, which is not offered", f.ID, b.Tool)
 			}
 			bv := valueFor(a, f.ID, t, v)
-			if t.CheckArgument(b.Argument, bv) != nil {
+			if toolrun.CheckArgument(t.Declaration(), b.Argument, bv) != nil {
 				fits = false
 			}
 			binds = append(binds, bound{b, t, bv})
@@ -213,11 +217,11 @@ func Answer(a inputs.Ask, r inputs.Reply, toolOf ToolOf, st Stamp) (Outcome, err
 			for _, id := range x.b.Calls {
 				row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: id, ToolName: x.b.Tool,
 					Iteration: st.Iteration, Argument: x.b.Argument, Rule: RuleAsk}
-				if p, ok := x.t.Period(); ok && p.Argument == x.b.Argument {
+				if p := x.t.Declaration().Period; p != nil && p.Argument == x.b.Argument {
 					row.Period = true
 				}
 				if fits {
-					row.Source, row.Value, row.Free = SourceAnswered, Printed(x.value, x.t.Hidden(x.b.Argument)), len(f.Enum) == 0
+					row.Source, row.Value, row.Free = SourceAnswered, Printed(x.value, toolrun.Hidden(x.t.Declaration(), x.b.Argument)), len(f.Enum) == 0
 					out.Fills[id] = append(out.Fills[id], Fill{Argument: x.b.Argument, Value: x.value, Source: SourceAnswered})
 				} else {
 					row.Asked = AskedInvalidAnswer

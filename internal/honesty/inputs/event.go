@@ -6,7 +6,7 @@ package inputs
 import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
-	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Payload is the findings.argument payload for row. valueChars is set only
@@ -16,7 +16,7 @@ func Payload(row ledger.ArgumentRow, hidden bool) event.FindingsArgumentPayload 
 		Turn: row.Turn, Argument: row.Argument, Rule: row.Rule, Period: row.Period, Source: row.Source,
 		Asked: row.Asked, Proposed: row.Proposed != "", Free: row.Free, Hidden: hidden}
 	if row.Value != "" && !hidden {
-		n := tool.UTF16Len(row.Value)
+		n := textlen.UTF16(row.Value)
 		p.ValueChars = &n
 	}
 	return p

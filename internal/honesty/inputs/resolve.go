@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Rule and source words (wire facts of the argument row).
@@ -93,7 +94,7 @@ type ToolOf func(name string) (*tool.Tool, bool)
 // RuledArguments returns a tool's ruled argument names in the order the
 // layer visits them (by name, so a batch resolves the same way every run).
 func RuledArguments(t *tool.Tool) []string {
-	rules := t.AskOrAssume()
+	rules := t.Declaration().AskOrAssume
 	names := make([]string, 0, len(rules))
 	for n := range rules {
 		names = append(names, n)
@@ -148,7 +149,7 @@ func ResolveWith(calls []Call, toolOf ToolOf, st Stamp, o Options) Batch {
 	bind := o.Bind
 	for _, c := range calls {
 		t, ok := toolOf(c.Name)
-		if !ok || t == nil || len(t.AskOrAssume()) == 0 {
+		if !ok || t == nil || len(t.Declaration().AskOrAssume) == 0 {
 			continue
 		}
 		args := map[string]json.RawMessage{}
@@ -164,12 +165,12 @@ func ResolveWith(calls []Call, toolOf ToolOf, st Stamp, o Options) Batch {
 
 func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp, bind Binder, kept *[]KeptAnswer) ([]ledger.ArgumentRow, Resolution) {
 	res := Resolution{ToolCallID: c.ID, Iteration: st.Iteration}
-	rules := t.AskOrAssume()
+	rules := t.Declaration().AskOrAssume
 	var rows []ledger.ArgumentRow
 	for _, name := range RuledArguments(t) {
 		r := rules[name]
 		row := baseRow(c, t, name, st)
-		hidden := t.Hidden(name)
+		hidden := toolrun.Hidden(t.Declaration(), name)
 		row.Rule = RuleAsk
 		if r.Assume != nil {
 			row.Rule = RuleAssume
@@ -224,7 +225,7 @@ func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp
 func baseRow(c Call, t *tool.Tool, name string, st Stamp) ledger.ArgumentRow {
 	row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: c.ID, ToolName: c.Name,
 		Iteration: st.Iteration, Argument: name}
-	if p, ok := t.Period(); ok && p.Argument == name {
+	if p := t.Declaration().Period; p != nil && p.Argument == name {
 		row.Period = true
 	}
 	return row

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/agentfootprint/agentfootprint-go/tool"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Redacted is what a row and the answer's coverage print for a hidden value.
@@ -111,7 +111,7 @@ func Quoted(v any) string {
 }
 
 func cut(s string) string {
-	if tool.UTF16Len(s) <= MaxValueUnits {
+	if textlen.UTF16(s) <= MaxValueUnits {
 		return s
 	}
 	var b strings.Builder

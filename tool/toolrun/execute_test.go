@@ -1,4 +1,8 @@
-package tool
+// Tests of executing a tool and reading what it returned: result objects,
+// typed results, panics, pauses, the call context, check-ins, the result
+// ceiling and the statuses.
+
+package toolrun
 
 import (
 	"context"
@@ -9,7 +13,19 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/tool"
 )
+
+// searchSchema is a tool schema with service and window required, window an
+// enum of look-backs.
+const searchSchema = `{"type":"object","properties":{"service":{"type":"string"},"window":{"type":"string","enum":["1h","2h","24h","7d"]},"limit":{"type":"integer","minimum":1},"verbose":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"since":{"type":["string","null"]}},"required":["service","window"]}`
+
+func noop(context.Context, json.RawMessage) (any, error) { return "ok", nil }
+
+func newSearch(opts ...tool.Option) (*tool.Tool, error) {
+	return tool.NewRaw("search_logs", "Search a service's logs.", json.RawMessage(searchSchema), noop, opts...)
+}
 
 func TestReadRawResults(t *testing.T) {
 	tests := []struct {
@@ -20,27 +36,27 @@ func TestReadRawResults(t *testing.T) {
 	}{
 		{"string is data", "plain text", Output{Value: "plain text"}, "plain text"},
 		{"map is data", map[string]any{"rows": []any{1.0}}, Output{Value: map[string]any{"rows": []any{1.0}}}, `{"rows":[1]}`},
-		{"result object", map[string]any{"content": "done", "status": "partial"}, Output{Value: "done", Status: StatusPartial, Wrapped: true}, "done"},
+		{"result object", map[string]any{"content": "done", "status": "partial"}, Output{Value: "done", Status: tool.StatusPartial, Wrapped: true}, "done"},
 		{"result object with effects", map[string]any{"content": []any{"a"}, "effects": map[string]any{"wrote": 1.0}}, Output{Value: []any{"a"}, Effects: json.RawMessage(`{"wrote":1}`), Wrapped: true}, `["a"]`},
 		{"result object, content only", map[string]any{"content": nil}, Output{Value: nil, Wrapped: true}, "null"},
 		{"unknown status is data", map[string]any{"content": "x", "status": "ok"}, Output{Value: map[string]any{"content": "x", "status": "ok"}}, `{"content":"x","status":"ok"}`},
 		{"extra key is data", map[string]any{"content": "x", "note": "y"}, Output{Value: map[string]any{"content": "x", "note": "y"}}, `{"content":"x","note":"y"}`},
 		{"no content is data", map[string]any{"status": "success"}, Output{Value: map[string]any{"status": "success"}}, `{"status":"success"}`},
-		{"json text result object", json.RawMessage(`{"content":"done","status":"absent"}`), Output{Value: "done", Status: StatusAbsent, Wrapped: true}, "done"},
+		{"json text result object", json.RawMessage(`{"content":"done","status":"absent"}`), Output{Value: "done", Status: tool.StatusAbsent, Wrapped: true}, "done"},
 		{"json text content kept as bytes", json.RawMessage(` {"content": [1, 2.50], "effects": {"a": 1}} `), Output{Value: json.RawMessage(`[1, 2.50]`), Effects: json.RawMessage(`{"a": 1}`), Wrapped: true}, "[1, 2.50]"},
 		{"json text data", json.RawMessage(`{"rows":[]}`), Output{Value: json.RawMessage(`{"rows":[]}`)}, `{"rows":[]}`},
 		{"json text, bad status", json.RawMessage(`{"content":"x","status":7}`), Output{Value: json.RawMessage(`{"content":"x","status":7}`)}, `{"content":"x","status":7}`},
 		{"string holding an object stays data", `{"content":"x"}`, Output{Value: `{"content":"x"}`}, `{"content":"x"}`},
-		{"tool.Result", Result{Content: "r", Status: StatusDenied}, Output{Value: "r", Status: StatusDenied, Wrapped: true}, "r"},
+		{"tool.Result", tool.Result{Content: "r", Status: tool.StatusDenied}, Output{Value: "r", Status: tool.StatusDenied, Wrapped: true}, "r"},
 		{"html stays unescaped", map[string]any{"q": "<a & b>"}, Output{Value: map[string]any{"q": "<a & b>"}}, `{"q":"<a & b>"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tl, err := NewRaw("raw", "Raw tool.", json.RawMessage(`{"type":"object"}`), func(context.Context, json.RawMessage) (any, error) { return tt.ret, nil })
+			tl, err := tool.NewRaw("raw", "Raw tool.", json.RawMessage(`{"type":"object"}`), func(context.Context, json.RawMessage) (any, error) { return tt.ret, nil })
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := tl.Execute(context.Background(), nil)
+			got, err := Execute(context.Background(), tl.Declaration(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,16 +86,18 @@ func TestTypedResults(t *testing.T) {
 		{"struct marshalled", func(context.Context, struct{}) (any, error) { return out{Count: 2}, nil }, Output{Value: out{Count: 2}}, `{"count":2}`, ""},
 		{"result map is data for typed tools", func(context.Context, struct{}) (any, error) { return map[string]any{"content": "x"}, nil }, Output{Value: map[string]any{"content": "x"}}, `{"content":"x"}`, ""},
 		{"Result unwrapped", func(context.Context, struct{}) (any, error) {
-			return Result{Content: out{Count: 1}, Status: StatusSuccess}, nil
-		}, Output{Value: out{Count: 1}, Status: StatusSuccess, Wrapped: true}, `{"count":1}`, ""},
-		{"*Result unwrapped", func(context.Context, struct{}) (any, error) { return &Result{Content: "p", Status: StatusPending}, nil }, Output{Value: "p", Status: StatusPending, Wrapped: true}, "p", ""},
-		{"bad status refused", func(context.Context, struct{}) (any, error) { return Result{Content: "x", Status: "done"}, nil }, Output{}, "", `result status "done" is not one of`},
+			return tool.Result{Content: out{Count: 1}, Status: tool.StatusSuccess}, nil
+		}, Output{Value: out{Count: 1}, Status: tool.StatusSuccess, Wrapped: true}, `{"count":1}`, ""},
+		{"*Result unwrapped", func(context.Context, struct{}) (any, error) {
+			return &tool.Result{Content: "p", Status: tool.StatusPending}, nil
+		}, Output{Value: "p", Status: tool.StatusPending, Wrapped: true}, "p", ""},
+		{"bad status refused", func(context.Context, struct{}) (any, error) { return tool.Result{Content: "x", Status: "done"}, nil }, Output{}, "", `result status "done" is not one of`},
 		{"tool error passes through", func(context.Context, struct{}) (any, error) { return nil, errors.New("disk full") }, Output{}, "", "disk full"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tl := Must(New("typed", "Typed tool.", tt.fn))
-			got, err := tl.Execute(context.Background(), json.RawMessage(`{}`))
+			tl := tool.Must(tool.New("typed", "Typed tool.", tt.fn))
+			got, err := Execute(context.Background(), tl.Declaration(), json.RawMessage(`{}`))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
@@ -100,12 +118,12 @@ func TestTypedResults(t *testing.T) {
 }
 
 func TestStringOutPassesAsIs(t *testing.T) {
-	tl := Must(New("echo", "Echo.", func(_ context.Context, in struct {
+	tl := tool.Must(tool.New("echo", "Echo.", func(_ context.Context, in struct {
 		S string `json:"s"`
 	}) (string, error) {
 		return in.S, nil
 	}))
-	out, err := tl.Execute(context.Background(), json.RawMessage(`{"s":"a \"quoted\" <b>"}`))
+	out, err := Execute(context.Background(), tl.Declaration(), json.RawMessage(`{"s":"a \"quoted\" <b>"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +133,8 @@ func TestStringOutPassesAsIs(t *testing.T) {
 }
 
 func TestPanicAndPauseReachTheDispatcher(t *testing.T) {
-	panicky := Must(New("panicky", "Panics.", func(context.Context, struct{}) (string, error) { panic("index out of range") }))
-	_, err := panicky.Execute(context.Background(), nil)
+	panicky := tool.Must(tool.New("panicky", "Panics.", func(context.Context, struct{}) (string, error) { panic("index out of range") }))
+	_, err := Execute(context.Background(), panicky.Declaration(), nil)
 	var pe *PanicError
 	if !errors.As(err, &pe) || pe.Tool != "panicky" || pe.Value != "index out of range" || len(pe.Stack) == 0 {
 		t.Fatalf("err = %#v, want *PanicError", err)
@@ -125,21 +143,25 @@ func TestPanicAndPauseReachTheDispatcher(t *testing.T) {
 		t.Fatalf("Error() = %q", err.Error())
 	}
 
-	asking := Must(New("restart", "Restarts a service.", func(context.Context, struct{}) (string, error) {
-		return "", Pause(map[string]any{"question": "Restart checkout?"})
+	asking := tool.Must(tool.New("restart", "Restarts a service.", func(context.Context, struct{}) (string, error) {
+		return "", tool.Pause(map[string]any{"question": "Restart checkout?"})
 	}))
-	o := asking.Invoke(context.Background(), nil, "")
-	pr, ok := o.Paused()
+	o := Invoke(context.Background(), asking.Declaration(), nil, "")
+	data, ok := PauseData(o.Err)
 	if !ok || !o.Ran {
 		t.Fatalf("outcome %+v is not a pause", o)
 	}
-	if diff := cmp.Diff(map[string]any{"question": "Restart checkout?"}, pr.Data); diff != "" {
+	if diff := cmp.Diff(map[string]any{"question": "Restart checkout?"}, data); diff != "" {
 		t.Fatalf("pause data (-want +got):\n%s", diff)
 	}
-	wrapped := &wrapErr{Pause("x")}
-	var pr2 *PauseRequest
-	if !errors.As(wrapped, &pr2) || pr2.Data != "x" {
-		t.Fatalf("a wrapped pause is not found by errors.As")
+	if data, ok := PauseData(&wrapErr{tool.Pause("x")}); !ok || data != "x" {
+		t.Fatalf("a wrapped pause is not found: %v %v", data, ok)
+	}
+	if data, ok := PauseData(errors.New("disk full")); ok || data != nil {
+		t.Fatalf("a plain error reads as a pause: %v", data)
+	}
+	if got := tool.Pause(1).Error(); got != "tool asked to pause the run for a person (data: int)" {
+		t.Fatalf("Pause(1).Error() = %q", got)
 	}
 }
 
@@ -149,14 +171,14 @@ func (w *wrapErr) Error() string { return "wrapped: " + w.err.Error() }
 func (w *wrapErr) Unwrap() error { return w.err }
 
 func TestExecuteDoesNotLetTheToolModifyArgs(t *testing.T) {
-	tl := Must(NewRaw("mutator", "Mutates.", json.RawMessage(`{"type":"object"}`), func(_ context.Context, args json.RawMessage) (any, error) {
+	tl := tool.Must(tool.NewRaw("mutator", "Mutates.", json.RawMessage(`{"type":"object"}`), func(_ context.Context, args json.RawMessage) (any, error) {
 		for i := range args {
 			args[i] = 'x'
 		}
 		return "ok", nil
 	}))
 	args := json.RawMessage(`{"a":1}`)
-	if _, err := tl.Execute(context.Background(), args); err != nil {
+	if _, err := Execute(context.Background(), tl.Declaration(), args); err != nil {
 		t.Fatal(err)
 	}
 	if string(args) != `{"a":1}` {
@@ -166,11 +188,11 @@ func TestExecuteDoesNotLetTheToolModifyArgs(t *testing.T) {
 
 func TestRawToolGetsEmptyObjectForNoArgs(t *testing.T) {
 	var seen string
-	tl := Must(NewRaw("noargs", "No args.", json.RawMessage(`{"type":"object","properties":{}}`), func(_ context.Context, args json.RawMessage) (any, error) {
+	tl := tool.Must(tool.NewRaw("noargs", "No args.", json.RawMessage(`{"type":"object","properties":{}}`), func(_ context.Context, args json.RawMessage) (any, error) {
 		seen = string(args)
 		return "", nil
 	}))
-	if o := tl.Invoke(context.Background(), json.RawMessage("  "), ""); o.Rejection != nil || o.Err != nil {
+	if o := Invoke(context.Background(), tl.Declaration(), json.RawMessage("  "), ""); o.Rejection != nil || o.Err != nil {
 		t.Fatalf("outcome %+v", o)
 	}
 	if seen != "{}" {
@@ -179,10 +201,10 @@ func TestRawToolGetsEmptyObjectForNoArgs(t *testing.T) {
 }
 
 func TestCallContext(t *testing.T) {
-	var got Call
-	tl := Must(New("ctxtool", "Reads its call.", func(ctx context.Context, _ struct{}) (string, error) {
+	var got tool.Call
+	tl := tool.Must(tool.New("ctxtool", "Reads its call.", func(ctx context.Context, _ struct{}) (string, error) {
 		var err error
-		if got, err = CallFrom(ctx); err != nil {
+		if got, err = tool.CallFrom(ctx); err != nil {
 			return "", err
 		}
 		got.Progress(map[string]int{"done": 1})
@@ -190,9 +212,9 @@ func TestCallContext(t *testing.T) {
 	}))
 	var progress []any
 	now := time.Date(2026, 10, 9, 15, 40, 0, 0, time.UTC)
-	call := Call{ID: "c1", Name: "ctxtool", Iteration: 2, Turn: 1, Progress: func(p any) { progress = append(progress, p) },
-		Time: &CallTime{Zone: "America/Los_Angeles", Now: now, DispatchedAt: now.Add(1500 * time.Millisecond)}}
-	if _, err := tl.Execute(WithCall(context.Background(), call), nil); err != nil {
+	call := tool.Call{ID: "c1", Name: "ctxtool", Iteration: 2, Turn: 1, Progress: func(p any) { progress = append(progress, p) },
+		Time: &tool.CallTime{Zone: "America/Los_Angeles", Now: now, DispatchedAt: now.Add(1500 * time.Millisecond)}}
+	if _, err := Execute(WithCall(context.Background(), call), tl.Declaration(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got.ID != "c1" || got.Name != "ctxtool" || got.Iteration != 2 || got.Turn != 1 || got.Time == nil {
@@ -208,28 +230,28 @@ func TestCallContext(t *testing.T) {
 	if want := `{"version":1,"zone":"America/Los_Angeles","now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T15:40:01.5Z"}`; string(b) != want {
 		t.Fatalf("CallTime JSON\n got %s\nwant %s", b, want)
 	}
-	b, _ = json.Marshal(CallTime{Zone: "UTC", ZoneUnknown: true, Now: now.In(time.FixedZone("x", 3600)), DispatchedAt: now})
+	b, _ = json.Marshal(tool.CallTime{Zone: "UTC", ZoneUnknown: true, Now: now.In(time.FixedZone("x", 3600)), DispatchedAt: now})
 	if want := `{"version":1,"zone":"UTC","zoneUnknown":true,"now":"2026-10-09T15:40:00Z","dispatchedAt":"2026-10-09T15:40:00Z"}`; string(b) != want {
 		t.Fatalf("CallTime JSON\n got %s\nwant %s", b, want)
 	}
 
-	none, err := CallFrom(context.Background())
-	if !errors.Is(err, ErrNoCall) || none.ID != "" || none.Progress == nil {
-		t.Fatalf("CallFrom without a call = %+v, %v; want a zero Call and ErrNoCall", none, err)
+	none, err := tool.CallFrom(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "no call in this context") || none.ID != "" || none.Progress == nil {
+		t.Fatalf("CallFrom without a call = %+v, %v; want a zero Call and the no-call error", none, err)
 	}
 	none.Progress("ignored") // must not panic
 }
 
 func TestCheckIn(t *testing.T) {
-	plain := Must(newSearch())
-	if need, err := plain.NeedsCheckIn(nil); need || err != nil || plain.HasCheckIn() {
+	plain := tool.Must(newSearch())
+	if need, err := NeedsCheckIn(plain.Declaration(), nil); need || err != nil || (plain.Declaration().CheckIn != nil) {
 		t.Fatalf("a tool without check-in needs one: %v %v", need, err)
 	}
-	always := Must(newSearch(WithCheckIn(CheckInAlways)))
-	if need, err := always.NeedsCheckIn(json.RawMessage(`{}`)); !need || err != nil || !always.HasCheckIn() {
-		t.Fatalf("CheckInAlways: %v %v", need, err)
+	always := tool.Must(newSearch(tool.WithCheckIn(func(json.RawMessage) bool { return true })))
+	if need, err := NeedsCheckIn(always.Declaration(), json.RawMessage(`{}`)); !need || err != nil || !(always.Declaration().CheckIn != nil) {
+		t.Fatalf("always: %v %v", need, err)
 	}
-	big := Must(newSearch(WithCheckIn(func(args json.RawMessage) bool {
+	big := tool.Must(newSearch(tool.WithCheckIn(func(args json.RawMessage) bool {
 		var a struct {
 			Limit int `json:"limit"`
 		}
@@ -240,22 +262,22 @@ func TestCheckIn(t *testing.T) {
 		args string
 		want bool
 	}{{`{"limit":5}`, false}, {`{"limit":500}`, true}} {
-		if need, _ := big.NeedsCheckIn(json.RawMessage(tc.args)); need != tc.want {
+		if need, _ := NeedsCheckIn(big.Declaration(), json.RawMessage(tc.args)); need != tc.want {
 			t.Errorf("NeedsCheckIn(%s) = %v, want %v", tc.args, need, tc.want)
 		}
 	}
-	broken := Must(newSearch(WithCheckIn(func(json.RawMessage) bool { panic("nil map") })))
-	need, err := broken.NeedsCheckIn(nil)
+	broken := tool.Must(newSearch(tool.WithCheckIn(func(json.RawMessage) bool { panic("nil map") })))
+	need, err := NeedsCheckIn(broken.Declaration(), nil)
 	if err == nil || !need || !strings.Contains(err.Error(), "check-in predicate panicked: nil map") {
 		t.Fatalf("a panicking predicate: %v %v", need, err)
 	}
 }
 
 func TestResultCeiling(t *testing.T) {
-	tl := Must(newSearch(WithResultCeiling(10, "a shorter window")))
-	c, ok := tl.ResultCeiling()
-	if !ok || c != (Ceiling{MaxChars: 10, NarrowBy: "a shorter window"}) {
-		t.Fatalf("ResultCeiling() = %+v, %v", c, ok)
+	tl := tool.Must(newSearch(tool.WithResultCeiling(10, "a shorter window")))
+	d := tl.Declaration()
+	if d.ResultCeiling != 10 || d.NarrowBy != "a shorter window" {
+		t.Fatalf("declared ceiling = %d %q", d.ResultCeiling, d.NarrowBy)
 	}
 	tests := []struct {
 		served string
@@ -268,7 +290,7 @@ func TestResultCeiling(t *testing.T) {
 		{"éééééééé😀", 10, false},
 	}
 	for _, tt := range tests {
-		refusal, size, over := c.Check("search_logs", tt.served)
+		refusal, size, over := CheckCeiling(d, tt.served)
 		if size != tt.size || over != tt.over {
 			t.Errorf("Check(%q) size %d over %v, want %d %v", tt.served, size, over, tt.size, tt.over)
 		}
@@ -279,8 +301,8 @@ func TestResultCeiling(t *testing.T) {
 	if got := ceilingRefusal("search_logs", 52000, 8000, "a shorter window"); got != "No data was returned: the search_logs result was 52000 characters, over the tool's limit of 8000 characters, so it was withheld rather than cut. Call it again asking for less, narrowing by a shorter window." {
 		t.Errorf("refusal text: %q", got)
 	}
-	if _, ok := Must(newSearch()).ResultCeiling(); ok {
-		t.Errorf("a tool without a ceiling reports one")
+	if _, _, over := CheckCeiling(tool.Must(newSearch()).Declaration(), strings.Repeat("x", 1<<20)); over {
+		t.Errorf("a tool without a ceiling refuses a result")
 	}
 }
 
@@ -289,16 +311,16 @@ func TestStatuses(t *testing.T) {
 	var got []string
 	for _, s := range Statuses() {
 		got = append(got, string(s))
-		if p, ok := parseStatus(string(s)); !ok || p != s {
-			t.Errorf("parseStatus(%q) = %q, %v", s, p, ok)
+		if !validStatus(s) {
+			t.Errorf("validStatus(%q) = false", s)
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("statuses (-want +got):\n%s", diff)
 	}
 	for _, bad := range []string{"", "Success", " success", "ok", "error"} {
-		if _, ok := parseStatus(bad); ok {
-			t.Errorf("parseStatus(%q) accepted", bad)
+		if validStatus(tool.Status(bad)) {
+			t.Errorf("validStatus(%q) accepted", bad)
 		}
 	}
 }

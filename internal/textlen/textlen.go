@@ -1,0 +1,18 @@
+// Package textlen measures text the way every character limit of the
+// project counts it: in UTF-16 code units, the unit the recorded wire
+// formats and the TypeScript implementation use (result ceilings, question
+// lengths, served characters in events).
+package textlen
+
+import "unicode/utf16"
+
+// UTF16 counts s in UTF-16 code units: one per rune of the Basic
+// Multilingual Plane, two per rune above it (a surrogate pair). An invalid
+// byte counts as U+FFFD, one unit.
+func UTF16(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
