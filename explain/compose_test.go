@@ -117,7 +117,7 @@ func TestBacktrackComposedMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.Hops) != 2 || ch.Hops[0].Kind != explain.HopMerge || len(ch.Hops[0].Branches) != 2 {
+	if len(ch.Hops) != 2 || ch.Hops[0].Kind != "merge" || len(ch.Hops[0].Branches) != 2 {
 		t.Fatalf("hops = %+v", ch.Hops)
 	}
 	for i, want := range []string{"a says hi", "b says hi"} {

@@ -40,19 +40,19 @@ type recordedOutput struct {
 	err    bool
 }
 
-// FrozenTools is the table of recorded tool outputs of a run, keyed by tool
+// frozenTools is the table of recorded tool outputs of a run, keyed by tool
 // name and the SHA-256 of the canonical arguments, in occurrence order.
-type FrozenTools struct {
+type frozenTools struct {
 	outputs map[string][]recordedOutput
 }
 
-// NewFrozenTools reads every tool execution of rec. A result whose raw output
+// newFrozenTools reads every tool execution of rec. A result whose raw output
 // blob is missing from the record is refused by name.
-func NewFrozenTools(rec *record.Record) (*FrozenTools, error) {
+func newFrozenTools(rec *record.Record) (*frozenTools, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
-	ft := &FrozenTools{outputs: map[string][]recordedOutput{}}
+	ft := &frozenTools{outputs: map[string][]recordedOutput{}}
 	log := rec.Log
 	for _, ci := range commitsOf(log, stageToolCalls) {
 		results, ok, err := valueAt[[]state.ToolResult](log, ci, keyToolResults)
@@ -83,7 +83,7 @@ func NewFrozenTools(rec *record.Record) (*FrozenTools, error) {
 }
 
 // Len returns the number of recorded executions.
-func (ft *FrozenTools) Len() int {
+func (ft *frozenTools) Len() int {
 	n := 0
 	for _, v := range ft.outputs {
 		n += len(v)
@@ -114,7 +114,7 @@ func callKey(name string, args json.RawMessage) string {
 // replay is one rerun's use of the table: its own occurrence counters and
 // what diverged.
 type replay struct {
-	ft       *FrozenTools
+	ft       *frozenTools
 	mode     ToolMode
 	mu       sync.Mutex
 	next     map[string]int
@@ -122,7 +122,7 @@ type replay struct {
 	live     int
 }
 
-func (ft *FrozenTools) session(mode ToolMode) *replay {
+func (ft *frozenTools) session(mode ToolMode) *replay {
 	if mode == "" {
 		mode = ToolsRefuse
 	}
@@ -179,7 +179,7 @@ func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 // World is what a rerun runs on: the frozen tools, the frozen clock and the
 // live model. Each rerun takes its own replay counters.
 type World struct {
-	Tools *FrozenTools
+	tools *frozenTools
 	// Now is the clock every rerun reads: the recorded start of the run.
 	Now  func() time.Time
 	Live llm.Provider
@@ -195,7 +195,7 @@ func FrozenWorld(rec *record.Record, live llm.Provider) (*World, error) {
 	if live == nil {
 		return nil, errors.New("explain: FrozenWorld needs a live provider")
 	}
-	ft, err := NewFrozenTools(rec)
+	ft, err := newFrozenTools(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func FrozenWorld(rec *record.Record, live llm.Provider) (*World, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explain: manifest.startedAt %q is not an RFC 3339 time", rec.Manifest.StartedAt)
 	}
-	return &World{Tools: ft, Now: func() time.Time { return start }, Live: live, Mode: ToolsRefuse}, nil
+	return &World{tools: ft, Now: func() time.Time { return start }, Live: live, Mode: ToolsRefuse}, nil
 }
 
 // seeded sends every request with a fixed seed.
@@ -235,7 +235,7 @@ type rerunResult struct {
 
 // rerun runs bp once in the world with seed.
 func (w *World) rerun(ctx context.Context, bp Blueprint, turn rerunTurn, seed int64) (rerunResult, error) {
-	rp := w.Tools.session(w.Mode)
+	rp := w.tools.session(w.Mode)
 	frozen := Blueprint{Units: bp.Units, Options: bp.Options}
 	for _, t := range bp.Tools {
 		ft, err := rp.wrap(t)

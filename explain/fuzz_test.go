@@ -38,7 +38,7 @@ func FuzzDecodeAndExplain(f *testing.F) {
 		_, _ = explain.Backtrack(rec, explain.Target{})
 		_, _ = explain.Rank(rec, explain.Target{})
 		_, _ = explain.MissingContext(rec, explain.Target{})
-		_, _ = explain.NewFrozenTools(rec)
+		_, _ = explain.FrozenWorld(rec, echoModel())
 		for _, c := range rec.Log.Commits {
 			_, _ = explain.Slice(rec.Log, c.RuntimeStageID, flow.SliceOptions{MaxNodes: 10})
 		}

@@ -127,7 +127,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 		!strings.Contains(s.Claim, "restoring history/0 changes the answer") {
 		t.Errorf("restoration = %+v, want history/0 confirmed 3/3", s)
 	}
-	if rep.Mode != explain.ModeCausal || rep.Runs != 6 {
+	if rep.Mode != "causal" || rep.Runs != 6 {
 		t.Errorf("mode %s runs %d, want causal and 6", rep.Mode, rep.Runs)
 	}
 
