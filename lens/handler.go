@@ -11,7 +11,6 @@ import (
 	"regexp"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 )
 
 // Prefix is the path the handler serves under: Prefix lists the runs and
@@ -98,7 +97,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		var s runSummary
 		run, err := h.st.GetRun(r.Context(), info.ID)
 		if err == nil {
-			rec, derr := runrecord.Decode(run)
+			rec, derr := store.DecodeRecord(run)
 			s = summarize(info, rec)
 			if derr != nil {
 				s.Err = "its record cannot be read: " + derr.Error()
@@ -133,7 +132,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "reading run "+id+": "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	rec, err := runrecord.Decode(run)
+	rec, err := store.DecodeRecord(run)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return

@@ -7,7 +7,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/lens"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"io"
 	"net/http"
@@ -29,7 +28,7 @@ func storeWith(t *testing.T, recs map[store.Status]*record.Record) store.Store {
 		if status == store.StatusComplete {
 			answer = "Checkout has been degraded since 09:04 UTC."
 		}
-		run, err := runrecord.FromRecord(rec, status, answer)
+		run, err := store.RunFromRecord(rec, status, answer)
 		if err != nil {
 			t.Fatal(err)
 		}
