@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -79,7 +80,7 @@ func TestBacktrackComposed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := explain.Decode(b)
+	back, err := record.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

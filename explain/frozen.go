@@ -21,16 +21,16 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// ToolMode says what a frozen tool does with a call the record has no
+// toolMode says what a frozen tool does with a call the record has no
 // output for.
-type ToolMode string
+type toolMode string
 
 const (
-	// ToolsRefuse (the default) tells the model no recorded output exists
-	// for those arguments and marks the run diverged.
-	ToolsRefuse ToolMode = "refuse"
-	// ToolsLive runs the real tool and counts the live call.
-	ToolsLive ToolMode = "live"
+	// toolsRefuse tells the model no recorded output exists for those
+	// arguments and marks the run diverged.
+	toolsRefuse toolMode = "refuse"
+	// toolsLive runs the real tool and counts the live call.
+	toolsLive toolMode = "live"
 )
 
 // recordedOutput is one tool execution as the record keeps it.
@@ -115,16 +115,16 @@ func callKey(name string, args json.RawMessage) string {
 // what diverged.
 type replay struct {
 	ft       *frozenTools
-	mode     ToolMode
+	mode     toolMode
 	mu       sync.Mutex
 	next     map[string]int
 	diverged bool
 	live     int
 }
 
-func (ft *frozenTools) session(mode ToolMode) *replay {
+func (ft *frozenTools) session(mode toolMode) *replay {
 	if mode == "" {
-		mode = ToolsRefuse
+		mode = toolsRefuse
 	}
 	return &replay{ft: ft, mode: mode, next: map[string]int{}}
 }
@@ -143,7 +143,7 @@ func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 		outs := r.ft.outputs[k]
 		if n >= len(outs) {
 			r.diverged = true
-			live := r.mode == ToolsLive
+			live := r.mode == toolsLive
 			if live {
 				r.live++
 			}
@@ -183,8 +183,11 @@ type World struct {
 	// Now is the clock every rerun reads: the recorded start of the run.
 	Now  func() time.Time
 	Live llm.Provider
-	// Mode is what a frozen tool does with a call it has no output for.
-	Mode ToolMode
+	// LiveTools runs the real tool, counting the live call, when a frozen tool
+	// is called with arguments the record has no output for. Off (the
+	// default), the model is told no recorded output exists for those
+	// arguments and the rerun is marked diverged.
+	LiveTools bool
 }
 
 // FrozenWorld builds the world for reruns of rec on the live provider. The
@@ -203,7 +206,7 @@ func FrozenWorld(rec *record.Record, live llm.Provider) (*World, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explain: manifest.startedAt %q is not an RFC 3339 time", rec.Manifest.StartedAt)
 	}
-	return &World{tools: ft, Now: func() time.Time { return start }, Live: live, Mode: ToolsRefuse}, nil
+	return &World{tools: ft, Now: func() time.Time { return start }, Live: live}, nil
 }
 
 // seeded sends every request with a fixed seed.
@@ -235,7 +238,11 @@ type rerunResult struct {
 
 // rerun runs bp once in the world with seed.
 func (w *World) rerun(ctx context.Context, bp Blueprint, turn rerunTurn, seed int64) (rerunResult, error) {
-	rp := w.tools.session(w.Mode)
+	mode := toolsRefuse
+	if w.LiveTools {
+		mode = toolsLive
+	}
+	rp := w.tools.session(mode)
 	frozen := Blueprint{Units: bp.Units, Options: bp.Options}
 	for _, t := range bp.Tools {
 		ft, err := rp.wrap(t)

@@ -70,7 +70,7 @@ func TestFrozenToolKeepsDeclarations(t *testing.T) {
 	ft := &frozenTools{outputs: map[string][]recordedOutput{
 		callKey("search_logs", args): {{raw: []byte("3 errors in checkout")}},
 	}}
-	frozen, err := ft.session(ToolsRefuse).wrap(orig)
+	frozen, err := ft.session(toolsRefuse).wrap(orig)
 	if err != nil {
 		t.Fatal(err)
 	}

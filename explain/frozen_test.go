@@ -94,7 +94,7 @@ func TestFrozenWorldReplay(t *testing.T) {
 		t.Errorf("input override: %+v, want 2 flips, 2 diverged, 0 live", s)
 	}
 	// In live mode the unmatched call runs the real tool and is counted.
-	w.Mode = explain.ToolsLive
+	w.LiveTools = true
 	rep, err = explain.Probe(context.Background(), rec, bp, w, explain.ProbeOptions{Samples: 2,
 		Suspects: []explain.Spec{explain.Input("userMessage", "a|b|a|a")}, Comparator: same})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
@@ -31,7 +32,7 @@ func FuzzDecodeAndExplain(f *testing.F) {
 		if log, err := explain.DecodeLog(data); err == nil && len(log.Commits) > 0 {
 			_, _ = explain.Slice(log, log.Commits[len(log.Commits)-1].RuntimeStageID, flow.SliceOptions{MaxNodes: 10})
 		}
-		rec, err := explain.Decode(data)
+		rec, err := record.Decode(data)
 		if err != nil {
 			return
 		}

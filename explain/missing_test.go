@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -90,7 +91,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := explain.Decode(data)
+	rec, err := record.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
