@@ -1,3 +1,5 @@
+// A composed run (several inner agents) is stored as one run and reads back whole.
+
 package store_test
 
 import (

@@ -1,3 +1,5 @@
+// DecodeRecord on arbitrary stored bytes: it refuses or decodes, and never panics.
+
 package store_test
 
 import (
@@ -7,7 +9,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
-// FuzzDecode feeds Decode stored runs whose record bytes are arbitrary: it must refuse or
+// FuzzDecodeRecord feeds DecodeRecord stored runs whose record bytes are arbitrary: it must refuse or
 // decode, never panic, and a decoded record must carry the run's blobs.
 func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte(`{"format":"agentfootprint-go.record/1","manifest":{"runId":"r"},"structure":{},"runId":"r","chartId":"agentfootprint.agent","commits":[],"blobs":{},"events":[],"droppedEvents":0}`))

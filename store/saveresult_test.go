@@ -1,3 +1,6 @@
+// SaveResult and LoadRecord round trips: the record survives, the status follows the
+// turn, and bad input is refused by name.
+
 package store_test
 
 import (
