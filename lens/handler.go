@@ -149,7 +149,7 @@ func (h *runsHandler) run(w http.ResponseWriter, r *http.Request) {
 func writePage(w http.ResponseWriter, page []byte) {
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
-	hd.Set("Content-Security-Policy", ContentSecurityPolicy)
+	hd.Set("Content-Security-Policy", contentSecurityPolicy)
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("Cache-Control", "no-store")
