@@ -55,7 +55,7 @@
 // [ValueAt] replays any key as of any commit;
 // [LastWriter], [Slice] and [ElementBirth] walk the record backwards. The
 // [Record] and [Checkpoint] encode to JSON and decode back with
-// [Chart.DecodeRecord] and [DecodeCheckpoint].
+// [Chart.DecodeRecord] and, for a checkpoint, encoding/json.
 //
 // # Pausing
 //
@@ -65,10 +65,10 @@
 //
 // # Subflows, forks and observers
 //
-// [Seq.Mount] runs another chart as one node, with its own state and log
+// [Builder.Mount] runs another chart as one node, with its own state and log
 // (kept under the mount's runtime id in [Record.Subflows]), seeded by an
 // input mapping and merged back only through the explicit ops of its output
-// mapping. [Seq.Fork] and [Seq.Selector] run single-stage children
+// mapping. [Builder.Fork] and [Builder.Selector] run single-stage children
 // concurrently and commit them in declaration order. [Hooks] observe the
 // scope (reads, writes, commits), the flow (decisions, loops, pauses) and
 // custom events from [Scope.Emit]; attach them per run with [WithHooks] or

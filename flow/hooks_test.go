@@ -87,8 +87,8 @@ func TestObserverPanicsAreIsolated(t *testing.T) {
 	if err != nil || res.Output != "ok" {
 		t.Fatalf("run broken by an observer: %v %v", res.Output, err)
 	}
-	if res.Observers.Panics != 2 {
-		t.Errorf("panics = %d, want 2", res.Observers.Panics)
+	if res.ObserverPanics != 2 {
+		t.Errorf("panics = %d, want 2", res.ObserverPanics)
 	}
 	if len(reported) != 2 || !strings.Contains(reported[0], `observer "bad" panicked: observer bug`) {
 		t.Errorf("reported = %q", reported)
