@@ -25,17 +25,17 @@ const (
 	baseURLEnv = "OPENAI_BASE_URL"
 )
 
-// DefaultBaseURL is the official endpoint.
-const DefaultBaseURL = "https://api.openai.com/v1"
+// defaultBaseURL is the official endpoint.
+const defaultBaseURL = "https://api.openai.com/v1"
 
-// DefaultTimeout bounds one whole call (all attempts, the whole stream)
+// defaultTimeout bounds one whole call (all attempts, the whole stream)
 // when Options.Timeout is zero.
-const DefaultTimeout = 5 * time.Minute
+const defaultTimeout = 5 * time.Minute
 
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the API root that "/chat/completions" is appended to;
-	// empty means $OPENAI_BASE_URL, else DefaultBaseURL.
+	// empty means $OPENAI_BASE_URL, else https://api.openai.com/v1.
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer"; empty means
 	// $OPENAI_API_KEY. With no key at all no header is sent (local servers).
@@ -48,12 +48,12 @@ type Options struct {
 	// HTTPClient sends the requests; nil means a client with no timeout of
 	// its own (Timeout and ctx bound every call).
 	HTTPClient *http.Client
-	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	// Timeout bounds one whole call; 0 means 5 minutes, negative none.
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
 	// MaxResponseBytes caps one reply, whole or streamed; 0 means
-	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// 32 MiB, negative no cap. A larger reply
 	// fails the call with an *llm.Error naming this option.
 	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. OpenAI-Organization).
@@ -91,7 +91,7 @@ var (
 // New returns a client. It never fails: a missing key or an unreachable
 // server is reported by the first call (or by Diagnose) with the fix.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), DefaultBaseURL),
+	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL),
 		key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv)), name: wire.FirstSet(opts.Name, "openai")}
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
@@ -127,7 +127,7 @@ func (c *Client) maxTokensField() string {
 	return "max_tokens"
 }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")

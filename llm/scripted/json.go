@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -144,7 +143,7 @@ func parseError(raw json.RawMessage) (*llm.Error, error) {
 			return nil, errors.New("the error sentence is empty")
 		}
 		_, res := llm.DefaultPolicy(llm.KindUnknown)
-		return &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: res, Message: s}, nil
+		return &llm.Error{Provider: providerName, Kind: llm.KindUnknown, Resumable: res, Message: s}, nil
 	}
 	var j errorJSON
 	if err := strictUnmarshal(raw, &j); err != nil {
@@ -163,7 +162,7 @@ func parseError(raw json.RawMessage) (*llm.Error, error) {
 	if j.Resumable != nil {
 		res = *j.Resumable
 	}
-	e := &llm.Error{Provider: Name, Kind: j.Kind, Status: j.Status, Retryable: retry, Resumable: res, Message: j.Message}
+	e := &llm.Error{Provider: providerName, Kind: j.Kind, Status: j.Status, Retryable: retry, Resumable: res, Message: j.Message}
 	if j.RetryAfter != "" {
 		d, err := time.ParseDuration(j.RetryAfter)
 		if err != nil || d < 0 {
@@ -235,17 +234,4 @@ func ParseReplies(data []byte) ([]Reply, error) {
 		}
 	}
 	return out, nil
-}
-
-// Load reads a reply list from a JSON file and returns a provider playing it.
-func Load(path string) (*Provider, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("scripted: %w", err)
-	}
-	rs, err := ParseReplies(data)
-	if err != nil {
-		return nil, fmt.Errorf("scripted: %s: %w", path, err)
-	}
-	return New(rs...), nil
 }
