@@ -175,7 +175,7 @@ func notAReply(p wire.Profile, raw []byte, cause error) *llm.Error {
 	if wire.ReadProviderText(raw, p).HTML {
 		what = "an HTML page"
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
 	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
 		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
 			"; check the base URL points at Ollama itself (for its OpenAI-compatible /v1, use the openai client)"}

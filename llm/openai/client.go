@@ -238,7 +238,7 @@ func notAReply(p wire.Profile, h http.Header, raw []byte, cause error) *llm.Erro
 	if pt.HTML {
 		what = "an HTML page"
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
 	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
 		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
 			"; check the base URL points at an OpenAI-compatible API (it usually ends in /v1)"}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
 type replyJSON struct {
@@ -142,7 +143,7 @@ func parseError(raw json.RawMessage) (*llm.Error, error) {
 		if s == "" {
 			return nil, errors.New("the error sentence is empty")
 		}
-		_, res := llm.DefaultPolicy(llm.KindUnknown)
+		_, res := wire.DefaultPolicy(llm.KindUnknown)
 		return &llm.Error{Provider: providerName, Kind: llm.KindUnknown, Resumable: res, Message: s}, nil
 	}
 	var j errorJSON
@@ -155,7 +156,7 @@ func parseError(raw json.RawMessage) (*llm.Error, error) {
 	if j.Message == "" {
 		return nil, errors.New("message: say what the scripted failure is")
 	}
-	retry, res := llm.DefaultPolicy(j.Kind)
+	retry, res := wire.DefaultPolicy(j.Kind)
 	if j.Retryable != nil {
 		retry = *j.Retryable
 	}
@@ -202,7 +203,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 			if le.RetryAfter > 0 {
 				ej.RetryAfter = le.RetryAfter.String()
 			}
-			retry, res := llm.DefaultPolicy(le.Kind)
+			retry, res := wire.DefaultPolicy(le.Kind)
 			if le.Retryable != retry {
 				ej.Retryable = &le.Retryable
 			}

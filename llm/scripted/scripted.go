@@ -265,7 +265,7 @@ func asLLMError(err error, ex *llm.Exchange) error {
 		c.Exchange = ex
 		return &c
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
 	return &llm.Error{Provider: providerName, Kind: llm.KindUnknown, Resumable: res, Cause: err, Exchange: ex,
 		Message: "the model call failed: " + err.Error()}
 }
