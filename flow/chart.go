@@ -108,9 +108,6 @@ type Chart struct {
 // ID returns the chart id recorded in every record and checkpoint.
 func (c *Chart) ID() string { return c.id }
 
-// Keys returns the declared keys in declaration order.
-func (c *Chart) Keys() []KeyDecl { return append([]KeyDecl(nil), c.keyList...) }
-
 // StageOption adjusts one stage node.
 type StageOption func(*stageOpts)
 

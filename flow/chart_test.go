@@ -92,8 +92,8 @@ func TestBuildKeepsKeysAndID(t *testing.T) {
 		t.Errorf("ID = %q", c.ID())
 	}
 	var names []string
-	for _, k := range c.Keys() {
-		names = append(names, k.KeyName())
+	for _, k := range c.Structure().Keys {
+		names = append(names, k.Name)
 	}
 	want := "iteration maxIterations userMessage history toolCalls finalContent meta"
 	if got := strings.Join(names, " "); got != want {

@@ -37,7 +37,7 @@
 //		).
 //		Build()
 //
-//	res, err := chart.Run(ctx, nil, flow.WithHooks(&flow.Hooks{Emit: func(ev flow.Event) { /* bridge */ }}))
+//	res, err := chart.Run(ctx, nil, flow.WithObserver("bridge", &flow.Hooks{Emit: func(ev flow.Event) { /* forward ev */ }}))
 //	// res.Output is the last stage's return value; res.Record the commit log.
 //
 // # What is recorded
@@ -71,8 +71,7 @@
 // mapping. [Builder.Fork] and [Builder.Selector] run single-stage children
 // concurrently and commit them in declaration order. [Hooks] observe the
 // scope (reads, writes, commits), the flow (decisions, loops, pauses) and
-// custom events from [Scope.Emit]; attach them per run with [WithHooks] or
-// [WithObserver].
+// custom events from [Scope.Emit]; attach them per run with [WithObserver].
 //
 // # Keys and values
 //

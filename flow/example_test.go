@@ -191,7 +191,7 @@ func ExampleScope_Emit() {
 	hooks := &flow.Hooks{Emit: func(ev flow.Event) {
 		fmt.Println(ev.Name, ev.RuntimeStageID, ev.Payload)
 	}}
-	_, _ = counterChart().Run(context.Background(), nil, flow.WithHooks(hooks))
+	_, _ = counterChart().Run(context.Background(), nil, flow.WithObserver("", hooks))
 	// Output:
 	// counter.tick work#1 1
 	// counter.tick work#3 2

@@ -49,7 +49,7 @@ func TestHookOrder(t *testing.T) {
 				return "out", nil
 			})).
 		MustBuild()
-	if _, err := c.Run(context.Background(), nil, flow.WithRunID("r"), flow.WithHooks(h)); err != nil {
+	if _, err := c.Run(context.Background(), nil, flow.WithRunID("r"), flow.WithObserver("", h)); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -112,7 +112,7 @@ func TestEmitWithoutListenerCostsNothing(t *testing.T) {
 		})
 		return allocs, nil
 	}).MustBuild()
-	res, err := c.Run(context.Background(), nil, flow.WithHooks(&flow.Hooks{StageStart: func(flow.HookInfo) {}}))
+	res, err := c.Run(context.Background(), nil, flow.WithObserver("", &flow.Hooks{StageStart: func(flow.HookInfo) {}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestPauseResumeExact(t *testing.T) {
 	for _, from := range []*flow.Checkpoint{cp, decoded} {
 		var starts []string
 		out, err := c.Resume(context.Background(), from, json.RawMessage(`"approved"`), flow.WithRunID("run-2"),
-			flow.WithHooks(&flow.Hooks{StageStart: func(i flow.HookInfo) { starts = append(starts, i.RuntimeStageID) }}))
+			flow.WithObserver("", &flow.Hooks{StageStart: func(i flow.HookInfo) { starts = append(starts, i.RuntimeStageID) }}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,11 +44,17 @@ func WithDevChecks() RunOption { return func(c *runConfig) { c.dev = true } }
 // WithRunID sets the run id (default: a random one).
 func WithRunID(id string) RunOption { return func(c *runConfig) { c.runID = id } }
 
-// WithObserver attaches hooks under id. Attaching the same id again replaces
-// the earlier hooks in place, so attaching is idempotent.
+// WithObserver attaches hooks under id, the name the other observers' Error
+// hook sees when one of these hooks panics. Attaching the same id again
+// replaces the earlier hooks in place, so attaching is idempotent. An empty
+// id attaches anonymous hooks: each such call adds one observer.
 func WithObserver(id string, h *Hooks) RunOption {
 	return func(c *runConfig) {
 		if h == nil {
+			return
+		}
+		if id == "" {
+			c.observers = append(c.observers, observer{id: "hooks-" + strconv.Itoa(len(c.observers)), h: h})
 			return
 		}
 		for i := range c.observers {
@@ -58,15 +64,6 @@ func WithObserver(id string, h *Hooks) RunOption {
 			}
 		}
 		c.observers = append(c.observers, observer{id: id, h: h})
-	}
-}
-
-// WithHooks attaches anonymous hooks (each call adds one observer).
-func WithHooks(h *Hooks) RunOption {
-	return func(c *runConfig) {
-		if h != nil {
-			c.observers = append(c.observers, observer{id: "hooks-" + strconv.Itoa(len(c.observers)), h: h})
-		}
 	}
 }
 
