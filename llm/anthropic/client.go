@@ -19,9 +19,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// Environment variables read by New when the options leave a field empty.
+// Environment variables read by New when the options leave a field empty
+// (providers.KeyEnv tells a caller which one holds the key).
 const (
-	KeyEnv     = "ANTHROPIC_API_KEY"
+	keyEnv     = wire.AnthropicKeyEnv
 	baseURLEnv = "ANTHROPIC_BASE_URL"
 )
 
@@ -83,11 +84,11 @@ var (
 // New returns a client. It never fails: a missing key is reported by the
 // first call (or by Diagnose) with the variable to set.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv))}
+	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv))}
 	base := wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL)
 	c.base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
 	c.caller = wire.NewCaller(wire.Setup{
-		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
+		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: keyEnv,
 			KeyOption: "anthropic.Options.APIKey", Key: c.key},
 		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "anthropic", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})

@@ -60,9 +60,9 @@ type Client struct {
 // key to $OPENAI_API_KEY.
 func OpenAI(opts Options) (*Client, error) {
 	base := wire.FirstSet(opts.BaseURL, os.Getenv("OPENAI_BASE_URL"), "https://api.openai.com/v1")
-	key := wire.FirstSet(opts.APIKey, os.Getenv("OPENAI_API_KEY"))
+	key := wire.FirstSet(opts.APIKey, os.Getenv(wire.OpenAIKeyEnv))
 	c, err := newClient(opts, wire.Profile{Provider: "openai", BaseURL: base, Model: opts.Model,
-		KeyEnv: "OPENAI_API_KEY", KeyOption: "embed.Options.APIKey", Key: key}, wire.JoinURL(base, "embeddings"))
+		KeyEnv: wire.OpenAIKeyEnv, KeyOption: "embed.Options.APIKey", Key: key}, wire.JoinURL(base, "embeddings"))
 	if err != nil {
 		return nil, err
 	}

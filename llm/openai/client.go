@@ -19,9 +19,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// Environment variables read by New when the options leave a field empty.
+// Environment variables read by New when the options leave a field empty
+// (providers.KeyEnv tells a caller which one holds the key).
 const (
-	KeyEnv     = "OPENAI_API_KEY"
+	keyEnv     = wire.OpenAIKeyEnv
 	baseURLEnv = "OPENAI_BASE_URL"
 )
 
@@ -92,9 +93,9 @@ var (
 // server is reported by the first call (or by Diagnose) with the fix.
 func New(opts Options) *Client {
 	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL),
-		key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv)), name: wire.FirstSet(opts.Name, "openai")}
+		key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv)), name: wire.FirstSet(opts.Name, "openai")}
 	c.caller = wire.NewCaller(wire.Setup{
-		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
+		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: keyEnv,
 			KeyOption: "openai.Options.APIKey", Key: c.key},
 		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "openai", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})
