@@ -178,11 +178,3 @@ type ToolSchema struct {
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	Unit        string          `json:"unit,omitempty"`
 }
-
-// SpanUnit returns the unit id recorded for the tool's span.
-func (t ToolSchema) SpanUnit() string {
-	if t.Unit != "" {
-		return t.Unit
-	}
-	return "tool/" + t.Name
-}
