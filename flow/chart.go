@@ -150,7 +150,8 @@ type ForkOptions struct {
 // Branch starts the node sequence of the branch with id, for a decider.
 // A branch ends by falling through to the node after its decider, by a
 // [Builder.LoopTo], or when one of its stages breaks. It is built together
-// with the chart it belongs to: calling Build, Keys or Redact on it is refused.
+// with the chart it belongs to: Build refuses a branch on its own, and the
+// chart's Build refuses a branch that declares or redacts keys.
 func Branch(id string) *Builder { return &Builder{id: id, branch: true} }
 
 func applyOpts(id string, opts []StageOption) string {
@@ -245,8 +246,9 @@ func (b *Builder) LoopTo(id string) *Builder {
 // Build validates and compiles the chart. It refuses an empty chart or id, a
 // duplicate or malformed node id, a missing stage func, a decider without
 // branches or with duplicate branch ids, a LoopTo to a node that does not
-// exist or followed by more nodes, a mount without a chart, and a duplicate
-// key declaration; the error names each offending thing.
+// exist or followed by more nodes, a mount without a chart, a duplicate key
+// declaration, a branch built on its own, and a decider's branch started with
+// NewBuilder or declaring keys; the error names each offending thing.
 func (b *Builder) Build() (*Chart, error) {
 	if b.branch {
 		return nil, &ChartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
