@@ -56,7 +56,7 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 	}
 	rules := a.routeRules()
 	route := func(ctx context.Context, s *flow.Scope) (*flow.Decision, error) { return a.routeStage(ctx, s, rules) }
-	b.Decider(stageRoute, route, append([]*flow.Seq{
+	b.Decider(stageRoute, route, append([]*flow.Builder{
 		flow.Branch(branchToolCalls).Pausable(stageToolCalls, flow.PausableFuncs{
 			ExecuteFunc: a.toolCallsExecute, ResumeFunc: a.toolCallsResume,
 		}).LoopTo(head),

@@ -247,11 +247,11 @@ func (a *Agent) outputRules() []flow.Rule {
 }
 
 // outputBranches is the decider branch of a typed agent (nil otherwise).
-func (a *Agent) outputBranches(head string) []*flow.Seq {
+func (a *Agent) outputBranches(head string) []*flow.Builder {
 	if a.output() == nil {
 		return nil
 	}
-	return []*flow.Seq{flow.Branch(branchOutputCorrection).Stage(stageOutputCorrection, a.outputCorrectionStage).LoopTo(head)}
+	return []*flow.Builder{flow.Branch(branchOutputCorrection).Stage(stageOutputCorrection, a.outputCorrectionStage).LoopTo(head)}
 }
 
 // outputCorrectionStage asks the model, once per turn, to correct its answer,

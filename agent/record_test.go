@@ -202,7 +202,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 	// ElementBirth: the history's elements were born in seed, call-llm, tool-calls.
 	var births []string
 	for i := 0; i < 4; i++ {
-		c, ok, err := flow.ElementBirth(back.Log, "history", i)
+		c, ok, err := flow.ElementBirth(back.Log, "history", i, len(back.Log.Commits)-1)
 		if err != nil || !ok {
 			t.Fatalf("birth of history[%d]: %v %v", i, ok, err)
 		}

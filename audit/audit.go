@@ -51,8 +51,8 @@ const (
 )
 
 // Event is one dispatched event as the exporter reads it: the {type, payload, meta}
-// envelope. Payload and Meta hold JSON-like values (as decoded by DecodeEvents, or any
-// value encoding/json can marshal).
+// envelope. Payload and Meta hold JSON-like values (as FromStore decodes them from a
+// record, or any value encoding/json can marshal).
 type Event struct {
 	// Type is the event name, e.g. "agentfootprint.llm.request".
 	Type string `json:"type"`

@@ -253,7 +253,7 @@ func FromStore(r *store.Run) (Run, error) {
 			}
 		}
 	}
-	events, err := DecodeEvents(raw)
+	events, err := decodeEvents(raw)
 	if err != nil {
 		return Run{}, fmt.Errorf("audit: run %q: %s: %w", r.ID, from, err)
 	}
@@ -276,9 +276,9 @@ func ExportRun(r *store.Run, opts Options) (*Segment, error) {
 	return e.Drain()
 }
 
-// DecodeEvents reads a JSON array of {type, payload, meta} events (strictly: duplicate
+// decodeEvents reads a JSON array of {type, payload, meta} events (strictly: duplicate
 // member names and invalid UTF-8 are refused). Empty input is no events.
-func DecodeEvents(data []byte) ([]Event, error) {
+func decodeEvents(data []byte) ([]Event, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}

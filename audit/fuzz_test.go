@@ -72,7 +72,7 @@ func FuzzExportVerify(f *testing.F) {
 	f.Add([]byte(`[{"type":"t","payload":{"args":{"a":1},"n":12345678901234567890,"s":"\u2028<&>"},"meta":{"runId":"other","wallClockMs":1e400}}]`))
 	f.Add([]byte(`[{"type":"t","payload":[[[[[[[[[[[["deep"]]]]]]]]]]]],"meta":null}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		events, err := DecodeEvents(data)
+		events, err := decodeEvents(data)
 		if err != nil {
 			return
 		}

@@ -52,8 +52,8 @@ func TestKeyFiles(t *testing.T) {
 	if _, err := ParsePrivateKey(pubPEM); err == nil {
 		t.Error("ParsePrivateKey(public PEM) accepted it")
 	}
-	if KeyID(pub) != hex.EncodeToString(sha256First16(pub)) || len(KeyID(pub)) != 32 {
-		t.Errorf("KeyID = %s", KeyID(pub))
+	if keyID(pub) != hex.EncodeToString(sha256First16(pub)) || len(keyID(pub)) != 32 {
+		t.Errorf("KeyID = %s", keyID(pub))
 	}
 	var _ ed25519.PublicKey = pub
 }

@@ -29,8 +29,8 @@ type Signature struct {
 // signatureAlg is the one signature algorithm segments use.
 const signatureAlg = "ed25519"
 
-// KeyID returns the key id of an Ed25519 public key.
-func KeyID(pub ed25519.PublicKey) string {
+// keyID returns the key id of an Ed25519 public key.
+func keyID(pub ed25519.PublicKey) string {
 	sum := sha256.Sum256(pub)
 	return hex.EncodeToString(sum[:16])
 }
@@ -65,7 +65,7 @@ func (s *Segment) sign(key ed25519.PrivateKey) error {
 	}
 	s.Header.Signature = &Signature{
 		Alg:   signatureAlg,
-		KeyID: KeyID(pub),
+		KeyID: keyID(pub),
 		Value: base64.StdEncoding.EncodeToString(ed25519.Sign(key, msg)),
 	}
 	return nil
@@ -78,8 +78,8 @@ func (s *Segment) checkSignature(pub ed25519.PublicKey) (bool, string) {
 	if sig.Alg != signatureAlg {
 		return false, "signature algorithm " + sig.Alg + " is not ed25519"
 	}
-	if sig.KeyID != KeyID(pub) {
-		return false, "signed by key " + sig.KeyID + ", not by the given key " + KeyID(pub)
+	if sig.KeyID != keyID(pub) {
+		return false, "signed by key " + sig.KeyID + ", not by the given key " + keyID(pub)
 	}
 	raw, err := base64.StdEncoding.Strict().DecodeString(sig.Value) // strict: unused padding bits must be zero
 	if err != nil || len(raw) != ed25519.SignatureSize {

@@ -4,6 +4,7 @@
 package explain
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -42,48 +43,49 @@ func (bp Blueprint) Build(p llm.Provider, extra ...agent.Option) (*agent.Agent, 
 	return agent.New(p, opts...)
 }
 
-// SpecKind names what a Spec changes. Its strings appear in reports.
-type SpecKind string
+// specKind names what a Spec changes. Its strings appear in reports.
+type specKind string
 
 // The spec kinds.
 const (
-	SpecUnit    SpecKind = "unit"
-	SpecTool    SpecKind = "tool"
-	SpecMessage SpecKind = "message"
-	SpecForce   SpecKind = "force"
-	SpecInput   SpecKind = "input"
+	specUnit    specKind = "unit"
+	specTool    specKind = "tool"
+	specMessage specKind = "message"
+	specForce   specKind = "force"
+	specInput   specKind = "input"
 )
 
 // Spec is one change a rerun makes. Build one with Unit, Tool, Message,
-// Force or Input.
+// Force or Input (or read one back from its name with ParseSuspect); its
+// String is that name. The zero Spec names nothing and Ablate refuses it.
 type Spec struct {
-	Kind  SpecKind
-	ID    string
-	Index int
-	Value any
+	kind  specKind
+	id    string
+	index int
+	value any
 }
 
 // Unit removes the context unit id from the rerun's catalog.
-func Unit(id string) Spec { return Spec{Kind: SpecUnit, ID: id} }
+func Unit(id string) Spec { return Spec{kind: specUnit, id: id} }
 
 // Tool stops offering the tool name.
-func Tool(name string) Spec { return Spec{Kind: SpecTool, ID: name} }
+func Tool(name string) Spec { return Spec{kind: specTool, id: name} }
 
 // Message removes history message index from a continued conversation.
 func Message(index int) Spec {
-	return Spec{Kind: SpecMessage, ID: "history/" + strconv.Itoa(index), Index: index}
+	return Spec{kind: specMessage, id: "history/" + strconv.Itoa(index), index: index}
 }
 
 // Force places the unit id whatever its trigger (a restoration probe).
-func Force(id string) Spec { return Spec{Kind: SpecForce, ID: id} }
+func Force(id string) Spec { return Spec{kind: specForce, id: id} }
 
 // Input overrides a run input; only "userMessage" (a string) is an input of
 // an agent turn.
-func Input(key string, value any) Spec { return Spec{Kind: SpecInput, ID: key, Value: value} }
+func Input(key string, value any) Spec { return Spec{kind: specInput, id: key, value: value} }
 
 // String is the spec as reports print it, its Name, such as "unit:vip-override" or
 // "message:3".
-func (s Spec) String() string { return s.Name() }
+func (s Spec) String() string { return s.name() }
 
 // UnknownSpecError refuses a spec naming something the agent does not have;
 // Removable lists what could be named instead.
@@ -117,25 +119,25 @@ func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
 		Options: slices.Clone(bp.Options),
 	}
 	for _, s := range specs {
-		switch s.Kind {
-		case SpecUnit:
-			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.ID })
+		switch s.kind {
+		case specUnit:
+			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.id })
 			if i < 0 {
 				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
 			}
 			out.Units = slices.Delete(out.Units, i, i+1)
-		case SpecTool:
-			i := slices.IndexFunc(out.Tools, func(t *tool.Tool) bool { return t.Name() == s.ID })
+		case specTool:
+			i := slices.IndexFunc(out.Tools, func(t *tool.Tool) bool { return t.Name() == s.id })
 			if i < 0 {
 				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
 			}
 			out.Tools = slices.Delete(out.Tools, i, i+1)
-		case SpecForce:
-			if i, ok := parseHistoryUnit(s.ID); ok {
+		case specForce:
+			if i, ok := parseHistoryUnit(s.id); ok {
 				out.Options = append(out.Options, agent.WithPinnedHistory(i))
 				continue
 			}
-			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.ID })
+			i := slices.IndexFunc(out.Units, func(u *inject.Unit) bool { return u.ID() == s.id })
 			if i < 0 {
 				return Blueprint{}, &UnknownSpecError{Spec: s, Removable: removable(bp)}
 			}
@@ -144,19 +146,21 @@ func Ablate(bp Blueprint, specs ...Spec) (Blueprint, error) {
 				return Blueprint{}, fmt.Errorf("explain: %s: %w", s, err)
 			}
 			out.Units[i] = f
-		case SpecMessage:
-			if s.Index < 0 {
+		case specMessage:
+			if s.index < 0 {
 				return Blueprint{}, fmt.Errorf("explain: %s: a message index cannot be negative", s)
 			}
-		case SpecInput:
-			if s.ID != keyUserMessage {
+		case specInput:
+			if s.id != keyUserMessage {
 				return Blueprint{}, fmt.Errorf("explain: %s: the only input of an agent turn is %q", s, keyUserMessage)
 			}
-			if _, ok := s.Value.(string); !ok {
+			if _, ok := s.value.(string); !ok {
 				return Blueprint{}, fmt.Errorf("explain: %s: the value must be a string", s)
 			}
+		case "":
+			return Blueprint{}, errors.New("explain: an empty Spec names nothing to change; build one with Unit, Tool, Message, Force or Input")
 		default:
-			return Blueprint{}, fmt.Errorf("explain: unknown spec kind %q", s.Kind)
+			return Blueprint{}, fmt.Errorf("explain: unknown spec kind %q", s.kind)
 		}
 	}
 	return out, nil
@@ -209,17 +213,17 @@ func rerunInput(rec *rerunSource, specs []Spec) (rerunTurn, error) {
 	var turn rerunTurn
 	in := agent.Input{Message: rec.message}
 	for _, s := range specs {
-		if s.Kind == SpecInput {
-			in.Message = s.Value.(string)
+		if s.kind == specInput {
+			in.Message = s.value.(string)
 		}
 	}
 	var forcedMsg, removedMsg *Spec
 	for k, s := range specs {
 		switch {
-		case s.Kind == SpecMessage:
+		case s.kind == specMessage:
 			removedMsg = &specs[k]
-		case s.Kind == SpecForce:
-			i, ok := parseHistoryUnit(s.ID)
+		case s.kind == specForce:
+			i, ok := parseHistoryUnit(s.id)
 			if !ok {
 				continue
 			}
@@ -237,11 +241,11 @@ func rerunInput(rec *rerunSource, specs []Spec) (rerunTurn, error) {
 	prior := slices.Clone(rec.prior)
 	removed := 0
 	for _, s := range specs {
-		if s.Kind != SpecMessage {
+		if s.kind != specMessage {
 			continue
 		}
-		i := s.Index - removed
-		if s.Index >= len(rec.prior) || i < 0 || i >= len(prior) {
+		i := s.index - removed
+		if s.index >= len(rec.prior) || i < 0 || i >= len(prior) {
 			return turn, fmt.Errorf("explain: %s: the run's earlier conversation has %d messages", s, len(rec.prior))
 		}
 		prior = slices.Delete(prior, i, i+1)

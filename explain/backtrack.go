@@ -19,17 +19,15 @@ import (
 	"strings"
 )
 
-// BacktrackFormat is the format id of a Chain's JSON encoding.
-const BacktrackFormat = "agentfootprint-go.backtrack/1"
+// backtrackFormat is the format id of a Chain's JSON encoding.
+const backtrackFormat = "agentfootprint-go.backtrack/1"
 
 // Chain flags (wire words).
 const (
-	FlagTruncated           = "truncated"
-	FlagUntracked           = "untracked"
-	FlagRequestHashOnly     = "request-hash-only"
-	FlagRedactedSpan        = "redacted-span"
-	FlagContentHashMismatch = "content-hash-mismatch"
-	FlagPlacedWithoutSpan   = "unit-placed-without-span"
+	flagUntracked           = "untracked"
+	flagRequestHashOnly     = "request-hash-only"
+	flagContentHashMismatch = "content-hash-mismatch"
+	flagPlacedWithoutSpan   = "unit-placed-without-span"
 )
 
 // Target says where a backtrack starts. The zero Target starts at the final
@@ -42,11 +40,18 @@ type Target struct {
 // what that call read, and every content-bearing suspect with the hops that
 // brought it there. Suspects are ordered by the lexical rank (Rank).
 type Chain struct {
+	// Format is "agentfootprint-go.backtrack/1".
 	Format   string    `json:"format"`
 	Answer   AnswerHop `json:"answer"`
 	Read     []ReadHop `json:"read"`
 	Suspects []Suspect `json:"suspects"`
-	Flags    []string  `json:"flags"`
+	// Flags qualify the chain: "untracked" (the model call read a value the
+	// record does not trace), "request-hash-only" (the record keeps only the
+	// request's hash, so no text can be checked against it),
+	// "content-hash-mismatch" (a suspect's text in the request does not hash to
+	// its catalog entry) and "unit-placed-without-span" (a framework bug if ever
+	// seen).
+	Flags []string `json:"flags"`
 }
 
 // AnswerHop is the ANSWER hop: the model call whose reply is the answer, the
@@ -162,7 +167,7 @@ func Backtrack(rec *record.Record, target Target) (*Chain, error) {
 		return nil, ErrNoRecord
 	}
 	log := rec.Log
-	ch := &Chain{Format: BacktrackFormat, Read: []ReadHop{}, Suspects: []Suspect{}, Flags: []string{}}
+	ch := &Chain{Format: backtrackFormat, Read: []ReadHop{}, Suspects: []Suspect{}, Flags: []string{}}
 	flags := map[string]bool{}
 
 	callIdx, err := answerCall(log, target, &ch.Answer)
@@ -175,7 +180,7 @@ func Backtrack(rec *record.Record, target Target) (*Chain, error) {
 	}
 	c := log.Commits[callIdx]
 	if len(c.Untracked) > 0 {
-		flags[FlagUntracked] = true
+		flags[flagUntracked] = true
 	}
 
 	// READ: every key the call read, with its last writer.
@@ -272,7 +277,7 @@ func suspectsOf(rec *record.Record, call *callInfo, flags map[string]bool) ([]Su
 	}
 	body, haveBody := requestBody(rec, call.req)
 	if !haveBody {
-		flags[FlagRequestHashOnly] = true
+		flags[flagRequestHashOnly] = true
 	}
 	spanRef := func(unit string) *SpanRef {
 		s, ok := call.span(unit)
@@ -305,10 +310,10 @@ func suspectsOf(rec *record.Record, call *callInfo, flags map[string]bool) ([]Su
 				s.text, _ = unitText(rec, ce)
 			}
 			if s.Landed.Span == nil {
-				flags[FlagPlacedWithoutSpan] = true
+				flags[flagPlacedWithoutSpan] = true
 			} else if haveBody {
 				if text, ok := unescapeSpan(body, s.Landed.Span.Start, s.Landed.Span.End); !ok || contentHash(text) != s.Born.ContentHash {
-					flags[FlagContentHashMismatch] = true
+					flags[flagContentHashMismatch] = true
 				} else {
 					s.text = text
 				}

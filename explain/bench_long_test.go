@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -55,7 +56,7 @@ func BenchmarkExplainStoredRun(b *testing.B) {
 	b.ReportAllocs()
 	b.ReportMetric(float64(len(data)), "record-bytes")
 	for b.Loop() {
-		rec, err := explain.Decode(data)
+		rec, err := record.Decode(data)
 		if err != nil {
 			b.Fatal(err)
 		}

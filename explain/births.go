@@ -10,7 +10,7 @@ import (
 )
 
 // historyBirths returns, for every element of history as of commit asOf,
-// the commit that put it there (the same answer flow.ElementBirthAt gives
+// the commit that put it there (the same answer flow.ElementBirth gives
 // one element at a time). It returns nil when an op's value is not a typed
 // list (a record decoded without key types, or a merge): the caller then
 // asks flow element by element.
@@ -69,5 +69,5 @@ func (ci *callInfo) birth(log *flow.Record, i int) (int, bool, error) {
 		}
 		return ci.births[i], true, nil
 	}
-	return flow.ElementBirthAt(log, keyHistory, i, ci.commit-1)
+	return flow.ElementBirth(log, keyHistory, i, ci.commit-1)
 }

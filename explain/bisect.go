@@ -48,8 +48,8 @@ type BisectProbe struct {
 	Flipped bool     `json:"flipped"`
 }
 
-// FlagBudgetSpent marks a bisection stopped by MaxProbes.
-const FlagBudgetSpent = "budget-spent"
+// flagBudgetSpent marks a bisection stopped by MaxProbes.
+const flagBudgetSpent = "budget-spent"
 
 // Bisect finds a minimal set of suspects whose joint removal flips the
 // answer by majority, with ddmin halving; probes are cached by spec set. The
@@ -160,7 +160,7 @@ func Bisect(ctx context.Context, rec *record.Record, bp Blueprint, w *World, sus
 		rep.Culprits = append(rep.Culprits, sp.String())
 	}
 	if spent {
-		rep.Flags = append(rep.Flags, FlagBudgetSpent)
+		rep.Flags = append(rep.Flags, flagBudgetSpent)
 		return finish(OutcomeInconclusive, "the probe budget ran out before the set was minimal; the smallest flipping set found is listed")
 	}
 	if len(set) > opt.MaxCulprits {

@@ -15,19 +15,20 @@ import (
 	"strings"
 )
 
-// ComposedFormat is the format id of a ComposedChain's JSON encoding.
-const ComposedFormat = "agentfootprint-go.composed-backtrack/1"
+// composedFormat is the format id of a ComposedChain's JSON encoding.
+const composedFormat = "agentfootprint-go.composed-backtrack/1"
 
 // Composed hop kinds.
 const (
-	HopAgent   = "agent"
-	HopMerge   = "merge"
-	HopRemoved = "removed"
-	HopInput   = "input"
+	hopAgent   = "agent"
+	hopMerge   = "merge"
+	hopRemoved = "removed"
+	hopInput   = "input"
 )
 
 // ComposedChain is the walk from a composition's answer to its input.
 type ComposedChain struct {
+	// Format is "agentfootprint-go.composed-backtrack/1".
 	Format string        `json:"format"`
 	Hops   []ComposedHop `json:"hops"`
 }
@@ -39,7 +40,9 @@ type ComposedChain struct {
 // read, the next hop of the walk; Control is the decision (a loop's or a
 // router's) the node ran under.
 type ComposedHop struct {
-	Node      string        `json:"node"`
+	Node string `json:"node"`
+	// Kind is "agent", "merge", "removed" (a node ablation took out) or
+	// "input" (the composition's input, where the walk ends).
 	Kind      string        `json:"kind"`
 	Agent     string        `json:"agent,omitempty"`
 	Inner     *Chain        `json:"inner,omitempty"`
@@ -59,7 +62,7 @@ func BacktrackComposed(rec *record.Record) (*ComposedChain, error) {
 		return nil, fmt.Errorf("explain: the record of %q is not a composition's; use Backtrack", rec.Manifest.AgentID)
 	}
 	log := rec.Log
-	ch := &ComposedChain{Format: ComposedFormat, Hops: []ComposedHop{}}
+	ch := &ComposedChain{Format: composedFormat, Hops: []ComposedHop{}}
 	at := len(log.Commits)
 	for guard := 0; guard <= len(log.Commits); guard++ {
 		w, ok := flow.LastWriter(log, "message", at)
@@ -70,11 +73,11 @@ func BacktrackComposed(rec *record.Record) (*ComposedChain, error) {
 		hop := ComposedHop{Node: c.RuntimeStageID, Control: c.Control}
 		switch {
 		case c.CommitDetail != nil && c.StageID == "seed":
-			hop.Kind = HopInput
+			hop.Kind = hopInput
 			ch.Hops = append(ch.Hops, hop)
 			return ch, nil
 		case c.CommitDetail != nil && strings.HasPrefix(c.StageID, "merge:"):
-			hop.Kind = HopMerge
+			hop.Kind = hopMerge
 			group := strings.TrimPrefix(c.StageID, "merge:")
 			for _, o := range outcomesAt(log, w) {
 				if o.Group == group {
@@ -96,9 +99,9 @@ func BacktrackComposed(rec *record.Record) (*ComposedChain, error) {
 
 // innerHop is the hop of one inner call, with the backtrack inside it.
 func innerHop(rec *record.Record, o compose.Outcome) ComposedHop {
-	hop := ComposedHop{Node: o.Node, Kind: HopAgent, Agent: o.Agent, Error: o.Error}
+	hop := ComposedHop{Node: o.Node, Kind: hopAgent, Agent: o.Agent, Error: o.Error}
 	if o.Removed {
-		hop.Kind = HopRemoved
+		hop.Kind = hopRemoved
 		return hop
 	}
 	in, ok := rec.Inner(o.Node)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -79,7 +80,7 @@ func TestBacktrackComposed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := explain.Decode(b)
+	back, err := record.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestBacktrackComposedMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.Hops) != 2 || ch.Hops[0].Kind != explain.HopMerge || len(ch.Hops[0].Branches) != 2 {
+	if len(ch.Hops) != 2 || ch.Hops[0].Kind != "merge" || len(ch.Hops[0].Branches) != 2 {
 		t.Fatalf("hops = %+v", ch.Hops)
 	}
 	for i, want := range []string{"a says hi", "b says hi"} {

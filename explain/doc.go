@@ -2,7 +2,7 @@
 // alone, and tests the answer by rerunning the agent.
 //
 // Every function here reads an *record.Record (live from agent.Result.Record,
-// or decoded from its JSON with Open or Decode) and nothing the caller types
+// or decoded from its JSON with Open or record.Decode) and nothing the caller types
 // by hand:
 //
 //   - Backtrack walks from the final answer (or any model call) back through

@@ -22,16 +22,16 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
-// ToolMode says what a frozen tool does with a call the record has no
+// toolMode says what a frozen tool does with a call the record has no
 // output for.
-type ToolMode string
+type toolMode string
 
 const (
-	// ToolsRefuse (the default) tells the model no recorded output exists
-	// for those arguments and marks the run diverged.
-	ToolsRefuse ToolMode = "refuse"
-	// ToolsLive runs the real tool and counts the live call.
-	ToolsLive ToolMode = "live"
+	// toolsRefuse tells the model no recorded output exists for those
+	// arguments and marks the run diverged.
+	toolsRefuse toolMode = "refuse"
+	// toolsLive runs the real tool and counts the live call.
+	toolsLive toolMode = "live"
 )
 
 // recordedOutput is one tool execution as the record keeps it.
@@ -41,19 +41,19 @@ type recordedOutput struct {
 	err    bool
 }
 
-// FrozenTools is the table of recorded tool outputs of a run, keyed by tool
+// frozenTools is the table of recorded tool outputs of a run, keyed by tool
 // name and the SHA-256 of the canonical arguments, in occurrence order.
-type FrozenTools struct {
+type frozenTools struct {
 	outputs map[string][]recordedOutput
 }
 
-// NewFrozenTools reads every tool execution of rec. A result whose raw output
+// newFrozenTools reads every tool execution of rec. A result whose raw output
 // blob is missing from the record is refused by name.
-func NewFrozenTools(rec *record.Record) (*FrozenTools, error) {
+func newFrozenTools(rec *record.Record) (*frozenTools, error) {
 	if rec == nil || rec.Log == nil {
 		return nil, ErrNoRecord
 	}
-	ft := &FrozenTools{outputs: map[string][]recordedOutput{}}
+	ft := &frozenTools{outputs: map[string][]recordedOutput{}}
 	log := rec.Log
 	for _, ci := range commitsOf(log, stageToolCalls) {
 		results, ok, err := valueAt[[]state.ToolResult](log, ci, keyToolResults)
@@ -84,7 +84,7 @@ func NewFrozenTools(rec *record.Record) (*FrozenTools, error) {
 }
 
 // Len returns the number of recorded executions.
-func (ft *FrozenTools) Len() int {
+func (ft *frozenTools) Len() int {
 	n := 0
 	for _, v := range ft.outputs {
 		n += len(v)
@@ -115,17 +115,17 @@ func callKey(name string, args json.RawMessage) string {
 // replay is one rerun's use of the table: its own occurrence counters and
 // what diverged.
 type replay struct {
-	ft       *FrozenTools
-	mode     ToolMode
+	ft       *frozenTools
+	mode     toolMode
 	mu       sync.Mutex
 	next     map[string]int
 	diverged bool
 	live     int
 }
 
-func (ft *FrozenTools) session(mode ToolMode) *replay {
+func (ft *frozenTools) session(mode toolMode) *replay {
 	if mode == "" {
-		mode = ToolsRefuse
+		mode = toolsRefuse
 	}
 	return &replay{ft: ft, mode: mode, next: map[string]int{}}
 }
@@ -144,7 +144,7 @@ func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 		outs := r.ft.outputs[k]
 		if n >= len(outs) {
 			r.diverged = true
-			live := r.mode == ToolsLive
+			live := r.mode == toolsLive
 			if live {
 				r.live++
 			}
@@ -180,12 +180,15 @@ func (r *replay) wrap(t *tool.Tool) (*tool.Tool, error) {
 // World is what a rerun runs on: the frozen tools, the frozen clock and the
 // live model. Each rerun takes its own replay counters.
 type World struct {
-	Tools *FrozenTools
+	tools *frozenTools
 	// Now is the clock every rerun reads: the recorded start of the run.
 	Now  func() time.Time
 	Live llm.Provider
-	// Mode is what a frozen tool does with a call it has no output for.
-	Mode ToolMode
+	// LiveTools runs the real tool, counting the live call, when a frozen tool
+	// is called with arguments the record has no output for. Off (the
+	// default), the model is told no recorded output exists for those
+	// arguments and the rerun is marked diverged.
+	LiveTools bool
 }
 
 // FrozenWorld builds the world for reruns of rec on the live provider. The
@@ -196,7 +199,7 @@ func FrozenWorld(rec *record.Record, live llm.Provider) (*World, error) {
 	if live == nil {
 		return nil, errors.New("explain: FrozenWorld needs a live provider")
 	}
-	ft, err := NewFrozenTools(rec)
+	ft, err := newFrozenTools(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +207,7 @@ func FrozenWorld(rec *record.Record, live llm.Provider) (*World, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explain: manifest.startedAt %q is not an RFC 3339 time", rec.Manifest.StartedAt)
 	}
-	return &World{Tools: ft, Now: func() time.Time { return start }, Live: live, Mode: ToolsRefuse}, nil
+	return &World{tools: ft, Now: func() time.Time { return start }, Live: live}, nil
 }
 
 // seeded sends every request with a fixed seed.
@@ -236,7 +239,11 @@ type rerunResult struct {
 
 // rerun runs bp once in the world with seed.
 func (w *World) rerun(ctx context.Context, bp Blueprint, turn rerunTurn, seed int64) (rerunResult, error) {
-	rp := w.Tools.session(w.Mode)
+	mode := toolsRefuse
+	if w.LiveTools {
+		mode = toolsLive
+	}
+	rp := w.tools.session(mode)
 	frozen := Blueprint{Units: bp.Units, Options: bp.Options}
 	for _, t := range bp.Tools {
 		ft, err := rp.wrap(t)

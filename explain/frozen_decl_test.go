@@ -60,10 +60,10 @@ func declarationsOf(t *tool.Tool) declarations {
 func TestFrozenToolKeepsDeclarations(t *testing.T) {
 	orig := searchLogs(t, "unused")
 	args := json.RawMessage(`{"service":"checkout","window":"2h"}`)
-	ft := &FrozenTools{outputs: map[string][]recordedOutput{
+	ft := &frozenTools{outputs: map[string][]recordedOutput{
 		callKey("search_logs", args): {{raw: []byte("3 errors in checkout")}},
 	}}
-	frozen, err := ft.session(ToolsRefuse).wrap(orig)
+	frozen, err := ft.session(toolsRefuse).wrap(orig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +114,8 @@ func TestFrozenToolCeilingInRerun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Tools.Len() != 1 {
-		t.Fatalf("frozen table holds %d outputs, want the one recorded", w.Tools.Len())
+	if w.tools.Len() != 1 {
+		t.Fatalf("frozen table holds %d outputs, want the one recorded", w.tools.Len())
 	}
 	rep, err := Probe(context.Background(), res.Record(), bp, w, ProbeOptions{
 		Suspects:   []Spec{Input("userMessage", "Any errors in checkout?")},

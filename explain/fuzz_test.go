@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
@@ -31,14 +32,14 @@ func FuzzDecodeAndExplain(f *testing.F) {
 		if log, err := explain.DecodeLog(data); err == nil && len(log.Commits) > 0 {
 			_, _ = explain.Slice(log, log.Commits[len(log.Commits)-1].RuntimeStageID, flow.SliceOptions{MaxNodes: 10})
 		}
-		rec, err := explain.Decode(data)
+		rec, err := record.Decode(data)
 		if err != nil {
 			return
 		}
 		_, _ = explain.Backtrack(rec, explain.Target{})
 		_, _ = explain.Rank(rec, explain.Target{})
 		_, _ = explain.MissingContext(rec, explain.Target{})
-		_, _ = explain.NewFrozenTools(rec)
+		_, _ = explain.FrozenWorld(rec, echoModel())
 		for _, c := range rec.Log.Commits {
 			_, _ = explain.Slice(rec.Log, c.RuntimeStageID, flow.SliceOptions{MaxNodes: 10})
 		}

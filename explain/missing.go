@@ -112,7 +112,7 @@ func MissingContext(rec *record.Record, target Target) (*Missing, error) {
 		case e.Dropped != nil:
 			it.Reason = e.Dropped.Reason
 		case e.Placed != nil:
-			flag(FlagPlacedWithoutSpan)
+			flag(flagPlacedWithoutSpan)
 		}
 		it.Text, _ = unitText(rec, kinds[e.ID])
 		m.Dropped = append(m.Dropped, it)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -90,7 +91,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := explain.Decode(data)
+	rec, err := record.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 		!strings.Contains(s.Claim, "restoring history/0 changes the answer") {
 		t.Errorf("restoration = %+v, want history/0 confirmed 3/3", s)
 	}
-	if rep.Mode != explain.ModeCausal || rep.Runs != 6 {
+	if rep.Mode != "causal" || rep.Runs != 6 {
 		t.Errorf("mode %s runs %d, want causal and 6", rep.Mode, rep.Runs)
 	}
 

@@ -25,23 +25,23 @@ import (
 func suspectName(s Suspect, prior int) string {
 	if i, ok := parseHistoryUnit(s.Unit); ok {
 		if i < prior {
-			return Message(i).Name()
+			return Message(i).name()
 		}
 		if tc := s.Allowed.ToolCall; tc != nil && tc.Name != "" {
-			return Tool(tc.Name).Name()
+			return Tool(tc.Name).name()
 		}
-		return Message(i).Name()
+		return Message(i).name()
 	}
-	return Unit(s.Unit).Name()
+	return Unit(s.Unit).name()
 }
 
-// Name is the spec in the suspect vocabulary: "unit:<id>", "tool:<name>", "message:<i>",
+// name is the spec in the suspect vocabulary: "unit:<id>", "tool:<name>", "message:<i>",
 // "force:<id>" or "input:<key>". ParseSuspect reads it back.
-func (s Spec) Name() string {
-	if s.Kind == SpecMessage {
-		return string(SpecMessage) + ":" + strconv.Itoa(s.Index)
+func (s Spec) name() string {
+	if s.kind == specMessage {
+		return string(specMessage) + ":" + strconv.Itoa(s.index)
 	}
-	return string(s.Kind) + ":" + s.ID
+	return string(s.kind) + ":" + s.id
 }
 
 // priorLen is the number of history messages the turn's seed step carried in from an earlier
@@ -75,18 +75,18 @@ func ParseSuspect(rec *record.Record, bp Blueprint, name string) (Spec, error) {
 	if !hasKind {
 		kind, id = "", name
 	}
-	switch SpecKind(kind) {
-	case SpecUnit:
+	switch specKind(kind) {
+	case specUnit:
 		if !slices.Contains(removable(bp), "unit:"+id) {
 			return Spec{}, unknown(Unit(id))
 		}
 		return Unit(id), nil
-	case SpecTool:
+	case specTool:
 		if !slices.Contains(removable(bp), "tool:"+id) {
 			return Spec{}, unknown(Tool(id))
 		}
 		return Tool(id), nil
-	case SpecMessage:
+	case specMessage:
 		n, err := strconv.Atoi(strings.TrimPrefix(id, "history/"))
 		if err != nil || n < 0 {
 			return Spec{}, fmt.Errorf("explain: %s: the message index is not a whole number", name)
@@ -95,7 +95,7 @@ func ParseSuspect(rec *record.Record, bp Blueprint, name string) (Spec, error) {
 			return Spec{}, unknown(Message(n))
 		}
 		return Message(n), nil
-	case SpecForce:
+	case specForce:
 		return Force(id), nil
 	case "":
 		if i, ok := parseHistoryUnit(id); ok {
@@ -110,7 +110,7 @@ func ParseSuspect(rec *record.Record, bp Blueprint, name string) (Spec, error) {
 					}
 				}
 			}
-			return Spec{}, unknown(Spec{Kind: SpecMessage, ID: id, Index: i})
+			return Spec{}, unknown(Spec{kind: specMessage, id: id, index: i})
 		}
 		if !slices.Contains(removable(bp), "unit:"+id) {
 			return Spec{}, unknown(Unit(id))
@@ -126,7 +126,7 @@ func ParseSuspect(rec *record.Record, bp Blueprint, name string) (Spec, error) {
 func removableNames(bp Blueprint, prior int) []string {
 	names := removable(bp)
 	for i := range prior {
-		names = append(names, Message(i).Name())
+		names = append(names, Message(i).name())
 	}
 	return names
 }

@@ -27,15 +27,15 @@ const (
 
 // Report flags (wire words).
 const (
-	FlagBaselineUnstable      = "baseline-unstable"
-	FlagSamplesIdentical      = "samples-identical"
-	FlagSamplesNotIndependent = "samples-not-independent"
+	flagBaselineUnstable      = "baseline-unstable"
+	flagSamplesIdentical      = "samples-identical"
+	flagSamplesNotIndependent = "samples-not-independent"
 )
 
 // Report modes.
 const (
-	ModeCausal        = "causal"
-	ModeCorrelational = "correlational"
+	modeCausal        = "causal"
+	modeCorrelational = "correlational"
 )
 
 // Comparator reports whether candidate counts as a different answer from
@@ -64,15 +64,24 @@ type ProbeOptions struct {
 
 // Report is the outcome of a probe, encoded as agentfootprint-go.ablation/1.
 type Report struct {
-	Format   string          `json:"format"`
-	Mode     string          `json:"mode"`
-	Samples  int             `json:"samples"`
-	Seeds    []int64         `json:"seeds"`
-	World    WorldInfo       `json:"world"`
-	Baseline BaselineReport  `json:"baseline"`
+	// Format is AblationFormat.
+	Format string `json:"format"`
+	// Mode is "causal" once a suspect was probed (the verdicts rest on reruns),
+	// "correlational" for a report holding only the baseline.
+	Mode     string         `json:"mode"`
+	Samples  int            `json:"samples"`
+	Seeds    []int64        `json:"seeds"`
+	World    WorldInfo      `json:"world"`
+	Baseline BaselineReport `json:"baseline"`
+	// Suspects holds one report per probed spec, in the order probed.
 	Suspects []SuspectReport `json:"suspects"`
 	Runs     int             `json:"runs"`
-	Flags    []string        `json:"flags"`
+	// Flags qualify the verdicts: "baseline-unstable" (the unablated copy
+	// already changes its answer, so no suspect is confirmed),
+	// "samples-identical" (every baseline rerun gave the same answer) and
+	// "samples-not-independent" (a provider without seeds at temperature 0, so
+	// the reruns may not be independent draws of the model).
+	Flags []string `json:"flags"`
 	// Ranking is the ranking confidence the suspects were chosen by, when
 	// Probe chose them; its reason says when the proxy scores could not
 	// separate the shortlist.
@@ -239,7 +248,7 @@ func Probe(ctx context.Context, rec *record.Record, bp Blueprint, w *World, opt 
 		}
 	}
 	n := len(p.seeds)
-	rep := &Report{Format: AblationFormat, Mode: ModeCorrelational, Samples: n, Seeds: p.seeds,
+	rep := &Report{Format: AblationFormat, Mode: modeCorrelational, Samples: n, Seeds: p.seeds,
 		World: WorldInfo{Tools: "frozen", Model: "live"}, Suspects: []SuspectReport{}, Flags: []string{}, Ranking: conf}
 	base, err := p.run(ctx, nil)
 	if err != nil {
@@ -254,8 +263,8 @@ func Probe(ctx context.Context, rec *record.Record, bp Blueprint, w *World, opt 
 		if err != nil {
 			return nil, err
 		}
-		rep.Mode = ModeCausal
-		sr := SuspectReport{ID: sp.ID, Kind: string(sp.Kind), Flips: s.flips, Samples: n,
+		rep.Mode = modeCausal
+		sr := SuspectReport{ID: sp.id, Kind: string(sp.kind), Flips: s.flips, Samples: n,
 			Wilson95: wilson(s.flips, n), Similarity: stats(s.sims), DivergedRuns: s.diverged, LiveCalls: s.live}
 		sr.Verdict, sr.Claim = verdict(sp, s.flips, n, base.flips, unstable, seeds)
 		rep.Suspects = append(rep.Suspects, sr)
@@ -275,13 +284,13 @@ func baselineOf(base sample, n int) BaselineReport {
 func sampleFlags(rec *record.Record, w *World, base sample) []string {
 	var f []string
 	if base.flips > 0 {
-		f = append(f, FlagBaselineUnstable)
+		f = append(f, flagBaselineUnstable)
 	}
 	if len(slices.Compact(slices.Sorted(slices.Values(base.answers)))) == 1 {
-		f = append(f, FlagSamplesIdentical)
+		f = append(f, flagSamplesIdentical)
 	}
 	if !llm.CapsOf(w.Live).Seed && (rec.Manifest.Options.Temperature == nil || *rec.Manifest.Options.Temperature == 0) {
-		f = append(f, FlagSamplesNotIndependent)
+		f = append(f, flagSamplesNotIndependent)
 	}
 	return f
 }
@@ -290,10 +299,10 @@ func sampleFlags(rec *record.Record, w *World, base sample) []string {
 // verdict uses the words confirmed and causal.
 func verdict(sp Spec, flips, n, baseFlips int, unstable bool, seeds string) (string, string) {
 	what := "with " + sp.String() + " removed,"
-	change := "removing " + sp.ID + " changes the answer"
-	if sp.Kind == SpecForce {
-		what = "with " + sp.ID + " forced in,"
-		change = "restoring " + sp.ID + " changes the answer"
+	change := "removing " + sp.id + " changes the answer"
+	if sp.kind == specForce {
+		what = "with " + sp.id + " forced in,"
+		change = "restoring " + sp.id + " changes the answer"
 	}
 	world := "tools replayed from the record, clock held at the recorded start"
 	switch {

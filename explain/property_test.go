@@ -58,7 +58,7 @@ func TestPropertySpansMatchBornText(t *testing.T) {
 		}
 		wantFlags := []string{}
 		if capture == record.CaptureHashOnly {
-			wantFlags = []string{explain.FlagRequestHashOnly}
+			wantFlags = []string{"request-hash-only"}
 		}
 		if !slices.Equal(ch.Flags, wantFlags) {
 			t.Errorf("case %d (%s): flags %v, want %v; texts %q", i, capture, ch.Flags, wantFlags, texts)
@@ -87,7 +87,7 @@ func TestContentHashMismatchFlagged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(ch.Flags, explain.FlagContentHashMismatch) {
+	if !slices.Contains(ch.Flags, "content-hash-mismatch") {
 		t.Errorf("flags = %v, want content-hash-mismatch", ch.Flags)
 	}
 }

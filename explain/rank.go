@@ -136,16 +136,16 @@ func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int
 		sets := make([]map[string]bool, len(sus))
 		lens := make([]int, len(sus))
 		for i, s := range sus {
-			t := Tokens(s.text)
+			t := tokenize(s.text)
 			lens[i] = len(t)
 			sets[i] = make(map[string]bool, len(t))
 			for _, w := range t {
 				sets[i][w] = true
 			}
 		}
-		ansToks, refToks = Tokens(answer), Tokens(opt.Reference)
+		ansToks, refToks = tokenize(answer), tokenize(opt.Reference)
 		for j, o := range outs {
-			outToks[j] = Tokens(o.text)
+			outToks[j] = tokenize(o.text)
 		}
 		score = func(i int, _ string, toks []string) float64 {
 			if lens[i] == 0 || len(toks) == 0 {
@@ -246,9 +246,9 @@ type Confidence struct {
 	Flags       []string `json:"flags"`
 }
 
-// FlagNaNScore marks a ranking where some scores were not numbers and were
+// flagNaNScore marks a ranking where some scores were not numbers and were
 // left out.
-const FlagNaNScore = "nan-score"
+const flagNaNScore = "nan-score"
 
 // RankingConfidence says whether the ranking's top is clear under strategy
 // (Margin(0.05) when nil) and returns the shortlist: every finite score within
@@ -268,7 +268,7 @@ func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
 		fin = append(fin, s)
 	}
 	if len(fin) < len(scores) {
-		c.Flags = append(c.Flags, FlagNaNScore)
+		c.Flags = append(c.Flags, flagNaNScore)
 	}
 	slices.SortStableFunc(fin, func(a, b Ranked) int {
 		switch {

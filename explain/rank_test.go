@@ -23,7 +23,7 @@ func TestTokens(t *testing.T) {
 		{"Café résumés — naïve", []string{"café", "résumé", "naïve"}},
 		{"is was the of", nil},
 	} {
-		if got := explain.Tokens(tc.in); !cmp.Equal(got, tc.want) {
+		if got := explain.Tokenize(tc.in); !cmp.Equal(got, tc.want) {
 			t.Errorf("Tokens(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -64,7 +64,7 @@ func TestRankingConfidence(t *testing.T) {
 		{"band includes near ones", []explain.Ranked{r("a", 0.9), r("b", 0.82), r("c", 0.81)}, explain.Margin(0.05), true, "a", []string{"a", "b", "c"}, []string{}},
 		{"ratio", []explain.Ranked{r("a", 1.0), r("b", 0.97)}, explain.Ratio(0.05), false, "a", []string{"a", "b"}, []string{}},
 		{"unsorted input", []explain.Ranked{r("b", 0.1), r("a", 0.9)}, nil, true, "a", []string{"a"}, []string{}},
-		{"NaN excluded", []explain.Ranked{r("x", math.NaN()), r("a", 0.9), r("b", 0.1)}, nil, true, "a", []string{"a"}, []string{explain.FlagNaNScore}},
+		{"NaN excluded", []explain.Ranked{r("x", math.NaN()), r("a", 0.9), r("b", 0.1)}, nil, true, "a", []string{"a"}, []string{"nan-score"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := explain.RankingConfidence(tc.in, tc.strategy)

@@ -66,7 +66,7 @@ func Open(path string) (*record.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explain: open record: %w", err)
 	}
-	rec, err := Decode(data)
+	rec, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("explain: %s: %w", file, err)
 	}
@@ -124,9 +124,8 @@ func WriteDir(rec *record.Record, dir string) error {
 	return nil
 }
 
-// Decode reads a record from its JSON encoding. It refuses another format or
-// a malformed log (the error names the field).
-func Decode(data []byte) (*record.Record, error) {
+// decode is record.Decode that also refuses a record without a commit log.
+func decode(data []byte) (*record.Record, error) {
 	rec, err := record.Decode(data)
 	if err != nil {
 		return nil, err

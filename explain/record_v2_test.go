@@ -82,12 +82,12 @@ func TestRecordFormat2LoadsAndRewritesAsFormat3(t *testing.T) {
 		t.Error("a decoded format 3 record does not encode back to its bytes")
 	}
 	// Every raw output is found, through history, for ablate's replay.
-	ft, err := explain.NewFrozenTools(back)
+	w, err := explain.FrozenWorld(back, echoModel())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ft.Len() != 2 {
-		t.Errorf("%d recorded tool outputs, want 2", ft.Len())
+	if got := explain.RecordedOutputs(w); got != 2 {
+		t.Errorf("%d recorded tool outputs, want 2", got)
 	}
 
 	run, err := store.RunFromRecord(back, store.StatusComplete, "Done.")

@@ -29,7 +29,7 @@ func init() {
 // split on anything that is not a letter or a digit, stop words removed,
 // a trailing "s" folded on tokens longer than three runes. Order is first
 // appearance.
-func Tokens(s string) []string {
+func tokenize(s string) []string {
 	// One pass over s: each run of letters and digits (after lower-casing)
 	// is built in buf, then checked against the stop list and the tokens
 	// already seen without making a string, so a long text costs one string
@@ -82,7 +82,7 @@ func Tokens(s string) []string {
 // Similarity is the set-cosine of the token sets of a and b:
 // |A ∩ B| / √(|A|·|B|), and 0 when either set is empty.
 func Similarity(a, b string) float64 {
-	return setCosine(Tokens(a), Tokens(b))
+	return setCosine(tokenize(a), tokenize(b))
 }
 
 func setCosine(a, b []string) float64 {

@@ -41,8 +41,8 @@ var tokenTexts = []string{
 
 func TestTokensFollowTheRule(t *testing.T) {
 	for _, s := range tokenTexts {
-		if diff := cmp.Diff(plainTokens(s), Tokens(s), cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("Tokens(%q) (-rule +got):\n%s", s, diff)
+		if diff := cmp.Diff(plainTokens(s), tokenize(s), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("tokenize(%q) (-rule +got):\n%s", s, diff)
 		}
 	}
 }
@@ -52,8 +52,8 @@ func FuzzTokens(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if diff := cmp.Diff(plainTokens(s), Tokens(s), cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("Tokens(%q) (-rule +got):\n%s", s, diff)
+		if diff := cmp.Diff(plainTokens(s), tokenize(s), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("tokenize(%q) (-rule +got):\n%s", s, diff)
 		}
 	})
 }

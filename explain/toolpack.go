@@ -385,7 +385,7 @@ func (tr *trace) backtrack(m map[string]any) (string, error) {
 		return "last writer: " + out, nil
 	}
 	before, _ := tr.beforeOf(m)
-	b, found, err := flow.ElementBirthAt(tr.log, argStr(m, "key"), int(el), before-1)
+	b, found, err := flow.ElementBirth(tr.log, argStr(m, "key"), int(el), before-1)
 	if err != nil {
 		return "", err
 	}

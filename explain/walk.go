@@ -13,9 +13,9 @@ import (
 
 // Walk stops (wire words).
 const (
-	StopUnseparatedSiblings = "unseparated-siblings"
-	StopOverdetermined      = "overdetermined-or-incomplete"
-	StopUntrackedOrigin     = "untracked-origin"
+	stopUnseparatedSiblings = "unseparated-siblings"
+	stopOverdetermined      = "overdetermined-or-incomplete"
+	stopUntrackedOrigin     = "untracked-origin"
 )
 
 // WalkOptions configures WalkToRoot. Zero values take the defaults.
@@ -34,9 +34,12 @@ type WalkOptions struct {
 // removal flips the answer. Root is that suspect ("" when even the start
 // did not flip); Stop says why the walk ended short of a context unit.
 type WalkReport struct {
-	Start    string         `json:"start"`
-	Hops     []WalkHop      `json:"hops"`
-	Root     string         `json:"root"`
+	Start string    `json:"start"`
+	Hops  []WalkHop `json:"hops"`
+	Root  string    `json:"root"`
+	// Stop says why the walk ended above the root, when it did:
+	// "unseparated-siblings", "overdetermined-or-incomplete" or
+	// "untracked-origin".
 	Stop     string         `json:"stop,omitempty"`
 	Baseline BaselineReport `json:"baseline"`
 	Runs     int            `json:"runs"`
@@ -92,7 +95,7 @@ func WalkToRoot(ctx context.Context, rec *record.Record, bp Blueprint, w *World,
 	rep.Flags = append(rep.Flags, sampleFlags(rec, w, base)...)
 	done := func() (*WalkReport, error) { rep.Runs = p.runs; return rep, nil }
 	if base.flips > 0 {
-		rep.Stop = StopOverdetermined
+		rep.Stop = stopOverdetermined
 		return done()
 	}
 	probed := map[string]bool{}
@@ -130,7 +133,7 @@ func WalkToRoot(ctx context.Context, rec *record.Record, bp Blueprint, w *World,
 		return nil, err
 	}
 	if !ok {
-		rep.Stop = StopOverdetermined
+		rep.Stop = stopOverdetermined
 		return done()
 	}
 	rep.Root = cur.Unit
@@ -140,8 +143,8 @@ func WalkToRoot(ctx context.Context, rec *record.Record, bp Blueprint, w *World,
 		if err != nil {
 			return nil, err
 		}
-		if slices.Contains(sub.Flags, FlagUntracked) {
-			rep.Stop = StopUntrackedOrigin
+		if slices.Contains(sub.Flags, flagUntracked) {
+			rep.Stop = stopUntrackedOrigin
 			return done()
 		}
 		var convicted []Suspect
@@ -164,13 +167,13 @@ func WalkToRoot(ctx context.Context, rec *record.Record, bp Blueprint, w *World,
 		}
 		switch len(convicted) {
 		case 0:
-			rep.Stop = StopOverdetermined
+			rep.Stop = stopOverdetermined
 			return done()
 		case 1:
 			cur = convicted[0]
 			rep.Root = cur.Unit
 		default:
-			rep.Stop = StopUnseparatedSiblings
+			rep.Stop = stopUnseparatedSiblings
 			return done()
 		}
 	}

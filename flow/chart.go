@@ -108,9 +108,6 @@ type Chart struct {
 // ID returns the chart id recorded in every record and checkpoint.
 func (c *Chart) ID() string { return c.id }
 
-// Keys returns the declared keys in declaration order.
-func (c *Chart) Keys() []KeyDecl { return append([]KeyDecl(nil), c.keyList...) }
-
 // StageOption adjusts one stage node.
 type StageOption func(*stageOpts)
 
@@ -118,13 +115,6 @@ type stageOpts struct{ name string }
 
 // Name sets the display name recorded as a commit's stage (default: the id).
 func Name(name string) StageOption { return func(o *stageOpts) { o.name = name } }
-
-// Seq is an ordered list of nodes: the body of a chart or of one branch.
-// Build one for a branch with [Branch].
-type Seq struct {
-	branchID string
-	items    []spec
-}
 
 type spec struct {
 	kind     nodeKind
@@ -134,7 +124,7 @@ type spec struct {
 	pause    Pausable
 	mount    *Mount
 	sub      *Chart
-	branches []*Seq
+	branches []*Builder
 	children []Child
 	failFast bool
 }
@@ -145,7 +135,7 @@ type Child struct {
 	fn       StageFunc
 }
 
-// NewChild declares a parallel child stage for [Seq.Fork] or [Seq.Selector].
+// NewChild declares a parallel child stage for [Builder.Fork] or [Builder.Selector].
 func NewChild(id string, fn StageFunc, opts ...StageOption) Child {
 	return Child{id: id, name: applyOpts(id, opts), fn: fn}
 }
@@ -159,8 +149,10 @@ type ForkOptions struct {
 
 // Branch starts the node sequence of the branch with id, for a decider.
 // A branch ends by falling through to the node after its decider, by a
-// [Seq.LoopTo], or when one of its stages breaks.
-func Branch(id string) *Seq { return &Seq{branchID: id} }
+// [Builder.LoopTo], or when one of its stages breaks. It is built together
+// with the chart it belongs to: Build refuses a branch on its own, and the
+// chart's Build refuses a branch that declares or redacts keys.
+func Branch(id string) *Builder { return &Builder{id: id, branch: true} }
 
 func applyOpts(id string, opts []StageOption) string {
 	o := stageOpts{name: id}
@@ -170,60 +162,14 @@ func applyOpts(id string, opts []StageOption) string {
 	return o.name
 }
 
-// Stage appends a linear stage.
-func (q *Seq) Stage(id string, fn StageFunc, opts ...StageOption) *Seq {
-	q.items = append(q.items, spec{kind: kindStage, id: id, name: applyOpts(id, opts), fn: fn})
-	return q
-}
-
-// Decider appends a decider: fn chooses exactly one of branches.
-func (q *Seq) Decider(id string, fn DeciderFunc, branches ...*Seq) *Seq {
-	q.items = append(q.items, spec{kind: kindDecider, id: id, name: id, decide: fn, branches: branches})
-	return q
-}
-
-// Fork appends a fork: the children run concurrently, each with its own
-// buffer, get runtime ids in declaration order and commit in declaration
-// order once all have settled. Two children writing one key is a
-// [*SiblingConflictError] unless every such write is an append.
-func (q *Seq) Fork(id string, opt ForkOptions, children ...Child) *Seq {
-	q.items = append(q.items, spec{kind: kindFork, id: id, name: id, children: children, failFast: opt.FailFast})
-	return q
-}
-
-// Selector appends a selector: fn (usually with [Select]) chooses zero or
-// more of the children, which then run like a fork's. The children are the
-// branches; their commits carry control edges to the selector's decision.
-func (q *Seq) Selector(id string, fn DeciderFunc, opt ForkOptions, children ...Child) *Seq {
-	q.items = append(q.items, spec{kind: kindSelector, id: id, name: id, decide: fn, children: children, failFast: opt.FailFast})
-	return q
-}
-
-// Pausable appends a stage that may pause the run (see [Pausable]).
-func (q *Seq) Pausable(id string, p Pausable, opts ...StageOption) *Seq {
-	q.items = append(q.items, spec{kind: kindPausable, id: id, name: applyOpts(id, opts), pause: p})
-	return q
-}
-
-// Mount appends a subflow mount running sub with its own state and log.
-func (q *Seq) Mount(id string, sub *Chart, m Mount, opts ...StageOption) *Seq {
-	mm := m
-	q.items = append(q.items, spec{kind: kindMount, id: id, name: applyOpts(id, opts), sub: sub, mount: &mm})
-	return q
-}
-
-// LoopTo ends the sequence with a back-edge to the node with id (the loop
-// head). State is not rewound; each pass counts one visit of the head.
-func (q *Seq) LoopTo(id string) *Seq {
-	q.items = append(q.items, spec{kind: kindLoop, id: id})
-	return q
-}
-
-// Builder assembles a [Chart]. Build validates the whole graph and reports
-// every problem it finds; nothing is checked before that.
+// Builder assembles a [Chart], or one branch of a decider (see [Branch]):
+// an ordered list of nodes that each method appends to. Build validates the
+// whole graph and reports every problem it finds; nothing is checked before
+// that.
 type Builder struct {
-	id     string
-	seq    Seq
+	id     string // the chart id, or the branch id when branch is set
+	branch bool
+	items  []spec
 	keys   []KeyDecl
 	redact []string
 }
@@ -238,7 +184,7 @@ func (b *Builder) Keys(keys ...KeyDecl) *Builder {
 }
 
 // Redact marks declared keys as secret: every commit writing one lists it
-// in redacted, its op values are written as [RedactedValue] when the record
+// in redacted, its op values are written as "[redacted]" when the record
 // is encoded, decision evidence shows the marker instead of the value, and
 // [ValueAt] refuses to replay it. The live state (and so a checkpoint's
 // state, which resuming needs) still holds the real values.
@@ -247,54 +193,66 @@ func (b *Builder) Redact(keys ...string) *Builder {
 	return b
 }
 
-// Stage appends a linear stage to the chart body.
+// Stage appends a linear stage.
 func (b *Builder) Stage(id string, fn StageFunc, opts ...StageOption) *Builder {
-	b.seq.Stage(id, fn, opts...)
+	b.items = append(b.items, spec{kind: kindStage, id: id, name: applyOpts(id, opts), fn: fn})
 	return b
 }
 
-// Decider appends a decider to the chart body.
-func (b *Builder) Decider(id string, fn DeciderFunc, branches ...*Seq) *Builder {
-	b.seq.Decider(id, fn, branches...)
+// Decider appends a decider: fn chooses exactly one of branches.
+func (b *Builder) Decider(id string, fn DeciderFunc, branches ...*Builder) *Builder {
+	b.items = append(b.items, spec{kind: kindDecider, id: id, name: id, decide: fn, branches: branches})
 	return b
 }
 
-// Fork appends a fork to the chart body.
+// Fork appends a fork: the children run concurrently, each with its own
+// buffer, get runtime ids in declaration order and commit in declaration
+// order once all have settled. Two children writing one key fail the fork,
+// with an error naming the key and the children, unless every such write is
+// an append.
 func (b *Builder) Fork(id string, opt ForkOptions, children ...Child) *Builder {
-	b.seq.Fork(id, opt, children...)
+	b.items = append(b.items, spec{kind: kindFork, id: id, name: id, children: children, failFast: opt.FailFast})
 	return b
 }
 
-// Selector appends a selector to the chart body.
+// Selector appends a selector: fn (usually with [Select]) chooses zero or
+// more of the children, which then run like a fork's. The children are the
+// branches; their commits carry control edges to the selector's decision.
 func (b *Builder) Selector(id string, fn DeciderFunc, opt ForkOptions, children ...Child) *Builder {
-	b.seq.Selector(id, fn, opt, children...)
+	b.items = append(b.items, spec{kind: kindSelector, id: id, name: id, decide: fn, children: children, failFast: opt.FailFast})
 	return b
 }
 
-// Pausable appends a pausable stage to the chart body.
+// Pausable appends a stage that may pause the run (see [Pausable]).
 func (b *Builder) Pausable(id string, p Pausable, opts ...StageOption) *Builder {
-	b.seq.Pausable(id, p, opts...)
+	b.items = append(b.items, spec{kind: kindPausable, id: id, name: applyOpts(id, opts), pause: p})
 	return b
 }
 
-// Mount appends a subflow mount to the chart body.
+// Mount appends a subflow mount running sub with its own state and log.
 func (b *Builder) Mount(id string, sub *Chart, m Mount, opts ...StageOption) *Builder {
-	b.seq.Mount(id, sub, m, opts...)
+	mm := m
+	b.items = append(b.items, spec{kind: kindMount, id: id, name: applyOpts(id, opts), sub: sub, mount: &mm})
 	return b
 }
 
-// LoopTo ends the chart body with a back-edge to id.
+// LoopTo ends the sequence with a back-edge to the node with id (the loop
+// head). State is not rewound; each pass counts one visit of the head.
 func (b *Builder) LoopTo(id string) *Builder {
-	b.seq.LoopTo(id)
+	b.items = append(b.items, spec{kind: kindLoop, id: id})
 	return b
 }
 
 // Build validates and compiles the chart. It refuses an empty chart or id, a
 // duplicate or malformed node id, a missing stage func, a decider without
 // branches or with duplicate branch ids, a LoopTo to a node that does not
-// exist or followed by more nodes, a mount without a chart, and a duplicate
-// key declaration; the error names each offending thing.
+// exist or followed by more nodes, a mount without a chart, a duplicate key
+// declaration, a branch built on its own, and a decider's branch started with
+// NewBuilder or declaring keys; the error names each offending thing.
 func (b *Builder) Build() (*Chart, error) {
+	if b.branch {
+		return nil, &ChartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
+	}
 	c := &Chart{id: b.id, byID: map[string]int{}, keys: map[string]keyKind{}}
 	var errs []error
 	if b.id == "" {
@@ -322,11 +280,11 @@ func (b *Builder) Build() (*Chart, error) {
 		}
 		c.redact[k] = true
 	}
-	if len(b.seq.items) == 0 {
+	if len(b.items) == 0 {
 		errs = append(errs, errors.New("chart has no stages"))
 	}
 	comp := &compiler{c: c}
-	comp.seq(b.seq.items, -1, "chart "+b.id)
+	comp.seq(b.items, -1, "chart "+b.id)
 	errs = append(errs, comp.errs...)
 	for i := range c.nodes {
 		n := &c.nodes[i]
@@ -462,20 +420,27 @@ func (cp *compiler) seq(items []spec, after int, where string) int {
 			seen := map[string]bool{}
 			refs := make([]branchRef, 0, len(it.branches))
 			for _, br := range it.branches {
-				if br == nil || br.branchID == "" {
+				if br == nil || br.id == "" {
 					cp.errf("%s: decider %q has a branch with an empty id", where, it.id)
 					continue
 				}
-				if seen[br.branchID] {
-					cp.errf("%s: decider %q has duplicate branch %q", where, it.id, br.branchID)
+				if !br.branch {
+					cp.errf("%s: decider %q branch %q was started with NewBuilder; start it with Branch", where, it.id, br.id)
 					continue
 				}
-				seen[br.branchID] = true
+				if len(br.keys) > 0 || len(br.redact) > 0 {
+					cp.errf("%s: decider %q branch %q declares or redacts keys; do that on the chart's builder", where, it.id, br.id)
+				}
+				if seen[br.id] {
+					cp.errf("%s: decider %q has duplicate branch %q", where, it.id, br.id)
+					continue
+				}
+				seen[br.id] = true
 				// The join node restores the governing decision when the
 				// branch falls through to the node after the decider.
 				join := cp.add(node{kind: kindJoin, id: "join:" + it.id, target: i, next: -1})
-				f := cp.seq(br.items, join, fmt.Sprintf("decider %q branch %q", it.id, br.branchID))
-				refs = append(refs, branchRef{id: br.branchID, first: f})
+				f := cp.seq(br.items, join, fmt.Sprintf("decider %q branch %q", it.id, br.id))
+				refs = append(refs, branchRef{id: br.id, first: f})
 			}
 			cp.c.nodes[i].branches = refs
 			// Joins fall through to whatever follows the decider; patched below.

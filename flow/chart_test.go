@@ -55,6 +55,14 @@ func TestBuildRefusals(t *testing.T) {
 		{"fork child duplicate", func() *flow.Builder {
 			return flow.NewBuilder("c").Stage("a", noop).Fork("f", flow.ForkOptions{}, flow.NewChild("a", noop))
 		}, []string{`duplicate node id "a"`}},
+		{"build a branch", func() *flow.Builder { return flow.Branch("x").Stage("a", noop) },
+			[]string{`branch "x" is not a chart`}},
+		{"chart builder as a branch", func() *flow.Builder {
+			return flow.NewBuilder("c").Decider("d", pick("x"), flow.NewBuilder("x").Stage("a", noop))
+		}, []string{`branch "x" was started with NewBuilder`}},
+		{"keys on a branch", func() *flow.Builder {
+			return flow.NewBuilder("c").Decider("d", pick("x"), flow.Branch("x").Keys(flow.Key[int]("k")).Stage("a", noop))
+		}, []string{`branch "x" declares or redacts keys`}},
 		{"several problems", func() *flow.Builder {
 			return flow.NewBuilder("c").Stage("a", nil).Mount("m", sub, flow.Mount{}).LoopTo("zz")
 		}, []string{`stage "a" has no func`, `LoopTo("zz")`}},
@@ -84,8 +92,8 @@ func TestBuildKeepsKeysAndID(t *testing.T) {
 		t.Errorf("ID = %q", c.ID())
 	}
 	var names []string
-	for _, k := range c.Keys() {
-		names = append(names, k.KeyName())
+	for _, k := range c.Structure().Keys {
+		names = append(names, k.Name)
 	}
 	want := "iteration maxIterations userMessage history toolCalls finalContent meta"
 	if got := strings.Join(names, " "); got != want {

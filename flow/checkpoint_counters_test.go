@@ -33,7 +33,7 @@ func TestResumeRefusesCountersTheLogContradicts(t *testing.T) {
 			if data == string(good) {
 				t.Fatalf("the seed checkpoint has no %s", tc.from)
 			}
-			cp, err := flow.DecodeCheckpoint([]byte(data))
+			cp, err := decodeCheckpoint([]byte(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestResumeRefusesCountersTheLogContradicts(t *testing.T) {
 		})
 	}
 	// The checkpoint as written still resumes.
-	cp, _ := flow.DecodeCheckpoint(good)
+	cp, _ := decodeCheckpoint(good)
 	out, err := c.Resume(bg(), cp, json.RawMessage(`"yes"`))
 	if err != nil || out.Record.Validate() != nil {
 		t.Fatalf("the good checkpoint: %v", err)

@@ -284,7 +284,7 @@ func evalCondition(r *trackingReader, c Condition) ConditionEvidence {
 		ce.Actual = "(absent)"
 	}
 	if r.s.e.chart.redact[c.Key] {
-		ce.Actual, ce.Threshold = RedactedValue, RedactedValue
+		ce.Actual, ce.Threshold = redactedValue, redactedValue
 	}
 	pass, err := compare(actual, present, c.Op, c.Threshold)
 	if err != nil {

@@ -37,7 +37,7 @@
 //		).
 //		Build()
 //
-//	res, err := chart.Run(ctx, nil, flow.WithHooks(&flow.Hooks{Emit: func(ev flow.Event) { /* bridge */ }}))
+//	res, err := chart.Run(ctx, nil, flow.WithObserver("bridge", &flow.Hooks{Emit: func(ev flow.Event) { /* forward ev */ }}))
 //	// res.Output is the last stage's return value; res.Record the commit log.
 //
 // # What is recorded
@@ -55,7 +55,7 @@
 // [ValueAt] replays any key as of any commit;
 // [LastWriter], [Slice] and [ElementBirth] walk the record backwards. The
 // [Record] and [Checkpoint] encode to JSON and decode back with
-// [Chart.DecodeRecord] and [DecodeCheckpoint].
+// [Chart.DecodeRecord] and, for a checkpoint, encoding/json.
 //
 // # Pausing
 //
@@ -65,14 +65,13 @@
 //
 // # Subflows, forks and observers
 //
-// [Seq.Mount] runs another chart as one node, with its own state and log
+// [Builder.Mount] runs another chart as one node, with its own state and log
 // (kept under the mount's runtime id in [Record.Subflows]), seeded by an
 // input mapping and merged back only through the explicit ops of its output
-// mapping. [Seq.Fork] and [Seq.Selector] run single-stage children
+// mapping. [Builder.Fork] and [Builder.Selector] run single-stage children
 // concurrently and commit them in declaration order. [Hooks] observe the
 // scope (reads, writes, commits), the flow (decisions, loops, pauses) and
-// custom events from [Scope.Emit]; attach them per run with [WithHooks] or
-// [WithObserver].
+// custom events from [Scope.Emit]; attach them per run with [WithObserver].
 //
 // # Keys and values
 //

@@ -1,5 +1,6 @@
-// Errors: the typed failures a caller may branch on, each naming the thing
-// that was wrong.
+// Errors: the failures of building, running and decoding, each naming the
+// thing that was wrong. The exported types carry fields a caller reads; the
+// unexported ones are only ever printed.
 
 package flow
 
@@ -45,14 +46,14 @@ func (e *StageError) Error() string {
 // Unwrap returns the stage's own error.
 func (e *StageError) Unwrap() error { return e.Err }
 
-// PanicError is a stage panic recovered into an error.
-type PanicError struct {
+// panicError is a stage panic recovered into an error.
+type panicError struct {
 	Stage string
 	Value any
 }
 
 // Error describes the failure.
-func (e *PanicError) Error() string {
+func (e *panicError) Error() string {
 	return fmt.Sprintf("stage %q panicked: %v", e.Stage, e.Value)
 }
 
@@ -77,14 +78,14 @@ func (e *LoopLimitError) Error() string {
 	return fmt.Sprintf("flow: loop into %q exceeded its visit limit of %d", e.Node, e.Limit)
 }
 
-// BranchError is a decision that chose a branch its decider does not have.
-type BranchError struct {
+// branchError is a decision that chose a branch its decider does not have.
+type branchError struct {
 	Decider string
 	Branch  string
 }
 
 // Error describes the failure.
-func (e *BranchError) Error() string {
+func (e *branchError) Error() string {
 	return fmt.Sprintf("decider %q chose unknown branch %q", e.Decider, e.Branch)
 }
 
@@ -111,26 +112,26 @@ func (e *CorruptLogError) Error() string {
 	return fmt.Sprintf("flow: corrupt log at %s: %s", e.Field, e.Reason)
 }
 
-// ObserverPanicError reports a recovered observer panic to other observers.
-type ObserverPanicError struct {
+// observerPanicError reports a recovered observer panic to other observers.
+type observerPanicError struct {
 	Observer string
 	Value    string
 }
 
 // Error describes the failure.
-func (e *ObserverPanicError) Error() string {
+func (e *observerPanicError) Error() string {
 	return fmt.Sprintf("flow: observer %q panicked: %s", e.Observer, e.Value)
 }
 
-// SiblingConflictError is two or more parallel children writing one key with
+// siblingConflictError is two or more parallel children writing one key with
 // a verb other than append.
-type SiblingConflictError struct {
+type siblingConflictError struct {
 	Key      string
 	Children []string
 }
 
 // Error describes the failure.
-func (e *SiblingConflictError) Error() string {
+func (e *siblingConflictError) Error() string {
 	return fmt.Sprintf("flow: parallel children %s all write key %q (only appends may share a key)",
 		strings.Join(e.Children, ", "), e.Key)
 }

@@ -133,8 +133,9 @@ func ExampleChart_Resume() {
 	fmt.Println(res.Paused, res.PauseData)
 
 	data, _ := json.Marshal(res.Checkpoint) // store it anywhere
-	cp, _ := flow.DecodeCheckpoint(data)
-	out, err := c.Resume(context.Background(), cp, json.RawMessage(`true`))
+	var cp flow.Checkpoint
+	_ = json.Unmarshal(data, &cp)
+	out, err := c.Resume(context.Background(), &cp, json.RawMessage(`true`))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -152,7 +153,7 @@ func ExampleChart_Resume() {
 
 // A subflow runs with its own state and log, seeded by the input mapping
 // and merged back only through explicit ops.
-func ExampleSeq_Mount() {
+func ExampleBuilder_Mount() {
 	items := flow.List[string]("items")
 	verdicts := flow.List[string]("verdicts")
 	judge := flow.NewBuilder("judge").Keys(items, verdicts).
@@ -190,7 +191,7 @@ func ExampleScope_Emit() {
 	hooks := &flow.Hooks{Emit: func(ev flow.Event) {
 		fmt.Println(ev.Name, ev.RuntimeStageID, ev.Payload)
 	}}
-	_, _ = counterChart().Run(context.Background(), nil, flow.WithHooks(hooks))
+	_, _ = counterChart().Run(context.Background(), nil, flow.WithObserver("", hooks))
 	// Output:
 	// counter.tick work#1 1
 	// counter.tick work#3 2
@@ -216,14 +217,14 @@ func ExampleSlice() {
 // ElementBirth finds the commit that appended one element of a list.
 func ExampleElementBirth() {
 	res, _ := counterChart().Run(context.Background(), nil)
-	i, _, _ := flow.ElementBirth(res.Record, "notes", 1)
+	i, _, _ := flow.ElementBirth(res.Record, "notes", 1, len(res.Record.Commits)-1)
 	fmt.Println(res.Record.Commits[i].RuntimeStageID)
 	// Output:
 	// work#3
 }
 
 // Fork children run concurrently and commit in declaration order.
-func ExampleSeq_Fork() {
+func ExampleBuilder_Fork() {
 	got := flow.List[string]("got")
 	fetch := func(name string) flow.StageFunc {
 		return func(ctx context.Context, s *flow.Scope) (any, error) {

@@ -74,7 +74,7 @@ func (e *exec) parallel(ctx context.Context, parent *node, kids []int, ctl func(
 		}
 		last := w[len(w)-1]
 		if errs[last] == nil {
-			errs[last] = &SiblingConflictError{Key: key, Children: ids}
+			errs[last] = &siblingConflictError{Key: key, Children: ids}
 		}
 	}
 	saved := e.ctl
@@ -113,7 +113,7 @@ func (e *exec) selector(ctx context.Context, n *node) error {
 				}
 			}
 			if !found {
-				err = &BranchError{Decider: n.id, Branch: id}
+				err = &branchError{Decider: n.id, Branch: id}
 				break
 			}
 		}

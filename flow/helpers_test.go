@@ -164,3 +164,13 @@ func mustJSON(t testing.TB, v any) []byte {
 type ctxT = context.Context
 
 func bg() context.Context { return context.Background() }
+
+// decodeCheckpoint decodes checkpoint JSON the way a user does, with
+// encoding/json; Chart.Resume validates what it gets.
+func decodeCheckpoint(data []byte) (*flow.Checkpoint, error) {
+	var cp flow.Checkpoint
+	if err := json.Unmarshal(data, &cp); err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}

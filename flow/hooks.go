@@ -34,7 +34,7 @@ type Event struct {
 // Hooks run synchronously, in attach order, one call at a time: on the run's
 // goroutine, except the live Read, Write and Emit hooks of fork and selector
 // children, which come from the children's goroutines (still serialised). A
-// panic in a hook is recovered, counted in [ObserverStats] and reported to the
+// panic in a hook is recovered, counted in [Result].ObserverPanics and reported to the
 // other observers' Error hook (a panic inside Error is only counted).
 //
 // Order for one stage: StageStart, Read/Write/Emit (live, as they happen),
@@ -68,12 +68,6 @@ type Hooks struct {
 
 	// emit channel
 	Emit func(Event)
-}
-
-// ObserverStats counts what observers cost a run.
-type ObserverStats struct {
-	// Panics is the number of hook calls that panicked and were recovered.
-	Panics int64
 }
 
 type observer struct {
@@ -126,7 +120,7 @@ func (o *observers) one(info HookInfo, isError bool, id string, h *Hooks, f func
 			if isError {
 				return
 			}
-			err := &ObserverPanicError{Observer: id, Value: fmt.Sprint(p)}
+			err := &observerPanicError{Observer: id, Value: fmt.Sprint(p)}
 			for j := range o.list {
 				if o.list[j].id != id && o.list[j].h.Error != nil {
 					o.one(info, true, o.list[j].id, o.list[j].h, func(h *Hooks) { h.Error(info, err) })

@@ -49,7 +49,7 @@ func TestHookOrder(t *testing.T) {
 				return "out", nil
 			})).
 		MustBuild()
-	if _, err := c.Run(context.Background(), nil, flow.WithRunID("r"), flow.WithHooks(h)); err != nil {
+	if _, err := c.Run(context.Background(), nil, flow.WithRunID("r"), flow.WithObserver("", h)); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -87,8 +87,8 @@ func TestObserverPanicsAreIsolated(t *testing.T) {
 	if err != nil || res.Output != "ok" {
 		t.Fatalf("run broken by an observer: %v %v", res.Output, err)
 	}
-	if res.Observers.Panics != 2 {
-		t.Errorf("panics = %d, want 2", res.Observers.Panics)
+	if res.ObserverPanics != 2 {
+		t.Errorf("panics = %d, want 2", res.ObserverPanics)
 	}
 	if len(reported) != 2 || !strings.Contains(reported[0], `observer "bad" panicked: observer bug`) {
 		t.Errorf("reported = %q", reported)
@@ -112,7 +112,7 @@ func TestEmitWithoutListenerCostsNothing(t *testing.T) {
 		})
 		return allocs, nil
 	}).MustBuild()
-	res, err := c.Run(context.Background(), nil, flow.WithHooks(&flow.Hooks{StageStart: func(flow.HookInfo) {}}))
+	res, err := c.Run(context.Background(), nil, flow.WithObserver("", &flow.Hooks{StageStart: func(flow.HookInfo) {}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func FuzzDecodeRecord(f *testing.F) {
 			for i := range rec.Commits {
 				for _, op := range rec.Commits[i].Ops {
 					_, _, _ = flow.ValueAt(rec, i, op.Key)
-					_, _, _ = flow.ElementBirthAt(rec, op.Key, 0, i)
+					_, _, _ = flow.ElementBirth(rec, op.Key, 0, i)
 				}
 			}
 			_, _ = flow.Slice(rec, len(rec.Commits)-1, flow.SliceOptions{})
@@ -129,7 +129,7 @@ func FuzzResumeCheckpoint(f *testing.F) {
 	f.Add([]byte(`{"version":1,"chartId":"agent","pausedStageId":"tool-calls","log":{"commits":[{"idx":0,"stageId":"input","runtimeStageId":"input"}]},"pausedRuntimeStageId":"input"}`), []byte(`1`))
 	f.Add([]byte(`{"version":1}`), []byte(`null`))
 	f.Fuzz(func(t *testing.T, data, input []byte) {
-		cp, err := flow.DecodeCheckpoint(data)
+		cp, err := decodeCheckpoint(data)
 		if err != nil {
 			return
 		}

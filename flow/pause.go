@@ -334,12 +334,3 @@ func (c *Chart) DecodeRecord(data []byte) (*Record, error) {
 	}
 	return c.typed(rec, false, true)
 }
-
-// DecodeCheckpoint decodes a checkpoint; [Chart.Resume] validates it.
-func DecodeCheckpoint(data []byte) (*Checkpoint, error) {
-	var cp Checkpoint
-	if err := json.Unmarshal(data, &cp); err != nil {
-		return nil, fmt.Errorf("flow: decode checkpoint: %w", err)
-	}
-	return &cp, nil
-}

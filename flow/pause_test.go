@@ -40,7 +40,7 @@ func TestPauseResumeExact(t *testing.T) {
 	b := mustJSON(t, cp)
 	golden(t, "agent-checkpoint.json", b)
 
-	decoded, err := flow.DecodeCheckpoint(b)
+	decoded, err := decodeCheckpoint(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestPauseResumeExact(t *testing.T) {
 	for _, from := range []*flow.Checkpoint{cp, decoded} {
 		var starts []string
 		out, err := c.Resume(context.Background(), from, json.RawMessage(`"approved"`), flow.WithRunID("run-2"),
-			flow.WithHooks(&flow.Hooks{StageStart: func(i flow.HookInfo) { starts = append(starts, i.RuntimeStageID) }}))
+			flow.WithObserver("", &flow.Hooks{StageStart: func(i flow.HookInfo) { starts = append(starts, i.RuntimeStageID) }}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestResumeRefusals(t *testing.T) {
 		}
 		f(m)
 		nb, _ := json.Marshal(m)
-		cp, err := flow.DecodeCheckpoint(nb)
+		cp, err := decodeCheckpoint(nb)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestResumeKeepsTypedSubflowLogs(t *testing.T) {
 	if err != nil || !res.Paused {
 		t.Fatalf("run: %v paused %v", err, res.Paused)
 	}
-	cp, err := flow.DecodeCheckpoint(mustJSON(t, res.Checkpoint))
+	cp, err := decodeCheckpoint(mustJSON(t, res.Checkpoint))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestResumeInsideBranchRestoresGoverningDecision(t *testing.T) {
 	if err != nil || !res.Paused {
 		t.Fatalf("run: %v", err)
 	}
-	cp, err := flow.DecodeCheckpoint(mustJSON(t, res.Checkpoint))
+	cp, err := decodeCheckpoint(mustJSON(t, res.Checkpoint))
 	if err != nil {
 		t.Fatal(err)
 	}

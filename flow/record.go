@@ -183,8 +183,8 @@ type commitJSON struct {
 	Redacted       []string    `json:"redacted,omitempty"`
 }
 
-// RedactedValue replaces the value of a redacted key's op in encoded records.
-const RedactedValue = "[redacted]"
+// redactedValue replaces the value of a redacted key's op in encoded records.
+const redactedValue = "[redacted]"
 
 // MarshalJSON writes empty reads and ops as [] rather than null, and masks
 // the op values of the keys listed in redacted.
@@ -204,7 +204,7 @@ func (c Commit) MarshalJSON() ([]byte, error) {
 		ops := make([]Op, len(p.Ops))
 		for i, op := range p.Ops {
 			if contains(p.Redacted, op.Key) && op.Verb != VerbDelete {
-				op.Value = RedactedValue
+				op.Value = redactedValue
 			}
 			ops[i] = op
 		}

@@ -16,9 +16,9 @@ import (
 	"unsafe"
 )
 
-// DefaultVisitLimit is the default number of back-edge passes allowed into
+// defaultVisitLimit is the default number of back-edge passes allowed into
 // one loop head per run.
-const DefaultVisitLimit = 1000
+const defaultVisitLimit = 1000
 
 // maxSubflowDepth caps subflow nesting.
 const maxSubflowDepth = 500
@@ -44,11 +44,17 @@ func WithDevChecks() RunOption { return func(c *runConfig) { c.dev = true } }
 // WithRunID sets the run id (default: a random one).
 func WithRunID(id string) RunOption { return func(c *runConfig) { c.runID = id } }
 
-// WithObserver attaches hooks under id. Attaching the same id again replaces
-// the earlier hooks in place, so attaching is idempotent.
+// WithObserver attaches hooks under id, the name the other observers' Error
+// hook sees when one of these hooks panics. Attaching the same id again
+// replaces the earlier hooks in place, so attaching is idempotent. An empty
+// id attaches anonymous hooks: each such call adds one observer.
 func WithObserver(id string, h *Hooks) RunOption {
 	return func(c *runConfig) {
 		if h == nil {
+			return
+		}
+		if id == "" {
+			c.observers = append(c.observers, observer{id: "hooks-" + strconv.Itoa(len(c.observers)), h: h})
 			return
 		}
 		for i := range c.observers {
@@ -61,17 +67,8 @@ func WithObserver(id string, h *Hooks) RunOption {
 	}
 }
 
-// WithHooks attaches anonymous hooks (each call adds one observer).
-func WithHooks(h *Hooks) RunOption {
-	return func(c *runConfig) {
-		if h != nil {
-			c.observers = append(c.observers, observer{id: "hooks-" + strconv.Itoa(len(c.observers)), h: h})
-		}
-	}
-}
-
 // WithVisitLimit sets the per-loop-head visit limit (default
-// [DefaultVisitLimit]); values below 1 keep the default.
+// 1000); values below 1 keep the default.
 func WithVisitLimit(n int) RunOption {
 	return func(c *runConfig) {
 		if n > 0 {
@@ -99,7 +96,8 @@ type Result struct {
 	Broke       bool
 	BreakReason string
 	Record      *Record
-	Observers   ObserverStats
+	// ObserverPanics counts the hook calls that panicked and were recovered.
+	ObserverPanics int64
 }
 
 // run is the execution-wide part shared by the top chart and its subflows.
@@ -247,7 +245,7 @@ func (sb *slab) control(c Control) *Control {
 }
 
 func newRun(opts []RunOption) *run {
-	cfg := runConfig{visitLimit: DefaultVisitLimit, now: timeNow}
+	cfg := runConfig{visitLimit: defaultVisitLimit, now: timeNow}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -431,7 +429,7 @@ func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 			}
 		})
 	}
-	res.Observers.Panics = r.obs.panics.Load()
+	res.ObserverPanics = r.obs.panics.Load()
 	return res, err
 }
 
@@ -618,7 +616,7 @@ func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []O
 func callStage(ctx context.Context, n *node, s *Scope) (out any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &PanicError{Stage: n.id, Value: p}
+			err = &panicError{Stage: n.id, Value: p}
 		}
 	}()
 	return n.fn(ctx, s)
@@ -627,7 +625,7 @@ func callStage(ctx context.Context, n *node, s *Scope) (out any, err error) {
 func callDecider(ctx context.Context, n *node, s *Scope) (d *Decision, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &PanicError{Stage: n.id, Value: p}
+			err = &panicError{Stage: n.id, Value: p}
 		}
 	}()
 	return n.decide(ctx, s)
@@ -636,7 +634,7 @@ func callDecider(ctx context.Context, n *node, s *Scope) (d *Decision, err error
 func callExecute(ctx context.Context, n *node, s *Scope) (p *Pause, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Stage: n.id, Value: r}
+			err = &panicError{Stage: n.id, Value: r}
 		}
 	}()
 	return n.pause.Execute(ctx, s)
@@ -645,7 +643,7 @@ func callExecute(ctx context.Context, n *node, s *Scope) (p *Pause, err error) {
 func callResume(ctx context.Context, n *node, s *Scope, input json.RawMessage) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Stage: n.id, Value: r}
+			err = &panicError{Stage: n.id, Value: r}
 		}
 	}()
 	return n.pause.Resume(ctx, s, input)
@@ -803,7 +801,7 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 				}
 			}
 			if next == -2 {
-				err = &BranchError{Decider: n.id, Branch: d.Chosen[0]}
+				err = &branchError{Decider: n.id, Branch: d.Chosen[0]}
 			}
 		}
 	}

@@ -24,22 +24,13 @@ func LastWriter(rec *Record, key string, before int) (int, bool) {
 	return ws[i-1], true
 }
 
-// ElementBirth returns the commit that put element elem of the list key into
-// the list as it stands after the record's last commit (see [ElementBirthAt]).
-func ElementBirth(rec *Record, key string, elem int) (int, bool, error) {
-	if rec == nil || len(rec.Commits) == 0 {
-		return 0, false, fmt.Errorf("flow: ElementBirth: empty record")
-	}
-	return ElementBirthAt(rec, key, elem, len(rec.Commits)-1)
-}
-
-// ElementBirthAt returns the commit that put element elem of the list key
+// ElementBirth returns the commit that put element elem of the list key
 // into the list as of commit asOf: the append whose tail holds it, or the set
 // that wrote the whole list (a set resets every birth). It reports false when
 // the list is absent or shorter than elem+1.
-func ElementBirthAt(rec *Record, key string, elem, asOf int) (int, bool, error) {
+func ElementBirth(rec *Record, key string, elem, asOf int) (int, bool, error) {
 	if rec == nil || asOf < 0 || asOf >= len(rec.Commits) {
-		return 0, false, fmt.Errorf("flow: ElementBirthAt: commit %d out of range", asOf)
+		return 0, false, fmt.Errorf("flow: ElementBirth: commit %d out of range", asOf)
 	}
 	if elem < 0 {
 		return 0, false, nil
@@ -57,7 +48,7 @@ func ElementBirthAt(rec *Record, key string, elem, asOf int) (int, bool, error) 
 			case VerbSet:
 				n, err := listLen(op.Value)
 				if err != nil {
-					return 0, false, fmt.Errorf("flow: ElementBirthAt %q at commit %d: %w", key, ci, err)
+					return 0, false, fmt.Errorf("flow: ElementBirth %q at commit %d: %w", key, ci, err)
 				}
 				count, birth = n, -1
 				if elem < n {
@@ -68,14 +59,14 @@ func ElementBirthAt(rec *Record, key string, elem, asOf int) (int, bool, error) 
 			case VerbAppend:
 				n, err := listLen(op.Value)
 				if err != nil {
-					return 0, false, fmt.Errorf("flow: ElementBirthAt %q at commit %d: %w", key, ci, err)
+					return 0, false, fmt.Errorf("flow: ElementBirth %q at commit %d: %w", key, ci, err)
 				}
 				if birth < 0 && elem >= count && elem < count+n {
 					birth = ci
 				}
 				count += n
 			case VerbMerge:
-				return 0, false, fmt.Errorf("flow: ElementBirthAt: key %q is merged at commit %d, not a list", key, ci)
+				return 0, false, fmt.Errorf("flow: ElementBirth: key %q is merged at commit %d, not a list", key, ci)
 			}
 		}
 	}

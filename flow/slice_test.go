@@ -149,15 +149,15 @@ func TestElementBirth(t *testing.T) {
 	}
 	for _, rec := range []*flow.Record{res.Record, &raw} {
 		for i, w := range want {
-			got, ok, err := flow.ElementBirth(rec, "history", i)
+			got, ok, err := flow.ElementBirth(rec, "history", i, len(rec.Commits)-1)
 			if err != nil || !ok || got != w {
 				t.Errorf("ElementBirth(history, %d) = %d %v %v, want %d", i, got, ok, err, w)
 			}
 		}
-		if _, ok, _ := flow.ElementBirth(rec, "history", 6); ok {
+		if _, ok, _ := flow.ElementBirth(rec, "history", 6, len(rec.Commits)-1); ok {
 			t.Error("element 6 does not exist")
 		}
-		if got, ok, _ := flow.ElementBirthAt(rec, "history", 2, 3); ok {
+		if got, ok, _ := flow.ElementBirth(rec, "history", 2, 3); ok {
 			t.Errorf("element 2 as of commit 3 = %d, want absent", got)
 		}
 	}

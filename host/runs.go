@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 )
 
 // Bounds of GET /v1/runs?limit=.
@@ -77,7 +76,7 @@ func (h *Host) getRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	rec, run, err := runrecord.Load(r.Context(), h.runs, id)
+	rec, run, err := store.LoadRecord(r.Context(), h.runs, id)
 	if err != nil {
 		runError(w, err, id)
 		return
@@ -93,7 +92,7 @@ func (h *Host) explainRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	rec, _, err := runrecord.Load(r.Context(), h.runs, id)
+	rec, _, err := store.LoadRecord(r.Context(), h.runs, id)
 	if err != nil {
 		runError(w, err, id)
 		return

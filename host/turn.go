@@ -19,7 +19,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/host/session"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
+	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
 // Host event types, beside the agent's own event names.
@@ -213,7 +213,7 @@ func (h *Host) run(t *turn, in turnInput, before session.State) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if h.runs != nil && res != nil && res.Record() != nil {
-		if run, rerr := runrecord.FromResult(res, err); rerr == nil {
+		if run, rerr := store.RunFromResult(res, err); rerr == nil {
 			run.SessionID = t.conv
 			if perr := h.runs.PutRun(ctx, run); perr != nil {
 				h.log.Error("host: the run record was not stored", "run", run.ID, "err", perr)

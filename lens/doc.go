@@ -29,6 +29,6 @@
 // top suspects, eliding other long spans with a link to where the same text
 // is shown on the page.
 //
-// Render writes one page; Handler serves the stored runs of a store.Store as a
+// Render writes one page; NewHandler serves the stored runs of a store.Store as a
 // list (newest first) and one page per run, read-only, for mounting at /lens/.
 package lens

@@ -11,7 +11,6 @@ import (
 	"regexp"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 )
 
 // Prefix is the path the handler serves under: Prefix lists the runs and
@@ -25,10 +24,8 @@ const defaultListLimit = 50
 // runIDPattern is what a run id in a URL may look like.
 var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`)
 
-// Handler serves the run list at /lens/ and each run's page at /lens/{run}
-// from a store. It only reads: every method but GET and HEAD is refused.
-// Mount it with mux.Handle(lens.Prefix, h).
-type Handler struct {
+// runsHandler is the http.Handler NewHandler returns.
+type runsHandler struct {
 	st    store.Store
 	where string
 	limit int
@@ -36,12 +33,12 @@ type Handler struct {
 }
 
 // HandlerOption configures NewHandler.
-type HandlerOption func(*Handler) error
+type HandlerOption func(*runsHandler) error
 
 // WithListLimit sets how many runs the list shows, newest first (default
 // 50; 0 shows them all). It refuses a negative limit.
 func WithListLimit(n int) HandlerOption {
-	return func(h *Handler) error {
+	return func(h *runsHandler) error {
 		if n < 0 {
 			return fmt.Errorf("lens: list limit %d: want 0 (all) or more", n)
 		}
@@ -53,16 +50,18 @@ func WithListLimit(n int) HandlerOption {
 // WithStoreName sets how the list names the store (a path or a URL without
 // its password).
 func WithStoreName(name string) HandlerOption {
-	return func(h *Handler) error { h.where = name; return nil }
+	return func(h *runsHandler) error { h.where = name; return nil }
 }
 
-// NewHandler returns a handler over st. It refuses a nil store and what its
-// options refuse.
-func NewHandler(st store.Store, opts ...HandlerOption) (*Handler, error) {
+// NewHandler returns the lens over st as an http.Handler: the run list at
+// /lens/ and each run's page at /lens/{run}. It only reads: every method but
+// GET and HEAD is refused. Mount it with mux.Handle(lens.Prefix, h).
+// It refuses a nil store and what its options refuse.
+func NewHandler(st store.Store, opts ...HandlerOption) (http.Handler, error) {
 	if st == nil {
 		return nil, errors.New("lens: NewHandler: the store is nil")
 	}
-	h := &Handler{st: st, where: "the run store", limit: defaultListLimit, mux: http.NewServeMux()}
+	h := &runsHandler{st: st, where: "the run store", limit: defaultListLimit, mux: http.NewServeMux()}
 	for _, opt := range opts {
 		if err := opt(h); err != nil {
 			return nil, err
@@ -75,7 +74,7 @@ func NewHandler(st store.Store, opts ...HandlerOption) (*Handler, error) {
 
 // MustHandler is NewHandler that panics on an error, for wiring code whose
 // arguments are fixed.
-func MustHandler(st store.Store, opts ...HandlerOption) *Handler {
+func MustHandler(st store.Store, opts ...HandlerOption) http.Handler {
 	h, err := NewHandler(st, opts...)
 	if err != nil {
 		panic(err)
@@ -84,10 +83,10 @@ func MustHandler(st store.Store, opts ...HandlerOption) *Handler {
 }
 
 // ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+func (h *runsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
 // list serves the run list.
-func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+func (h *runsHandler) list(w http.ResponseWriter, r *http.Request) {
 	infos, err := h.st.ListRuns(r.Context(), store.Filter{Limit: h.limit})
 	if err != nil {
 		http.Error(w, "listing the runs: "+err.Error(), http.StatusInternalServerError)
@@ -98,7 +97,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		var s runSummary
 		run, err := h.st.GetRun(r.Context(), info.ID)
 		if err == nil {
-			rec, derr := runrecord.Decode(run)
+			rec, derr := store.DecodeRecord(run)
 			s = summarize(info, rec)
 			if derr != nil {
 				s.Err = "its record cannot be read: " + derr.Error()
@@ -118,7 +117,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 }
 
 // run serves one run's page.
-func (h *Handler) run(w http.ResponseWriter, r *http.Request) {
+func (h *runsHandler) run(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("run")
 	if !runIDPattern.MatchString(id) {
 		http.Error(w, fmt.Sprintf("%q is not a run id", id), http.StatusBadRequest)
@@ -133,12 +132,12 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "reading run "+id+": "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	rec, err := runrecord.Decode(run)
+	rec, err := store.DecodeRecord(run)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	page, err := Page(rec, WithListLink(Prefix))
+	page, err := Page(rec, withListLink(Prefix))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -150,7 +149,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request) {
 func writePage(w http.ResponseWriter, page []byte) {
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
-	hd.Set("Content-Security-Policy", ContentSecurityPolicy)
+	hd.Set("Content-Security-Policy", contentSecurityPolicy)
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("Cache-Control", "no-store")

@@ -70,7 +70,7 @@ func renderList(w io.Writer, where, base string, runs []runSummary) error {
 	if err != nil {
 		return fmt.Errorf("lens: %w", err)
 	}
-	p := listPage{CSP: ContentSecurityPolicy, CSS: template.CSS(css), Where: where, Base: base}
+	p := listPage{CSP: contentSecurityPolicy, CSS: template.CSS(css), Where: where, Base: base}
 	for _, r := range runs {
 		l := listLine{runSummary: r, Started: r.StartedAt.UTC().Format(time.DateTime), StatusB: statusBadge(r.Status)}
 		if r.Standing != "" {

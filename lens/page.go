@@ -22,10 +22,10 @@ var assets embed.FS
 // ErrNoRecord refuses a nil record or one without a commit log.
 var ErrNoRecord = errors.New("lens: the record is nil or has no commit log")
 
-// ContentSecurityPolicy is the policy every lens page carries (as a meta tag,
-// and as a header when Handler serves it): inline style and script only, no
+// contentSecurityPolicy is the policy every lens page carries (as a meta tag,
+// and as a header when NewHandler's handler serves it): inline style and script only, no
 // fetch of any kind, so a page opened from disk contacts nothing.
-const ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+const contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 // openSteps is the longest story shown unfolded; a longer one folds every
 // step but the one that answered (or the last).
@@ -44,8 +44,8 @@ type options struct {
 // each suspect it probed.
 func WithAblation(rep *explain.Report) Option { return func(o *options) { o.ablation = rep } }
 
-// WithListLink adds a link back to a run list at url (Handler sets it).
-func WithListLink(url string) Option { return func(o *options) { o.listURL = url } }
+// withListLink adds a link back to a run list at url (NewHandler's pages carry it).
+func withListLink(url string) Option { return func(o *options) { o.listURL = url } }
 
 // page is the whole view of one run.
 type page struct {
@@ -84,7 +84,7 @@ func build(rec *record.Record, o options) (*page, error) {
 		return nil, fmt.Errorf("lens: %w", err)
 	}
 	status := statusOf(rec)
-	p := &page{CSP: ContentSecurityPolicy, CSS: template.CSS(css), JS: template.JS(js), ListURL: o.listURL,
+	p := &page{CSP: contentSecurityPolicy, CSS: template.CSS(css), JS: template.JS(js), ListURL: o.listURL,
 		RunID: rec.Manifest.RunID, Manifest: rec.Manifest, Status: statusBadge(status), Dropped: rec.DroppedEvents}
 	if p.RunID == "" {
 		p.RunID = rec.Log.RunID

@@ -70,17 +70,3 @@ func KindOf(err error) ErrorKind {
 	}
 	return ""
 }
-
-// DefaultPolicy returns whether a failure of kind k is, by default,
-// retryable and resumable. A rate limit caused
-// by an exhausted quota is the one exception and is decided by the caller.
-func DefaultPolicy(k ErrorKind) (retryable, resumable bool) {
-	switch k {
-	case KindRateLimit, KindTimeout, KindServer:
-		return true, true
-	case KindUnreachable, KindUnknown:
-		return false, true
-	default:
-		return false, false
-	}
-}

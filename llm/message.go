@@ -169,26 +169,6 @@ func jsonKind(b byte) string {
 	}
 }
 
-// ArgsObject returns the arguments to send back to a provider that needs a
-// JSON object (Anthropic's input, Ollama's arguments): Args when it is an
-// object, {} otherwise.
-func (c ToolCall) ArgsObject() json.RawMessage {
-	if c.ArgsError != "" || len(bytes.TrimSpace(c.Args)) == 0 {
-		return json.RawMessage("{}")
-	}
-	return c.Args
-}
-
-// ArgsText returns the arguments as text for providers that carry them as
-// a JSON string (OpenAI's function.arguments): the model's text (see
-// [ToolCall.RawArgs]), or "{}" when there is none.
-func (c ToolCall) ArgsText() string {
-	if len(c.Args) == 0 {
-		return "{}"
-	}
-	return c.RawArgs()
-}
-
 // ToolSchema describes one tool offered to the model. InputSchema must be a
 // JSON Schema object. Unit names the context unit recorded for the tool's
 // byte span; empty means "tool/<Name>".
@@ -197,12 +177,4 @@ type ToolSchema struct {
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	Unit        string          `json:"unit,omitempty"`
-}
-
-// SpanUnit returns the unit id recorded for the tool's span.
-func (t ToolSchema) SpanUnit() string {
-	if t.Unit != "" {
-		return t.Unit
-	}
-	return "tool/" + t.Name
 }

@@ -45,11 +45,6 @@ func CapsOf(p Provider) Caps {
 	return Caps{}
 }
 
-// DefaultMaxResponseBytes is the largest model reply (a whole body, or all of a stream's
-// bytes) the wire clients read when their Options.MaxResponseBytes is zero: 32 MiB. A
-// larger reply is refused with an *Error that names the option.
-const DefaultMaxResponseBytes = 32 << 20
-
 // ErrNoDone is returned by [Collect] when a stream ends without its done event.
 var ErrNoDone = errors.New("llm: the stream ended without a done event")
 

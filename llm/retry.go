@@ -16,17 +16,3 @@ type RetryPolicy struct {
 	BaseDelay time.Duration // first backoff; doubles each time; 0 = 500ms
 	MaxDelay  time.Duration // longest single wait; 0 = 30s
 }
-
-// WithDefaults returns p with zero fields replaced by the defaults.
-func (p RetryPolicy) WithDefaults() RetryPolicy {
-	if p.Attempts <= 0 {
-		p.Attempts = 3
-	}
-	if p.BaseDelay <= 0 {
-		p.BaseDelay = 500 * time.Millisecond
-	}
-	if p.MaxDelay <= 0 {
-		p.MaxDelay = 30 * time.Second
-	}
-	return p
-}

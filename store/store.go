@@ -57,8 +57,8 @@ const (
 	StatusIncomplete Status = "incomplete"
 )
 
-// Valid reports whether s is one of the statuses above.
-func (s Status) Valid() bool {
+// valid reports whether s is one of the statuses above.
+func (s Status) valid() bool {
 	switch s {
 	case StatusComplete, StatusPaused, StatusFailed, StatusIncomplete:
 		return true

@@ -55,7 +55,7 @@ func TestErrors(t *testing.T) {
 	if got := (&InvalidError{Field: "Run.ID", Reason: "empty"}).Error(); got != "store: Run.ID: empty" {
 		t.Errorf("InvalidError = %q", got)
 	}
-	if Status("done").Valid() || !StatusPaused.Valid() {
+	if Status("done").valid() || !StatusPaused.valid() {
 		t.Error("Status.Valid is wrong")
 	}
 }

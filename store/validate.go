@@ -83,7 +83,7 @@ func (r *Run) Validate() error {
 	if !r.EndedAt.IsZero() && r.EndedAt.Before(r.StartedAt) {
 		return &InvalidError{Field: "Run.EndedAt", Reason: "before StartedAt"}
 	}
-	if !r.Status.Valid() {
+	if !r.Status.valid() {
 		return &InvalidError{Field: "Run.Status", Reason: fmt.Sprintf("%q is not one of complete, paused, failed, incomplete", r.Status)}
 	}
 	if !utf8.ValidString(r.Answer) || strings.ContainsRune(r.Answer, 0) {
@@ -155,7 +155,7 @@ func (f Filter) Validate() error {
 	if f.Limit < 0 {
 		return &InvalidError{Field: "Filter.Limit", Reason: fmt.Sprintf("%d is negative", f.Limit)}
 	}
-	if f.Status != "" && !f.Status.Valid() {
+	if f.Status != "" && !f.Status.valid() {
 		return &InvalidError{Field: "Filter.Status", Reason: fmt.Sprintf("%q is not one of complete, paused, failed, incomplete", f.Status)}
 	}
 	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Until.After(f.Since) {

@@ -281,10 +281,10 @@ func (c *compiler) fail(step, reason string) {
 	c.errs = append(c.errs, &Error{Step: step, Reason: reason})
 }
 
-// nodeAdder is what compiling needs of a flow.Builder or a flow.Seq.
+// nodeAdder is what compiling needs of a chart or a branch flow.Builder.
 type nodeAdder interface {
 	stage(id string, fn flow.StageFunc)
-	decider(id string, fn flow.DeciderFunc, branches ...*flow.Seq)
+	decider(id string, fn flow.DeciderFunc, branches ...*flow.Builder)
 	fork(id string, opt flow.ForkOptions, children ...flow.Child)
 	pausable(id string, p flow.Pausable)
 	loopTo(id string)
@@ -293,17 +293,17 @@ type nodeAdder interface {
 type builderAdder struct{ b *flow.Builder }
 
 func (x builderAdder) stage(id string, fn flow.StageFunc) { x.b.Stage(id, fn) }
-func (x builderAdder) decider(id string, fn flow.DeciderFunc, br ...*flow.Seq) {
+func (x builderAdder) decider(id string, fn flow.DeciderFunc, br ...*flow.Builder) {
 	x.b.Decider(id, fn, br...)
 }
 func (x builderAdder) fork(id string, o flow.ForkOptions, ch ...flow.Child) { x.b.Fork(id, o, ch...) }
 func (x builderAdder) pausable(id string, p flow.Pausable)                  { x.b.Pausable(id, p) }
 func (x builderAdder) loopTo(id string)                                     { x.b.LoopTo(id) }
 
-type seqAdder struct{ q *flow.Seq }
+type seqAdder struct{ q *flow.Builder }
 
 func (x seqAdder) stage(id string, fn flow.StageFunc) { x.q.Stage(id, fn) }
-func (x seqAdder) decider(id string, fn flow.DeciderFunc, br ...*flow.Seq) {
+func (x seqAdder) decider(id string, fn flow.DeciderFunc, br ...*flow.Builder) {
 	x.q.Decider(id, fn, br...)
 }
 func (x seqAdder) fork(id string, o flow.ForkOptions, ch ...flow.Child) { x.q.Fork(id, o, ch...) }

@@ -259,7 +259,7 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 		route := flow.Key[string]("route:" + x.name)
 		why := flow.Key[string]("route:" + x.name + ":why")
 		cc.keys = append(cc.keys, route, why)
-		branches := make([]*flow.Seq, len(x.routes))
+		branches := make([]*flow.Builder, len(x.routes))
 		for i, r := range x.routes {
 			branches[i] = flow.Branch(r.Name)
 			cc.emit(r.Step, seqAdder{branches[i]})

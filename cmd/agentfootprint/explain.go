@@ -257,7 +257,7 @@ func ablateRecord(ctx context.Context, w io.Writer, rec *record.Record, bp expla
 		ctx = context.Background()
 	}
 	var specs []explain.Spec
-	given := map[string]string{}
+	var given []string // given[i] is how specs[i] was written on the command line
 	for _, s := range without {
 		sp, err := explain.ParseSuspect(rec, bp, s)
 		if err != nil {
@@ -267,7 +267,7 @@ func ablateRecord(ctx context.Context, w io.Writer, rec *record.Record, bp expla
 			return &badSuspectError{err}
 		}
 		specs = append(specs, sp)
-		given[string(sp.Kind)+":"+sp.ID] = s
+		given = append(given, s)
 	}
 	world, err := explain.FrozenWorld(rec, live)
 	if err != nil {
@@ -282,11 +282,11 @@ func ablateRecord(ctx context.Context, w io.Writer, rec *record.Record, bp expla
 	}
 	fmt.Fprintf(w, "baseline: with nothing removed, the answer changed in %d of %d reruns (%d distinct answers; seeds %v)\n",
 		rep.Baseline.Flips, rep.Baseline.Samples, rep.Baseline.DistinctSamples, rep.Seeds)
-	for _, s := range rep.Suspects {
+	for i, s := range rep.Suspects {
 		name := s.Kind + ":" + s.ID
-		if sp, ok := specOfReport(specs, s); ok {
-			name = sp.String()
-			if g := given[s.Kind+":"+s.ID]; g != "" && g != name {
+		if i < len(specs) { // Probe reports the given specs one each, in order
+			name = specs[i].String()
+			if g := given[i]; g != name {
 				name += " (asked as " + g + ")"
 			}
 		}
@@ -311,14 +311,4 @@ func preview(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
-}
-
-// specOfReport finds the spec a suspect report is about.
-func specOfReport(specs []explain.Spec, r explain.SuspectReport) (explain.Spec, bool) {
-	for _, sp := range specs {
-		if string(sp.Kind) == r.Kind && sp.ID == r.ID {
-			return sp, true
-		}
-	}
-	return explain.Spec{}, false
 }

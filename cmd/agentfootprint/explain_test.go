@@ -64,7 +64,7 @@ func TestExplainCommand(t *testing.T) {
 	}
 	out, _, code = runCLI(t, "", "explain", path, "--json", "--from", "call-llm#2")
 	var ch explain.Chain
-	if code != 0 || json.Unmarshal([]byte(out), &ch) != nil || ch.Format != explain.BacktrackFormat || ch.Suspects[0].Unit != "vip-override" {
+	if code != 0 || json.Unmarshal([]byte(out), &ch) != nil || ch.Format != "agentfootprint-go.backtrack/1" || ch.Suspects[0].Unit != "vip-override" {
 		t.Errorf("--json: exit %d, %s", code, out)
 	}
 	out, _, code = runCLI(t, "", "explain", path, "--missing")

@@ -127,8 +127,8 @@ func shownRecord(path string) (*record.Record, bool) {
 	if json.Unmarshal(data, &shown) != nil || len(shown.Run) == 0 || len(shown.Record) == 0 {
 		return nil, false
 	}
-	rec, err := explain.Decode(shown.Record)
-	return rec, err == nil
+	rec, err := record.Decode(shown.Record)
+	return rec, err == nil && rec.Log != nil
 }
 
 // saveReport stores the record of a scenario run (its last turn) in the store target names

@@ -16,7 +16,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -78,7 +77,7 @@ func storedRuns(t *testing.T, answers ...string) (string, []*agent.Result) {
 	var out []*agent.Result
 	for _, a := range answers {
 		res := scriptedTurn(t, "checkout", a)
-		if _, err := runrecord.Save(ctx, st, res, nil); err != nil {
+		if _, err := store.SaveResult(ctx, st, res, nil); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, res)

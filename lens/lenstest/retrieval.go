@@ -14,9 +14,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
 )
 
-// RetrievalQuestion is what the person asks the retrieval run; it is also the
+// retrievalQuestion is what the person asks the retrieval run; it is also the
 // query of its one retrieval.
-const RetrievalQuestion = "How do I restart checkout?"
+const retrievalQuestion = "How do I restart checkout?"
 
 // RetrievalCorpus names the retrieval run's corpus.
 const RetrievalCorpus = "runbook"
@@ -54,7 +54,7 @@ func Retrieval(ctx context.Context) (*record.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lenstest: building agent runbook-reader: %w", err)
 	}
-	res, err := a.Run(ctx, agent.Input{Message: RetrievalQuestion})
+	res, err := a.Run(ctx, agent.Input{Message: retrievalQuestion})
 	if err != nil {
 		return nil, fmt.Errorf("lenstest: the retrieval run: %w", err)
 	}

@@ -250,7 +250,7 @@ func TestDiagnose(t *testing.T) {
 	if got[1].OK || !strings.Contains(got[1].Message, "the API key was rejected") {
 		t.Errorf("bad key: %+v", got)
 	}
-	t.Setenv(KeyEnv, "")
+	t.Setenv(keyEnv, "")
 	got = New(Options{BaseURL: srv.URL, Model: "claude-ok"}).Diagnose(context.Background())
 	if got[0].OK || !strings.Contains(got[0].Message, "set ANTHROPIC_API_KEY") {
 		t.Errorf("no key: %+v", got)

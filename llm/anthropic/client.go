@@ -19,44 +19,45 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// Environment variables read by New when the options leave a field empty.
+// Environment variables read by New when the options leave a field empty
+// (providers.KeyEnv tells a caller which one holds the key).
 const (
-	KeyEnv     = "ANTHROPIC_API_KEY"
+	keyEnv     = wire.AnthropicKeyEnv
 	baseURLEnv = "ANTHROPIC_BASE_URL"
 )
 
-// DefaultBaseURL is the official endpoint root ("/v1/messages" is appended).
-const DefaultBaseURL = "https://api.anthropic.com"
+// defaultBaseURL is the official endpoint root ("/v1/messages" is appended).
+const defaultBaseURL = "https://api.anthropic.com"
 
 // apiVersion is the anthropic-version header sent with every request.
 const apiVersion = "2023-06-01"
 
-// DefaultMaxTokens is sent when neither the request nor the options set
+// defaultMaxTokens is sent when neither the request nor the options set
 // one: the API requires max_tokens.
-const DefaultMaxTokens = 4096
+const defaultMaxTokens = 4096
 
-// DefaultTimeout bounds one whole call when Options.Timeout is zero.
-const DefaultTimeout = 5 * time.Minute
+// defaultTimeout bounds one whole call when Options.Timeout is zero.
+const defaultTimeout = 5 * time.Minute
 
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the root that "/v1/messages" is appended to; empty means
-	// $ANTHROPIC_BASE_URL, else DefaultBaseURL.
+	// $ANTHROPIC_BASE_URL, else https://api.anthropic.com.
 	BaseURL string
 	// APIKey is sent as x-api-key; empty means $ANTHROPIC_API_KEY.
 	APIKey string
 	// Model is used when a Request leaves Model empty.
 	Model string
-	// MaxTokens is sent when a Request leaves MaxTokens at 0; 0 means DefaultMaxTokens.
+	// MaxTokens is sent when a Request leaves MaxTokens at 0; 0 means 4096 (the API requires one).
 	MaxTokens int
 	// HTTPClient sends the requests; nil means a plain client.
 	HTTPClient *http.Client
-	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	// Timeout bounds one whole call; 0 means 5 minutes, negative none.
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
 	// MaxResponseBytes caps one reply, whole or streamed; 0 means
-	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// 32 MiB, negative no cap. A larger reply
 	// fails the call with an *llm.Error naming this option.
 	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. anthropic-beta).
@@ -83,11 +84,11 @@ var (
 // New returns a client. It never fails: a missing key is reported by the
 // first call (or by Diagnose) with the variable to set.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv))}
-	base := wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), DefaultBaseURL)
+	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv))}
+	base := wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL)
 	c.base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
 	c.caller = wire.NewCaller(wire.Setup{
-		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
+		Profile: wire.Profile{Provider: "anthropic", BaseURL: c.base, Model: opts.Model, KeyEnv: keyEnv,
 			KeyOption: "anthropic.Options.APIKey", Key: c.key},
 		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "anthropic", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})
@@ -113,10 +114,10 @@ func (c *Client) maxTokens(req *llm.Request) int {
 	case c.opts.MaxTokens > 0:
 		return c.opts.MaxTokens
 	}
-	return DefaultMaxTokens
+	return defaultMaxTokens
 }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
@@ -163,7 +164,7 @@ func notAMessage(p wire.Profile, raw []byte, cause error) *llm.Error {
 	if wire.ReadProviderText(raw, p).HTML {
 		what = "an HTML page"
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
 	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
 		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
 			"; check the base URL is the API root (without /v1/messages)"}

@@ -17,7 +17,7 @@ import (
 func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
 	var out []llm.Diagnosis
 	if c.key == "" {
-		out = append(out, llm.Diagnosis{Check: "key", OK: false, Message: fmt.Sprintf("no API key is set; set %s or anthropic.Options.APIKey", KeyEnv)})
+		out = append(out, llm.Diagnosis{Check: "key", OK: false, Message: fmt.Sprintf("no API key is set; set %s or anthropic.Options.APIKey", keyEnv)})
 	} else {
 		out = append(out, llm.Diagnosis{Check: "key", OK: true, Message: "an API key is set"})
 	}

@@ -95,7 +95,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 				w.Key("name")
 				w.String(tc.Name)
 				w.Key("input")
-				if err := w.Raw(tc.ArgsObject()); err != nil {
+				if err := w.Raw(wire.ArgsObject(tc)); err != nil {
 					return nil, nil, fmt.Errorf("messages[%d]: tool call %q input: %w", i, tc.Name, err)
 				}
 				w.EndObject()

@@ -23,8 +23,8 @@ const (
 	MaxBatch = 2048
 	// maxReply bounds the reply body read.
 	maxReply = 64 << 20
-	// DefaultTimeout bounds one call when Options.Timeout is zero.
-	DefaultTimeout = 60 * time.Second
+	// defaultTimeout bounds one call when Options.Timeout is zero.
+	defaultTimeout = 60 * time.Second
 )
 
 // Options configure an embedder. Empty fields take the defaults named on
@@ -40,7 +40,7 @@ type Options struct {
 	HTTPClient *http.Client
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
-	// Timeout bounds one call; 0 means DefaultTimeout.
+	// Timeout bounds one call; 0 means 60 seconds.
 	Timeout time.Duration
 }
 
@@ -60,9 +60,9 @@ type Client struct {
 // key to $OPENAI_API_KEY.
 func OpenAI(opts Options) (*Client, error) {
 	base := wire.FirstSet(opts.BaseURL, os.Getenv("OPENAI_BASE_URL"), "https://api.openai.com/v1")
-	key := wire.FirstSet(opts.APIKey, os.Getenv("OPENAI_API_KEY"))
+	key := wire.FirstSet(opts.APIKey, os.Getenv(wire.OpenAIKeyEnv))
 	c, err := newClient(opts, wire.Profile{Provider: "openai", BaseURL: base, Model: opts.Model,
-		KeyEnv: "OPENAI_API_KEY", KeyOption: "embed.Options.APIKey", Key: key}, wire.JoinURL(base, "embeddings"))
+		KeyEnv: wire.OpenAIKeyEnv, KeyOption: "embed.Options.APIKey", Key: key}, wire.JoinURL(base, "embeddings"))
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func newClient(opts Options, p wire.Profile, url string) (*Client, error) {
 	}
 	t := opts.Timeout
 	if t <= 0 {
-		t = DefaultTimeout
+		t = defaultTimeout
 	}
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")

@@ -22,17 +22,17 @@ import (
 // hostEnv is the environment variable Ollama itself uses for its address.
 const hostEnv = "OLLAMA_HOST"
 
-// DefaultBaseURL is where a local Ollama listens.
-const DefaultBaseURL = "http://127.0.0.1:11434"
+// defaultBaseURL is where a local Ollama listens.
+const defaultBaseURL = "http://127.0.0.1:11434"
 
-// DefaultTimeout bounds one whole call when Options.Timeout is zero; local
+// defaultTimeout bounds one whole call when Options.Timeout is zero; local
 // models can be slow to load, so it is generous.
-const DefaultTimeout = 10 * time.Minute
+const defaultTimeout = 10 * time.Minute
 
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the server root ("/api/chat" is appended); empty means
-	// $OLLAMA_HOST, else DefaultBaseURL.
+	// $OLLAMA_HOST, else http://127.0.0.1:11434.
 	BaseURL string
 	// Model is used when a Request leaves Model empty.
 	Model string
@@ -40,12 +40,12 @@ type Options struct {
 	KeepAlive string
 	// HTTPClient sends the requests; nil means a plain client.
 	HTTPClient *http.Client
-	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	// Timeout bounds one whole call; 0 means 10 minutes (local models can be slow to load), negative none.
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
 	// MaxResponseBytes caps one reply, whole or streamed; 0 means
-	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// 32 MiB, negative no cap. A larger reply
 	// fails the call with an *llm.Error naming this option.
 	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. for a proxy in front).
@@ -72,7 +72,7 @@ var (
 // reported by the first call (or by Diagnose) with `ollama serve`.
 func New(opts Options) *Client {
 	c := &Client{opts: opts}
-	c.base = strings.TrimRight(wire.FirstSet(opts.BaseURL, hostURL(os.Getenv(hostEnv)), DefaultBaseURL), "/")
+	c.base = strings.TrimRight(wire.FirstSet(opts.BaseURL, hostURL(os.Getenv(hostEnv)), defaultBaseURL), "/")
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
 		HTTP:    opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "ollama",
@@ -131,7 +131,7 @@ func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToo
 
 func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
 	return wire.CallHeader(c.opts.Header, stream, "application/x-ndjson")
@@ -175,7 +175,7 @@ func notAReply(p wire.Profile, raw []byte, cause error) *llm.Error {
 	if wire.ReadProviderText(raw, p).HTML {
 		what = "an HTML page"
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
 	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
 		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
 			"; check the base URL points at Ollama itself (for its OpenAI-compatible /v1, use the openai client)"}

@@ -19,23 +19,24 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// Environment variables read by New when the options leave a field empty.
+// Environment variables read by New when the options leave a field empty
+// (providers.KeyEnv tells a caller which one holds the key).
 const (
-	KeyEnv     = "OPENAI_API_KEY"
+	keyEnv     = wire.OpenAIKeyEnv
 	baseURLEnv = "OPENAI_BASE_URL"
 )
 
-// DefaultBaseURL is the official endpoint.
-const DefaultBaseURL = "https://api.openai.com/v1"
+// defaultBaseURL is the official endpoint.
+const defaultBaseURL = "https://api.openai.com/v1"
 
-// DefaultTimeout bounds one whole call (all attempts, the whole stream)
+// defaultTimeout bounds one whole call (all attempts, the whole stream)
 // when Options.Timeout is zero.
-const DefaultTimeout = 5 * time.Minute
+const defaultTimeout = 5 * time.Minute
 
 // Options configure a Client. Every field is optional.
 type Options struct {
 	// BaseURL is the API root that "/chat/completions" is appended to;
-	// empty means $OPENAI_BASE_URL, else DefaultBaseURL.
+	// empty means $OPENAI_BASE_URL, else https://api.openai.com/v1.
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer"; empty means
 	// $OPENAI_API_KEY. With no key at all no header is sent (local servers).
@@ -48,12 +49,12 @@ type Options struct {
 	// HTTPClient sends the requests; nil means a client with no timeout of
 	// its own (Timeout and ctx bound every call).
 	HTTPClient *http.Client
-	// Timeout bounds one whole call; 0 means DefaultTimeout, negative none.
+	// Timeout bounds one whole call; 0 means 5 minutes, negative none.
 	Timeout time.Duration
 	// Retry bounds retries of failures that can pass.
 	Retry llm.RetryPolicy
 	// MaxResponseBytes caps one reply, whole or streamed; 0 means
-	// llm.DefaultMaxResponseBytes (32 MiB), negative no cap. A larger reply
+	// 32 MiB, negative no cap. A larger reply
 	// fails the call with an *llm.Error naming this option.
 	MaxResponseBytes int64
 	// Header adds headers to every request (e.g. OpenAI-Organization).
@@ -91,10 +92,10 @@ var (
 // New returns a client. It never fails: a missing key or an unreachable
 // server is reported by the first call (or by Diagnose) with the fix.
 func New(opts Options) *Client {
-	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), DefaultBaseURL),
-		key: wire.FirstSet(opts.APIKey, os.Getenv(KeyEnv)), name: wire.FirstSet(opts.Name, "openai")}
+	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL),
+		key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv)), name: wire.FirstSet(opts.Name, "openai")}
 	c.caller = wire.NewCaller(wire.Setup{
-		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: KeyEnv,
+		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: keyEnv,
 			KeyOption: "openai.Options.APIKey", Key: c.key},
 		HTTP: opts.HTTPClient, Retry: opts.Retry, Timeout: c.timeout(), Pkg: "openai", MaxBody: opts.MaxResponseBytes, Encode: c.encode,
 	})
@@ -127,7 +128,7 @@ func (c *Client) maxTokensField() string {
 	return "max_tokens"
 }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, DefaultTimeout) }
+func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
 func (c *Client) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
@@ -238,7 +239,7 @@ func notAReply(p wire.Profile, h http.Header, raw []byte, cause error) *llm.Erro
 	if pt.HTML {
 		what = "an HTML page"
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
 	return &llm.Error{Provider: p.Provider, Kind: llm.KindUnknown, Status: http.StatusOK, Resumable: res, Cause: cause,
 		Message: "the model call failed: the server at " + p.BaseURL + " answered with " + what +
 			"; check the base URL points at an OpenAI-compatible API (it usually ends in /v1)"}

@@ -22,9 +22,9 @@ func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
 	case c.key != "":
 		out = append(out, llm.Diagnosis{Check: "key", OK: true, Message: "an API key is set"})
 	case official:
-		out = append(out, llm.Diagnosis{Check: "key", OK: false, Message: fmt.Sprintf("no API key is set; set %s or openai.Options.APIKey", KeyEnv)})
+		out = append(out, llm.Diagnosis{Check: "key", OK: false, Message: fmt.Sprintf("no API key is set; set %s or openai.Options.APIKey", keyEnv)})
 	default:
-		out = append(out, llm.Diagnosis{Check: "key", OK: true, Message: fmt.Sprintf("no API key is set, which is fine for a local server that needs none (set %s if it does)", KeyEnv)})
+		out = append(out, llm.Diagnosis{Check: "key", OK: true, Message: fmt.Sprintf("no API key is set, which is fine for a local server that needs none (set %s if it does)", keyEnv)})
 	}
 	h := c.header(false)
 	h.Del("Content-Type")

@@ -46,7 +46,7 @@ func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, erro
 				w.Key("name")
 				w.String(tc.Name)
 				w.Key("arguments")
-				w.String(tc.ArgsText())
+				w.String(wire.ArgsText(tc))
 				w.EndObject()
 				w.EndObject()
 			}

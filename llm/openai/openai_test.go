@@ -368,7 +368,7 @@ func TestDiagnose(t *testing.T) {
 	if got[2].OK || !strings.Contains(got[2].Message, `model "gpt-9" is not listed`) {
 		t.Errorf("missing model: %+v", got[2])
 	}
-	t.Setenv(KeyEnv, "")
+	t.Setenv(keyEnv, "")
 	got = New(Options{BaseURL: "https://api.openai.com/v1", Model: "m", HTTPClient: &http.Client{Transport: refuse{}}}).Diagnose(context.Background())
 	if got[0].OK || !strings.Contains(got[0].Message, "set OPENAI_API_KEY") {
 		t.Errorf("missing key: %+v", got[0])

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/anthropic"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 	"github.com/agentfootprint/agentfootprint-go/llm/ollama"
 	"github.com/agentfootprint/agentfootprint-go/llm/openai"
 )
@@ -32,9 +33,9 @@ func Names() []string { return []string{"anthropic", "ollama", "openai"} }
 func KeyEnv(provider string) string {
 	switch provider {
 	case "openai":
-		return openai.KeyEnv
+		return wire.OpenAIKeyEnv
 	case "anthropic":
-		return anthropic.KeyEnv
+		return wire.AnthropicKeyEnv
 	}
 	return ""
 }

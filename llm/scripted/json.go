@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
 type replyJSON struct {
@@ -143,8 +143,8 @@ func parseError(raw json.RawMessage) (*llm.Error, error) {
 		if s == "" {
 			return nil, errors.New("the error sentence is empty")
 		}
-		_, res := llm.DefaultPolicy(llm.KindUnknown)
-		return &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: res, Message: s}, nil
+		_, res := wire.DefaultPolicy(llm.KindUnknown)
+		return &llm.Error{Provider: providerName, Kind: llm.KindUnknown, Resumable: res, Message: s}, nil
 	}
 	var j errorJSON
 	if err := strictUnmarshal(raw, &j); err != nil {
@@ -156,14 +156,14 @@ func parseError(raw json.RawMessage) (*llm.Error, error) {
 	if j.Message == "" {
 		return nil, errors.New("message: say what the scripted failure is")
 	}
-	retry, res := llm.DefaultPolicy(j.Kind)
+	retry, res := wire.DefaultPolicy(j.Kind)
 	if j.Retryable != nil {
 		retry = *j.Retryable
 	}
 	if j.Resumable != nil {
 		res = *j.Resumable
 	}
-	e := &llm.Error{Provider: Name, Kind: j.Kind, Status: j.Status, Retryable: retry, Resumable: res, Message: j.Message}
+	e := &llm.Error{Provider: providerName, Kind: j.Kind, Status: j.Status, Retryable: retry, Resumable: res, Message: j.Message}
 	if j.RetryAfter != "" {
 		d, err := time.ParseDuration(j.RetryAfter)
 		if err != nil || d < 0 {
@@ -203,7 +203,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 			if le.RetryAfter > 0 {
 				ej.RetryAfter = le.RetryAfter.String()
 			}
-			retry, res := llm.DefaultPolicy(le.Kind)
+			retry, res := wire.DefaultPolicy(le.Kind)
 			if le.Retryable != retry {
 				ej.Retryable = &le.Retryable
 			}
@@ -235,17 +235,4 @@ func ParseReplies(data []byte) ([]Reply, error) {
 		}
 	}
 	return out, nil
-}
-
-// Load reads a reply list from a JSON file and returns a provider playing it.
-func Load(path string) (*Provider, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("scripted: %w", err)
-	}
-	rs, err := ParseReplies(data)
-	if err != nil {
-		return nil, fmt.Errorf("scripted: %s: %w", path, err)
-	}
-	return New(rs...), nil
 }

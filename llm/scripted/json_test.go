@@ -2,11 +2,8 @@ package scripted
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +35,8 @@ func TestParseReplies(t *testing.T) {
 			{Name: "search", Args: json.RawMessage(`{"q": "disk"}`)},
 			{ID: "x1", Name: "fetch", Args: json.RawMessage(`"{\"url\":"`), ArgsError: "arguments are not valid JSON: unexpected end of JSON input"},
 		}, Usage: &llm.Usage{Input: 120, Output: 9, Reported: true}, StopReason: llm.StopToolUse, Delay: 150 * time.Millisecond},
-		{Err: &llm.Error{Provider: Name, Kind: llm.KindRateLimit, Status: 429, Retryable: true, Resumable: true, RetryAfter: 2 * time.Second, Message: "slow down"}},
-		{Err: &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: true, Message: "it broke"}},
+		{Err: &llm.Error{Provider: providerName, Kind: llm.KindRateLimit, Status: 429, Retryable: true, Resumable: true, RetryAfter: 2 * time.Second, Message: "slow down"}},
+		{Err: &llm.Error{Provider: providerName, Kind: llm.KindUnknown, Resumable: true, Message: "it broke"}},
 		{Content: "Done.", Usage: &llm.Usage{Input: 1, Output: 1}},
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return cmp.Equal(a, b) })); diff != "" {
@@ -83,29 +80,6 @@ func TestParseRepliesRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseReplies(%s) = %v; want it to contain %q", tt.in, err, tt.want)
 		}
-	}
-}
-
-func TestLoad(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "replies.json")
-	if err := os.WriteFile(path, []byte(`[{"content":"hi"}]`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := p.Complete(context.Background(), userReq("x"))
-	if err != nil || r.Content != "hi" {
-		t.Errorf("loaded provider = %+v, %v", r, err)
-	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
-		t.Error("missing file accepted")
-	}
-	bad := filepath.Join(t.TempDir(), "bad.json")
-	_ = os.WriteFile(bad, []byte(`[{"delay":"x"}]`), 0o644)
-	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), "bad.json: replies[0]") {
-		t.Errorf("bad file error = %v", err)
 	}
 }
 

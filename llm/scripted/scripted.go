@@ -20,8 +20,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
 
-// Name is what Provider.Name returns.
-const Name = "scripted"
+// providerName is what Provider.Name returns.
+const providerName = "scripted"
 
 // Reply is one scripted model reply. With Err set the call fails with Err
 // (after Delay) and the other fields are ignored. A nil Usage means the
@@ -67,7 +67,7 @@ func Func(fn func(req *llm.Request, call int, seed int64) Reply) *Provider {
 }
 
 // Name returns "scripted".
-func (p *Provider) Name() string { return Name }
+func (p *Provider) Name() string { return providerName }
 
 // Capabilities reports that seeds reach Func replies and that any tool
 // choice is accepted.
@@ -146,14 +146,14 @@ func (p *Provider) take(req *llm.Request) (Reply, int, error) {
 // Complete plays the next reply.
 func (p *Provider) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	if req == nil {
-		return nil, &llm.Error{Provider: Name, Kind: llm.KindBadRequest, Message: "the request is nil"}
+		return nil, &llm.Error{Provider: providerName, Kind: llm.KindBadRequest, Message: "the request is nil"}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, wire.CtxError(Name, err, "")
+		return nil, wire.CtxError(providerName, err, "")
 	}
 	body, spans, err := wire.Canonical(req)
 	if err != nil {
-		return nil, &llm.Error{Provider: Name, Kind: llm.KindBadRequest, Cause: err,
+		return nil, &llm.Error{Provider: providerName, Kind: llm.KindBadRequest, Cause: err,
 			Message: "the request could not be encoded: " + err.Error()}
 	}
 	r, call, err := p.take(req)
@@ -165,7 +165,7 @@ func (p *Provider) Complete(ctx context.Context, req *llm.Request) (*llm.Respons
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, wire.CtxError(Name, ctx.Err(), "")
+			return nil, wire.CtxError(providerName, ctx.Err(), "")
 		case <-t.C:
 		}
 	}
@@ -260,13 +260,13 @@ func asLLMError(err error, ex *llm.Exchange) error {
 	if errors.As(err, &le) {
 		c := *le
 		if c.Provider == "" {
-			c.Provider = Name
+			c.Provider = providerName
 		}
 		c.Exchange = ex
 		return &c
 	}
-	_, res := llm.DefaultPolicy(llm.KindUnknown)
-	return &llm.Error{Provider: Name, Kind: llm.KindUnknown, Resumable: res, Cause: err, Exchange: ex,
+	_, res := wire.DefaultPolicy(llm.KindUnknown)
+	return &llm.Error{Provider: providerName, Kind: llm.KindUnknown, Resumable: res, Cause: err, Exchange: ex,
 		Message: "the model call failed: " + err.Error()}
 }
 

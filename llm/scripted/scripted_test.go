@@ -87,7 +87,7 @@ func TestErrorsAndDelay(t *testing.T) {
 	ctx := context.Background()
 	_, err := p.Complete(ctx, userReq("a"))
 	var le *llm.Error
-	if !errors.As(err, &le) || le.Kind != llm.KindRateLimit || le.Provider != Name {
+	if !errors.As(err, &le) || le.Kind != llm.KindRateLimit || le.Provider != providerName {
 		t.Errorf("scripted llm error = %#v", err)
 	}
 	if le.Exchange == nil || string(le.Exchange.RequestBody) != `{"model":"m","messages":[{"role":"user","content":"a"}]}` {

@@ -14,7 +14,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -133,7 +132,7 @@ func MemoryWalkBack(t *testing.T, idx retrieval.Index, st store.Store) {
 	must(t, err)
 	resA, err := a.Run(ctx, agent.Input{Message: "Which warehouse ships my order?"})
 	must(t, err)
-	if _, err := runrecord.Save(ctx, st, resA, nil); err != nil {
+	if _, err := store.SaveResult(ctx, st, resA, nil); err != nil {
 		t.Fatal(err)
 	}
 	entry, err := mem.Remember(ctx, resA)
@@ -165,7 +164,7 @@ func MemoryWalkBack(t *testing.T, idx retrieval.Index, st store.Store) {
 	if !ok || runID != resA.RunID || turn != resA.Record().Manifest.TurnNumber {
 		t.Fatalf("the memory's source %q does not name A's run %s", rec[0].Candidates[0].Source, resA.RunID)
 	}
-	got, run, err := runrecord.Load(ctx, st, runID)
+	got, run, err := store.LoadRecord(ctx, st, runID)
 	must(t, err)
 	if run.Answer != resA.Answer || got.Manifest.RunID != resA.RunID {
 		t.Errorf("walking back reached run %s answering %q, want A's %q", got.Manifest.RunID, run.Answer, resA.Answer)

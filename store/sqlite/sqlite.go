@@ -89,9 +89,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// Path returns the file the store was opened on.
-func (s *Store) Path() string { return s.path }
-
 // Close closes the database. It is safe to call more than once.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {

@@ -19,12 +19,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Opener returns a fresh, empty store for one test; the suite closes it (the opener may
-// register its own t.Cleanup for files or schemas).
-type Opener func(t testing.TB) store.Store
-
-// Run runs every conformance test against stores made by open.
-func Run(t *testing.T, open Opener) {
+// Run runs every conformance test against stores made by open. Each call of open returns a
+// fresh, empty store for one test; the suite closes it (open may register its own
+// t.Cleanup for files or schemas).
+func Run(t *testing.T, open func(t testing.TB) store.Store) {
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, s store.Store)

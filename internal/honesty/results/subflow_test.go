@@ -143,7 +143,7 @@ func TestSubflowJudgesBatchOnce(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var events []flow.Event
 			c := parentChart(t, tt.st, Deps{ArgumentOf: argWindow})
-			res, err := c.Run(context.Background(), nil, flow.WithHooks(&flow.Hooks{Emit: func(e flow.Event) { events = append(events, e) }}))
+			res, err := c.Run(context.Background(), nil, flow.WithObserver("", &flow.Hooks{Emit: func(e flow.Event) { events = append(events, e) }}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -312,7 +312,7 @@ func TestTimeInputsReachVerify(t *testing.T) {
 	}}
 	var events []flow.Event
 	c := parentChart(t, st, deps)
-	res, err := c.Run(context.Background(), nil, flow.WithHooks(&flow.Hooks{Emit: func(e flow.Event) { events = append(events, e) }}))
+	res, err := c.Run(context.Background(), nil, flow.WithObserver("", &flow.Hooks{Emit: func(e flow.Event) { events = append(events, e) }}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -228,7 +228,7 @@ type Setup struct {
 	// that asks for a model.
 	ModelHint string
 	// MaxBody bounds one reply, whole or streamed: 0 means
-	// llm.DefaultMaxResponseBytes, negative none. It is set by
+	// 32 MiB, negative none. It is set by
 	// <Pkg>.Options.MaxResponseBytes.
 	MaxBody int64
 	// Encode returns the exact request body and its spans.

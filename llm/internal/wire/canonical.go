@@ -58,7 +58,7 @@ func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 					w.String(string(tc.Args))
 				} else {
 					w.Key("args")
-					if err := w.Raw(tc.ArgsObject()); err != nil {
+					if err := w.Raw(ArgsObject(tc)); err != nil {
 						return nil, nil, fmt.Errorf("messages[%d]: tool call %q args: %w", i, tc.Name, err)
 					}
 				}

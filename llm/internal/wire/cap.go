@@ -15,11 +15,15 @@ import (
 // ErrTooLarge reports a reply that went past the cap while it was read.
 var ErrTooLarge = errors.New("the reply is larger than the response size limit")
 
-// MaxBodyOr returns n, or llm.DefaultMaxResponseBytes when n is zero; a negative n means no
-// cap and is returned as is.
+// defaultMaxResponseBytes is the largest model reply (a whole body, or all of a stream's
+// bytes) the wire clients read when their Options.MaxResponseBytes is zero: 32 MiB.
+const defaultMaxResponseBytes = 32 << 20
+
+// MaxBodyOr returns n, or 32 MiB when n is zero; a negative n means no cap and is returned
+// as is.
 func MaxBodyOr(n int64) int64 {
 	if n == 0 {
-		return llm.DefaultMaxResponseBytes
+		return defaultMaxResponseBytes
 	}
 	return n
 }

@@ -196,7 +196,7 @@ func Classify(p Profile, status int, header http.Header, body []byte) *llm.Error
 		}
 	default:
 		e.Kind = llm.KindUnknown
-		_, e.Resumable = llm.DefaultPolicy(llm.KindUnknown)
+		_, e.Resumable = DefaultPolicy(llm.KindUnknown)
 		switch {
 		case pt.HTML:
 			e.Message = fmt.Sprintf("the model call failed: the server at %s answered with an HTML page%s; check the base URL points at the %s API and not a proxy or web page", p.BaseURL, statusText, p.Provider)

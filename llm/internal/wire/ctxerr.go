@@ -18,7 +18,7 @@ func CtxError(provider string, err error, limit string) *llm.Error {
 		if limit == "" {
 			limit = "the deadline set on the call's context"
 		}
-		r, s := llm.DefaultPolicy(llm.KindTimeout)
+		r, s := DefaultPolicy(llm.KindTimeout)
 		return &llm.Error{Provider: provider, Kind: llm.KindTimeout, Retryable: r, Resumable: s, Cause: err,
 			Message: "the model call exceeded " + limit + "; allow more time or ask for a shorter reply"}
 	}

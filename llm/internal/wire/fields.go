@@ -52,7 +52,7 @@ func (w *Writer) Tools(tools []llm.ToolSchema, one func(t *llm.ToolSchema) error
 		if err := one(t); err != nil {
 			return err
 		}
-		w.AddSpan(t.SpanUnit(), llm.SpanToolSchema, at, w.Mark())
+		w.AddSpan(toolUnit(*t), llm.SpanToolSchema, at, w.Mark())
 	}
 	w.EndArray()
 	return nil
@@ -129,4 +129,13 @@ func (w *Writer) OpenMessages(role string, system []llm.Segment) {
 	if llm.SystemText(system) != "" {
 		w.SystemMessage(role, system)
 	}
+}
+
+// toolUnit returns the unit id recorded for a tool's span: its Unit, or
+// "tool/<Name>" when that is empty (as llm.ToolSchema documents).
+func toolUnit(t llm.ToolSchema) string {
+	if t.Unit != "" {
+		return t.Unit
+	}
+	return "tool/" + t.Name
 }

@@ -52,7 +52,7 @@ func RedactHeader(h http.Header) http.Header {
 // failure, the error body. parent is the caller's context (see
 // TransportError).
 func (s *Sender) Post(parent, callCtx context.Context, url string, header http.Header, body []byte, ex *llm.Exchange) (*http.Response, error) {
-	pol := s.Retry.WithDefaults()
+	pol := RetryDefaults(s.Retry)
 	ex.Endpoint = url
 	ex.RequestBody = body
 	ex.RequestHeader = RedactHeader(header)

@@ -1,4 +1,6 @@
-package runrecord_test
+// A composed run (several inner agents) is stored as one run and reads back whole.
+
+package store_test
 
 import (
 	"context"
@@ -12,7 +14,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 )
 
 // TestComposedRunIsOneStoreEntry: a composition's run is saved as one run
@@ -43,7 +44,7 @@ func TestComposedRunIsOneStoreEntry(t *testing.T) {
 	if info.ID != res.RunID || info.AgentID != "pipeline" || info.Answer != "second" {
 		t.Errorf("header %+v", info)
 	}
-	rec, _, err := runrecord.Load(ctx, st, res.RunID)
+	rec, _, err := store.LoadRecord(ctx, st, res.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

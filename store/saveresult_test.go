@@ -1,4 +1,7 @@
-package runrecord_test
+// SaveResult and LoadRecord round trips: the record survives, the status follows the
+// turn, and bad input is refused by name.
+
+package store_test
 
 import (
 	"context"
@@ -14,7 +17,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/google/go-cmp/cmp"
@@ -67,14 +69,14 @@ func TestSaveLoadKeepsTheRecord(t *testing.T) {
 	}
 	st := openStore(t)
 	ctx := context.Background()
-	info, err := runrecord.Save(ctx, st, res, nil)
+	info, err := store.SaveResult(ctx, st, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.ID != res.RunID || info.Status != store.StatusComplete || info.Answer != "Checkout is degraded." || info.AgentID != "triage" {
 		t.Errorf("header %+v", info)
 	}
-	rec, run, err := runrecord.Load(ctx, st, res.RunID)
+	rec, run, err := store.LoadRecord(ctx, st, res.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +124,7 @@ func TestStatus(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res, runErr := runAgent(t, c.replies, c.fn)
-			run, err := runrecord.FromResult(res, runErr)
+			run, err := store.RunFromResult(res, runErr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,11 +140,11 @@ func TestStatus(t *testing.T) {
 
 func TestRefusals(t *testing.T) {
 	st := openStore(t)
-	_, _, err := runrecord.Load(context.Background(), st, "run-missing")
+	_, _, err := store.LoadRecord(context.Background(), st, "run-missing")
 	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), "run-missing") {
 		t.Errorf("unknown id: %v", err)
 	}
-	if _, err := runrecord.FromResult(nil, nil); err == nil {
+	if _, err := store.RunFromResult(nil, nil); err == nil {
 		t.Error("nil result accepted")
 	}
 	cases := []struct {
@@ -155,12 +157,12 @@ func TestRefusals(t *testing.T) {
 		{"bad end", record.Manifest{RunID: "r", StartedAt: "2026-01-02T03:04:05Z", EndedAt: "soon"}, "manifest.endedAt"},
 	}
 	for _, c := range cases {
-		_, err := runrecord.FromRecord(&record.Record{Manifest: c.m}, store.StatusComplete, "")
+		_, err := store.RunFromRecord(&record.Record{Manifest: c.m}, store.StatusComplete, "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
 		}
 	}
-	_, err = runrecord.Decode(&store.Run{RunInfo: store.RunInfo{ID: "r9"}, Record: json.RawMessage(`{"format":"other/1"}`)})
+	_, err = store.DecodeRecord(&store.Run{RunInfo: store.RunInfo{ID: "r9"}, Record: json.RawMessage(`{"format":"other/1"}`)})
 	if err == nil || !strings.Contains(err.Error(), "r9") || !strings.Contains(err.Error(), "other/1") {
 		t.Errorf("foreign format: %v", err)
 	}

@@ -1,16 +1,17 @@
-package runrecord_test
+// DecodeRecord on arbitrary stored bytes: it refuses or decodes, and never panics.
+
+package store_test
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
-	"github.com/agentfootprint/agentfootprint-go/store/runrecord"
 )
 
-// FuzzDecode feeds Decode stored runs whose record bytes are arbitrary: it must refuse or
+// FuzzDecodeRecord feeds DecodeRecord stored runs whose record bytes are arbitrary: it must refuse or
 // decode, never panic, and a decoded record must carry the run's blobs.
-func FuzzDecode(f *testing.F) {
+func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte(`{"format":"agentfootprint-go.record/1","manifest":{"runId":"r"},"structure":{},"runId":"r","chartId":"agentfootprint.agent","commits":[],"blobs":{},"events":[],"droppedEvents":0}`))
 	f.Add([]byte(`{"format":"agentfootprint-go.record/1","commits":[{"idx":0}],"events":[{"type":"x","payload":1}]}`))
 	f.Add([]byte(`{"format":"other/1"}`))
@@ -18,7 +19,7 @@ func FuzzDecode(f *testing.F) {
 	blob := store.Blob{SHA256: store.Digest([]byte("body")), Data: []byte("body")}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run := &store.Run{RunInfo: store.RunInfo{ID: "fuzz"}, Record: json.RawMessage(data), Blobs: []store.Blob{blob}}
-		rec, err := runrecord.Decode(run)
+		rec, err := store.DecodeRecord(run)
 		if err != nil {
 			return
 		}
