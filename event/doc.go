@@ -1,5 +1,5 @@
-// Package event names what an agent run emits while it happens and
-// delivers it to listeners.
+// Package event names what an agent run emits while it happens: the event
+// names, their typed payloads and the form a listener receives.
 //
 // Every event is an Event{Type, Payload, Meta}, written as
 // {"type", "payload", "meta"}. Types are the closed set of Name constants,
@@ -20,7 +20,8 @@
 //
 // Listeners run synchronously, in subscription order, each isolated by
 // recover: a panicking listener is reported to the others as ErrorFatal with
-// stage StageObserver, and the run goes on. An event nobody listens to is not
-// built, so subscribe before the run starts. CheckPattern is the check On
-// applies to a pattern, for callers that read patterns from configuration.
+// stage StageObserver, and the run goes on. A listener hears only what is
+// emitted after it subscribed, so subscribe before the turn starts.
+// CheckPattern is the check On applies to a pattern, for callers that read
+// patterns from configuration.
 package event
