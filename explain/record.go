@@ -14,6 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/internal/reqspans"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"os"
 	"path/filepath"
@@ -251,7 +252,7 @@ func readCall(log *flow.Record, ci int) (*callInfo, error) {
 		return nil, err
 	}
 	// Every span of the request, the ones it shares with earlier calls too.
-	info.req.Spans, info.req.SpansKept = state.RequestSpans(log, info.req), 0
+	info.req.Spans, info.req.SpansKept = reqspans.Of(log, info.req), 0
 	if w, ok := flow.LastWriter(log, keyContextUnits, ci); ok {
 		info.context = w
 		if info.units, _, err = valueAt[state.ContextUnits](log, w, keyContextUnits); err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/reqspans"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -394,7 +395,7 @@ func (r *Record) rebuild(ref string) ([]byte, bool) {
 // llmRequest value from this record): the spans it shares with the calls
 // before it, then its own. For a format 1 record that is req.Spans.
 func (r *Record) RequestSpans(req state.LLMRequest) []llm.Span {
-	return state.RequestSpans(r.Log, req)
+	return reqspans.Of(r.Log, req)
 }
 
 func hashHex(b []byte) string {

@@ -1,14 +1,10 @@
-// The value types of the shared keys that no lower package owns, and how a
-// call's request spans are read back from a log. The agent
+// The value types of the shared keys that no lower package owns. The agent
 // package names each of them under the same name (state.ToolResult and so on), so its API is
 // unchanged.
 
 package state
 
 import (
-	"slices"
-
-	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -81,40 +77,4 @@ type ArgumentAsk struct {
 	Iteration int            `json:"iteration"`
 	Waiting   *inputs.Ask    `json:"waiting,omitempty"`
 	Fields    []inputs.Field `json:"fields,omitempty"`
-}
-
-// RequestSpans returns every byte span of req, a model call's llmRequest
-// value in log: the spans it shares with the calls before it (SpansKept of
-// them, the previous call's first ones), then its own. A value with
-// SpansKept 0, or one log cannot resolve, gives its own Spans.
-func RequestSpans(log *flow.Record, req LLMRequest) []llm.Span {
-	if req.SpansKept == 0 || log == nil {
-		return slices.Clone(req.Spans)
-	}
-	var calls []LLMRequest
-	for _, c := range log.Commits {
-		for _, op := range c.Ops {
-			if op.Key == KeyLLMRequest.KeyName() && op.Verb == flow.VerbSet {
-				if v, ok := op.Value.(LLMRequest); ok {
-					calls = append(calls, v)
-				}
-			}
-		}
-	}
-	at := slices.IndexFunc(calls, func(c LLMRequest) bool {
-		return c.Iteration == req.Iteration && c.Request.Sha256 == req.Request.Sha256 && c.SpansKept == req.SpansKept && len(c.Spans) == len(req.Spans)
-	})
-	if at < 0 {
-		return slices.Clone(req.Spans)
-	}
-	spans := slices.Clone(calls[0].Spans)
-	for i := 1; i <= at; i++ {
-		c := calls[i]
-		if c.SpansKept > len(spans) {
-			spans = nil // not a chain this log can resolve: the call's own
-			c.SpansKept = 0
-		}
-		spans = append(spans[:c.SpansKept:c.SpansKept], c.Spans...)
-	}
-	return spans
 }
