@@ -165,4 +165,10 @@ func TestDefinition(t *testing.T) {
 	if id := i.Definition(); id.Trigger != inject.TriggerRule || id.Rule.Label != "vip" || id.Rule.When == nil {
 		t.Errorf("instruction definition = %+v", id)
 	}
+	// An option that replaces the trigger leaves no trace of the old one.
+	swapped := inject.Must(inject.Instruction("after-vip", "Use the name.", vip, inject.WithToolReturn("crm_lookup")))
+	if sd := swapped.Definition(); sd.Trigger != inject.TriggerOnToolReturn || sd.Rule.When != nil || sd.Rule.Label != "" ||
+		len(sd.Tools) != 1 || sd.Tools[0] != "crm_lookup" {
+		t.Errorf("swapped definition = %+v", sd)
+	}
 }

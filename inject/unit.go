@@ -272,6 +272,7 @@ type Definition struct {
 	// TriggerRule; Tools and ToolPattern for TriggerOnToolReturn;
 	// SkillTools (the tools a skill is about) for TriggerLLMActivated;
 	// Retrieval (the retrieval a passage belongs to) for TriggerRetrieved.
+	// ToolPattern is the unit's own compiled pattern, shared, not copied.
 	Trigger     TriggerKind
 	Rule        Rule
 	Tools       []string
@@ -282,12 +283,23 @@ type Definition struct {
 	DefinedAt Site
 }
 
-// Definition returns the unit's definition.
+// Definition returns the unit's definition. Only the fields of its trigger
+// are set: an option that replaced the trigger leaves no trace of the old one.
 func (u *Unit) Definition() Definition {
-	return Definition{
+	d := Definition{
 		ID: u.id, Kind: u.kind, Text: u.text, ContentHash: u.hash, Chars: u.chars,
 		Slot: u.slot, Role: u.role, Priority: u.priority, Version: u.version,
-		Trigger: u.trig, Rule: u.rule, Tools: append([]string(nil), u.tools...), ToolPattern: u.toolRe,
-		SkillTools: append([]string(nil), u.skillTo...), Retrieval: u.retrieval, DefinedAt: u.site,
+		Trigger: u.trig, DefinedAt: u.site,
 	}
+	switch u.trig {
+	case TriggerRule:
+		d.Rule = u.rule
+	case TriggerOnToolReturn:
+		d.Tools, d.ToolPattern = append([]string(nil), u.tools...), u.toolRe
+	case TriggerLLMActivated:
+		d.SkillTools = append([]string(nil), u.skillTo...)
+	case TriggerRetrieved:
+		d.Retrieval = u.retrieval
+	}
+	return d
 }
