@@ -26,9 +26,9 @@ func skillTool(units []*inject.Unit) (*tool.Tool, error) {
 	var ids []string
 	var lines []string
 	for _, u := range units {
-		if u.Definition().Kind == inject.KindSkill {
+		if d := u.Definition(); d.Kind == inject.KindSkill {
 			ids = append(ids, u.ID())
-			first, _, _ := strings.Cut(u.Definition().Text, "\n")
+			first, _, _ := strings.Cut(d.Text, "\n")
 			lines = append(lines, fmt.Sprintf("%s: %s", u.ID(), first))
 		}
 	}
@@ -101,10 +101,11 @@ func skillActivations(hist []llm.Message) map[string]inject.Activation {
 func (a *Agent) offered(name string, cu state.ContextUnits) bool {
 	gated := false
 	for i, u := range a.cfg.units {
-		if u.Definition().Kind != inject.KindSkill {
+		d := u.Definition()
+		if d.Kind != inject.KindSkill {
 			continue
 		}
-		for _, t := range u.Definition().SkillTools {
+		for _, t := range d.SkillTools {
 			if t != name {
 				continue
 			}

@@ -170,14 +170,16 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		req.Messages = append(req.Messages, m)
 	}
 	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
-		req.Messages = append(req.Messages, llm.Message{Role: u.Definition().Role, Content: u.Definition().Text, Unit: u.ID()})
+		d := u.Definition()
+		req.Messages = append(req.Messages, llm.Message{Role: d.Role, Content: d.Text, Unit: u.ID()})
 	}
 	for _, name := range a.order {
 		if !a.offered(name, cu) {
 			continue
 		}
 		t := a.tools[name]
-		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: t.Declaration().Description, InputSchema: t.Declaration().InputSchema})
+		d := t.Declaration()
+		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	if wrapped && len(req.Tools) > 0 {
 		// The wrap-up call: the tools stay declared, because a history

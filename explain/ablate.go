@@ -185,17 +185,18 @@ const forcedLabel = "forced by an explain restoration probe"
 // text, slot and priority. Its definition site becomes this file, which the
 // rerun's record shows honestly.
 func forced(u *inject.Unit) (*inject.Unit, error) {
-	opts := []inject.Option{inject.WithPriority(u.Definition().Priority)}
-	if u.Definition().Slot == inject.SlotMessages {
-		opts = append(opts, inject.WithMessageSlot(u.Definition().Role))
+	d := u.Definition()
+	opts := []inject.Option{inject.WithPriority(d.Priority)}
+	if d.Slot == inject.SlotMessages {
+		opts = append(opts, inject.WithMessageSlot(d.Role))
 	}
-	switch u.Definition().Kind {
+	switch d.Kind {
 	case inject.KindFact:
-		return inject.Fact(u.ID(), u.Definition().Text, opts...)
+		return inject.Fact(u.ID(), d.Text, opts...)
 	case inject.KindInstruction:
-		return inject.Instruction(u.ID(), u.Definition().Text, inject.Rule{Label: forcedLabel, When: func(flow.Reader) bool { return true }}, opts...)
+		return inject.Instruction(u.ID(), d.Text, inject.Rule{Label: forcedLabel, When: func(flow.Reader) bool { return true }}, opts...)
 	default:
-		return inject.Steering(u.ID(), u.Definition().Text, opts...)
+		return inject.Steering(u.ID(), d.Text, opts...)
 	}
 }
 
