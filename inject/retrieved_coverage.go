@@ -38,7 +38,8 @@ func CoverageRows(entries []Entry, iteration int, existing []coverage.DeclaredCo
 		if err != nil {
 			continue
 		}
-		res, ok := boundary.ReadResult(v, name)
+		rd := boundary.Read(v, name)
+		res, ok := rd.Result, rd.Record
 		if !ok {
 			continue
 		}

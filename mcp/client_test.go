@@ -156,7 +156,8 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 			if o.Err != nil {
 				t.Fatal(o.Err)
 			}
-			cr, ok := boundary.ReadResult(o.Output.Value, tc.tool)
+			rd := boundary.Read(o.Output.Value, tc.tool)
+			cr, ok := rd.Result, rd.Record
 			var kinds []boundary.FactsKind
 			for _, f := range cr.Declared {
 				kinds = append(kinds, f.Kind)

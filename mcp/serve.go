@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -150,22 +151,22 @@ func metaOf(v any) sdk.Meta {
 		}
 		return out
 	}
-	if o, ok := boundary.ReadAbsence(v); ok {
+	if o, ok := coverread.ReadAbsence(v); ok {
 		meta[wire.AbsenceMarker] = body(wire.AbsenceMarker, o)
 		return meta
 	}
-	if o, ok := boundary.ReadLedger(v); ok {
+	if o, ok := coverread.ReadLedger(v); ok {
 		ac, _ := o.Get(wire.CoverageMarker)
 		meta[wire.CoverageMarker] = ac
 		res, _ := o.Get("result")
-		if a, ok := boundary.ReadAbsence(res); ok {
+		if a, ok := coverread.ReadAbsence(res); ok {
 			meta[wire.AbsenceMarker] = body(wire.AbsenceMarker, a)
-		} else if s, _ := boundary.ReadSemantics(res); s != nil {
+		} else if s, _ := coverread.ReadSemantics(res); s != nil {
 			meta[wire.SemanticsMarker] = body(wire.SemanticsMarker, s)
 		}
 		return meta
 	}
-	if s, _ := boundary.ReadSemantics(v); s != nil {
+	if s, _ := coverread.ReadSemantics(v); s != nil {
 		meta[wire.SemanticsMarker] = body(wire.SemanticsMarker, s)
 	}
 	return meta

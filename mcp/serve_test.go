@@ -112,7 +112,8 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
-	cr, ok := boundary.ReadResult(o.Output.Value, "find_orders")
+	rd := boundary.Read(o.Output.Value, "find_orders")
+	cr, ok := rd.Result, rd.Record
 	if !ok || cr.Status != boundary.StatusAbsent || rec.DeclaredIn != mcp.DeclaredInStructuredContent {
 		t.Fatalf("read back %v %+v from %q", ok, cr, rec.DeclaredIn)
 	}

@@ -10,10 +10,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
-	"github.com/spf13/cobra"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 func newCheckCmd() *cobra.Command {
@@ -129,7 +131,7 @@ func printCheckText(w io.Writer, report wire.Object) error {
 		}
 		if p, ok := row.Get("period"); ok {
 			tool, _ := row.Get("toolName")
-			fmt.Fprintf(&b, "  Period: %s\n", boundary.PeriodLine(tool.(string), *p.(*coverage.Period)))
+			fmt.Fprintf(&b, "  Period: %s\n", coverread.PeriodLine(tool.(string), *p.(*coverage.Period)))
 		}
 	}
 	problems, _ := get("problems").([]boundary.Problem)

@@ -5,8 +5,8 @@ package boundary
 
 import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // Recognized names the envelope a result was recognized as.
@@ -24,9 +24,10 @@ const (
 type Reading struct {
 	// Recognized is the outermost envelope recognized.
 	Recognized Recognized
-	// Result is what [ReadResult] finds: status, declarations to record, problems.
+	// Result is what the reading found to record: status, declarations, problems.
 	Result Result
-	// Record reports whether Result holds declarations to record (ReadResult's bool).
+	// Record reports whether Result holds declarations to record: true for an absence, a ledger
+	// (and an absence it wraps) or a described result with coverage or a period.
 	Record bool
 	// Problems adds, to Result.Problems, the fault that kept an af_semantics value from being
 	// recognized.
@@ -40,8 +41,7 @@ type Reading struct {
 }
 
 // Read reads one tool result for the named tool, once: what it was recognized as, the
-// declarations to record (as [ReadResult] finds them), the described values (as [ReadSemantics]
-// finds them), what was left off the record, and what the model is served (as [Served] derives
+// declarations to record, the described values, what was left off the record, and what the model is served (as [Served] derives
 // it). A value with no marker at all is plain data and is returned as served without being read
 // further.
 func Read(v any, tool string, opts ...ReadOption) Reading {
@@ -103,7 +103,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Result is what [ReadResult] found in a tool result.
+// Result is what a reading found to record in a tool result.
 type Result struct {
 	// Status is StatusAbsent when the result is, or wraps, an absence.
 	Status Status
@@ -116,7 +116,7 @@ type Result struct {
 	Problems []Problem
 }
 
-// Verdict returns the least held verdict over the declared periods (see [LeastHeld]), and false
+// Verdict returns the least held verdict over the declared periods (the weakest one wins), and false
 // when none declared a period.
 func (r Result) Verdict() (coverage.Verdict, bool) {
 	var vs []coverage.Verdict
@@ -127,45 +127,8 @@ func (r Result) Verdict() (coverage.Verdict, bool) {
 			}
 		}
 	}
-	return LeastHeld(vs)
+	return leastHeld(vs)
 }
-
-// ReadResult recognizes an absence, a ledger (and an absence it wraps) or a described result with
-// coverage or a period, and returns what to record; false for anything else. A malformed period,
-// provenance, item short or kind, or in-progress list is left off the record and named in
-// Problems, with one warning per tool and declaration to the [Warner] given by [WithWarner], if
-// any; the envelope stays recognized and is served as written.
-func ReadResult(v any, tool string, opts ...ReadOption) (Result, bool) {
-	r, ok := engine.ReadCoverageResult(plain(v), tool, engineOptions(opts)...)
-	return resultOf(r), ok
-}
-
-// ReadAbsence recognizes an af_absent envelope: "af_absent" is the boolean true and "checked" is a
-// non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
-// an ordered object.
-func ReadAbsence(v any) (wire.Object, bool) { return engine.ReadAbsence(plain(v)) }
-
-// ReadLedger recognizes a coverage ledger: "af_coverage" is an object, a "result" key exists (null
-// included), and af_coverage.checked is not "declared".
-func ReadLedger(v any) (wire.Object, bool) { return engine.ReadCoverageLedger(plain(v)) }
-
-// ReadSemantics recognizes an af_semantics envelope: the marker is true and the whole wire rule set
-// passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
-// value stays data.
-func ReadSemantics(v any) (wire.Object, *Problem) {
-	o, p := engine.ReadSemantics(plain(v))
-	if p != nil {
-		return nil, &Problem{Field: p.Field, Message: p.Message}
-	}
-	return o, nil
-}
-
-// ReadDeclaredAbsence recognizes an absence whose checked the dispatcher is to compose from the
-// tool's search declaration (checked is "declared"). Every other reader sees such a value as data.
-func ReadDeclaredAbsence(v any) (wire.Object, bool) { return engine.ReadDeclaredAbsence(plain(v)) }
-
-// ReadDeclaredLedger recognizes a ledger whose checked the dispatcher is to compose.
-func ReadDeclaredLedger(v any) (wire.Object, bool) { return engine.ReadDeclaredLedger(plain(v)) }
 
 func problems(in []engine.Problem) []Problem {
 	if in == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 // BatchToJudge reports whether this loop-head visit has a batch to judge, and the iteration that
@@ -85,7 +86,7 @@ func verdictOver(declared []coverage.Period) boundary.RowVerdict {
 		}
 		vs = append(vs, v)
 	}
-	least, ok := boundary.LeastHeld(vs)
+	least, ok := coverread.LeastHeld(vs)
 	if !ok {
 		return boundary.RowVerdict(coverage.VerdictUnknown)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // canonicalPath is coverage/canonical-notes.json, which the package coverage publishes.
-const canonicalPath = "../../canonical-notes.json"
+const canonicalPath = "../../../coverage/canonical-notes.json"
 
 var update = flag.Bool("update", false, "rewrite golden files (and canonical-notes.json)")
 
