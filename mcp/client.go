@@ -57,7 +57,7 @@ type Client struct {
 }
 
 // Connect starts (stdio) or reaches (HTTP) the server of src and performs
-// the MCP handshake. It fails with a *SourceError for a malformed source
+// the MCP handshake. It fails with an error naming the fault for a malformed source
 // and a *ConnectError when the server cannot be started, reached or
 // initialised within the connect timeout.
 func Connect(ctx context.Context, src Source, opts ...Option) (*Client, error) {
@@ -97,12 +97,6 @@ func validName(n string) bool {
 // the command or URL.
 func (c *Client) Name() string { return c.name }
 
-// Source returns the source the client connected to.
-func (c *Client) Source() Source {
-	s := c.src
-	s.Command = append([]string(nil), s.Command...)
-	return s
-}
 
 // open makes a fresh session.
 func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
@@ -338,8 +332,8 @@ func (c *Client) fetchOn(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.T
 		if err != nil {
 			return nil, err
 		}
-		if len(out) == MaxTools {
-			return nil, fmt.Errorf("the server lists more than %d tools", MaxTools)
+		if len(out) == maxTools {
+			return nil, fmt.Errorf("the server lists more than %d tools", maxTools)
 		}
 		out = append(out, t)
 	}

@@ -145,9 +145,9 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 		status           boundary.Status
 		problems         int
 	}{
-		{"absent_meta", mcp.DeclaredInMeta, []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
-		{"ledger_meta", mcp.DeclaredInMeta, []boundary.FactsKind{boundary.KindLedger}, "", 0},
-		{"structured_absent", mcp.DeclaredInStructuredContent, []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
+		{"absent_meta", "_meta", []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
+		{"ledger_meta", "_meta", []boundary.FactsKind{boundary.KindLedger}, "", 0},
+		{"structured_absent", "structuredContent", []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
 		{"bad_meta", "", nil, "", 2},
 	}
 	for _, tc := range cases {

@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// SourceError is a Source that cannot be connected to as written.
-type SourceError struct {
+// sourceError is a Source that cannot be connected to as written.
+type sourceError struct {
 	Source  Source
 	Problem string
 }
 
 // Error names the source and the problem.
-func (e *SourceError) Error() string {
+func (e *sourceError) Error() string {
 	return fmt.Sprintf("mcp: server %q: %s", e.Source.name(), e.Problem)
 }
 

@@ -19,14 +19,14 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// ServeError is a tool NewServer cannot expose.
-type ServeError struct {
+// serveError is a tool NewServer cannot expose.
+type serveError struct {
 	Tool    string
 	Problem string
 }
 
 // Error names the tool and the problem.
-func (e *ServeError) Error() string {
+func (e *serveError) Error() string {
 	return fmt.Sprintf("mcp: cannot serve tool %q: %s", e.Tool, e.Problem)
 }
 
@@ -62,14 +62,14 @@ func NewServer(tools ...*tool.Tool) (*sdk.Server, error) {
 	seen := map[string]bool{}
 	for i, t := range tools {
 		if t == nil {
-			return nil, &ServeError{Tool: fmt.Sprintf("#%d", i), Problem: "the tool is nil"}
+			return nil, &serveError{Tool: fmt.Sprintf("#%d", i), Problem: "the tool is nil"}
 		}
 		if seen[t.Name()] {
-			return nil, &ServeError{Tool: t.Name(), Problem: "two tools have this name"}
+			return nil, &serveError{Tool: t.Name(), Problem: "two tools have this name"}
 		}
 		seen[t.Name()] = true
 		if t.HasCheckIn() {
-			return nil, &ServeError{Tool: t.Name(), Problem: "it declares a check-in, and MCP gives the server no way to wait for the person's consent"}
+			return nil, &serveError{Tool: t.Name(), Problem: "it declares a check-in, and MCP gives the server no way to wait for the person's consent"}
 		}
 		s.AddTool(&sdk.Tool{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema()}, handler(t))
 	}
