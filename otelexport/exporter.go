@@ -25,9 +25,9 @@ const (
 	instrumentationVersion = record.LibraryVersion
 )
 
-// MaxEvents caps the events one ExportEvents or ExportRecord call takes:
+// maxEvents caps the events one ExportEvents or ExportRecord call takes:
 // sixteen turns' worth of a full event log (record.MaxEvents each).
-const MaxEvents = 16 * record.MaxEvents
+const maxEvents = 16 * record.MaxEvents
 
 // ErrNoEvents reports a run record that kept no events (the agent ran with
 // agent.WithoutEventLog()), so there is nothing to build spans from.
@@ -101,9 +101,6 @@ func MustNew(opts ...Option) *Exporter {
 	return e
 }
 
-// Content reports whether the exporter exports message content.
-func (x *Exporter) Content() bool { return x.content }
-
 // ExportRecord emits the spans of a stored run: its events replayed through
 // an Observer, closed with the record's commit log (which holds the keys
 // each route decision read). It refuses a nil record and one without
@@ -123,12 +120,14 @@ func (x *Exporter) ExportRecord(ctx context.Context, rec *record.Record) error {
 // Observer would have seen them; rec, when not nil, supplies the commit log
 // for the route decisions' evidence (decisions it does not hold go without).
 // It is the way in for a scenario report, whose events span several turns.
+// One call takes at most sixteen turns' worth of a full event log
+// (16 × record.MaxEvents events); more is refused.
 func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *record.Record) error {
 	if len(events) == 0 {
 		return ErrNoEvents
 	}
-	if len(events) > MaxEvents {
-		return fmt.Errorf("otelexport: ExportEvents: %d events is more than the %d one export takes", len(events), MaxEvents)
+	if len(events) > maxEvents {
+		return fmt.Errorf("otelexport: ExportEvents: %d events is more than the %d one export takes", len(events), maxEvents)
 	}
 	obs := x.Observer(ctx)
 	for _, e := range events {

@@ -50,8 +50,8 @@ func TestContentOptIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := x.Content(); got != tc.want {
-				t.Errorf("Content() = %v, want %v", got, tc.want)
+			if got := otelexport.ContentOf(x); got != tc.want {
+				t.Errorf("content = %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -89,9 +89,9 @@ func (x *Exporter) Observer(ctx context.Context) *Observer {
 	return &Observer{x: x, ctx: ctx}
 }
 
-// Heard lists the events an Observer uses. llm.token is not among them:
+// heard lists the events an Observer uses. llm.token is not among them:
 // a listener for it makes the agent stream its model calls.
-func Heard() []event.Name {
+func heard() []event.Name {
 	return []event.Name{
 		event.AgentTurnStart, event.AgentTurnEnd, event.AgentIterationStart, event.AgentRouteDecided,
 		event.AgentBudgetExhausted, event.LLMRequest, event.LLMResponse, event.ToolsStart, event.ToolsResult,
@@ -101,12 +101,12 @@ func Heard() []event.Name {
 	}
 }
 
-// Attach subscribes Listen to each event in Heard through on (an agent's
+// Attach subscribes Listen to each event the observer uses through on (an agent's
 // MustOn method, or an event.Dispatcher's On) and returns the func that
 // unsubscribes them all. Prefer it to on("*", obs.Listen), which also
 // hears llm.token and so turns streaming on.
 func (o *Observer) Attach(on func(pattern string, fn event.Listener) (unsubscribe func())) (detach func()) {
-	names := Heard()
+	names := heard()
 	stops := make([]func(), 0, len(names))
 	for _, n := range names {
 		stops = append(stops, on(string(n), o.Listen))

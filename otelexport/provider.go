@@ -26,9 +26,9 @@ const (
 	EnvOTLPTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
 )
 
-// DefaultServiceName is the service.name of the spans when Destination
+// defaultServiceName is the service.name of the spans when Destination
 // names none.
-const DefaultServiceName = "agentfootprint"
+const defaultServiceName = "agentfootprint"
 
 // Destination says where a provider's spans go. At least one of
 // OTLPEndpoint and File must be set.
@@ -41,7 +41,7 @@ type Destination struct {
 	// the span ends.
 	File io.Writer
 	// ServiceName is the service.name resource attribute
-	// (DefaultServiceName when empty).
+	// ("agentfootprint" when empty).
 	ServiceName string
 }
 
@@ -107,7 +107,7 @@ func NewProvider(ctx context.Context, d Destination) (*Provider, error) {
 	}
 	name := d.ServiceName
 	if name == "" {
-		name = DefaultServiceName
+		name = defaultServiceName
 	}
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(keyServiceName.String(name)))
 	if err != nil {
