@@ -97,7 +97,6 @@ func validName(n string) bool {
 // the command or URL.
 func (c *Client) Name() string { return c.name }
 
-
 // open makes a fresh session.
 func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.connectTimeout)

@@ -10,4 +10,3 @@ type (
 	SourceError = sourceError
 	ServeError  = serveError
 )
-
