@@ -27,9 +27,9 @@ type Index interface {
 	Passages(ctx context.Context) ([]Passage, error)
 }
 
-// MemoryIndex is an exact index held in memory, for tests, the demo and
+// memoryIndex is the exact index held in memory, for tests, the demo and
 // small corpora.
-type MemoryIndex struct {
+type memoryIndex struct {
 	dims int
 	mu   sync.RWMutex
 	ents map[string]memEntry
@@ -40,18 +40,18 @@ type memEntry struct {
 	v []float32 // normalized
 }
 
-// NewMemoryIndex returns an empty index of dims-dimension vectors. It
-// refuses dims < 1.
-func NewMemoryIndex(dims int) (*MemoryIndex, error) {
+// NewMemoryIndex returns an empty exact index of dims-dimension vectors held
+// in memory, for tests, the demo and small corpora. It refuses dims < 1.
+func NewMemoryIndex(dims int) (Index, error) {
 	if dims < 1 {
 		return nil, fmt.Errorf("retrieval: memory index: dims is %d; give the embedder's vector length", dims)
 	}
-	return &MemoryIndex{dims: dims, ents: map[string]memEntry{}}, nil
+	return &memoryIndex{dims: dims, ents: map[string]memEntry{}}, nil
 }
 
 // Put stores entries, refusing (before storing any) an invalid passage or a
 // vector of the wrong length or without a direction.
-func (m *MemoryIndex) Put(ctx context.Context, entries ...Entry) error {
+func (m *memoryIndex) Put(ctx context.Context, entries ...Entry) error {
 	prepared := make([]memEntry, len(entries))
 	for i, e := range entries {
 		v, err := Prepare(e, m.dims)
@@ -69,7 +69,7 @@ func (m *MemoryIndex) Put(ctx context.Context, entries ...Entry) error {
 }
 
 // Search scans every entry.
-func (m *MemoryIndex) Search(ctx context.Context, query []float32, n int) ([]Scored, error) {
+func (m *memoryIndex) Search(ctx context.Context, query []float32, n int) ([]Scored, error) {
 	q, err := PrepareQuery(query, m.dims)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func (m *MemoryIndex) Search(ctx context.Context, query []float32, n int) ([]Sco
 }
 
 // Passages lists the stored passages in id order.
-func (m *MemoryIndex) Passages(ctx context.Context) ([]Passage, error) {
+func (m *memoryIndex) Passages(ctx context.Context) ([]Passage, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	out := make([]Passage, 0, len(m.ents))
