@@ -430,7 +430,7 @@ func (b *batch) boundary(c llm.ToolCall, t *tool.Tool, out tool.Output) outcome 
 	}
 	if rd.Record {
 		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd.Result)
-		if rd.Result.Status == boundary.StatusAbsent && o.status == "" {
+		if rd.Result.Absent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
 		for _, f := range rd.Result.Declared {

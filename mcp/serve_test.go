@@ -114,7 +114,7 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 	}
 	rd := boundary.Read(o.Output.Value, "find_orders")
 	cr, ok := rd.Result, rd.Record
-	if !ok || cr.Status != boundary.StatusAbsent || rec.DeclaredIn != "structuredContent" {
+	if !ok || !cr.Absent || rec.DeclaredIn != "structuredContent" {
 		t.Fatalf("read back %v %+v from %q", ok, cr, rec.DeclaredIn)
 	}
 	if diff := cmp.Diff([]string{"orders"}, []string{cr.Declared[0].Checked[0].Short}); diff != "" {

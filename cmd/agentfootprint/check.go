@@ -55,8 +55,8 @@ func newCheckCmd() *cobra.Command {
 func checkReport(v any, tool string) wire.Object {
 	b := boundary.Read(v, tool)
 	report := wire.Object{{Key: "recognized", Value: string(b.Recognized)}}
-	if b.Result.Status != "" {
-		report = append(report, wire.Member{Key: "status", Value: string(b.Result.Status)})
+	if b.Result.Absent {
+		report = append(report, wire.Member{Key: "status", Value: "absent"}) // the status (tool.StatusAbsent) an absence gives its call
 	}
 	declared := []any{}
 	for _, f := range b.Result.Declared {

@@ -120,7 +120,7 @@ func TestRead(t *testing.T) {
 	var logs bytes.Buffer
 	w := NewWarner(slog.New(slog.NewTextHandler(&logs, nil)))
 	b := Read(c, "backup_runs", WithWarner(w))
-	if b.Recognized != RecognizedLedger || !b.Record || b.Result.Status != StatusAbsent || len(b.Result.Declared) != 2 {
+	if b.Recognized != RecognizedLedger || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
 		t.Fatalf("reading %+v", b)
 	}
 	if got := b.Result.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {

@@ -40,8 +40,8 @@ func ExampleReading_record() {
 	r, ok := b.Result, b.Record
 	v, _ := r.Verdict()
 	row := r.Declared[0].Row("backup_runs", "call-1", 1)
-	fmt.Println(ok, r.Status, v, row.Kind, row.LookedFor)
-	// Output: true absent not-held absence failed backup runs
+	fmt.Println(ok, r.Absent, v, row.Kind, row.LookedFor)
+	// Output: true true not-held absence failed backup runs
 }
 
 // A dispatcher reads, records and serves a result in one call.
@@ -74,10 +74,10 @@ func ExampleWithWarner() {
 	env, _ := wire.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
 	for range 2 {
 		r := boundary.Read(env, "backup_runs", boundary.WithWarner(w)).Result
-		fmt.Println(r.Status, r.Problems[0].Field)
+		fmt.Println(r.Absent, r.Problems[0].Field)
 	}
 	// Output:
 	// level=WARN tool=backup_runs declaration=period field=period.queried.from
-	// absent period.queried.from
-	// absent period.queried.from
+	// true period.queried.from
+	// true period.queried.from
 }

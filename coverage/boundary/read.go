@@ -61,17 +61,8 @@ func Read(v any, tool string, opts ...ReadOption) Reading {
 	}
 }
 
-// Status is the status a result's envelope gives its call.
-type Status string
-
-// StatusAbsent is the status of a call whose result is (or wraps) an absence.
-const StatusAbsent Status = "absent"
-
-// FactsKind says which door a declaration came through.
-type FactsKind string
-
 // The declaration kinds on the record: the values of [Facts].Kind and of
-// [coverage.DeclaredCoverage].Kind (a plain string there, so the constants are untyped).
+// [coverage.DeclaredCoverage].Kind, which say which door a declaration came through.
 const (
 	KindAbsence = "absence"
 	KindLedger  = "ledger"
@@ -79,7 +70,7 @@ const (
 
 // Facts is one declaration as the record keeps it, read off an envelope. Lists are never nil.
 type Facts struct {
-	Kind        FactsKind
+	Kind        string
 	Checked     []coverage.Item
 	NotChecked  []coverage.Item
 	CannotCover []coverage.Item
@@ -105,8 +96,8 @@ type Problem struct {
 
 // Result is what a reading found to record in a tool result.
 type Result struct {
-	// Status is StatusAbsent when the result is, or wraps, an absence.
-	Status Status
+	// Absent reports that the result is, or wraps, an absence: its call's status is absent.
+	Absent bool
 	// Declared lists the declarations to record, in record order (a ledger before the absence it
 	// wraps).
 	Declared []Facts
@@ -142,7 +133,7 @@ func problems(in []engine.Problem) []Problem {
 }
 
 func resultOf(r engine.CoverageResult) Result {
-	out := Result{Status: Status(r.Status), Problems: problems(r.Problems)}
+	out := Result{Absent: r.Status == engine.StatusAbsent, Problems: problems(r.Problems)}
 	if r.Declared != nil {
 		out.Declared = make([]Facts, len(r.Declared))
 		for i, f := range r.Declared {
@@ -154,7 +145,7 @@ func resultOf(r engine.CoverageResult) Result {
 
 func factsOf(f engine.Facts) Facts {
 	out := Facts{
-		Kind:        FactsKind(f.Kind),
+		Kind:        string(f.Kind),
 		Checked:     items(f.Checked),
 		NotChecked:  items(f.NotChecked),
 		CannotCover: items(f.CannotCover),
