@@ -15,9 +15,9 @@ import (
 	"strings"
 )
 
-// EnvCaptureContent is the GenAI conventions' opt-in for exporting message
+// envCaptureContent is the GenAI conventions' opt-in for exporting message
 // content; "true" (any case) turns it on unless WithContent says otherwise.
-const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+const envCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // The instrumentation scope the spans are reported under.
 const (
@@ -56,7 +56,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 }
 
 // WithContent turns the export of message content, tool arguments and tool
-// results on or off, whatever EnvCaptureContent says.
+// results on or off, whatever OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT says.
 func WithContent(on bool) Option {
 	return func(c *config) { c.content = &on }
 }
@@ -82,7 +82,7 @@ func New(opts ...Option) (*Exporter, error) {
 	if c.getenv == nil {
 		return nil, errors.New("otelexport: New: WithGetenv: the func is nil")
 	}
-	content := strings.EqualFold(strings.TrimSpace(c.getenv(EnvCaptureContent)), "true")
+	content := strings.EqualFold(strings.TrimSpace(c.getenv(envCaptureContent)), "true")
 	if c.content != nil {
 		content = *c.content
 	}

@@ -27,7 +27,7 @@ import (
 func TestContentOptIn(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
-			if k == otelexport.EnvCaptureContent {
+			if k == "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT" {
 				return v
 			}
 			return ""
@@ -237,11 +237,11 @@ func TestTracesURL(t *testing.T) {
 			t.Errorf("TracesURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	env := map[string]string{otelexport.EnvOTLPEndpoint: "http://a:4318", otelexport.EnvOTLPTracesEndpoint: ""}
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": ""}
 	if got := otelexport.EndpointFromEnv(func(k string) string { return env[k] }); got != "http://a:4318" {
 		t.Errorf("EndpointFromEnv = %q, want the base endpoint", got)
 	}
-	env[otelexport.EnvOTLPTracesEndpoint] = "http://b:4318/v1/traces"
+	env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = "http://b:4318/v1/traces"
 	if got := otelexport.EndpointFromEnv(func(k string) string { return env[k] }); got != "http://b:4318/v1/traces" {
 		t.Errorf("EndpointFromEnv = %q, want the traces endpoint", got)
 	}

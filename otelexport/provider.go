@@ -22,8 +22,8 @@ import (
 // The OTLP exporter's standard environment variables: the base endpoint of
 // every signal, and the traces one, which wins when both are set.
 const (
-	EnvOTLPEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
-	EnvOTLPTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+	envOTLPEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	envOTLPTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
 )
 
 // defaultServiceName is the service.name of the spans when Destination
@@ -46,13 +46,13 @@ type Destination struct {
 }
 
 // EndpointFromEnv returns the OTLP traces endpoint the standard variables
-// name (EnvOTLPTracesEndpoint, else EnvOTLPEndpoint), or "" when neither is
-// set. getenv is usually os.Getenv.
+// name (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
+// OTEL_EXPORTER_OTLP_ENDPOINT), or "" when neither is set. getenv is usually os.Getenv.
 func EndpointFromEnv(getenv func(string) string) string {
-	if v := strings.TrimSpace(getenv(EnvOTLPTracesEndpoint)); v != "" {
+	if v := strings.TrimSpace(getenv(envOTLPTracesEndpoint)); v != "" {
 		return v
 	}
-	return strings.TrimSpace(getenv(EnvOTLPEndpoint))
+	return strings.TrimSpace(getenv(envOTLPEndpoint))
 }
 
 // TracesURL checks an OTLP/HTTP endpoint and returns the URL spans are
