@@ -20,11 +20,14 @@ type Entry struct {
 // Index keeps entries of one corpus and scores them against a query
 // vector. Put replaces an entry with the same id. Search returns the n best
 // by cosine, best first, equal scores by id. Passages lists every passage in
-// id order. Implementations are safe for concurrent use.
+// id order. Close releases what the index holds open (a database
+// connection; nothing for the memory index). Implementations are safe for
+// concurrent use.
 type Index interface {
 	Put(ctx context.Context, entries ...Entry) error
 	Search(ctx context.Context, query []float32, n int) ([]Scored, error)
 	Passages(ctx context.Context) ([]Passage, error)
+	Close() error
 }
 
 // memoryIndex is the exact index held in memory, for tests, the demo and
@@ -89,6 +92,9 @@ func (m *memoryIndex) Search(ctx context.Context, query []float32, n int) ([]Sco
 }
 
 // Passages lists the stored passages in id order.
+// Close does nothing: the memory index holds nothing open.
+func (m *memoryIndex) Close() error { return nil }
+
 func (m *memoryIndex) Passages(ctx context.Context) ([]Passage, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
