@@ -54,7 +54,7 @@ func newCheckCmd() *cobra.Command {
 // checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
 func checkReport(v any, tool string) wire.Object {
 	b := boundary.Read(v, tool)
-	report := wire.Object{{Key: "recognized", Value: string(b.Recognized)}}
+	report := wire.Object{{Key: "recognized", Value: b.Recognized}}
 	if b.Result.Absent {
 		report = append(report, wire.Member{Key: "status", Value: "absent"}) // the status (tool.StatusAbsent) an absence gives its call
 	}

@@ -120,7 +120,7 @@ func TestRead(t *testing.T) {
 	var logs bytes.Buffer
 	w := NewWarner(slog.New(slog.NewTextHandler(&logs, nil)))
 	b := Read(c, "backup_runs", WithWarner(w))
-	if b.Recognized != RecognizedLedger || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
+	if b.Recognized != "ledger" || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
 		t.Fatalf("reading %+v", b)
 	}
 	if got := b.Result.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {
@@ -136,7 +136,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("warned on a well-formed envelope: %s", logs.String())
 	}
 	plain := map[string]any{"rows": 3}
-	if p := Read(plain, "t"); p.Recognized != RecognizedNone || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
+	if p := Read(plain, "t"); p.Recognized != "none" || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
 		t.Errorf("plain %+v", p)
 	}
 	// A malformed period in a foreign absence is left off the record, named, and warned once.

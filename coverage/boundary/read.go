@@ -9,21 +9,11 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
-// Recognized names the envelope a result was recognized as.
-type Recognized string
-
-// The recognized kinds; RecognizedNone is plain data.
-const (
-	RecognizedAbsence   Recognized = "absence"
-	RecognizedLedger    Recognized = "ledger"
-	RecognizedSemantics Recognized = "semantics"
-	RecognizedNone      Recognized = "none"
-)
-
 // Reading is everything the dispatch boundary needs from one tool result.
 type Reading struct {
-	// Recognized is the outermost envelope recognized.
-	Recognized Recognized
+	// Recognized names the outermost envelope recognized: "absence", "ledger" or "semantics",
+	// or "none" for plain data (the words the check command prints under "recognized").
+	Recognized string
 	// Result is what the reading found to record: status, declarations, problems.
 	Result Result
 	// Record reports whether Result holds declarations to record: true for an absence, a ledger
@@ -51,7 +41,7 @@ func Read(v any, tool string, opts ...ReadOption) Reading {
 		served = v
 	}
 	return Reading{
-		Recognized: Recognized(b.Recognized),
+		Recognized: string(b.Recognized),
 		Result:     resultOf(b.Result),
 		Record:     b.Record,
 		Problems:   problems(b.Problems),
