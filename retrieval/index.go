@@ -57,7 +57,7 @@ func NewMemoryIndex(dims int) (Index, error) {
 func (m *memoryIndex) Put(ctx context.Context, entries ...Entry) error {
 	prepared := make([]memEntry, len(entries))
 	for i, e := range entries {
-		v, err := Prepare(e, m.dims)
+		v, err := prepare(e, m.dims)
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func (m *memoryIndex) Put(ctx context.Context, entries ...Entry) error {
 
 // Search scans every entry.
 func (m *memoryIndex) Search(ctx context.Context, query []float32, n int) ([]Scored, error) {
-	q, err := PrepareQuery(query, m.dims)
+	q, err := vec.Query(query, m.dims)
 	if err != nil {
 		return nil, err
 	}
@@ -106,33 +106,13 @@ func (m *memoryIndex) Passages(ctx context.Context) ([]Passage, error) {
 	return out, nil
 }
 
-// Prepare validates an entry for an index of dims dimensions and returns
-// its normalized vector. The SQL indexes use it too.
-func Prepare(e Entry, dims int) ([]float32, error) {
+// prepare validates an entry for an index of dims dimensions and returns
+// its normalized vector.
+func prepare(e Entry, dims int) ([]float32, error) {
 	if err := e.Passage.Validate(); err != nil {
 		return nil, err
 	}
-	if len(e.Vector) != dims {
-		return nil, fmt.Errorf("retrieval: passage %q: vector has %d dimensions, the index %d", e.Passage.ID, len(e.Vector), dims)
-	}
-	v, err := vec.Normalize(e.Vector)
-	if err != nil {
-		return nil, fmt.Errorf("retrieval: passage %q: %w", e.Passage.ID, err)
-	}
-	return v, nil
-}
-
-// PrepareQuery validates a query vector for an index of dims dimensions and
-// returns it normalized.
-func PrepareQuery(q []float32, dims int) ([]float32, error) {
-	if len(q) != dims {
-		return nil, fmt.Errorf("retrieval: query vector has %d dimensions, the index %d", len(q), dims)
-	}
-	v, err := vec.Normalize(q)
-	if err != nil {
-		return nil, fmt.Errorf("retrieval: query: %w", err)
-	}
-	return v, nil
+	return vec.Entry(e.Passage.ID, e.Vector, dims)
 }
 
 func clonePassage(p Passage) Passage {

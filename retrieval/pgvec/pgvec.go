@@ -72,7 +72,10 @@ func (x *index) Close() error {
 func (x *index) Put(ctx context.Context, entries ...retrieval.Entry) error {
 	b := &pgx.Batch{}
 	for _, e := range entries {
-		v, err := retrieval.Prepare(e, x.dims)
+		if err := e.Passage.Validate(); err != nil {
+			return fmt.Errorf("pgvec: %w", err)
+		}
+		v, err := vec.Entry(e.Passage.ID, e.Vector, x.dims)
 		if err != nil {
 			return fmt.Errorf("pgvec: %w", err)
 		}
@@ -106,7 +109,7 @@ func (x *index) Put(ctx context.Context, entries ...retrieval.Entry) error {
 
 // Search streams every vector of the corpus and returns the n best passages.
 func (x *index) Search(ctx context.Context, query []float32, n int) ([]retrieval.Scored, error) {
-	q, err := retrieval.PrepareQuery(query, x.dims)
+	q, err := vec.Query(query, x.dims)
 	if err != nil {
 		return nil, fmt.Errorf("pgvec: %w", err)
 	}
