@@ -10,3 +10,9 @@ type (
 	SourceError = sourceError
 	ServeError  = serveError
 )
+
+// The error types a failed connection and a failed tools/list return.
+type (
+	ConnectError = connectError
+	ListError    = listError
+)
