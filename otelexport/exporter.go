@@ -131,7 +131,7 @@ func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *
 	}
 	obs := x.Observer(ctx)
 	for _, e := range events {
-		obs.Listen(e)
+		obs.listen(e)
 	}
 	obs.End(rec, nil)
 	return nil

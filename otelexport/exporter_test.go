@@ -275,9 +275,9 @@ func FuzzObserver(f *testing.F) {
 		x := otelexport.MustNew(otelexport.WithTracerProvider(tp), otelexport.WithContent(true))
 		obs := x.Observer(context.Background())
 		start := event.Event{Type: event.ToolsStart, Payload: json.RawMessage(`{"toolName":"t","toolCallId":"c"}`), Meta: event.Meta{RunID: "r"}}
-		obs.Listen(start)
-		obs.Listen(event.Event{Type: all[int(n1)%len(all)], Payload: json.RawMessage(p1), Meta: event.Meta{RunID: "r"}})
-		obs.Listen(event.Event{Type: all[int(n2)%len(all)], Payload: json.RawMessage(p2), Meta: event.Meta{RunID: "r"}})
+		otelexport.Listen(obs, start)
+		otelexport.Listen(obs, event.Event{Type: all[int(n1)%len(all)], Payload: json.RawMessage(p1), Meta: event.Meta{RunID: "r"}})
+		otelexport.Listen(obs, event.Event{Type: all[int(n2)%len(all)], Payload: json.RawMessage(p2), Meta: event.Meta{RunID: "r"}})
 		obs.End(nil, nil)
 		roots := 0
 		for _, s := range sr.Ended() {
