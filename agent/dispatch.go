@@ -429,7 +429,7 @@ func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output
 	}
 	if rd.Record {
 		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd.Result)
-		if rd.Result.Status == boundary.StatusAbsent && o.status == "" {
+		if rd.Result.Absent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
 		for _, f := range rd.Result.Declared {

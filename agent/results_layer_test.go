@@ -24,6 +24,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -174,7 +175,7 @@ func TestResultsLayerS1(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(toolMessages(p.Requests()[1].Messages)[0], "c1:")), &served); err != nil {
 		t.Fatal(err)
 	}
-	if served["note"] != wire.AbsenceNoteHeldOnly+" "+wire.ClauseNotHeld {
+	if served["note"] != engine.AbsenceNoteHeldOnly+" "+engine.ClauseNotHeld {
 		t.Errorf("served note = %q", served["note"])
 	}
 	if v := served["period"].(map[string]any)["verdict"]; v != "not-held" {
@@ -221,8 +222,8 @@ func TestResultsLayerVerdicts(t *testing.T) { // S3, S4, S5
 		clause   string
 	}{
 		{"S3 described, fresh", described, "covered", []string{}, "consistent", ""},
-		{"S4 thirty days asked, seven held", partly, "partly-held", []string{"period-partly-held"}, "not-sure", wire.ClausePartlyHeld},
-		{"S5 held unknown on a non-empty ledger", unknown, "unknown", []string{"period-unknown"}, "not-sure", wire.ClauseUnknown},
+		{"S4 thirty days asked, seven held", partly, "partly-held", []string{"period-partly-held"}, "not-sure", engine.ClausePartlyHeld},
+		{"S5 held unknown on a non-empty ledger", unknown, "unknown", []string{"period-unknown"}, "not-sure", engine.ClauseUnknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -431,7 +432,7 @@ func TestResultsLayerS15InProgress(t *testing.T) {
 		InProgress: []coverage.InProgressItem{{What: "sessions syncing", Count: 96, Why: "since 08:10"}}, Period: &rlFresh}))
 	res, p, _ := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "Backups are fine."}},
 		[]*tool.Tool{queueTool(t, "backup_runs", led)}, agent.WithResultsLayer(), agent.WithLimitsBlock())
-	if !strings.Contains(toolMessages(p.Requests()[1].Messages)[0], jsonEscape(wire.InProgressClause)+`"`) {
+	if !strings.Contains(toolMessages(p.Requests()[1].Messages)[0], jsonEscape(engine.InProgressClause)+`"`) {
 		t.Error("the served note does not end with the in-progress clause")
 	}
 	if !strings.HasSuffix(res.Answer, limits.LabelInProgress+":\n- backup_runs: sessions syncing (96) — since 08:10") {

@@ -18,10 +18,10 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	timelayer "github.com/agentfootprint/agentfootprint-go/internal/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/internal/honesty/results"
@@ -48,7 +48,7 @@ func timeExtras(s *flow.Scope) limitsblock.Extras {
 		if line, err := timelayer.PeriodLine(toolName, dp, p); err == nil {
 			return line
 		}
-		return boundary.PeriodLine(toolName, d)
+		return coverread.PeriodLine(toolName, d)
 	}}
 	turn, _ := kTurnNumber.Get(s)
 	for _, pr := range periodRowsOfTurn(kFindings.Get(s), turn) {

@@ -4,7 +4,7 @@
 
 package coverage
 
-import "github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
+import "github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 
 func items(in []Item) []engine.Item {
 	if in == nil {

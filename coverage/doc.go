@@ -19,8 +19,8 @@
 // words) is in the subpackage coverage/boundary, and the envelope markers, the static sentences
 // the model is served and the ordered JSON object are in coverage/wire; a tool author needs
 // neither. coverage/canonical-notes.json publishes the whole wire vocabulary (markers, key names
-// and orders, literal words, sentences) for minters in other languages. The package imports only the standard library and its own subpackages, nothing of
+// and orders, literal words, sentences) for minters in other languages. The package imports only the standard library, its own subpackages and the module's internal coverage engine, nothing of
 // the agent, so a tool's package can depend on it alone.
 package coverage
 
-//go:generate go test -run=^TestCanonicalNotesUpToDate$ ./internal/engine -args -update
+//go:generate go test -run=^TestCanonicalNotesUpToDate$ ../internal/coverage/engine -args -update

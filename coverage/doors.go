@@ -5,8 +5,8 @@
 package coverage
 
 import (
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // AbsenceDecl is what a tool author declares when a search found nothing. At this typed door an

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // Span is a closed range of two declared instants. The strings are kept exactly as declared.

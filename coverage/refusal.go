@@ -5,8 +5,8 @@ package coverage
 import (
 	"errors"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // Refusal is the error a door returns for a malformed declaration. Field is the dot path of the

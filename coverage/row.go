@@ -4,7 +4,7 @@
 
 package coverage
 
-import "github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
+import "github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 
 // DeclaredCoverage is one declaration as the run records it (the coverageDeclared row): the door
 // it came through (Kind: "absence" or "ledger"), the call, and what it declared. The framework

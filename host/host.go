@@ -126,50 +126,40 @@ func WithMaxBody(n int64) Option {
 	}
 }
 
-// WithLeaseTTL sets how long a host's claim on a conversation lasts without renewal
-// (default 15s; renewed every third of it while a turn runs). A host that dies holds its
-// conversations at most this long.
-func WithLeaseTTL(d time.Duration) Option {
-	return func(h *Host) error {
-		if d < 100*time.Millisecond {
-			return fmt.Errorf("host: WithLeaseTTL(%v): want at least 100ms", d)
-		}
-		h.leaseTTL = d
-		return nil
-	}
+// Timing holds the host's time bounds for WithTiming. A zero field keeps its default.
+type Timing struct {
+	// Lease is how long a host's claim on a conversation lasts without renewal (default
+	// DefaultLeaseTTL, 15s; at least 100ms; renewed every third of it while a turn runs). A
+	// host that dies holds its conversations at most this long.
+	Lease time.Duration
+	// Turn bounds one turn (default 10 minutes).
+	Turn time.Duration
+	// Write bounds each write to a client (default 30s); a stream whose reader stalls longer is
+	// dropped (the turn goes on).
+	Write time.Duration
+	// Poll is how often an event stream reads the store for events other hosts appended
+	// (default 250ms). Events of this host's own turns are sent at once.
+	Poll time.Duration
 }
 
-// WithTurnTimeout bounds one turn (default 10 minutes).
-func WithTurnTimeout(d time.Duration) Option {
+// WithTiming sets the host's time bounds; each zero field of t keeps its default. It refuses
+// a negative duration and a lease under 100ms, naming the field.
+func WithTiming(t Timing) Option {
 	return func(h *Host) error {
-		if d <= 0 {
-			return fmt.Errorf("host: WithTurnTimeout(%v): want a positive duration", d)
+		for _, f := range []struct {
+			name string
+			d    time.Duration
+			dst  *time.Duration
+		}{{"Lease", t.Lease, &h.leaseTTL}, {"Turn", t.Turn, &h.turnTimeout}, {"Write", t.Write, &h.writeTO}, {"Poll", t.Poll, &h.poll}} {
+			switch {
+			case f.d < 0:
+				return fmt.Errorf("host: Timing.%s %v: want a positive duration, or zero for the default", f.name, f.d)
+			case f.d > 0 && f.name == "Lease" && f.d < 100*time.Millisecond:
+				return fmt.Errorf("host: Timing.Lease %v: want at least 100ms", f.d)
+			case f.d > 0:
+				*f.dst = f.d
+			}
 		}
-		h.turnTimeout = d
-		return nil
-	}
-}
-
-// WithPollInterval sets how often an event stream reads the store for events other hosts
-// appended (default 250ms). Events of this host's own turns are sent at once.
-func WithPollInterval(d time.Duration) Option {
-	return func(h *Host) error {
-		if d <= 0 {
-			return fmt.Errorf("host: WithPollInterval(%v): want a positive duration", d)
-		}
-		h.poll = d
-		return nil
-	}
-}
-
-// WithWriteTimeout bounds each write to a client (default 30s); a stream whose reader
-// stalls longer is dropped (the turn goes on).
-func WithWriteTimeout(d time.Duration) Option {
-	return func(h *Host) error {
-		if d <= 0 {
-			return fmt.Errorf("host: WithWriteTimeout(%v): want a positive duration", d)
-		}
-		h.writeTO = d
 		return nil
 	}
 }

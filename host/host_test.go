@@ -125,7 +125,7 @@ func newHost(t testing.TB, path string, opts ...host.Option) *fixture {
 func serveOn(t testing.TB, ss session.Store, rs store.Store, path string, opts ...host.Option) *fixture {
 	t.Helper()
 	g := newGate()
-	base := []host.Option{host.WithAgent("ops", testAgent(t, g)), host.WithSessions(ss), host.WithRuns(rs), host.WithPollInterval(20 * time.Millisecond)}
+	base := []host.Option{host.WithAgent("ops", testAgent(t, g)), host.WithSessions(ss), host.WithRuns(rs), host.WithTiming(host.Timing{Poll: 20 * time.Millisecond})}
 	h, err := host.New(append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -551,7 +551,7 @@ func TestToken(t *testing.T) {
 // of its run appended) holds the conversation until the lease expires; the next host then
 // marks that turn failed, keeps its events, and runs the new turn.
 func TestTakeover(t *testing.T) {
-	f := newHost(t, "", host.WithLeaseTTL(300*time.Millisecond))
+	f := newHost(t, "", host.WithTiming(host.Timing{Lease: 300 * time.Millisecond}))
 	id := f.create(t)
 	ss, err := sessionsqlite.Open(context.Background(), f.path)
 	if err != nil {

@@ -91,7 +91,7 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	})
 	b.Run("host", func(b *testing.B) {
-		loadHost(b, newHost(b, "", host.WithPollInterval(100*time.Millisecond)))
+		loadHost(b, newHost(b, "", host.WithTiming(host.Timing{Poll: 100 * time.Millisecond})))
 	})
 	b.Run("host-postgres", func(b *testing.B) {
 		dsn := os.Getenv("AGENTFOOTPRINT_TEST_POSTGRES")
@@ -107,7 +107,7 @@ func BenchmarkLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		loadHost(b, serveOn(b, ss, rs, "", host.WithPollInterval(100*time.Millisecond)))
+		loadHost(b, serveOn(b, ss, rs, "", host.WithTiming(host.Timing{Poll: 100 * time.Millisecond})))
 	})
 }
 

@@ -57,9 +57,9 @@ type Client struct {
 }
 
 // Connect starts (stdio) or reaches (HTTP) the server of src and performs
-// the MCP handshake. It fails with a *SourceError for a malformed source
-// and a *ConnectError when the server cannot be started, reached or
-// initialised within the connect timeout.
+// the MCP handshake. It fails with an error naming the fault for a malformed source,
+// and with one naming the server and wrapping the cause when the server
+// cannot be started, reached or initialised within the connect timeout.
 func Connect(ctx context.Context, src Source, opts ...Option) (*Client, error) {
 	if err := src.check(); err != nil {
 		return nil, err
@@ -97,13 +97,6 @@ func validName(n string) bool {
 // the command or URL.
 func (c *Client) Name() string { return c.name }
 
-// Source returns the source the client connected to.
-func (c *Client) Source() Source {
-	s := c.src
-	s.Command = append([]string(nil), s.Command...)
-	return s
-}
-
 // open makes a fresh session.
 func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.connectTimeout)
@@ -125,7 +118,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, error) {
 	}
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, &ConnectError{Server: c.name, Err: err}
+		return nil, &connectError{Server: c.name, Err: err}
 	}
 	return sess, nil
 }
@@ -315,17 +308,17 @@ func (c *Client) fetch(ctx context.Context) ([]*sdk.Tool, error) {
 	for attempt := 0; ; attempt++ {
 		sess, gen, err := c.session("")
 		if err != nil {
-			return nil, &ListError{Server: c.name, Err: err}
+			return nil, &listError{Server: c.name, Err: err}
 		}
 		tools, err := c.fetchOn(ctx, sess)
 		if err == nil {
 			return tools, nil
 		}
 		if attempt > 0 || !lost(err) || ctx.Err() != nil {
-			return nil, &ListError{Server: c.name, Err: err}
+			return nil, &listError{Server: c.name, Err: err}
 		}
 		if rerr := c.recover(ctx, gen); rerr != nil {
-			return nil, &ListError{Server: c.name, Err: fmt.Errorf("%w; reconnecting failed: %v", err, rerr)}
+			return nil, &listError{Server: c.name, Err: fmt.Errorf("%w; reconnecting failed: %v", err, rerr)}
 		}
 	}
 }
@@ -338,8 +331,8 @@ func (c *Client) fetchOn(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.T
 		if err != nil {
 			return nil, err
 		}
-		if len(out) == MaxTools {
-			return nil, fmt.Errorf("the server lists more than %d tools", MaxTools)
+		if len(out) == maxTools {
+			return nil, fmt.Errorf("the server lists more than %d tools", maxTools)
 		}
 		out = append(out, t)
 	}

@@ -142,14 +142,14 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 	}
 	cases := []struct {
 		tool, declaredIn string
-		kinds            []boundary.FactsKind
-		status           boundary.Status
+		kinds            []string
+		absent           bool
 		problems         int
 	}{
-		{"absent_meta", mcp.DeclaredInMeta, []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
-		{"ledger_meta", mcp.DeclaredInMeta, []boundary.FactsKind{boundary.KindLedger}, "", 0},
-		{"structured_absent", mcp.DeclaredInStructuredContent, []boundary.FactsKind{boundary.KindAbsence}, boundary.StatusAbsent, 0},
-		{"bad_meta", "", nil, "", 2},
+		{"absent_meta", "_meta", []string{boundary.KindAbsence}, true, 0},
+		{"ledger_meta", "_meta", []string{boundary.KindLedger}, false, 0},
+		{"structured_absent", "structuredContent", []string{boundary.KindAbsence}, true, 0},
+		{"bad_meta", "", nil, false, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -157,13 +157,14 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 			if o.Err != nil {
 				t.Fatal(o.Err)
 			}
-			cr, ok := boundary.ReadResult(o.Output.Value, tc.tool)
-			var kinds []boundary.FactsKind
+			rd := boundary.Read(o.Output.Value, tc.tool)
+			cr, ok := rd.Result, rd.Record
+			var kinds []string
 			for _, f := range cr.Declared {
 				kinds = append(kinds, f.Kind)
 			}
-			if ok != (tc.kinds != nil) || !cmp.Equal(kinds, tc.kinds) || cr.Status != tc.status {
-				t.Errorf("read = %v %+v, want kinds %v status %q", ok, cr, tc.kinds, tc.status)
+			if ok != (tc.kinds != nil) || !cmp.Equal(kinds, tc.kinds) || cr.Absent != tc.absent {
+				t.Errorf("read = %v %+v, want kinds %v absent %v", ok, cr, tc.kinds, tc.absent)
 			}
 			if rec.DeclaredIn != tc.declaredIn || len(rec.Problems) != tc.problems {
 				t.Errorf("record declaredIn %q problems %v", rec.DeclaredIn, rec.Problems)

@@ -54,9 +54,11 @@ func (c *Client) build(t *sdk.Tool) (shape, ToolInfo, *tool.Tool, string) {
 // declarations left off, the tool list changes not recorded before, and,
 // for a call that failed, what happened.
 type CallRecord struct {
-	Server          string               `json:"server"`
-	Tool            string               `json:"tool"`
-	Result          json.RawMessage      `json:"result,omitempty"`
+	Server string          `json:"server"`
+	Tool   string          `json:"tool"`
+	Result json.RawMessage `json:"result,omitempty"`
+	// DeclaredIn is where the declarations were found: "structuredContent" or "_meta" (empty
+	// for none).
 	DeclaredIn      string               `json:"declaredIn,omitempty"`
 	Problems        []DeclarationProblem `json:"problems,omitempty"`
 	ToolListChanges []Change             `json:"toolListChanges,omitempty"`

@@ -1,6 +1,6 @@
-// This file holds the package's typed errors: each names the server, and
-// the tool when there is one, so a caller can branch with errors.As and the
-// model reads a sentence it can act on.
+// This file holds the package's errors: each names the server, and the tool
+// when there is one, so the model reads a sentence it can act on; the call
+// failures (the table in docs/MCP.md) are exported for errors.As.
 
 package mcp
 
@@ -9,46 +9,46 @@ import (
 	"time"
 )
 
-// SourceError is a Source that cannot be connected to as written.
-type SourceError struct {
+// sourceError is a Source that cannot be connected to as written.
+type sourceError struct {
 	Source  Source
 	Problem string
 }
 
 // Error names the source and the problem.
-func (e *SourceError) Error() string {
+func (e *sourceError) Error() string {
 	return fmt.Sprintf("mcp: server %q: %s", e.Source.name(), e.Problem)
 }
 
-// ConnectError is a server that could not be started, reached or
+// connectError is a server that could not be started, reached or
 // initialised.
-type ConnectError struct {
+type connectError struct {
 	Server string // the server's name
 	Err    error
 }
 
 // Error names the server and the cause.
-func (e *ConnectError) Error() string {
+func (e *connectError) Error() string {
 	return fmt.Sprintf("mcp: server %q: cannot connect: %v", e.Server, e.Err)
 }
 
 // Unwrap returns the cause.
-func (e *ConnectError) Unwrap() error { return e.Err }
+func (e *connectError) Unwrap() error { return e.Err }
 
-// ListError is a tools/list request that failed or answered more than the
+// listError is a tools/list request that failed or answered more than the
 // client accepts.
-type ListError struct {
+type listError struct {
 	Server string
 	Err    error
 }
 
 // Error names the server and the cause.
-func (e *ListError) Error() string {
+func (e *listError) Error() string {
 	return fmt.Sprintf("mcp: server %q: cannot list its tools: %v", e.Server, e.Err)
 }
 
 // Unwrap returns the cause.
-func (e *ListError) Unwrap() error { return e.Err }
+func (e *listError) Unwrap() error { return e.Err }
 
 // SessionLostError is a call during which the session with the server was
 // lost (the server process died, the connection closed, or the server

@@ -10,16 +10,16 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
-// Defaults of the client's bounds.
+// The client's bounds when no option sets them.
 const (
-	DefaultCallTimeout    = 60 * time.Second
-	DefaultConnectTimeout = 30 * time.Second
-	// DefaultMaxResultBytes is the largest result accepted, measured as the
+	defaultCallTimeout    = 60 * time.Second
+	defaultConnectTimeout = 30 * time.Second
+	// defaultMaxResultBytes is the largest result accepted, measured as the
 	// size of its JSON encoding. It matches the go-sdk's bound on one
 	// stdio message, which caps stdio results whatever this option says.
-	DefaultMaxResultBytes = 16 << 20
-	// MaxTools is the most tools one List accepts from a server.
-	MaxTools = 1000
+	defaultMaxResultBytes = 16 << 20
+	// maxTools is the most tools one List accepts from a server.
+	maxTools = 1000
 )
 
 // Option configures a Client.
@@ -34,7 +34,7 @@ type config struct {
 }
 
 func newConfig(opts []Option) *config {
-	c := &config{callTimeout: DefaultCallTimeout, connectTimeout: DefaultConnectTimeout, maxResultBytes: DefaultMaxResultBytes, toolOpts: map[string][]tool.Option{}}
+	c := &config{callTimeout: defaultCallTimeout, connectTimeout: defaultConnectTimeout, maxResultBytes: defaultMaxResultBytes, toolOpts: map[string][]tool.Option{}}
 	for _, o := range opts {
 		if o != nil {
 			o(c)
@@ -44,7 +44,7 @@ func newConfig(opts []Option) *config {
 }
 
 // WithCallTimeout bounds how long one tool call waits for the server's
-// answer (DefaultCallTimeout when d is not positive). A call past it is
+// answer (60 seconds when d is not positive). A call past it is
 // cancelled and returns a *NoAnswerError.
 func WithCallTimeout(d time.Duration) Option {
 	return func(c *config) {
@@ -55,8 +55,8 @@ func WithCallTimeout(d time.Duration) Option {
 }
 
 // WithConnectTimeout bounds starting or reaching the server and the MCP
-// handshake, and each tools/list request (DefaultConnectTimeout when d is
-// not positive).
+// handshake, and each tools/list request (30 seconds when d is not
+// positive).
 func WithConnectTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
@@ -65,8 +65,8 @@ func WithConnectTimeout(d time.Duration) Option {
 	}
 }
 
-// WithMaxResultBytes caps the size of one result (DefaultMaxResultBytes
-// when n is not positive). Over HTTP the response body is cut at n bytes;
+// WithMaxResultBytes caps the size of one result, measured as the size of
+// its JSON encoding (16 MiB when n is not positive). Over HTTP the response body is cut at n bytes;
 // over stdio the go-sdk's own 16 MiB message bound also applies. A result
 // over the cap returns a *ResultTooLargeError.
 func WithMaxResultBytes(n int64) Option {

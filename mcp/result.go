@@ -16,10 +16,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
-// Where a result's declarations were found.
+// Where a result's declarations were found: the words of CallRecord.DeclaredIn.
 const (
-	DeclaredInStructuredContent = "structuredContent"
-	DeclaredInMeta              = "_meta"
+	declaredInStructuredContent = "structuredContent"
+	declaredInMeta              = "_meta"
 )
 
 // metaPrefix starts every _meta key this package reads; any other key (the
@@ -47,7 +47,7 @@ type reading struct {
 // declarations under _meta are composed around the text summary; failing
 // that, the summary is the value.
 func readResult(res *sdk.CallToolResult) reading {
-	summary := Summary(res)
+	summary := summaryOf(res)
 	if res.IsError {
 		if summary == "" {
 			summary = "the server reported an error and gave no text"
@@ -55,12 +55,12 @@ func readResult(res *sdk.CallToolResult) reading {
 		return reading{value: tool.Result{Content: summary, Status: tool.StatusFailure}}
 	}
 	if sc, ok := res.StructuredContent.(map[string]any); ok && hasMarker(sc) {
-		return reading{value: tool.Result{Content: sc}, declaredIn: DeclaredInStructuredContent}
+		return reading{value: tool.Result{Content: sc}, declaredIn: declaredInStructuredContent}
 	}
 	env, problems, found := metaEnvelope(res.Meta, summary)
 	r := reading{value: tool.Result{Content: summary}, problems: problems}
 	if found {
-		r.value.Content, r.declaredIn = env, DeclaredInMeta
+		r.value.Content, r.declaredIn = env, declaredInMeta
 	}
 	return r
 }
@@ -148,12 +148,12 @@ func jsonKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// Summary is the text a model reads for a result's content: text blocks as
+// summaryOf is the text a model reads for a result's content: text blocks as
 // written, and one bracketed line for every image, audio clip, resource link
 // or embedded resource (an embedded text resource is followed by its text).
 // Blocks are joined by newlines. A result without content but with
 // structuredContent is summarised as that JSON.
-func Summary(res *sdk.CallToolResult) string {
+func summaryOf(res *sdk.CallToolResult) string {
 	parts := make([]string, 0, len(res.Content))
 	for _, c := range res.Content {
 		parts = append(parts, summarise(c))

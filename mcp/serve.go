@@ -15,18 +15,19 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
-// ServeError is a tool NewServer cannot expose.
-type ServeError struct {
+// serveError is a tool NewServer cannot expose.
+type serveError struct {
 	Tool    string
 	Problem string
 }
 
 // Error names the tool and the problem.
-func (e *ServeError) Error() string {
+func (e *serveError) Error() string {
 	return fmt.Sprintf("mcp: cannot serve tool %q: %s", e.Tool, e.Problem)
 }
 
@@ -62,15 +63,15 @@ func NewServer(tools ...*tool.Tool) (*sdk.Server, error) {
 	seen := map[string]bool{}
 	for i, t := range tools {
 		if t == nil {
-			return nil, &ServeError{Tool: fmt.Sprintf("#%d", i), Problem: "the tool is nil"}
+			return nil, &serveError{Tool: fmt.Sprintf("#%d", i), Problem: "the tool is nil"}
 		}
 		if seen[t.Name()] {
-			return nil, &ServeError{Tool: t.Name(), Problem: "two tools have this name"}
+			return nil, &serveError{Tool: t.Name(), Problem: "two tools have this name"}
 		}
 		seen[t.Name()] = true
 		d := t.Declaration()
 		if d.CheckIn != nil {
-			return nil, &ServeError{Tool: t.Name(), Problem: "it declares a check-in, and MCP gives the server no way to wait for the person's consent"}
+			return nil, &serveError{Tool: t.Name(), Problem: "it declares a check-in, and MCP gives the server no way to wait for the person's consent"}
 		}
 		s.AddTool(&sdk.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, handler(d))
 	}
@@ -150,22 +151,22 @@ func metaOf(v any) sdk.Meta {
 		}
 		return out
 	}
-	if o, ok := boundary.ReadAbsence(v); ok {
+	if o, ok := coverread.ReadAbsence(v); ok {
 		meta[wire.AbsenceMarker] = body(wire.AbsenceMarker, o)
 		return meta
 	}
-	if o, ok := boundary.ReadLedger(v); ok {
+	if o, ok := coverread.ReadLedger(v); ok {
 		ac, _ := o.Get(wire.CoverageMarker)
 		meta[wire.CoverageMarker] = ac
 		res, _ := o.Get("result")
-		if a, ok := boundary.ReadAbsence(res); ok {
+		if a, ok := coverread.ReadAbsence(res); ok {
 			meta[wire.AbsenceMarker] = body(wire.AbsenceMarker, a)
-		} else if s, _ := boundary.ReadSemantics(res); s != nil {
+		} else if s, _ := coverread.ReadSemantics(res); s != nil {
 			meta[wire.SemanticsMarker] = body(wire.SemanticsMarker, s)
 		}
 		return meta
 	}
-	if s, _ := boundary.ReadSemantics(v); s != nil {
+	if s, _ := coverread.ReadSemantics(v); s != nil {
 		meta[wire.SemanticsMarker] = body(wire.SemanticsMarker, s)
 	}
 	return meta

@@ -112,8 +112,9 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
-	cr, ok := boundary.ReadResult(o.Output.Value, "find_orders")
-	if !ok || cr.Status != boundary.StatusAbsent || rec.DeclaredIn != mcp.DeclaredInStructuredContent {
+	rd := boundary.Read(o.Output.Value, "find_orders")
+	cr, ok := rd.Result, rd.Record
+	if !ok || !cr.Absent || rec.DeclaredIn != "structuredContent" {
 		t.Fatalf("read back %v %+v from %q", ok, cr, rec.DeclaredIn)
 	}
 	if diff := cmp.Diff([]string{"orders"}, []string{cr.Declared[0].Checked[0].Short}); diff != "" {

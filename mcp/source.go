@@ -32,15 +32,15 @@ type Source struct {
 func (s Source) check() error {
 	switch {
 	case len(s.Command) == 0 && s.URL == "":
-		return &SourceError{Source: s, Problem: "neither a command nor a URL is given"}
+		return &sourceError{Source: s, Problem: "neither a command nor a URL is given"}
 	case len(s.Command) > 0 && s.URL != "":
-		return &SourceError{Source: s, Problem: "both a command and a URL are given; choose one"}
+		return &sourceError{Source: s, Problem: "both a command and a URL are given; choose one"}
 	case len(s.Command) > 0 && strings.TrimSpace(s.Command[0]) == "":
-		return &SourceError{Source: s, Problem: "the command's program is blank"}
+		return &sourceError{Source: s, Problem: "the command's program is blank"}
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return &SourceError{Source: s, Problem: fmt.Sprintf("the URL %q is not an http or https address", s.URL)}
+			return &sourceError{Source: s, Problem: fmt.Sprintf("the URL %q is not an http or https address", s.URL)}
 		}
 	}
 	return nil

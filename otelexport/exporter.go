@@ -15,9 +15,9 @@ import (
 	"strings"
 )
 
-// EnvCaptureContent is the GenAI conventions' opt-in for exporting message
+// envCaptureContent is the GenAI conventions' opt-in for exporting message
 // content; "true" (any case) turns it on unless WithContent says otherwise.
-const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+const envCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // The instrumentation scope the spans are reported under.
 const (
@@ -25,9 +25,9 @@ const (
 	instrumentationVersion = record.LibraryVersion
 )
 
-// MaxEvents caps the events one ExportEvents or ExportRecord call takes:
+// maxEvents caps the events one ExportEvents or ExportRecord call takes:
 // sixteen turns' worth of a full event log (record.MaxEvents each).
-const MaxEvents = 16 * record.MaxEvents
+const maxEvents = 16 * record.MaxEvents
 
 // ErrNoEvents reports a run record that kept no events (the agent ran with
 // agent.WithoutEventLog()), so there is nothing to build spans from.
@@ -56,7 +56,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 }
 
 // WithContent turns the export of message content, tool arguments and tool
-// results on or off, whatever EnvCaptureContent says.
+// results on or off, whatever OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT says.
 func WithContent(on bool) Option {
 	return func(c *config) { c.content = &on }
 }
@@ -82,7 +82,7 @@ func New(opts ...Option) (*Exporter, error) {
 	if c.getenv == nil {
 		return nil, errors.New("otelexport: New: WithGetenv: the func is nil")
 	}
-	content := strings.EqualFold(strings.TrimSpace(c.getenv(EnvCaptureContent)), "true")
+	content := strings.EqualFold(strings.TrimSpace(c.getenv(envCaptureContent)), "true")
 	if c.content != nil {
 		content = *c.content
 	}
@@ -100,9 +100,6 @@ func MustNew(opts ...Option) *Exporter {
 	}
 	return e
 }
-
-// Content reports whether the exporter exports message content.
-func (x *Exporter) Content() bool { return x.content }
 
 // ExportRecord emits the spans of a stored run: its events replayed through
 // an Observer, closed with the record's commit log (which holds the keys
@@ -123,16 +120,18 @@ func (x *Exporter) ExportRecord(ctx context.Context, rec *record.Record) error {
 // Observer would have seen them; rec, when not nil, supplies the commit log
 // for the route decisions' evidence (decisions it does not hold go without).
 // It is the way in for a scenario report, whose events span several turns.
+// One call takes at most sixteen turns' worth of a full event log
+// (16 × record.MaxEvents events); more is refused.
 func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *record.Record) error {
 	if len(events) == 0 {
 		return ErrNoEvents
 	}
-	if len(events) > MaxEvents {
-		return fmt.Errorf("otelexport: ExportEvents: %d events is more than the %d one export takes", len(events), MaxEvents)
+	if len(events) > maxEvents {
+		return fmt.Errorf("otelexport: ExportEvents: %d events is more than the %d one export takes", len(events), maxEvents)
 	}
 	obs := x.Observer(ctx)
 	for _, e := range events {
-		obs.Listen(e)
+		obs.listen(e)
 	}
 	obs.End(rec, nil)
 	return nil

@@ -27,7 +27,7 @@ import (
 func TestContentOptIn(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
-			if k == otelexport.EnvCaptureContent {
+			if k == "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT" {
 				return v
 			}
 			return ""
@@ -50,8 +50,8 @@ func TestContentOptIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := x.Content(); got != tc.want {
-				t.Errorf("Content() = %v, want %v", got, tc.want)
+			if got := otelexport.ContentOf(x); got != tc.want {
+				t.Errorf("content = %v, want %v", got, tc.want)
 			}
 		})
 	}
@@ -237,11 +237,11 @@ func TestTracesURL(t *testing.T) {
 			t.Errorf("TracesURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	env := map[string]string{otelexport.EnvOTLPEndpoint: "http://a:4318", otelexport.EnvOTLPTracesEndpoint: ""}
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": ""}
 	if got := otelexport.EndpointFromEnv(func(k string) string { return env[k] }); got != "http://a:4318" {
 		t.Errorf("EndpointFromEnv = %q, want the base endpoint", got)
 	}
-	env[otelexport.EnvOTLPTracesEndpoint] = "http://b:4318/v1/traces"
+	env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = "http://b:4318/v1/traces"
 	if got := otelexport.EndpointFromEnv(func(k string) string { return env[k] }); got != "http://b:4318/v1/traces" {
 		t.Errorf("EndpointFromEnv = %q, want the traces endpoint", got)
 	}
@@ -275,9 +275,9 @@ func FuzzObserver(f *testing.F) {
 		x := otelexport.MustNew(otelexport.WithTracerProvider(tp), otelexport.WithContent(true))
 		obs := x.Observer(context.Background())
 		start := event.Event{Type: event.ToolsStart, Payload: json.RawMessage(`{"toolName":"t","toolCallId":"c"}`), Meta: event.Meta{RunID: "r"}}
-		obs.Listen(start)
-		obs.Listen(event.Event{Type: all[int(n1)%len(all)], Payload: json.RawMessage(p1), Meta: event.Meta{RunID: "r"}})
-		obs.Listen(event.Event{Type: all[int(n2)%len(all)], Payload: json.RawMessage(p2), Meta: event.Meta{RunID: "r"}})
+		otelexport.Listen(obs, start)
+		otelexport.Listen(obs, event.Event{Type: all[int(n1)%len(all)], Payload: json.RawMessage(p1), Meta: event.Meta{RunID: "r"}})
+		otelexport.Listen(obs, event.Event{Type: all[int(n2)%len(all)], Payload: json.RawMessage(p2), Meta: event.Meta{RunID: "r"}})
 		obs.End(nil, nil)
 		roots := 0
 		for _, s := range sr.Ended() {

@@ -89,9 +89,9 @@ func (x *Exporter) Observer(ctx context.Context) *Observer {
 	return &Observer{x: x, ctx: ctx}
 }
 
-// Heard lists the events an Observer uses. llm.token is not among them:
+// heard lists the events an Observer uses. llm.token is not among them:
 // a listener for it makes the agent stream its model calls.
-func Heard() []event.Name {
+func heard() []event.Name {
 	return []event.Name{
 		event.AgentTurnStart, event.AgentTurnEnd, event.AgentIterationStart, event.AgentRouteDecided,
 		event.AgentBudgetExhausted, event.LLMRequest, event.LLMResponse, event.ToolsStart, event.ToolsResult,
@@ -101,15 +101,15 @@ func Heard() []event.Name {
 	}
 }
 
-// Attach subscribes Listen to each event in Heard through on (an agent's
+// Attach subscribes the observer to each event it uses through on (an agent's
 // MustOn method, or any func of that shape) and returns the func that
-// unsubscribes them all. Prefer it to on("*", obs.Listen), which also
-// hears llm.token and so turns streaming on.
+// unsubscribes them all. llm.token is not among them: a listener for it
+// makes the agent stream its model calls.
 func (o *Observer) Attach(on func(pattern string, fn event.Listener) (unsubscribe func())) (detach func()) {
-	names := Heard()
+	names := heard()
 	stops := make([]func(), 0, len(names))
 	for _, n := range names {
-		stops = append(stops, on(string(n), o.Listen))
+		stops = append(stops, on(string(n), o.listen))
 	}
 	return func() {
 		for _, stop := range stops {
@@ -118,8 +118,8 @@ func (o *Observer) Attach(on func(pattern string, fn event.Listener) (unsubscrib
 	}
 }
 
-// Listen takes one event. It has the signature of event.Listener.
-func (o *Observer) Listen(e event.Event) {
+// listen takes one event. It has the signature of event.Listener.
+func (o *Observer) listen(e event.Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	at := time.UnixMilli(e.Meta.WallClockMs)

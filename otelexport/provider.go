@@ -22,13 +22,13 @@ import (
 // The OTLP exporter's standard environment variables: the base endpoint of
 // every signal, and the traces one, which wins when both are set.
 const (
-	EnvOTLPEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
-	EnvOTLPTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+	envOTLPEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	envOTLPTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
 )
 
-// DefaultServiceName is the service.name of the spans when Destination
+// defaultServiceName is the service.name of the spans when Destination
 // names none.
-const DefaultServiceName = "agentfootprint"
+const defaultServiceName = "agentfootprint"
 
 // Destination says where a provider's spans go. At least one of
 // OTLPEndpoint and File must be set.
@@ -41,18 +41,18 @@ type Destination struct {
 	// the span ends.
 	File io.Writer
 	// ServiceName is the service.name resource attribute
-	// (DefaultServiceName when empty).
+	// ("agentfootprint" when empty).
 	ServiceName string
 }
 
 // EndpointFromEnv returns the OTLP traces endpoint the standard variables
-// name (EnvOTLPTracesEndpoint, else EnvOTLPEndpoint), or "" when neither is
-// set. getenv is usually os.Getenv.
+// name (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
+// OTEL_EXPORTER_OTLP_ENDPOINT), or "" when neither is set. getenv is usually os.Getenv.
 func EndpointFromEnv(getenv func(string) string) string {
-	if v := strings.TrimSpace(getenv(EnvOTLPTracesEndpoint)); v != "" {
+	if v := strings.TrimSpace(getenv(envOTLPTracesEndpoint)); v != "" {
 		return v
 	}
-	return strings.TrimSpace(getenv(EnvOTLPEndpoint))
+	return strings.TrimSpace(getenv(envOTLPEndpoint))
 }
 
 // TracesURL checks an OTLP/HTTP endpoint and returns the URL spans are
@@ -107,7 +107,7 @@ func NewProvider(ctx context.Context, d Destination) (*Provider, error) {
 	}
 	name := d.ServiceName
 	if name == "" {
-		name = DefaultServiceName
+		name = defaultServiceName
 	}
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(keyServiceName.String(name)))
 	if err != nil {

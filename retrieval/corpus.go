@@ -11,7 +11,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/inject"
 )
 
-// Corpus is a named, searchable set of passages. It implements Retriever.
+// Corpus is a named, searchable set of passages.
 type Corpus struct {
 	name     string
 	kind     inject.Kind
@@ -107,9 +107,6 @@ func newCorpus(name string, kind inject.Kind, emb Embedder, idx Index, opts []Co
 // Name returns the corpus name.
 func (c *Corpus) Name() string { return c.name }
 
-// Coverage returns the corpus's coverage declaration in wire form, or nil.
-func (c *Corpus) Coverage() json.RawMessage { return c.coverage }
-
 // Add embeds passages and stores them, replacing passages with the same id.
 // It refuses the batch, storing none, when a passage is invalid or repeats
 // an id.
@@ -146,7 +143,8 @@ func (c *Corpus) Add(ctx context.Context, passages ...Passage) error {
 	return nil
 }
 
-// Retrieve embeds query and returns the n most similar passages.
+// Retrieve embeds query and returns the n most similar passages, best first;
+// equal scores are ordered by id, so the same corpus and query give the same list.
 func (c *Corpus) Retrieve(ctx context.Context, query string, n int) ([]Scored, error) {
 	vecs, err := c.emb.Embed(ctx, []string{query})
 	if err != nil {

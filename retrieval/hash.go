@@ -21,14 +21,6 @@ type HashEmbedder struct {
 	Dims int
 }
 
-// NewHashEmbedder returns a HashEmbedder of dims buckets; it refuses dims < 1.
-func NewHashEmbedder(dims int) (*HashEmbedder, error) {
-	if dims < 1 {
-		return nil, fmt.Errorf("retrieval: hash embedder: dims is %d; give at least 1", dims)
-	}
-	return &HashEmbedder{Dims: dims}, nil
-}
-
 // Embed returns one vector per text.
 func (h *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if h.Dims < 1 {

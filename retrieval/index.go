@@ -20,16 +20,19 @@ type Entry struct {
 // Index keeps entries of one corpus and scores them against a query
 // vector. Put replaces an entry with the same id. Search returns the n best
 // by cosine, best first, equal scores by id. Passages lists every passage in
-// id order. Implementations are safe for concurrent use.
+// id order. Close releases what the index holds open (a database
+// connection; nothing for the memory index). Implementations are safe for
+// concurrent use.
 type Index interface {
 	Put(ctx context.Context, entries ...Entry) error
 	Search(ctx context.Context, query []float32, n int) ([]Scored, error)
 	Passages(ctx context.Context) ([]Passage, error)
+	Close() error
 }
 
-// MemoryIndex is an exact index held in memory, for tests, the demo and
+// memoryIndex is the exact index held in memory, for tests, the demo and
 // small corpora.
-type MemoryIndex struct {
+type memoryIndex struct {
 	dims int
 	mu   sync.RWMutex
 	ents map[string]memEntry
@@ -40,21 +43,21 @@ type memEntry struct {
 	v []float32 // normalized
 }
 
-// NewMemoryIndex returns an empty index of dims-dimension vectors. It
-// refuses dims < 1.
-func NewMemoryIndex(dims int) (*MemoryIndex, error) {
+// NewMemoryIndex returns an empty exact index of dims-dimension vectors held
+// in memory, for tests, the demo and small corpora. It refuses dims < 1.
+func NewMemoryIndex(dims int) (Index, error) {
 	if dims < 1 {
 		return nil, fmt.Errorf("retrieval: memory index: dims is %d; give the embedder's vector length", dims)
 	}
-	return &MemoryIndex{dims: dims, ents: map[string]memEntry{}}, nil
+	return &memoryIndex{dims: dims, ents: map[string]memEntry{}}, nil
 }
 
 // Put stores entries, refusing (before storing any) an invalid passage or a
 // vector of the wrong length or without a direction.
-func (m *MemoryIndex) Put(ctx context.Context, entries ...Entry) error {
+func (m *memoryIndex) Put(ctx context.Context, entries ...Entry) error {
 	prepared := make([]memEntry, len(entries))
 	for i, e := range entries {
-		v, err := Prepare(e, m.dims)
+		v, err := prepare(e, m.dims)
 		if err != nil {
 			return err
 		}
@@ -69,8 +72,8 @@ func (m *MemoryIndex) Put(ctx context.Context, entries ...Entry) error {
 }
 
 // Search scans every entry.
-func (m *MemoryIndex) Search(ctx context.Context, query []float32, n int) ([]Scored, error) {
-	q, err := PrepareQuery(query, m.dims)
+func (m *memoryIndex) Search(ctx context.Context, query []float32, n int) ([]Scored, error) {
+	q, err := vec.Query(query, m.dims)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +92,10 @@ func (m *MemoryIndex) Search(ctx context.Context, query []float32, n int) ([]Sco
 }
 
 // Passages lists the stored passages in id order.
-func (m *MemoryIndex) Passages(ctx context.Context) ([]Passage, error) {
+// Close does nothing: the memory index holds nothing open.
+func (m *memoryIndex) Close() error { return nil }
+
+func (m *memoryIndex) Passages(ctx context.Context) ([]Passage, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	out := make([]Passage, 0, len(m.ents))
@@ -100,33 +106,13 @@ func (m *MemoryIndex) Passages(ctx context.Context) ([]Passage, error) {
 	return out, nil
 }
 
-// Prepare validates an entry for an index of dims dimensions and returns
-// its normalized vector. The SQL indexes use it too.
-func Prepare(e Entry, dims int) ([]float32, error) {
+// prepare validates an entry for an index of dims dimensions and returns
+// its normalized vector.
+func prepare(e Entry, dims int) ([]float32, error) {
 	if err := e.Passage.Validate(); err != nil {
 		return nil, err
 	}
-	if len(e.Vector) != dims {
-		return nil, fmt.Errorf("retrieval: passage %q: vector has %d dimensions, the index %d", e.Passage.ID, len(e.Vector), dims)
-	}
-	v, err := vec.Normalize(e.Vector)
-	if err != nil {
-		return nil, fmt.Errorf("retrieval: passage %q: %w", e.Passage.ID, err)
-	}
-	return v, nil
-}
-
-// PrepareQuery validates a query vector for an index of dims dimensions and
-// returns it normalized.
-func PrepareQuery(q []float32, dims int) ([]float32, error) {
-	if len(q) != dims {
-		return nil, fmt.Errorf("retrieval: query vector has %d dimensions, the index %d", len(q), dims)
-	}
-	v, err := vec.Normalize(q)
-	if err != nil {
-		return nil, fmt.Errorf("retrieval: query: %w", err)
-	}
-	return v, nil
+	return vec.Entry(e.Passage.ID, e.Vector, dims)
 }
 
 func clonePassage(p Passage) Passage {

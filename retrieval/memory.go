@@ -92,8 +92,8 @@ func (m *Memory) Remember(ctx context.Context, res *agent.Result) (Passage, erro
 			"run": res.RunID, "turn": strconv.Itoa(turn), "agent": rec.Manifest.AgentID,
 		},
 	}
-	if len(p.Text) > MaxText {
-		p.Text = truncateUTF8(p.Text, MaxText)
+	if len(p.Text) > maxText {
+		p.Text = truncateUTF8(p.Text, maxText)
 	}
 	if err := m.corpus.Add(ctx, p); err != nil {
 		return Passage{}, err

@@ -1,4 +1,4 @@
-// Passages, scores and the two seams: Retriever and Embedder.
+// Passages, scores and the embedding seam (Embedder).
 
 package retrieval
 
@@ -25,12 +25,6 @@ type Scored struct {
 	Score float64 `json:"score"`
 }
 
-// Retriever returns the n passages most similar to query, best first; equal
-// scores are ordered by id, so the same corpus and query give the same list.
-type Retriever interface {
-	Retrieve(ctx context.Context, query string, n int) ([]Scored, error)
-}
-
 // Embedder turns texts into vectors, one per text in order, all of the same
 // length.
 type Embedder interface {
@@ -39,26 +33,26 @@ type Embedder interface {
 
 // Caps on what a passage may hold.
 const (
-	// MaxText bounds a passage's text in bytes.
-	MaxText = 64 << 10
-	// MaxMetadata bounds the number of metadata pairs.
-	MaxMetadata = 64
+	// maxText bounds a passage's text in bytes.
+	maxText = 64 << 10
+	// maxMetadata bounds the number of metadata pairs.
+	maxMetadata = 64
 )
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // Validate refuses a passage whose id a context unit cannot carry, an empty
-// or oversized text, or too much metadata, naming the field.
+// text or one over 64 KiB, or more than 64 metadata pairs, naming the field.
 func (p Passage) Validate() error {
 	switch {
 	case !idPattern.MatchString(p.ID):
 		return fmt.Errorf("retrieval: passage id %q: must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit, at most 64", p.ID)
 	case p.Text == "":
 		return fmt.Errorf("retrieval: passage %q: text is empty", p.ID)
-	case len(p.Text) > MaxText:
-		return fmt.Errorf("retrieval: passage %q: text is %d bytes, more than %d", p.ID, len(p.Text), MaxText)
-	case len(p.Metadata) > MaxMetadata:
-		return fmt.Errorf("retrieval: passage %q: %d metadata pairs, more than %d", p.ID, len(p.Metadata), MaxMetadata)
+	case len(p.Text) > maxText:
+		return fmt.Errorf("retrieval: passage %q: text is %d bytes, more than %d", p.ID, len(p.Text), maxText)
+	case len(p.Metadata) > maxMetadata:
+		return fmt.Errorf("retrieval: passage %q: %d metadata pairs, more than %d", p.ID, len(p.Metadata), maxMetadata)
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func newRunbook(t *testing.T) *retrieval.Corpus {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, _ := retrieval.NewHashEmbedder(128)
+	emb := &retrieval.HashEmbedder{Dims: 128}
 	c, err := retrieval.NewCorpus("runbook", emb, idx)
 	if err != nil {
 		t.Fatal(err)

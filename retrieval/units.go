@@ -85,8 +85,8 @@ func WithUnitOptions(opts ...inject.Option) Option {
 	}
 }
 
-// QueryFromMessage is the default query: the person's message of the turn.
-func QueryFromMessage(r flow.Reader) string {
+// queryFromMessage is the default query: the person's message of the turn.
+func queryFromMessage(r flow.Reader) string {
 	v, _ := r.Get(state.KeyUserMessage.KeyName())
 	s, _ := v.(string)
 	return s
@@ -114,7 +114,7 @@ func Units(ctx context.Context, c *Corpus, opts ...Option) ([]*inject.Unit, erro
 	if c == nil {
 		return nil, fmt.Errorf("retrieval: units: the corpus is nil")
 	}
-	s := &search{corpus: c, topK: 3, queryLabel: "the person's message", query: QueryFromMessage}
+	s := &search{corpus: c, topK: 3, queryLabel: "the person's message", query: queryFromMessage}
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -164,15 +164,15 @@ func (s *search) Retrieve(ctx context.Context, r flow.Reader) inject.Retrieved {
 		rec.Error = err.Error()
 		return rec
 	}
-	Pick(&rec, found)
+	pick(&rec, found)
 	return rec
 }
 
-// Pick fills rec's candidates from found (best first): each is picked
+// pick fills rec's candidates from found (best first): each is picked
 // unless its score is under rec.Threshold, rec.TopK are already picked, or
 // its text does not fit what is left of rec.Budget; the reason is recorded.
 // rec.Spent is the characters picked.
-func Pick(rec *inject.Retrieved, found []Scored) {
+func pick(rec *inject.Retrieved, found []Scored) {
 	picked := 0
 	for i, f := range found {
 		c := inject.Candidate{ID: f.ID, Source: f.Source, Score: f.Score, Rank: i + 1, Chars: chars(f.Text)}

@@ -81,9 +81,6 @@ type routeSpec struct {
 	step     stepSpec
 }
 
-// Composed reports whether the file describes a composition of named agents.
-func (f *File) Composed() bool { return f.composed != nil }
-
 // parseComposed reads a file with agents and a compose section.
 func parseComposed(o wire.Object, dir string) (*File, error) {
 	if err := checkKeys("", o, composedKeys, nil); err != nil {

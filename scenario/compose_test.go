@@ -99,7 +99,7 @@ func TestTriageLeadExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.Composed() {
+	if f.composed == nil {
 		t.Fatal("the example is not read as a composition")
 	}
 	rep, err := Run(context.Background(), f)

@@ -49,9 +49,6 @@ type File struct {
 // Name returns the scenario's name ("" when the file gives none).
 func (f *File) Name() string { return f.name }
 
-// Description returns the scenario's description.
-func (f *File) Description() string { return f.description }
-
 // Question returns the person's first message.
 func (f *File) Question() string { return f.turns[0].user }
 

@@ -158,8 +158,8 @@ func TestParseAccepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name() != "n" || f.Description() != "d" || f.Question() != "hello" {
-		t.Errorf("got %q %q %q", f.Name(), f.Description(), f.Question())
+	if f.Name() != "n" || f.description != "d" || f.Question() != "hello" {
+		t.Errorf("got %q %q %q", f.Name(), f.description, f.Question())
 	}
 }
 

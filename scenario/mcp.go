@@ -110,14 +110,3 @@ func (f *File) connectMCP(ctx context.Context, rc *runConfig) (func(), error) {
 	}
 	return closeAll, nil
 }
-
-// MCPServers returns the MCP servers the file names as tool sources, as
-// written (environment variables not yet expanded).
-func (f *File) MCPServers() []mcp.Source {
-	out := make([]mcp.Source, len(f.mcp))
-	for i, s := range f.mcp {
-		out[i] = s.src
-		out[i].Command = append([]string(nil), s.src.Command...)
-	}
-	return out
-}

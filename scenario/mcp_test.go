@@ -66,7 +66,7 @@ func TestParseMCPRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := f.MCPServers(); len(got) != 1 || got[0].Name != "fs" || got[0].Command[1] != "${DIR}/x.js" {
+	if got := f.mcp; len(got) != 1 || got[0].src.Name != "fs" || got[0].src.Command[1] != "${DIR}/x.js" {
 		t.Errorf("MCPServers = %+v", got)
 	}
 }
@@ -202,8 +202,8 @@ func FuzzParseMCP(f *testing.F) {
 			return
 		}
 		var entries []any
-		if jerr := json.Unmarshal([]byte(list), &entries); jerr != nil || len(entries) != len(f.MCPServers()) {
-			t.Fatalf("accepted %s as %d servers", list, len(f.MCPServers()))
+		if jerr := json.Unmarshal([]byte(list), &entries); jerr != nil || len(entries) != len(f.mcp) {
+			t.Fatalf("accepted %s as %d servers", list, len(f.mcp))
 		}
 	})
 }

@@ -14,10 +14,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -381,7 +381,7 @@ func (r *Report) writePeriods(tw *textWriter, callID string) {
 		if row.ToolCallID != callID || row.Period == nil {
 			continue
 		}
-		line := boundary.PeriodLine(row.ToolName, *row.Period)
+		line := coverread.PeriodLine(row.ToolName, *row.Period)
 		if v, err := coverage.VerdictOf(*row.Period); err == nil {
 			line += " (verdict: " + string(v) + ")"
 		}

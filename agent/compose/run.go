@@ -170,13 +170,6 @@ func MustNew(name string, root Step) *Composition {
 	return c
 }
 
-// Name returns the composition's name (its record's agent id).
-func (c *Composition) Name() string { return c.name }
-
-// Agents returns the names of the composition's inner agent calls in the
-// order they are declared.
-func (c *Composition) Agents() []string { return slices.Clone(c.agents) }
-
 func callID(name string) string { return "agent:" + name }
 
 // newRunID is a fresh random run id, in the agent's form.

@@ -10,10 +10,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
-	"github.com/spf13/cobra"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 func newCheckCmd() *cobra.Command {
@@ -52,9 +54,9 @@ func newCheckCmd() *cobra.Command {
 // checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
 func checkReport(v any, tool string) wire.Object {
 	b := boundary.Read(v, tool)
-	report := wire.Object{{Key: "recognized", Value: string(b.Recognized)}}
-	if b.Result.Status != "" {
-		report = append(report, wire.Member{Key: "status", Value: string(b.Result.Status)})
+	report := wire.Object{{Key: "recognized", Value: b.Recognized}}
+	if b.Result.Absent {
+		report = append(report, wire.Member{Key: "status", Value: "absent"}) // the status (tool.StatusAbsent) an absence gives its call
 	}
 	declared := []any{}
 	for _, f := range b.Result.Declared {
@@ -129,7 +131,7 @@ func printCheckText(w io.Writer, report wire.Object) error {
 		}
 		if p, ok := row.Get("period"); ok {
 			tool, _ := row.Get("toolName")
-			fmt.Fprintf(&b, "  Period: %s\n", boundary.PeriodLine(tool.(string), *p.(*coverage.Period)))
+			fmt.Fprintf(&b, "  Period: %s\n", coverread.PeriodLine(tool.(string), *p.(*coverage.Period)))
 		}
 	}
 	problems, _ := get("problems").([]boundary.Problem)

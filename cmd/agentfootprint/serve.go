@@ -92,8 +92,11 @@ func runServe(cmd *cobra.Command, fl serveFlags) error {
 		return err
 	}
 	defer runs.Close()
+	if fl.lease < 100*time.Millisecond { // a zero Timing.Lease would mean the default; the flag wants a value
+		return inputError(cmd, fmt.Errorf("--lease %v: want at least 100ms", fl.lease))
+	}
 	opts := []host.Option{host.WithAgent(name, a), host.WithSessions(sessions), host.WithRuns(runs),
-		host.WithLeaseTTL(fl.lease), host.WithMaxBody(fl.maxBody),
+		host.WithTiming(host.Timing{Lease: fl.lease}), host.WithMaxBody(fl.maxBody),
 		host.WithLogger(slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)))}
 	if fl.hostID != "" {
 		opts = append(opts, host.WithHostID(fl.hostID))

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentfootprint/agentfootprint-go/otelexport"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/google/go-cmp/cmp"
 )
@@ -48,7 +47,7 @@ func jsonLineNames(t *testing.T, data string) []string {
 }
 
 func TestDemoTraceFileAndTraceCommand(t *testing.T) {
-	t.Setenv(otelexport.EnvOTLPEndpoint, "")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
 	file := filepath.Join(dir, "spans.jsonl")
@@ -123,7 +122,7 @@ func (r *otlpReceiver) check(t *testing.T) {
 }
 
 func TestScenarioRunOTLPEndpoint(t *testing.T) {
-	t.Setenv(otelexport.EnvOTLPEndpoint, "")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
 	rcv := &otlpReceiver{}
 	srv := httptest.NewServer(rcv)
 	defer srv.Close()
@@ -145,7 +144,7 @@ func TestDemoHonoursOTLPEnvironment(t *testing.T) {
 	rcv := &otlpReceiver{}
 	srv := httptest.NewServer(rcv)
 	defer srv.Close()
-	t.Setenv(otelexport.EnvOTLPEndpoint, srv.URL)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
 	_, errOut, code := runCLI(t, "", "demo", "--part", "1", "--no-store")
 	if code != 0 {
 		t.Fatalf("demo exited %d: %s", code, errOut)
@@ -168,7 +167,7 @@ func TestUnreachableCollectorKeepsTheRun(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	t.Setenv(otelexport.EnvOTLPEndpoint, "")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
 	_, errOut, code := runCLI(t, "", "demo", "--part", "1", "--no-store", "--otlp-endpoint", url)
 	if code != 0 {
 		t.Errorf("demo exited %d with an unreachable collector; the run itself went fine", code)

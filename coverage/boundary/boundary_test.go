@@ -64,7 +64,8 @@ func ledger36(t *testing.T) coverage.Envelope {
 
 // A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.
 func TestDeclaredCoverageRow(t *testing.T) {
-	r, ok := ReadResult(ledger36(t), "backup_runs")
+	rd := Read(ledger36(t), "backup_runs")
+	r, ok := rd.Result, rd.Record
 	if !ok || len(r.Declared) != 1 {
 		t.Fatalf("read %v %+v", ok, r)
 	}
@@ -98,30 +99,6 @@ func TestPeriodRow(t *testing.T) {
 		if got != want[i] {
 			t.Errorf("got %s", got)
 		}
-		var m map[string]any
-		_ = json.Unmarshal([]byte(got), &m)
-		if !PeriodRowIsWellFormed(m) {
-			t.Errorf("%s not well formed", got)
-		}
-	}
-	var valid map[string]any
-	_ = json.Unmarshal([]byte(want[1]), &valid)
-	for _, mut := range []func(map[string]any){
-		func(m map[string]any) { m["verdict"] = "stale" },
-		func(m map[string]any) { m["argument"] = "" },
-		func(m map[string]any) { m["turn"] = "1" },
-		func(m map[string]any) { delete(m, "toolName") },
-		func(m map[string]any) { m["shifted"] = map[string]any{"byMs": 1.5} },
-		func(m map[string]any) { m["kind"] = "argument" },
-	} {
-		m := map[string]any{}
-		for k, v := range valid {
-			m[k] = v
-		}
-		mut(m)
-		if PeriodRowIsWellFormed(m) {
-			t.Errorf("accepted %v", m)
-		}
 	}
 }
 
@@ -143,7 +120,7 @@ func TestRead(t *testing.T) {
 	var logs bytes.Buffer
 	w := NewWarner(slog.New(slog.NewTextHandler(&logs, nil)))
 	b := Read(c, "backup_runs", WithWarner(w))
-	if b.Recognized != RecognizedLedger || !b.Record || b.Result.Status != StatusAbsent || len(b.Result.Declared) != 2 {
+	if b.Recognized != "ledger" || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
 		t.Fatalf("reading %+v", b)
 	}
 	if got := b.Result.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {
@@ -159,13 +136,14 @@ func TestRead(t *testing.T) {
 		t.Errorf("warned on a well-formed envelope: %s", logs.String())
 	}
 	plain := map[string]any{"rows": 3}
-	if p := Read(plain, "t"); p.Recognized != RecognizedNone || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
+	if p := Read(plain, "t"); p.Recognized != "none" || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
 		t.Errorf("plain %+v", p)
 	}
 	// A malformed period in a foreign absence is left off the record, named, and warned once.
 	foreign := map[string]any{"af_absent": true, "looked_for": "x", "checked": []any{"y"}, "period": map[string]any{"queried": "soon"}}
 	for range 2 {
-		r, ok := ReadResult(foreign, "t", WithWarner(w))
+		f := Read(foreign, "t", WithWarner(w))
+		r, ok := f.Result, f.Record
 		if !ok || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried" {
 			t.Fatalf("foreign %+v", r)
 		}
@@ -175,51 +153,8 @@ func TestRead(t *testing.T) {
 	}
 }
 
-func TestPeriodLineAndLeastHeld(t *testing.T) {
-	p := coverage.Period{Queried: coverage.Span{From: "A", To: "B"}, Held: coverage.Held{Span: coverage.Span{From: "C", To: "D"}}}
-	if got := PeriodLine("backup_runs", p); got != "backup_runs queried A to B; the store holds C to D" {
-		t.Errorf("line %q", got)
-	}
-	if v, ok := LeastHeld([]coverage.Verdict{coverage.VerdictCovered, coverage.VerdictPartlyHeld}); !ok || v != coverage.VerdictPartlyHeld {
-		t.Errorf("least %v %v", v, ok)
-	}
-	if _, ok := LeastHeld(nil); ok {
-		t.Error("no verdicts gave one")
-	}
-}
-
 func TestReadersAndNilWarner(t *testing.T) {
 	if NewWarner(nil) != nil {
 		t.Error("a nil logger gave a Warner")
-	}
-	s, err := coverage.Described(coverage.DescribedDecl{Edges: []any{map[string]any{"from": "a", "to": "b"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o, p := ReadSemantics(s); o == nil || p != nil {
-		t.Errorf("semantics %v %v", o, p)
-	}
-	if _, p := ReadSemantics(map[string]any{"af_semantics": true}); p == nil || p.Field == "" {
-		t.Errorf("malformed semantics not named: %v", p)
-	}
-	d, err := coverage.Absent(coverage.AbsenceDecl{What: "x", CheckedDeclared: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := ReadDeclaredAbsence(d); !ok {
-		t.Error("declared absence not recognized")
-	}
-	if _, ok := ReadAbsence(d); ok {
-		t.Error("a declared absence read as a plain absence")
-	}
-	l, err := coverage.Wrap(1, coverage.LedgerDecl{CheckedDeclared: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := ReadDeclaredLedger(l); !ok {
-		t.Error("declared ledger not recognized")
-	}
-	if _, ok := ReadLedger(l); ok {
-		t.Error("a declared ledger read as a plain ledger")
 	}
 }

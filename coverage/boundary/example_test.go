@@ -15,12 +15,6 @@ var (
 	kept  = coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}
 )
 
-// The Period: line gives the period as declared.
-func ExamplePeriodLine() {
-	fmt.Println(boundary.PeriodLine("backup_runs", coverage.Period{Queried: asked, Held: kept}))
-	// Output: backup_runs queried 2026-09-26T09:00:00Z to 2026-09-26T10:00:00Z; the store holds 2026-08-27T02:00:00Z to 2026-09-26T02:00:00Z
-}
-
 // The serve door adds the verdict word last in the period, and the clause after the note.
 func ExampleServed() {
 	a, _ := coverage.Absent(coverage.AbsenceDecl{
@@ -36,17 +30,18 @@ func ExampleServed() {
 }
 
 // The dispatch boundary reads a result through one channel and records what it declared.
-func ExampleReadResult() {
+func ExampleReading_record() {
 	a, _ := coverage.Absent(coverage.AbsenceDecl{
 		What:    "failed backup runs",
 		Checked: []coverage.Item{{What: "every job in the 02:00 export"}},
 		Period:  &coverage.Period{Queried: asked, Held: kept},
 	})
-	r, ok := boundary.ReadResult(a, "backup_runs")
+	b := boundary.Read(a, "backup_runs")
+	r, ok := b.Result, b.Record
 	v, _ := r.Verdict()
 	row := r.Declared[0].Row("backup_runs", "call-1", 1)
-	fmt.Println(ok, r.Status, v, row.Kind, row.LookedFor)
-	// Output: true absent not-held absence failed backup runs
+	fmt.Println(ok, r.Absent, v, row.Kind, row.LookedFor)
+	// Output: true true not-held absence failed backup runs
 }
 
 // A dispatcher reads, records and serves a result in one call.
@@ -66,15 +61,7 @@ func ExampleRead() {
 	// ledger true true
 }
 
-// A call that declared several periods gets the weakest verdict among them.
-func ExampleLeastHeld() {
-	v, ok := boundary.LeastHeld([]coverage.Verdict{coverage.VerdictCovered, coverage.VerdictUnknown})
-	fmt.Println(v, ok)
-	// Output: unknown true
-}
-
 // A caller that wants developer warnings hands the reading channel its own logger. Each Warner
-
 // warns once per tool and declaration; the result is still recognized and served as written.
 func ExampleWithWarner() {
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
@@ -86,11 +73,11 @@ func ExampleWithWarner() {
 	w := boundary.NewWarner(logger)
 	env, _ := wire.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
 	for range 2 {
-		r, _ := boundary.ReadResult(env, "backup_runs", boundary.WithWarner(w))
-		fmt.Println(r.Status, r.Problems[0].Field)
+		r := boundary.Read(env, "backup_runs", boundary.WithWarner(w)).Result
+		fmt.Println(r.Absent, r.Problems[0].Field)
 	}
 	// Output:
 	// level=WARN tool=backup_runs declaration=period field=period.queried.from
-	// absent period.queried.from
-	// absent period.queried.from
+	// true period.queried.from
+	// true period.queried.from
 }

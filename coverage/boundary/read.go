@@ -5,28 +5,19 @@ package boundary
 
 import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
-)
-
-// Recognized names the envelope a result was recognized as.
-type Recognized string
-
-// The recognized kinds; RecognizedNone is plain data.
-const (
-	RecognizedAbsence   Recognized = "absence"
-	RecognizedLedger    Recognized = "ledger"
-	RecognizedSemantics Recognized = "semantics"
-	RecognizedNone      Recognized = "none"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // Reading is everything the dispatch boundary needs from one tool result.
 type Reading struct {
-	// Recognized is the outermost envelope recognized.
-	Recognized Recognized
-	// Result is what [ReadResult] finds: status, declarations to record, problems.
+	// Recognized names the outermost envelope recognized: "absence", "ledger" or "semantics",
+	// or "none" for plain data (the words the check command prints under "recognized").
+	Recognized string
+	// Result is what the reading found to record: status, declarations, problems.
 	Result Result
-	// Record reports whether Result holds declarations to record (ReadResult's bool).
+	// Record reports whether Result holds declarations to record: true for an absence, a ledger
+	// (and an absence it wraps) or a described result with coverage or a period.
 	Record bool
 	// Problems adds, to Result.Problems, the fault that kept an af_semantics value from being
 	// recognized.
@@ -40,8 +31,7 @@ type Reading struct {
 }
 
 // Read reads one tool result for the named tool, once: what it was recognized as, the
-// declarations to record (as [ReadResult] finds them), the described values (as [ReadSemantics]
-// finds them), what was left off the record, and what the model is served (as [Served] derives
+// declarations to record, the described values, what was left off the record, and what the model is served (as [Served] derives
 // it). A value with no marker at all is plain data and is returned as served without being read
 // further.
 func Read(v any, tool string, opts ...ReadOption) Reading {
@@ -51,7 +41,7 @@ func Read(v any, tool string, opts ...ReadOption) Reading {
 		served = v
 	}
 	return Reading{
-		Recognized: Recognized(b.Recognized),
+		Recognized: string(b.Recognized),
 		Result:     resultOf(b.Result),
 		Record:     b.Record,
 		Problems:   problems(b.Problems),
@@ -61,17 +51,8 @@ func Read(v any, tool string, opts ...ReadOption) Reading {
 	}
 }
 
-// Status is the status a result's envelope gives its call.
-type Status string
-
-// StatusAbsent is the status of a call whose result is (or wraps) an absence.
-const StatusAbsent Status = "absent"
-
-// FactsKind says which door a declaration came through.
-type FactsKind string
-
 // The declaration kinds on the record: the values of [Facts].Kind and of
-// [coverage.DeclaredCoverage].Kind (a plain string there, so the constants are untyped).
+// [coverage.DeclaredCoverage].Kind, which say which door a declaration came through.
 const (
 	KindAbsence = "absence"
 	KindLedger  = "ledger"
@@ -79,7 +60,7 @@ const (
 
 // Facts is one declaration as the record keeps it, read off an envelope. Lists are never nil.
 type Facts struct {
-	Kind        FactsKind
+	Kind        string
 	Checked     []coverage.Item
 	NotChecked  []coverage.Item
 	CannotCover []coverage.Item
@@ -103,10 +84,10 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Result is what [ReadResult] found in a tool result.
+// Result is what a reading found to record in a tool result.
 type Result struct {
-	// Status is StatusAbsent when the result is, or wraps, an absence.
-	Status Status
+	// Absent reports that the result is, or wraps, an absence: its call's status is absent.
+	Absent bool
 	// Declared lists the declarations to record, in record order (a ledger before the absence it
 	// wraps).
 	Declared []Facts
@@ -116,7 +97,7 @@ type Result struct {
 	Problems []Problem
 }
 
-// Verdict returns the least held verdict over the declared periods (see [LeastHeld]), and false
+// Verdict returns the least held verdict over the declared periods (the weakest one wins), and false
 // when none declared a period.
 func (r Result) Verdict() (coverage.Verdict, bool) {
 	var vs []coverage.Verdict
@@ -127,45 +108,8 @@ func (r Result) Verdict() (coverage.Verdict, bool) {
 			}
 		}
 	}
-	return LeastHeld(vs)
+	return leastHeld(vs)
 }
-
-// ReadResult recognizes an absence, a ledger (and an absence it wraps) or a described result with
-// coverage or a period, and returns what to record; false for anything else. A malformed period,
-// provenance, item short or kind, or in-progress list is left off the record and named in
-// Problems, with one warning per tool and declaration to the [Warner] given by [WithWarner], if
-// any; the envelope stays recognized and is served as written.
-func ReadResult(v any, tool string, opts ...ReadOption) (Result, bool) {
-	r, ok := engine.ReadCoverageResult(plain(v), tool, engineOptions(opts)...)
-	return resultOf(r), ok
-}
-
-// ReadAbsence recognizes an af_absent envelope: "af_absent" is the boolean true and "checked" is a
-// non-empty list. No other key is checked; extra keys ride along. It returns the envelope viewed as
-// an ordered object.
-func ReadAbsence(v any) (wire.Object, bool) { return engine.ReadAbsence(plain(v)) }
-
-// ReadLedger recognizes a coverage ledger: "af_coverage" is an object, a "result" key exists (null
-// included), and af_coverage.checked is not "declared".
-func ReadLedger(v any) (wire.Object, bool) { return engine.ReadCoverageLedger(plain(v)) }
-
-// ReadSemantics recognizes an af_semantics envelope: the marker is true and the whole wire rule set
-// passes. Otherwise it returns the first problem (nil when the marker is not there at all): the
-// value stays data.
-func ReadSemantics(v any) (wire.Object, *Problem) {
-	o, p := engine.ReadSemantics(plain(v))
-	if p != nil {
-		return nil, &Problem{Field: p.Field, Message: p.Message}
-	}
-	return o, nil
-}
-
-// ReadDeclaredAbsence recognizes an absence whose checked the dispatcher is to compose from the
-// tool's search declaration (checked is "declared"). Every other reader sees such a value as data.
-func ReadDeclaredAbsence(v any) (wire.Object, bool) { return engine.ReadDeclaredAbsence(plain(v)) }
-
-// ReadDeclaredLedger recognizes a ledger whose checked the dispatcher is to compose.
-func ReadDeclaredLedger(v any) (wire.Object, bool) { return engine.ReadDeclaredLedger(plain(v)) }
 
 func problems(in []engine.Problem) []Problem {
 	if in == nil {
@@ -179,7 +123,7 @@ func problems(in []engine.Problem) []Problem {
 }
 
 func resultOf(r engine.CoverageResult) Result {
-	out := Result{Status: Status(r.Status), Problems: problems(r.Problems)}
+	out := Result{Absent: r.Status == engine.StatusAbsent, Problems: problems(r.Problems)}
 	if r.Declared != nil {
 		out.Declared = make([]Facts, len(r.Declared))
 		for i, f := range r.Declared {
@@ -191,7 +135,7 @@ func resultOf(r engine.CoverageResult) Result {
 
 func factsOf(f engine.Facts) Facts {
 	out := Facts{
-		Kind:        FactsKind(f.Kind),
+		Kind:        string(f.Kind),
 		Checked:     items(f.Checked),
 		NotChecked:  items(f.NotChecked),
 		CannotCover: items(f.CannotCover),

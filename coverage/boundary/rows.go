@@ -5,10 +5,7 @@
 package boundary
 
 import (
-	"math"
-
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
 )
 
 // Row returns the coverageDeclared row for these facts, with fresh lists.
@@ -41,11 +38,6 @@ type RowVerdict string
 
 // VerdictUndeclared marks declared silence on a period row.
 const VerdictUndeclared RowVerdict = "undeclared"
-
-// periodRowVerdicts returns every verdict a period row may carry, in the fold's order.
-func periodRowVerdicts() []RowVerdict {
-	return []RowVerdict{RowVerdict(coverage.VerdictCovered), RowVerdict(coverage.VerdictPartlyHeld), RowVerdict(coverage.VerdictNotHeld), RowVerdict(coverage.VerdictUnknown), VerdictUndeclared}
-}
 
 // PeriodRowKind is the findings-ledger kind of a period row.
 const PeriodRowKind = "period"
@@ -99,54 +91,4 @@ type PeriodShift struct {
 type PeriodHeld struct {
 	Queried coverage.Span `json:"queried"`
 	Held    coverage.Span `json:"held"`
-}
-
-// PeriodRowIsWellFormed is the test a conversation checkpoint's loader applies to a period row
-// decoded as JSON: kind "period", numeric turn and iteration, text toolCallId and toolName, a
-// known verdict, and an argument that is absent or non-empty text. Later fields, when present, must be well formed.
-func PeriodRowIsWellFormed(row map[string]any) bool {
-	if row["kind"] != PeriodRowKind {
-		return false
-	}
-	for _, k := range []string{"turn", "iteration"} {
-		if _, ok := engine.NumberOf(row[k]); !ok {
-			return false
-		}
-	}
-	for _, k := range []string{"toolCallId", "toolName"} {
-		if _, ok := row[k].(string); !ok {
-			return false
-		}
-	}
-	v, _ := row["verdict"].(string)
-	known := false
-	for _, w := range periodRowVerdicts() {
-		if RowVerdict(v) == w {
-			known = true
-		}
-	}
-	if !known {
-		return false
-	}
-	if a, has := row["argument"]; has {
-		if s, ok := a.(string); !ok || s == "" {
-			return false
-		}
-	}
-	if s, has := row["shifted"]; has {
-		o, ok := s.(map[string]any)
-		if !ok {
-			return false
-		}
-		f, ok := engine.NumberOf(o["byMs"])
-		if !ok || f != math.Trunc(f) {
-			return false
-		}
-	}
-	for _, k := range []string{"beyondRetention", "partlyBeyondRetention"} {
-		if x, has := row[k]; has && x != true {
-			return false
-		}
-	}
-	return true
 }

@@ -1,11 +1,11 @@
-// This file holds the served form (what the model reads of a tool result), the Period: line of
-// the limits block, and the weakest of several verdicts.
+// This file holds the served form (what the model reads of a tool result) and the weakest of
+// several verdicts.
 
 package boundary
 
 import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // Served returns what the model reads for a tool result. For every recognized envelope, at every
@@ -22,18 +22,10 @@ func Served(v any) (out any, changed bool) {
 	return out, true
 }
 
-// PeriodLine is the line the limits block prints for one declaring call: the period as the tool
-// declared it, instants verbatim, no verdict word. With a held span it reads
-// "backup_runs queried A to B; the store holds C to D"; an unknown held and a readAt use this
-// module's own static words around the tool's values.
-func PeriodLine(tool string, p coverage.Period) string {
-	return engine.PeriodLine(tool, enginePeriod(p))
-}
-
-// LeastHeld returns the weakest verdict in vs (not-held, then partly-held, then unknown, then
+// leastHeld returns the weakest verdict in vs (not-held, then partly-held, then unknown, then
 // covered), so a call that declared several periods is never credited with more than its weakest
 // one. It returns false when vs holds no verdict it knows.
-func LeastHeld(vs []coverage.Verdict) (coverage.Verdict, bool) {
+func leastHeld(vs []coverage.Verdict) (coverage.Verdict, bool) {
 	ev := make([]engine.Verdict, len(vs))
 	for i, v := range vs {
 		ev[i] = engine.Verdict(v)

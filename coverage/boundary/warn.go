@@ -6,7 +6,7 @@ package boundary
 import (
 	"log/slog"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage/internal/engine"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
 
 // Warner sends the reading's developer warnings to one logger: one warning per tool and

@@ -1,9 +1,10 @@
 // Package wire holds what a reader of tool results needs of the wire package coverage writes: the
-// envelope markers, the static sentences the model is served (the notes and clauses) and the
-// refusal prefix. These are facts shared with every other implementation (a tool written in Python
-// or TypeScript mints the same bytes), so they never change spelling. A tool author does not need
-// this package: the coverage doors write these words. Every key name, key order and literal word
-// is published for minters in other languages in coverage/canonical-notes.json.
+// envelope markers, the refusal prefix and the heading of the limits block. These are facts shared
+// with every other implementation (a tool written in Python or TypeScript mints the same bytes), so
+// they never change spelling. A tool author does not need this package: the coverage doors write
+// these words. Every key name, key order, literal word and served sentence (the notes and clauses
+// the framework adds to what the model reads) is published for minters and readers in other
+// languages in coverage/canonical-notes.json.
 //
 // The package also holds the ordered JSON object the wire is written in ([Object]) and its codec:
 // [DecodeJSON] keeps key order and every byte of a string (a value that is not valid UTF-8 is kept,

@@ -46,8 +46,8 @@ const (
 	StatePaused State = "paused"
 )
 
-// Valid reports whether s is one of the states above.
-func (s State) Valid() bool { return s == StateIdle || s == StatePaused }
+// valid reports whether s is one of the states above.
+func (s State) valid() bool { return s == StateIdle || s == StatePaused }
 
 // Conversation is one conversation as the store keeps it.
 type Conversation struct {
@@ -149,7 +149,7 @@ type Store interface {
 
 // CheckEnd refuses an End a store must not save.
 func CheckEnd(end End) error {
-	if !end.State.Valid() {
+	if !end.State.valid() {
 		return errors.New("session: End.State must be idle or paused")
 	}
 	if end.Event != nil && end.Event.Type == "" {

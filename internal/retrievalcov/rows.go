@@ -40,7 +40,8 @@ func Rows(entries []inject.Entry, iteration int, existing []coverage.DeclaredCov
 		if err != nil {
 			continue
 		}
-		res, ok := boundary.ReadResult(v, name)
+		rd := boundary.Read(v, name)
+		res, ok := rd.Result, rd.Record
 		if !ok {
 			continue
 		}

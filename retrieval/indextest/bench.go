@@ -13,13 +13,25 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/retrieval"
 )
 
-// BenchDims is the vector length the benchmarks use (a common small
+// benchDims is the vector length the benchmarks use (a common small
 // sentence-embedding size).
-const BenchDims = 384
+const benchDims = 384
 
-// Fill puts n passages with seeded random vectors of dims dimensions into
+// Bench measures an index: it opens one for 384-dimension vectors (a common
+// small sentence-embedding size) with open, which closes it when b ends,
+// fills it with n passages of seeded random vectors, and measures top-10
+// queries against it, reporting the heap the process holds after filling
+// (heap-MB) besides the usual allocations.
+func Bench(b *testing.B, n int, open func(b *testing.B, dims int) retrieval.Index) {
+	b.Helper()
+	idx := open(b, benchDims)
+	fill(b, idx, n, benchDims)
+	search(b, idx, benchDims)
+}
+
+// fill puts n passages with seeded random vectors of dims dimensions into
 // idx, in batches of 1000.
-func Fill(b *testing.B, idx retrieval.Index, n, dims int) {
+func fill(b *testing.B, idx retrieval.Index, n, dims int) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, uint64(n)))
 	batch := make([]retrieval.Entry, 0, 1000)
@@ -41,9 +53,8 @@ func Fill(b *testing.B, idx retrieval.Index, n, dims int) {
 	}
 }
 
-// Search measures top-10 queries against idx and reports the heap the
-// process holds after filling (heap-MB) besides the usual allocations.
-func Search(b *testing.B, idx retrieval.Index, dims int) {
+// search measures top-10 queries against idx.
+func search(b *testing.B, idx retrieval.Index, dims int) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(2, 2))
 	q := make([]float32, dims)

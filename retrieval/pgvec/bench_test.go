@@ -7,15 +7,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/retrieval"
 	"github.com/agentfootprint/agentfootprint-go/retrieval/indextest"
 )
 
 func BenchmarkSearch(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run("postgres/n="+strconv.Itoa(n), func(b *testing.B) {
-			idx := open(b, freshSchema(b), "bench", indextest.BenchDims)
-			indextest.Fill(b, idx, n, indextest.BenchDims)
-			indextest.Search(b, idx, indextest.BenchDims)
+			indextest.Bench(b, n, func(b *testing.B, dims int) retrieval.Index {
+				return open(b, freshSchema(b), "bench", dims)
+			})
 		})
 	}
 }

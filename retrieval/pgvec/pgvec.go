@@ -27,9 +27,9 @@ const schema = `CREATE TABLE IF NOT EXISTS af_retrieval_passages (
 	PRIMARY KEY (corpus, id)
 )`
 
-// Index is the passages of one corpus in one PostgreSQL database. It
+// index is the passages of one corpus in one PostgreSQL database. It
 // implements retrieval.Index and is safe for concurrent use.
-type Index struct {
+type index struct {
 	pool   *pgxpool.Pool
 	corpus string
 	dims   int
@@ -38,7 +38,7 @@ type Index struct {
 // Open connects to dsn (a postgres:// URL; its search_path decides the
 // schema) and opens the index of corpus, for vectors of dims dimensions.
 // Close it when done.
-func Open(ctx context.Context, dsn, corpus string, dims int) (*Index, error) {
+func Open(ctx context.Context, dsn, corpus string, dims int) (retrieval.Index, error) {
 	if corpus == "" {
 		return nil, errors.New("pgvec: empty corpus name")
 	}
@@ -58,21 +58,24 @@ func Open(ctx context.Context, dsn, corpus string, dims int) (*Index, error) {
 		pool.Close()
 		return nil, fmt.Errorf("pgvec: creating the passages table: %w", err)
 	}
-	return &Index{pool: pool, corpus: corpus, dims: dims}, nil
+	return &index{pool: pool, corpus: corpus, dims: dims}, nil
 }
 
 // Close closes the connections.
-func (x *Index) Close() error {
+func (x *index) Close() error {
 	x.pool.Close()
 	return nil
 }
 
 // Put stores entries in one transaction, replacing those with the same id;
 // it refuses the batch, storing none, on an invalid entry.
-func (x *Index) Put(ctx context.Context, entries ...retrieval.Entry) error {
+func (x *index) Put(ctx context.Context, entries ...retrieval.Entry) error {
 	b := &pgx.Batch{}
 	for _, e := range entries {
-		v, err := retrieval.Prepare(e, x.dims)
+		if err := e.Passage.Validate(); err != nil {
+			return fmt.Errorf("pgvec: %w", err)
+		}
+		v, err := vec.Entry(e.Passage.ID, e.Vector, x.dims)
 		if err != nil {
 			return fmt.Errorf("pgvec: %w", err)
 		}
@@ -105,8 +108,8 @@ func (x *Index) Put(ctx context.Context, entries ...retrieval.Entry) error {
 }
 
 // Search streams every vector of the corpus and returns the n best passages.
-func (x *Index) Search(ctx context.Context, query []float32, n int) ([]retrieval.Scored, error) {
-	q, err := retrieval.PrepareQuery(query, x.dims)
+func (x *index) Search(ctx context.Context, query []float32, n int) ([]retrieval.Scored, error) {
+	q, err := vec.Query(query, x.dims)
 	if err != nil {
 		return nil, fmt.Errorf("pgvec: %w", err)
 	}
@@ -154,11 +157,11 @@ func (x *Index) Search(ctx context.Context, query []float32, n int) ([]retrieval
 }
 
 // Passages lists the corpus's passages in id order.
-func (x *Index) Passages(ctx context.Context) ([]retrieval.Passage, error) {
+func (x *index) Passages(ctx context.Context) ([]retrieval.Passage, error) {
 	return x.read(ctx, `SELECT id, source, text, metadata FROM af_retrieval_passages WHERE corpus = $1 ORDER BY id COLLATE "C"`, x.corpus)
 }
 
-func (x *Index) read(ctx context.Context, q string, args ...any) ([]retrieval.Passage, error) {
+func (x *index) read(ctx context.Context, q string, args ...any) ([]retrieval.Passage, error) {
 	rows, err := x.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("pgvec: reading passages of %q: %w", x.corpus, err)

@@ -25,7 +25,7 @@ func freshSchema(t testing.TB) string {
 	return pgtest.Schema(t, "afvec", "PostgreSQL index")
 }
 
-func open(t testing.TB, dsn, corpus string, dims int) *pgvec.Index {
+func open(t testing.TB, dsn, corpus string, dims int) retrieval.Index {
 	t.Helper()
 	idx, err := pgvec.Open(context.Background(), dsn, corpus, dims)
 	if err != nil {

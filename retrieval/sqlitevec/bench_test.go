@@ -17,18 +17,23 @@ import (
 func BenchmarkSearch(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run("memory/n="+strconv.Itoa(n), func(b *testing.B) {
-			idx, _ := retrieval.NewMemoryIndex(indextest.BenchDims)
-			indextest.Fill(b, idx, n, indextest.BenchDims)
-			indextest.Search(b, idx, indextest.BenchDims)
+			indextest.Bench(b, n, func(b *testing.B, dims int) retrieval.Index {
+				idx, err := retrieval.NewMemoryIndex(dims)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return idx
+			})
 		})
 		b.Run("sqlite/n="+strconv.Itoa(n), func(b *testing.B) {
-			idx, err := sqlitevec.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), "bench", indextest.BenchDims)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer idx.Close()
-			indextest.Fill(b, idx, n, indextest.BenchDims)
-			indextest.Search(b, idx, indextest.BenchDims)
+			indextest.Bench(b, n, func(b *testing.B, dims int) retrieval.Index {
+				idx, err := sqlitevec.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), "bench", dims)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { idx.Close() })
+				return idx
+			})
 		})
 	}
 }

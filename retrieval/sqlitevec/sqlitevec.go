@@ -28,9 +28,9 @@ const schema = `CREATE TABLE IF NOT EXISTS af_retrieval_passages (
 	PRIMARY KEY (corpus, id)
 )`
 
-// Index is the passages of one corpus in one SQLite file. It implements
+// index is the passages of one corpus in one SQLite file. It implements
 // retrieval.Index and is safe for concurrent use.
-type Index struct {
+type index struct {
 	db     *sql.DB
 	corpus string
 	dims   int
@@ -39,7 +39,7 @@ type Index struct {
 // Open opens (creating if needed) the file at path and the index of corpus
 // in it, for vectors of dims dimensions. path may be the run store's file.
 // Close it when done.
-func Open(ctx context.Context, path, corpus string, dims int) (*Index, error) {
+func Open(ctx context.Context, path, corpus string, dims int) (retrieval.Index, error) {
 	if path == "" {
 		return nil, errors.New("sqlitevec: empty path")
 	}
@@ -61,18 +61,21 @@ func Open(ctx context.Context, path, corpus string, dims int) (*Index, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlitevec: creating the passages table in %s: %w", path, err)
 	}
-	return &Index{db: db, corpus: corpus, dims: dims}, nil
+	return &index{db: db, corpus: corpus, dims: dims}, nil
 }
 
 // Close closes the file.
-func (x *Index) Close() error { return x.db.Close() }
+func (x *index) Close() error { return x.db.Close() }
 
 // Put stores entries in one transaction, replacing those with the same id;
 // it refuses the batch, storing none, on an invalid entry.
-func (x *Index) Put(ctx context.Context, entries ...retrieval.Entry) error {
+func (x *index) Put(ctx context.Context, entries ...retrieval.Entry) error {
 	rows := make([][]any, len(entries))
 	for i, e := range entries {
-		v, err := retrieval.Prepare(e, x.dims)
+		if err := e.Passage.Validate(); err != nil {
+			return fmt.Errorf("sqlitevec: %w", err)
+		}
+		v, err := vec.Entry(e.Passage.ID, e.Vector, x.dims)
 		if err != nil {
 			return fmt.Errorf("sqlitevec: %w", err)
 		}
@@ -107,8 +110,8 @@ func (x *Index) Put(ctx context.Context, entries ...retrieval.Entry) error {
 }
 
 // Search scans every vector of the corpus and returns the n best passages.
-func (x *Index) Search(ctx context.Context, query []float32, n int) ([]retrieval.Scored, error) {
-	q, err := retrieval.PrepareQuery(query, x.dims)
+func (x *index) Search(ctx context.Context, query []float32, n int) ([]retrieval.Scored, error) {
+	q, err := vec.Query(query, x.dims)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitevec: %w", err)
 	}
@@ -146,7 +149,7 @@ func (x *Index) Search(ctx context.Context, query []float32, n int) ([]retrieval
 	return out, nil
 }
 
-func (x *Index) passage(ctx context.Context, id string) (retrieval.Passage, error) {
+func (x *index) passage(ctx context.Context, id string) (retrieval.Passage, error) {
 	var p retrieval.Passage
 	var md string
 	err := x.db.QueryRowContext(ctx, `SELECT id, source, text, metadata FROM af_retrieval_passages WHERE corpus = ? AND id = ?`,
@@ -158,7 +161,7 @@ func (x *Index) passage(ctx context.Context, id string) (retrieval.Passage, erro
 }
 
 // Passages lists the corpus's passages in id order.
-func (x *Index) Passages(ctx context.Context) ([]retrieval.Passage, error) {
+func (x *index) Passages(ctx context.Context) ([]retrieval.Passage, error) {
 	rows, err := x.db.QueryContext(ctx, `SELECT id, source, text, metadata FROM af_retrieval_passages WHERE corpus = ? ORDER BY id`, x.corpus)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitevec: listing %q: %w", x.corpus, err)

@@ -14,7 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/store/sqlite"
 )
 
-func open(t *testing.T, path, corpus string, dims int) *sqlitevec.Index {
+func open(t *testing.T, path, corpus string, dims int) retrieval.Index {
 	t.Helper()
 	idx, err := sqlitevec.Open(context.Background(), path, corpus, dims)
 	if err != nil {

@@ -25,13 +25,13 @@ import (
 // maxConns bounds the connections one Store opens.
 const maxConns = 8
 
-// Store is a session.Store in PostgreSQL.
-type Store struct {
+// store is the session.Store in PostgreSQL.
+type store struct {
 	pool   *pgxpool.Pool
 	closed atomic.Bool
 }
 
-var _ session.Store = (*Store)(nil)
+var _ session.Store = (*store)(nil)
 
 const schema = `
 CREATE TABLE IF NOT EXISTS agentfootprint_host_conversations (
@@ -64,8 +64,9 @@ const schemaLock = 0x6166686f7374 // "afhost"
 
 // Open connects to the database dsn names (as store/postgres.Open reads it), creating the
 // run store's schema and these tables on first use. It refuses what store/postgres.Open
-// refuses.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+// refuses. The tables are reached only through the session.Store it returns; Close
+// releases the connections.
+func Open(ctx context.Context, dsn string) (session.Store, error) {
 	rs, err := runstore.Open(ctx, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("session/postgres: %w", err)
@@ -91,18 +92,18 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		p.Close()
 		return nil, fmt.Errorf("session/postgres: creating the session tables: %w", err)
 	}
-	return &Store{pool: p}, nil
+	return &store{pool: p}, nil
 }
 
 // Close closes every connection; it is safe to call more than once.
-func (s *Store) Close() error {
+func (s *store) Close() error {
 	if !s.closed.Swap(true) {
 		s.pool.Close()
 	}
 	return nil
 }
 
-func (s *Store) check() error {
+func (s *store) check() error {
 	if s.closed.Load() {
 		return session.ErrClosed
 	}
@@ -110,7 +111,7 @@ func (s *Store) check() error {
 }
 
 // Create implements session.Store.
-func (s *Store) Create(ctx context.Context, c *session.Conversation) error {
+func (s *store) Create(ctx context.Context, c *session.Conversation) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func get(ctx context.Context, q interface {
 }
 
 // Get implements session.Store.
-func (s *Store) Get(ctx context.Context, id string) (*session.Conversation, error) {
+func (s *store) Get(ctx context.Context, id string) (*session.Conversation, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func (s *Store) Get(ctx context.Context, id string) (*session.Conversation, erro
 func interval(ttl time.Duration) float64 { return ttl.Seconds() }
 
 // Acquire implements session.Store.
-func (s *Store) Acquire(ctx context.Context, id, owner string, ttl time.Duration) (*session.Lease, error) {
+func (s *store) Acquire(ctx context.Context, id, owner string, ttl time.Duration) (*session.Lease, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -206,7 +207,7 @@ func (s *Store) Acquire(ctx context.Context, id, owner string, ttl time.Duration
 }
 
 // Renew implements session.Store.
-func (s *Store) Renew(ctx context.Context, id, owner string, ttl time.Duration) error {
+func (s *store) Renew(ctx context.Context, id, owner string, ttl time.Duration) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -240,7 +241,7 @@ func appendTx(ctx context.Context, tx pgx.Tx, id, owner string, ev session.Event
 }
 
 // Append implements session.Store.
-func (s *Store) Append(ctx context.Context, id, owner string, ev session.Event) (int64, error) {
+func (s *store) Append(ctx context.Context, id, owner string, ev session.Event) (int64, error) {
 	if err := s.check(); err != nil {
 		return 0, err
 	}
@@ -257,7 +258,7 @@ func (s *Store) Append(ctx context.Context, id, owner string, ev session.Event) 
 }
 
 // Release implements session.Store.
-func (s *Store) Release(ctx context.Context, id, owner string, end session.End) (int64, error) {
+func (s *store) Release(ctx context.Context, id, owner string, end session.End) (int64, error) {
 	if err := s.check(); err != nil {
 		return 0, err
 	}
@@ -298,7 +299,7 @@ func (s *Store) Release(ctx context.Context, id, owner string, end session.End) 
 }
 
 // Events implements session.Store.
-func (s *Store) Events(ctx context.Context, id string, after int64, limit int) ([]session.Event, error) {
+func (s *store) Events(ctx context.Context, id string, after int64, limit int) ([]session.Event, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}

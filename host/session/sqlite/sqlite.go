@@ -21,8 +21,8 @@ import (
 	runstore "github.com/agentfootprint/agentfootprint-go/store/sqlite"
 )
 
-// Store is a session.Store in a SQLite file.
-type Store struct {
+// store is the session.Store in a SQLite file.
+type store struct {
 	db     *sql.DB
 	path   string
 	closed atomic.Bool
@@ -31,7 +31,7 @@ type Store struct {
 	writeMu sync.Mutex
 }
 
-var _ session.Store = (*Store)(nil)
+var _ session.Store = (*store)(nil)
 
 const schema = `
 CREATE TABLE IF NOT EXISTS host_conversations (
@@ -60,8 +60,9 @@ CREATE TABLE IF NOT EXISTS host_events (
 
 // Open opens the session tables in the SQLite file at path, creating the file, the run
 // store's schema (so the file is also a run store, see store/sqlite) and these tables on
-// first use. It refuses what store/sqlite.Open refuses.
-func Open(ctx context.Context, path string) (*Store, error) {
+// first use. It refuses what store/sqlite.Open refuses. The tables are reached only through the
+// session.Store it returns; Close releases the file.
+func Open(ctx context.Context, path string) (session.Store, error) {
 	rs, err := runstore.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("session/sqlite: %w", err)
@@ -77,18 +78,18 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("session/sqlite: creating the session tables in %s: %w", path, err)
 	}
-	return &Store{db: db, path: path}, nil
+	return &store{db: db, path: path}, nil
 }
 
 // Close closes the database; it is safe to call more than once.
-func (s *Store) Close() error {
+func (s *store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
 	return s.db.Close()
 }
 
-func (s *Store) check() error {
+func (s *store) check() error {
 	if s.closed.Load() {
 		return session.ErrClosed
 	}
@@ -110,7 +111,7 @@ func fromNanos(n int64) time.Time {
 }
 
 // Create implements session.Store.
-func (s *Store) Create(ctx context.Context, c *session.Conversation) error {
+func (s *store) Create(ctx context.Context, c *session.Conversation) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func get(ctx context.Context, q querier, id string) (*session.Conversation, erro
 }
 
 // Get implements session.Store.
-func (s *Store) Get(ctx context.Context, id string) (*session.Conversation, error) {
+func (s *store) Get(ctx context.Context, id string) (*session.Conversation, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ func (s *Store) Get(ctx context.Context, id string) (*session.Conversation, erro
 }
 
 // Acquire implements session.Store.
-func (s *Store) Acquire(ctx context.Context, id, owner string, ttl time.Duration) (*session.Lease, error) {
+func (s *store) Acquire(ctx context.Context, id, owner string, ttl time.Duration) (*session.Lease, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -203,7 +204,7 @@ func (s *Store) Acquire(ctx context.Context, id, owner string, ttl time.Duration
 }
 
 // Renew implements session.Store.
-func (s *Store) Renew(ctx context.Context, id, owner string, ttl time.Duration) error {
+func (s *store) Renew(ctx context.Context, id, owner string, ttl time.Duration) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -240,7 +241,7 @@ func appendTx(ctx context.Context, tx *sql.Tx, id, owner string, ev session.Even
 }
 
 // Append implements session.Store.
-func (s *Store) Append(ctx context.Context, id, owner string, ev session.Event) (int64, error) {
+func (s *store) Append(ctx context.Context, id, owner string, ev session.Event) (int64, error) {
 	if err := s.check(); err != nil {
 		return 0, err
 	}
@@ -265,7 +266,7 @@ func (s *Store) Append(ctx context.Context, id, owner string, ev session.Event) 
 }
 
 // Release implements session.Store.
-func (s *Store) Release(ctx context.Context, id, owner string, end session.End) (int64, error) {
+func (s *store) Release(ctx context.Context, id, owner string, end session.End) (int64, error) {
 	if err := s.check(); err != nil {
 		return 0, err
 	}
@@ -313,7 +314,7 @@ func nilIfEmpty(b []byte) any {
 }
 
 // Events implements session.Store.
-func (s *Store) Events(ctx context.Context, id string, after int64, limit int) ([]session.Event, error) {
+func (s *store) Events(ctx context.Context, id string, after int64, limit int) ([]session.Event, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}

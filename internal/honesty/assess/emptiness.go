@@ -7,8 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 // emptiness is what a recorded result says about having found anything.
@@ -83,13 +83,13 @@ func readValue(v any, rowsAt string, depth int) emptiness {
 	if depth > 64 {
 		return unreadable
 	}
-	if _, ok := boundary.ReadAbsence(v); ok {
+	if _, ok := coverread.ReadAbsence(v); ok {
 		return emptyDeclared
 	}
-	if _, ok := boundary.ReadDeclaredAbsence(v); ok {
+	if _, ok := coverread.ReadDeclaredAbsence(v); ok {
 		return emptyDeclared
 	}
-	if o, ok := boundary.ReadLedger(v); ok {
+	if o, ok := coverread.ReadLedger(v); ok {
 		r, _ := o.Get("result")
 		inner := readValue(r, rowsAt, depth+1)
 		if inner == emptyUndeclared {
@@ -97,7 +97,7 @@ func readValue(v any, rowsAt string, depth int) emptiness {
 		}
 		return inner
 	}
-	if o, p := boundary.ReadSemantics(v); o != nil && p == nil {
+	if o, ok := coverread.ReadSemantics(v); ok {
 		for _, k := range []string{"series", "facts", "edges"} {
 			if l, ok := listOf(get(o, k)); ok && len(l) > 0 {
 				return nonEmpty
@@ -124,20 +124,20 @@ func readValue(v any, rowsAt string, depth int) emptiness {
 
 // isEnvelope reports whether a decoded result is one of the coverage envelopes.
 func isEnvelope(v any) bool {
-	if _, ok := boundary.ReadAbsence(v); ok {
+	if _, ok := coverread.ReadAbsence(v); ok {
 		return true
 	}
-	if _, ok := boundary.ReadDeclaredAbsence(v); ok {
+	if _, ok := coverread.ReadDeclaredAbsence(v); ok {
 		return true
 	}
-	if _, ok := boundary.ReadLedger(v); ok {
+	if _, ok := coverread.ReadLedger(v); ok {
 		return true
 	}
-	if _, ok := boundary.ReadDeclaredLedger(v); ok {
+	if _, ok := coverread.ReadDeclaredLedger(v); ok {
 		return true
 	}
-	o, p := boundary.ReadSemantics(v)
-	return o != nil && p == nil
+	_, ok := coverread.ReadSemantics(v)
+	return ok
 }
 
 func listOf(v any) ([]any, bool) {

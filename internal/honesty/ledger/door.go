@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 // Check tests one row decoded as JSON (numbers as float64) and returns why it is malformed, or ""
@@ -111,7 +112,7 @@ func periodProblem(row map[string]any) string {
 	const need = "a period row needs kind \"period\", whole-number turn and iteration, text " +
 		"toolCallId and toolName, a verdict of covered, partly-held, not-held, unknown or " +
 		"undeclared, and an argument that is absent or non-empty text"
-	if !boundary.PeriodRowIsWellFormed(row) {
+	if !coverread.PeriodRowIsWellFormed(row) {
 		return need
 	}
 	if !isWhole(row["turn"]) || !isWhole(row["iteration"]) {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 // maxLines is the most lines a section prints before its overflow line.
@@ -50,7 +50,7 @@ func CoverageBlock(rows []coverage.DeclaredCoverage) string {
 	add(limits.LabelCannotCover, itemLines(m.cannotCover))
 	periods := make([]string, len(m.periods))
 	for i, p := range m.periods {
-		periods[i] = oneLine(boundary.PeriodLine(p.ToolName, periodOf(p)))
+		periods[i] = oneLine(coverread.PeriodLine(p.ToolName, periodOf(p)))
 	}
 	add(limits.LabelPeriod, periods)
 	var progress []string

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
-	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -33,7 +34,8 @@ var (
 // rowsOf reads a tool result through the one reading channel, as dispatch does.
 func rowsOf(t *testing.T, result any, tool, id string, iteration int) []coverage.DeclaredCoverage {
 	t.Helper()
-	res, ok := boundary.ReadResult(result, tool)
+	rd := boundary.Read(result, tool)
+	res, ok := rd.Result, rd.Record
 	if !ok {
 		t.Fatalf("%s: result not recognized", tool)
 	}

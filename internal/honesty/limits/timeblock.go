@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 // Extras are the time layer's additions to the coverage block.
 type Extras struct {
-	// PeriodLine renders one declared period; nil means boundary.PeriodLine.
+	// PeriodLine renders one declared period; nil means coverread.PeriodLine.
 	PeriodLine func(toolName string, p coverage.Period) string
 	// PeriodChecks are the person's period check lines, printed after the Period lines.
 	PeriodChecks []string
@@ -30,7 +30,7 @@ func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
 	m := merge(rows)
 	render := x.PeriodLine
 	if render == nil {
-		render = boundary.PeriodLine
+		render = coverread.PeriodLine
 	}
 	var sections []string
 	add := func(label string, lines []string) {

@@ -8,6 +8,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 // KeyToolResultsIteration is the layer's stamp: the iteration whose tool calls were dispatched
@@ -90,7 +91,7 @@ func verdictOver(declared []coverage.Period) boundary.RowVerdict {
 		}
 		vs = append(vs, v)
 	}
-	least, ok := boundary.LeastHeld(vs)
+	least, ok := coverread.LeastHeld(vs)
 	if !ok {
 		return boundary.RowVerdict(coverage.VerdictUnknown)
 	}

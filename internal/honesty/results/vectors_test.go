@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
-	"github.com/google/go-cmp/cmp"
+	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
 
 var (
@@ -212,7 +214,7 @@ func TestPeriodRowIsWellFormed(t *testing.T) { // R7, on rows decoded from JSON
 			if err := json.Unmarshal([]byte(tt.row), &m); err != nil {
 				t.Fatal(err)
 			}
-			if got := boundary.PeriodRowIsWellFormed(m); got != tt.want {
+			if got := coverread.PeriodRowIsWellFormed(m); got != tt.want {
 				t.Errorf("PeriodRowIsWellFormed = %v, want %v", got, tt.want)
 			}
 		})

@@ -161,7 +161,7 @@ func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 		if ip, has := out.Get(InProgressKey); has {
 			items, p := inProgressList(ip, InProgressKey, false)
 			if p == nil && len(items) > 0 && !hasInProgressClause(note) {
-				note = noteWithClause(note, cw.InProgressClause)
+				note = noteWithClause(note, InProgressClause)
 				noteChanged = true
 			}
 		}
@@ -169,8 +169,8 @@ func serveDeclaring(o Object, absence, ledger bool) (Object, bool) {
 	if per, has := out.Get(PeriodKey); has {
 		if sp, ok := ServedPeriod(per); ok {
 			out = out.With(PeriodKey, sp.Period)
-			if absence && note == any(cw.AbsenceNote) && (sp.Verdict == VerdictNotHeld || sp.Verdict == VerdictPartlyHeld) {
-				note = cw.AbsenceNoteHeldOnly
+			if absence && note == any(AbsenceNote) && (sp.Verdict == VerdictNotHeld || sp.Verdict == VerdictPartlyHeld) {
+				note = AbsenceNoteHeldOnly
 			}
 			note = noteWithClause(note, sp.Clause)
 			noteChanged = true
@@ -191,11 +191,11 @@ func hasInProgressClause(note any) bool {
 	if !ok {
 		return false
 	}
-	if s == cw.InProgressClause || strings.HasSuffix(s, " "+cw.InProgressClause) {
+	if s == InProgressClause || strings.HasSuffix(s, " "+InProgressClause) {
 		return true
 	}
-	for _, c := range []string{cw.ClauseNotHeld, cw.ClausePartlyHeld, cw.ClauseUnknown} {
-		if s == cw.InProgressClause+" "+c || strings.HasSuffix(s, " "+cw.InProgressClause+" "+c) {
+	for _, c := range []string{ClauseNotHeld, ClausePartlyHeld, ClauseUnknown} {
+		if s == InProgressClause+" "+c || strings.HasSuffix(s, " "+InProgressClause+" "+c) {
 			return true
 		}
 	}
@@ -281,7 +281,7 @@ func unserveDeclaring(o Object, ledger bool) (Object, bool) {
 	if ledger && keep {
 		if ip, has := out.Get(InProgressKey); has {
 			if items, p := inProgressList(ip, InProgressKey, false); p == nil && len(items) > 0 {
-				note, keep = noteWithoutClause(note, cw.InProgressClause)
+				note, keep = noteWithoutClause(note, InProgressClause)
 			}
 		}
 	}

@@ -13,7 +13,7 @@ func TestAbsentExact(t *testing.T) { // v30
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, _ := Marshal(cw.AbsenceNote)
+	note, _ := Marshal(AbsenceNote)
 	want := `{"af_absent":true,"outcome":"nothing_found","looked_for":"x","checked":[{"what":"y"}],"retry_returns_the_same":true,"try_instead":"z","note":` + string(note) + `}`
 	if got := mustJSON(t, a); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -147,7 +147,7 @@ func TestWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, _ := Marshal(cw.CoverageNote)
+	note, _ := Marshal(CoverageNote)
 	if got, want := mustJSON(t, c), `{"af_coverage":{"checked":[{"what":"y"}],"note":`+string(note)+`},"result":1}`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -291,7 +291,7 @@ func (s *Semantics) Wire() Object {
 	if s.Render != nil {
 		o = append(o, Member{Key: "render", Value: s.Render})
 	}
-	return append(o, Member{Key: "note", Value: cw.SemanticsNote})
+	return append(o, Member{Key: "note", Value: SemanticsNote})
 }
 
 // MarshalJSON encodes the wire form.

@@ -266,7 +266,7 @@ func (a *Absence) Wire() Object {
 	if a.TryInsteadTool != nil {
 		o = append(o, Member{Key: "try_instead_tool", Value: a.TryInsteadTool.object()})
 	}
-	return append(o, Member{Key: "note", Value: cw.AbsenceNote})
+	return append(o, Member{Key: "note", Value: AbsenceNote})
 }
 
 // MarshalJSON encodes the wire form.

@@ -34,7 +34,7 @@ func TestServedInProgress(t *testing.T) { // v38
 	if got := mustJSON(t, ip.([]any)[1]); got != `{"what":"sessions syncing","why":"since 08:10","count":96}` {
 		t.Errorf("item %s", got)
 	}
-	if note, _ := ac.(Object).Get("note"); note != cw.CoverageNote+" "+cw.InProgressClause {
+	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause {
 		t.Errorf("note %v", note)
 	}
 	again, changed2 := Served(out)
@@ -45,7 +45,7 @@ func TestServedInProgress(t *testing.T) { // v38
 	// The period clause comes after the in-progress clause.
 	out, _ = Served(ledger36(t, seedP))
 	ac, _ = out.(Object).Get(cw.CoverageMarker)
-	if note, _ := ac.(Object).Get("note"); note != cw.CoverageNote+" "+cw.InProgressClause+" "+cw.ClauseNotHeld {
+	if note, _ := ac.(Object).Get("note"); note != CoverageNote+" "+InProgressClause+" "+ClauseNotHeld {
 		t.Errorf("note %v", note)
 	}
 	if again, ch := Served(out); ch || !same(again, out) {
@@ -59,7 +59,7 @@ func TestServedAbsence(t *testing.T) { // v39
 	}
 	out, ch := Served(mk(seedP))
 	note, _ := out.(Object).Get("note")
-	if !ch || note != cw.AbsenceNoteHeldOnly+" "+cw.ClauseNotHeld {
+	if !ch || note != AbsenceNoteHeldOnly+" "+ClauseNotHeld {
 		t.Errorf("not-held note %v", note)
 	}
 	if s := mustJSON(t, out); !strings.Contains(s, `"verdict":"not-held"}`) {
@@ -67,7 +67,7 @@ func TestServedAbsence(t *testing.T) { // v39
 	}
 	golden(t, "served_absent_not_held.json", []byte(mustJSON(t, out)))
 	out, _ = Served(mk(`{"queried":` + qJSON + `,"held":"unknown"}`))
-	if note, _ := out.(Object).Get("note"); note != cw.AbsenceNote+" "+cw.ClauseUnknown {
+	if note, _ := out.(Object).Get("note"); note != AbsenceNote+" "+ClauseUnknown {
 		t.Errorf("unknown note %v", note)
 	}
 	golden(t, "served_absent_unknown.json", []byte(mustJSON(t, out)))
@@ -94,7 +94,7 @@ func TestServedNested(t *testing.T) { // v40
 	if v, _ := op.(Object).Get("verdict"); v != "partly-held" {
 		t.Errorf("outer %v", v)
 	}
-	if n, _ := ac.(Object).Get("note"); n != cw.CoverageNote+" "+cw.ClausePartlyHeld {
+	if n, _ := ac.(Object).Get("note"); n != CoverageNote+" "+ClausePartlyHeld {
 		t.Errorf("outer note %v", n)
 	}
 	res, _ := out.(Object).Get("result")
@@ -109,7 +109,7 @@ func TestServedNested(t *testing.T) { // v40
 	if k := strings.Join(out.(Object).Keys(), ","); k != "facts,provenance,period,note" {
 		t.Errorf("served semantics keys %s", k)
 	}
-	if n, _ := out.(Object).Get("note"); n != cw.SemanticsNote+" "+cw.ClauseNotHeld {
+	if n, _ := out.(Object).Get("note"); n != SemanticsNote+" "+ClauseNotHeld {
 		t.Errorf("semantics note %v", n)
 	}
 	golden(t, "served_described.json", []byte(mustJSON(t, out)))
@@ -119,7 +119,7 @@ func TestServedNested(t *testing.T) { // v40
 }
 
 func TestServedMapOrderAndCycles(t *testing.T) {
-	m := map[string]any{"zz": 1, "note": cw.AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
+	m := map[string]any{"zz": 1, "note": AbsenceNote, "checked": []any{map[string]any{"what": "a", "short": "a"}}, "af_absent": true, "looked_for": "x"}
 	out, ch := Served(m)
 	if !ch {
 		t.Fatal("unchanged")

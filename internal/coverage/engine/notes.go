@@ -4,8 +4,6 @@
 
 package engine
 
-import cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
-
 // Words of the Period: line, in this project's own phrasing.
 const (
 	periodLineHeldUnknown = "the store did not state what time it holds"
@@ -17,11 +15,11 @@ const (
 func periodVerdictClause(v Verdict) (string, bool) {
 	switch v {
 	case VerdictNotHeld:
-		return cw.ClauseNotHeld, true
+		return ClauseNotHeld, true
 	case VerdictPartlyHeld:
-		return cw.ClausePartlyHeld, true
+		return ClausePartlyHeld, true
 	case VerdictUnknown:
-		return cw.ClauseUnknown, true
+		return ClauseUnknown, true
 	default:
 		return "", false
 	}
@@ -30,8 +28,8 @@ func periodVerdictClause(v Verdict) (string, bool) {
 // periodVerdictClauses returns a fresh map from each served verdict to its clause.
 func periodVerdictClauses() map[Verdict]string {
 	return map[Verdict]string{
-		VerdictNotHeld:    cw.ClauseNotHeld,
-		VerdictPartlyHeld: cw.ClausePartlyHeld,
-		VerdictUnknown:    cw.ClauseUnknown,
+		VerdictNotHeld:    ClauseNotHeld,
+		VerdictPartlyHeld: ClausePartlyHeld,
+		VerdictUnknown:    ClauseUnknown,
 	}
 }

@@ -138,7 +138,7 @@ func (c *Covered) Wire() Object {
 	if c.Period != nil {
 		inner = append(inner, Member{Key: PeriodKey, Value: c.Period.Wire()})
 	}
-	inner = append(inner, Member{Key: "note", Value: cw.CoverageNote})
+	inner = append(inner, Member{Key: "note", Value: CoverageNote})
 	return Object{{Key: cw.CoverageMarker, Value: inner}, {Key: "result", Value: c.Result}}
 }
 

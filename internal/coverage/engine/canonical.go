@@ -88,7 +88,7 @@ func buildCanonicalNotes() ([]byte, error) {
 			"clauses, so that minters in other languages can produce the same bytes. A name in capitals " +
 			"is the TypeScript implementation's constant name for the same concept; the other names are " +
 			"published by this implementation only.",
-		Notes:    canonicalNotesSet{cw.AbsenceNote, cw.CoverageNote, cw.SemanticsNote},
+		Notes:    canonicalNotesSet{AbsenceNote, CoverageNote, SemanticsNote},
 		Markers:  canonicalMarkers{cw.AbsenceMarker, cw.CoverageMarker, cw.SemanticsMarker},
 		Headings: canonicalHeadings{cw.CoverageBlockHeading},
 		Wire: canonicalWire{
@@ -112,9 +112,9 @@ func buildCanonicalNotes() ([]byte, error) {
 		Literals: canonicalLiterals{AbsenceOutcome, RefusedPrefix},
 		Served: canonicalServed{
 			ServedVerdictKey:     ServedVerdictKey,
-			PeriodVerdictClauses: canonicalClauses{cw.ClauseNotHeld, cw.ClausePartlyHeld, cw.ClauseUnknown},
-			InProgressClause:     cw.InProgressClause,
-			AbsenceNoteHeldOnly:  cw.AbsenceNoteHeldOnly,
+			PeriodVerdictClauses: canonicalClauses{ClauseNotHeld, ClausePartlyHeld, ClauseUnknown},
+			InProgressClause:     InProgressClause,
+			AbsenceNoteHeldOnly:  AbsenceNoteHeldOnly,
 		},
 	}
 	var buf bytes.Buffer
