@@ -13,10 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Bounded-mode limits.
@@ -94,7 +94,7 @@ func (b bounder) value(v any, key string, depth int) (any, error) {
 		case ruleText:
 			switch x := v.(type) {
 			case string:
-				return fmt.Sprintf("[%d chars]", utf16Len(x)), nil
+				return fmt.Sprintf("[%d chars]", textlen.UTF16(x)), nil
 			case map[string]any:
 				return keyList(x), nil
 			case []any:
@@ -237,29 +237,13 @@ func validUTF8(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// utf16Len counts UTF-16 code units, the "chars" of the TypeScript limits.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
-
 // truncate bounds s to maxStringUnits UTF-16 code units, marking what was cut.
 func truncate(s string) string {
-	total := utf16Len(s)
+	total := textlen.UTF16(s)
 	if total <= maxStringUnits {
 		return s
 	}
-	units := 0
-	for i, r := range s {
-		if units+utf16.RuneLen(r) > keepUnits {
-			return s[:i] + fmt.Sprintf("…[%d chars]", total)
-		}
-		units += utf16.RuneLen(r)
-	}
-	return s
+	return textlen.Prefix(s, keepUnits) + fmt.Sprintf("…[%d chars]", total)
 }
 
 // keyList is the bounded form of an object: its member names, in canonical order.

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // rawParser reads a document that json.Valid has already accepted, so it trusts the syntax and
@@ -283,38 +285,8 @@ func quoteKey(k string) string {
 		enc, _ := encodeJSON(k)
 		s = string(enc)
 	}
-	if units16(s) > 60 {
-		return prefixUnits16(s, 57) + "…"
-	}
-	return s
-}
-
-// units16 counts UTF-16 code units: a rune at or above U+10000 counts twice.
-func units16(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
-// prefixUnits16 returns the longest prefix of s holding at most n UTF-16 units, cut on a rune
-// boundary.
-func prefixUnits16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
+	if textlen.UTF16(s) > 60 {
+		return textlen.Prefix(s, 57) + "…"
 	}
 	return s
 }

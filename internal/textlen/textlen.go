@@ -16,3 +16,17 @@ func UTF16(s string) int {
 	}
 	return n
 }
+
+// Prefix returns the longest prefix of s that holds at most n UTF-16 code
+// units, cut on a rune boundary (never inside a surrogate pair).
+func Prefix(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		w := utf16.RuneLen(r)
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}

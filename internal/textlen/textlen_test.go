@@ -21,3 +21,22 @@ func TestUTF16(t *testing.T) {
 		}
 	}
 }
+
+func TestPrefix(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abc", 2, "ab"},
+		{"abc", 0, ""},
+		{"a😀b", 2, "a"},
+		{"a😀b", 3, "a😀"},
+		{"ééé", 2, "éé"},
+	} {
+		if got := Prefix(c.s, c.n); got != c.want {
+			t.Errorf("Prefix(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}

@@ -13,9 +13,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/internal/wire"
 )
@@ -273,34 +272,21 @@ func asLLMError(err error, ex *llm.Exchange) error {
 // quarter is ⌈n/4⌉.
 func quarter(n int) int { return (n + 3) / 4 }
 
-// chars counts s in UTF-16 code units.
-func chars(s string) int {
-	n := 0
-	for _, r := range s {
-		if r == utf8.RuneError {
-			n++
-			continue
-		}
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
-
 func requestChars(req *llm.Request) int {
-	n := chars(llm.SystemText(req.System))
+	n := textlen.UTF16(llm.SystemText(req.System))
 	for _, m := range req.Messages {
-		n += chars(m.Content)
+		n += textlen.UTF16(m.Content)
 		for _, tc := range m.ToolCalls {
-			n += chars(tc.Name) + chars(string(tc.Args))
+			n += textlen.UTF16(tc.Name) + textlen.UTF16(string(tc.Args))
 		}
 	}
 	return n
 }
 
 func replyChars(r Reply) int {
-	n := chars(r.Content)
+	n := textlen.UTF16(r.Content)
 	for _, tc := range r.ToolCalls {
-		n += chars(tc.Name) + chars(string(tc.Args))
+		n += textlen.UTF16(tc.Name) + textlen.UTF16(string(tc.Args))
 	}
 	return n
 }

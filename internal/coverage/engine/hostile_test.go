@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // TestHostileInput feeds what a foreign tool can send: wrong types, huge strings, deep nesting,
@@ -75,10 +77,10 @@ func TestHostileInput(t *testing.T) {
 }
 
 func TestUnicodeLengths(t *testing.T) {
-	if len16("a😀é") != 4 {
+	if textlen.UTF16("a😀é") != 4 {
 		t.Error("len16")
 	}
-	if got := clipQuote(strings.Repeat("😀", 100)); len16(got) > 60 || !strings.HasSuffix(got, "…") {
+	if got := clipQuote(strings.Repeat("😀", 100)); textlen.UTF16(got) > 60 || !strings.HasSuffix(got, "…") {
 		t.Errorf("clip %q", got)
 	}
 	if got := clipQuote("short"); got != `"short"` {

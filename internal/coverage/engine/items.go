@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Item is one piece of ground: a source, a window, a filter or a population, in the author's
@@ -201,10 +203,10 @@ func shortProblem(v any, what, at string) (string, *Problem) {
 		}
 	}
 	s = strings.TrimSpace(s)
-	if n := len16(s); n > MaxShortChars {
+	if n := textlen.UTF16(s); n > MaxShortChars {
 		return "", problemf(at, "%s for %s is %d characters long; the limit is %d", rootName(at), clipQuote(what), n, MaxShortChars)
 	}
-	if len16(s) > len16(strings.TrimSpace(what)) {
+	if textlen.UTF16(s) > textlen.UTF16(strings.TrimSpace(what)) {
 		return "", problemf(at, "%s for %s is longer than `what`; a short form may not be longer than what it shortens", rootName(at), clipQuote(what))
 	}
 	return s, nil

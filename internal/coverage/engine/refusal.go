@@ -6,10 +6,12 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	cw "github.com/agentfootprint/agentfootprint-go/coverage/wire"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // RefusedPrefix starts the text of every refusal, whichever language minted it.
@@ -68,35 +70,6 @@ func rootName(path string) string {
 	return "`" + path + "`"
 }
 
-// len16 counts UTF-16 code units: a rune at or above U+10000 counts twice.
-func len16(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
-// prefix16 returns the longest prefix of s holding at most n UTF-16 units, cut on a rune boundary.
-func prefix16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}
-
 const (
 	quoteMax  = 60
 	quoteKeep = 57
@@ -108,8 +81,8 @@ func clipQuote(v any) string {
 	var b strings.Builder
 	writeBounded(&b, v, 0)
 	s := b.String()
-	if len16(s) > quoteMax {
-		return prefix16(s, quoteKeep) + "…"
+	if textlen.UTF16(s) > quoteMax {
+		return textlen.Prefix(s, quoteKeep) + "…"
 	}
 	return s
 }
@@ -163,7 +136,7 @@ func writeBounded(b *strings.Builder, v any, depth int) {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				enc, _ := encodeJSON(prefix16(m.Key, 80))
+				enc, _ := encodeJSON(textlen.Prefix(m.Key, 80))
 				b.Write(enc)
 				b.WriteByte(':')
 				writeBounded(b, m.Value, depth+1)
@@ -284,8 +257,8 @@ func placeName(parent string) string {
 
 // clipKey keeps a hostile key from bloating a field path.
 func clipKey(k string) string {
-	if len16(k) > quoteMax {
-		return prefix16(k, quoteKeep) + "…"
+	if textlen.UTF16(k) > quoteMax {
+		return textlen.Prefix(k, quoteKeep) + "…"
 	}
 	return k
 }

@@ -114,18 +114,5 @@ func cut(s string) string {
 	if textlen.UTF16(s) <= MaxValueUnits {
 		return s
 	}
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if n+w > MaxValueUnits-1 {
-			break
-		}
-		b.WriteRune(r)
-		n += w
-	}
-	return b.String() + "…"
+	return textlen.Prefix(s, MaxValueUnits-1) + "…"
 }
