@@ -130,6 +130,9 @@ type prefixHasher struct {
 	d     hash.Hash
 	snaps []byte // the states, each size bytes, after 1, 2, … chunks
 	size  int
+	// out receives each digest: a buffer handed to the hash.Hash interface
+	// escapes, so it is kept instead of made per body.
+	out []byte
 }
 
 // sum returns the SHA-256 of body as "sha256:<hex>" and as the bare hex;
@@ -151,6 +154,11 @@ func (p *prefixHasher) sum(body []byte, shared int) (ref, h string) {
 		p.d.Reset()
 	}
 	p.snaps = p.snaps[:k*p.size]
+	if need := len(body) / hashChunk * p.size; need > cap(p.snaps) {
+		// Room for this body's states and as many again: the next bodies
+		// are usually this one plus a little, so one growth lasts a while.
+		p.snaps = append(make([]byte, 0, 2*need), p.snaps...)
+	}
 	pos := k * hashChunk
 	keep := true
 	for ; pos+hashChunk <= len(body); pos += hashChunk {
@@ -172,8 +180,8 @@ func (p *prefixHasher) sum(body []byte, shared int) (ref, h string) {
 	p.d.Write(body[pos:])
 	var buf [7 + 2*sha256.Size]byte
 	copy(buf[:], "sha256:")
-	var sum [sha256.Size]byte
-	hex.Encode(buf[7:], p.d.Sum(sum[:0]))
+	p.out = p.d.Sum(p.out[:0])
+	hex.Encode(buf[7:], p.out)
 	ref = string(buf[:])
 	return ref, ref[7:]
 }

@@ -63,7 +63,7 @@ type runState struct {
 	histUnits []string
 	// compPath is the composition path every event of the run carries.
 	compPath []string
-	// iterPtr is the latest iteration's meta.iterIndex (iterIndex).
+	// iterPtr is the latest iteration's meta.iterIndex (shared).
 	iterPtr *int
 
 	// filled by the stages for the Result
@@ -146,20 +146,13 @@ func hashRef(b []byte) (ref, h string) {
 	return ref, ref[7:]
 }
 
+// hashHex returns the SHA-256 of b in hex, encoded on the stack so the
+// string is the one allocation.
 func hashHex(b []byte) string {
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// compositionPath is the run's one composition path, shared by its events
-// (capacity-clipped, so an append by a listener copies).
-func (rs *runState) compositionPath() []string {
-	rs.mu.Lock() // a tool's goroutine may emit too
-	defer rs.mu.Unlock()
-	if rs.compPath == nil {
-		rs.compPath = []string{rs.a.cfg.id}
-	}
-	return rs.compPath[:1:1]
+	var buf [2 * sha256.Size]byte
+	hex.Encode(buf[:], sum[:])
+	return string(buf[:])
 }
 
 // wants reports whether an event named n must be built: someone listens, or
@@ -175,19 +168,18 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		return
 	}
 	now := rs.a.cfg.now()
+	path, it := rs.shared(iter)
 	meta := event.Meta{
 		RunID:           s.RunID(),
 		RuntimeStageID:  s.RuntimeStageID(),
 		SubflowPath:     s.SubflowPath(),
 		WallClockMs:     now.UnixMilli(),
 		RunOffsetMs:     now.Sub(rs.start).Milliseconds(),
-		CompositionPath: rs.compositionPath(),
+		IterIndex:       it,
+		CompositionPath: path,
 		SessionID:       rs.identity.SessionID,
 		Principal:       rs.identity.Principal,
 		Tenant:          rs.identity.Tenant,
-	}
-	if iter > 0 {
-		meta.IterIndex = rs.iterIndex(iter)
 	}
 	ev := event.Event{Type: n, Payload: build(), Meta: meta}
 	if rs.hold != nil {
@@ -197,16 +189,24 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 	rs.deliver(ev)
 }
 
-// iterIndex returns the meta.iterIndex pointer for iteration iter: one per
-// iteration, shared by that iteration's events (an event's meta is read,
-// never written, once emitted).
-func (rs *runState) iterIndex(iter int) *int {
-	rs.mu.Lock() // a tool's goroutine may emit too
+// shared returns what events share, under one lock (a tool's goroutine may
+// emit too): the run's one composition path (capacity-clipped, so an append
+// by a listener copies) and, for iter > 0, the meta.iterIndex pointer of
+// that iteration, one per iteration (an event's meta is read, never
+// written, once emitted); nil for iter ≤ 0.
+func (rs *runState) shared(iter int) (path []string, it *int) {
+	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.iterPtr == nil || *rs.iterPtr != iter {
-		rs.iterPtr = new(iter)
+	if rs.compPath == nil {
+		rs.compPath = []string{rs.a.cfg.id}
 	}
-	return rs.iterPtr
+	if iter > 0 {
+		if rs.iterPtr == nil || *rs.iterPtr != iter {
+			rs.iterPtr = new(iter)
+		}
+		it = rs.iterPtr
+	}
+	return rs.compPath[:1:1], it
 }
 
 // deliver keeps ev in the record (under the cap) and hands it to listeners.
