@@ -36,9 +36,12 @@ type Agent struct {
 	loopHead string
 	// structureJSON is the chart's structure as every record carries it.
 	structureJSON json.RawMessage
-	seams         seams
-	warn          *devWarnings
-	d             eventbus.Dispatcher
+	// toolEntries are the tools' catalog entries without their definition
+	// sites, made once (a tool's name and schema never change after New).
+	toolEntries []inject.CatalogEntry
+	seams       seams
+	warn        *devWarnings
+	d           eventbus.Dispatcher
 
 	mu       sync.Mutex
 	conv     *Conversation
@@ -222,6 +225,7 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 	}
 	a.chart, a.loopHead = chart, head
 	a.structureJSON = encodeStructure(chart)
+	a.toolEntries = toolEntries(a)
 	a.warn.manyIterations(a.cfg.maxIter)
 	return a, nil
 }

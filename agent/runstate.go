@@ -84,13 +84,6 @@ func runOf(ctx context.Context) *runState {
 	return rs
 }
 
-// blob stores b under its SHA-256 and returns the hex digest.
-func (rs *runState) blob(b []byte) string {
-	h := hashHex(b)
-	rs.putBlob(h, b)
-	return h
-}
-
 // blobRef stores b under its SHA-256 and returns the reference
 // "sha256:<hex>" (one string for the reference and the blob's name).
 func (rs *runState) blobRef(b []byte) string {

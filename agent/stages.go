@@ -59,17 +59,27 @@ func (a *Agent) catalog(rs *runState) []inject.CatalogEntry {
 	for _, u := range a.cfg.units {
 		e := u.Entry()
 		if len(e.Content) > inlineUnitBytes {
-			e.ContentRef = "sha256:" + rs.blob([]byte(e.Content))
+			e.ContentRef = rs.blobRef([]byte(e.Content))
 			e.Content = ""
 		}
 		out = append(out, e)
 	}
+	for i, name := range a.order {
+		e := a.toolEntries[i]
+		// A fresh site per record: a catalog entry is the record's own.
+		e.DefinedAt = toolSite(a.tools[name])
+		out = append(out, e)
+	}
+	return out
+}
+
+// toolEntries are the catalog entries of a's tools in order, without their
+// definition sites (catalog adds those per record).
+func toolEntries(a *Agent) []inject.CatalogEntry {
+	out := make([]inject.CatalogEntry, 0, len(a.order))
 	for _, name := range a.order {
-		t := a.tools[name]
-		out = append(out, inject.CatalogEntry{
-			ID: "tool/" + name, Kind: "tool", DefinedAt: toolSite(t),
-			SchemaHash: "sha256:" + hashHex(t.Declaration().InputSchema),
-		})
+		ref, _ := hashRef(a.tools[name].Declaration().InputSchema)
+		out = append(out, inject.CatalogEntry{ID: "tool/" + name, Kind: "tool", SchemaHash: ref})
 	}
 	return out
 }
