@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Range is a half-open stretch of time [From, To): From is inside, To is the first instant
@@ -85,7 +86,7 @@ func (r *Range) UnmarshalJSON(b []byte) error {
 func strictInstant(s string) (time.Time, error) {
 	in, fault := instant.Parse(s, instant.Strict)
 	if fault != "" {
-		return time.Time{}, fmt.Errorf("clock: instant %q refused (strict): %s; write an ISO 8601 instant with a zone, such as 2026-10-09T15:40:00Z or 2026-10-09T08:40:00-07:00", clip(s), fault)
+		return time.Time{}, fmt.Errorf("clock: instant %q refused (strict): %s; write an ISO 8601 instant with a zone, such as 2026-10-09T15:40:00Z or 2026-10-09T08:40:00-07:00", textlen.ClipInput(s), fault)
 	}
 	return in.Time, nil
 }
@@ -93,18 +94,3 @@ func strictInstant(s string) (time.Time, error) {
 // utcString spells t the way rows record instants: UTC, RFC 3339, a fraction only when
 // non-zero.
 func utcString(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-// clipLen is how many bytes of a refused input an error repeats.
-const clipLen = 72
-
-// clip shortens s for an error message, cutting on a rune boundary and marking the cut.
-func clip(s string) string {
-	if len(s) <= clipLen {
-		return s
-	}
-	cut := clipLen
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}

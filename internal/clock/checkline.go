@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Against names what a call's read was compared with.
@@ -53,11 +54,11 @@ func CheckLine(c CheckedPeriod, p Presentation, a Audience) (string, bool, error
 	case differs:
 		compared, err := p.Window(c.Compared)
 		if err != nil {
-			return "", false, fmt.Errorf("clock: check line for %s: compared: %w", clip(c.Tool), err)
+			return "", false, fmt.Errorf("clock: check line for %s: compared: %w", textlen.ClipInput(c.Tool), err)
 		}
 		reads, err := p.joined(c.Reads, "; ")
 		if err != nil {
-			return "", false, fmt.Errorf("clock: check line for %s: read: %w", clip(c.Tool), err)
+			return "", false, fmt.Errorf("clock: check line for %s: read: %w", textlen.ClipInput(c.Tool), err)
 		}
 		label := checkLabel(c.Against, a)
 		parts = append(parts, c.Tool+" read "+checkWhat(c, label)+" — "+label+": "+compared+"; read: "+reads)
@@ -111,15 +112,15 @@ func checkWhat(c CheckedPeriod, label string) string {
 func ShiftedConclusion(c CheckedPeriod, p Presentation) (string, error) {
 	compared, err := p.Window(c.Compared)
 	if err != nil {
-		return "", fmt.Errorf("clock: shifted conclusion for %s: compared: %w", clip(c.Tool), err)
+		return "", fmt.Errorf("clock: shifted conclusion for %s: compared: %w", textlen.ClipInput(c.Tool), err)
 	}
 	missing, err := p.joined(c.Missing, " and ")
 	if err != nil {
-		return "", fmt.Errorf("clock: shifted conclusion for %s: missing: %w", clip(c.Tool), err)
+		return "", fmt.Errorf("clock: shifted conclusion for %s: missing: %w", textlen.ClipInput(c.Tool), err)
 	}
 	extra, err := p.joined(c.Extra, " and ")
 	if err != nil {
-		return "", fmt.Errorf("clock: shifted conclusion for %s: extra: %w", clip(c.Tool), err)
+		return "", fmt.Errorf("clock: shifted conclusion for %s: extra: %w", textlen.ClipInput(c.Tool), err)
 	}
 	lead := c.Tool + "'s look-back was evaluated after this turn's time, so its result "
 	whole := len(c.Missing) == 1 && c.Missing[0].From.Equal(c.Compared.From) && c.Missing[0].To.Equal(c.Compared.To)

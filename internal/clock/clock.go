@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
@@ -188,17 +189,17 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 	}
 	v := Clock{now: now.Time.UTC(), nowSource: w.NowSource, zoneSource: w.ZoneSource}
 	if v.now.Nanosecond()%int(time.Millisecond) != 0 {
-		return fmt.Errorf("clock: now %q is finer than a millisecond; a clock keeps whole milliseconds", clip(w.Now))
+		return fmt.Errorf("clock: now %q is finer than a millisecond; a clock keeps whole milliseconds", textlen.ClipInput(w.Now))
 	}
 	switch w.NowSource {
 	case NowFromApp, NowDefault:
 	default:
-		return fmt.Errorf("clock: nowSource %q is not %q or %q", clip(string(w.NowSource)), NowFromApp, NowDefault)
+		return fmt.Errorf("clock: nowSource %q is not %q or %q", textlen.ClipInput(string(w.NowSource)), NowFromApp, NowDefault)
 	}
 	switch w.ZoneSource {
 	case ZoneUnknown:
 		if w.Zone != "UTC" {
-			return fmt.Errorf("clock: zone %q with zoneSource %q: an unknown zone is spelled UTC", clip(w.Zone), ZoneUnknown)
+			return fmt.Errorf("clock: zone %q with zoneSource %q: an unknown zone is spelled UTC", textlen.ClipInput(w.Zone), ZoneUnknown)
 		}
 		v.zone = tz.UTC()
 	case ZoneFromRun, ZoneFromBuilder:
@@ -206,11 +207,11 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("clock: zone: %w", err)
 		}
 	default:
-		return fmt.Errorf("clock: zoneSource %q is not %q, %q or %q", clip(string(w.ZoneSource)), ZoneFromRun, ZoneFromBuilder, ZoneUnknown)
+		return fmt.Errorf("clock: zoneSource %q is not %q, %q or %q", textlen.ClipInput(string(w.ZoneSource)), ZoneFromRun, ZoneFromBuilder, ZoneUnknown)
 	}
 	if w.Window != nil {
 		if w.Window.Source != WindowSource {
-			return fmt.Errorf("clock: window.source %q is not %q", clip(w.Window.Source), WindowSource)
+			return fmt.Errorf("clock: window.source %q is not %q", textlen.ClipInput(w.Window.Source), WindowSource)
 		}
 		var r clock.Range
 		raw, _ := json.Marshal(struct {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Profile selects how strictly ParseInstant reads an instant.
@@ -102,7 +103,7 @@ func ParseInstant(s string, p Profile) (Instant, error) {
 	}
 	in, fault := instant.Parse(s, prof)
 	if fault != "" {
-		return Instant{}, &InstantError{Input: clip(s), Profile: p, Reason: fault}
+		return Instant{}, &InstantError{Input: textlen.ClipInput(s), Profile: p, Reason: fault}
 	}
 	prec := MinutePrecision
 	switch {

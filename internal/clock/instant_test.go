@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
@@ -108,7 +109,7 @@ func TestParseInstantRefuses(t *testing.T) {
 			if ie.Profile != tt.profile || !strings.Contains(err.Error(), tt.profile.String()) {
 				t.Errorf("error %q does not carry the profile %v", err, tt.profile)
 			}
-			if len(tt.in) <= clipLen && !strings.Contains(err.Error(), tt.in) {
+			if len(tt.in) <= textlen.ClipInputBytes && !strings.Contains(err.Error(), tt.in) {
 				t.Errorf("error %q does not quote the input", err)
 			}
 		})

@@ -7,6 +7,8 @@ package clock
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // Audience names who reads a line: the person (the limits block) or the model (the served
@@ -46,13 +48,13 @@ const HeldUnknownWords = "the store did not state what time it holds"
 func PeriodLine(tool string, d DeclaredPeriod, p Presentation) (string, error) {
 	queried, err := p.Span(d.Queried.From, d.Queried.To)
 	if err != nil {
-		return "", fmt.Errorf("clock: period line for %s: queried: %w", clip(tool), err)
+		return "", fmt.Errorf("clock: period line for %s: queried: %w", textlen.ClipInput(tool), err)
 	}
 	held := HeldUnknownWords
 	if d.Held != nil {
 		s, err := p.Span(d.Held.From, d.Held.To)
 		if err != nil {
-			return "", fmt.Errorf("clock: period line for %s: held: %w", clip(tool), err)
+			return "", fmt.Errorf("clock: period line for %s: held: %w", textlen.ClipInput(tool), err)
 		}
 		held = "the store holds " + s
 	}
@@ -60,7 +62,7 @@ func PeriodLine(tool string, d DeclaredPeriod, p Presentation) (string, error) {
 	if d.ReadAt != "" {
 		at, err := p.Instant(d.ReadAt)
 		if err != nil {
-			return "", fmt.Errorf("clock: period line for %s: readAt: %w", clip(tool), err)
+			return "", fmt.Errorf("clock: period line for %s: readAt: %w", textlen.ClipInput(tool), err)
 		}
 		line += "; read at " + at
 	}
@@ -81,11 +83,11 @@ type HeldSpan struct {
 func HeldLine(tool string, h HeldSpan, p Presentation) (string, error) {
 	asked, err := p.Span(h.Queried.From, h.Queried.To)
 	if err != nil {
-		return "", fmt.Errorf("clock: held line for %s: queried: %w", clip(tool), err)
+		return "", fmt.Errorf("clock: held line for %s: queried: %w", textlen.ClipInput(tool), err)
 	}
 	held, err := p.Span(h.Held.From, h.Held.To)
 	if err != nil {
-		return "", fmt.Errorf("clock: held line for %s: held: %w", clip(tool), err)
+		return "", fmt.Errorf("clock: held line for %s: held: %w", textlen.ClipInput(tool), err)
 	}
 	how := "none of the asked time"
 	if h.Partly {

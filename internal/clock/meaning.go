@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/internal/instant"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // The period spellings a tool may declare for its time argument.
@@ -53,7 +54,7 @@ func unitOf(c byte) (time.Duration, bool) { return instant.UnitLength(c) }
 // time.Duration is refused with an error wrapping ErrUnmeasurable.
 func DurationOf(v string) (time.Duration, error) {
 	fail := func(reason string, err error) (time.Duration, error) {
-		return 0, &ValueError{Spelling: "duration", Value: clip(v), Reason: reason, Err: err}
+		return 0, &ValueError{Spelling: "duration", Value: textlen.ClipInput(v), Reason: reason, Err: err}
 	}
 	if len(v) < 2 {
 		return fail("want a whole number and a unit of s, m, h, d or w, such as 30m", nil)
@@ -92,7 +93,7 @@ func DurationOf(v string) (time.Duration, error) {
 // iso-range whose ends are not Strict instants, and one whose from is after its to.
 func Meaning(spelling, value string, at time.Time) (clock.Range, error) {
 	fail := func(reason string, err error) (clock.Range, error) {
-		return clock.Range{}, &ValueError{Spelling: spelling, Value: clip(value), Reason: reason, Err: err}
+		return clock.Range{}, &ValueError{Spelling: spelling, Value: textlen.ClipInput(value), Reason: reason, Err: err}
 	}
 	switch spelling {
 	case SpellingLookback, SpellingSignedLookback:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/clock"
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
@@ -149,7 +150,7 @@ func (p Presentation) Range(r clock.Range, g Grain) (string, error) {
 	}
 	lv, ok := levelOf(g)
 	if !ok {
-		return "", fmt.Errorf("clock: unknown grain %q (want second, minute, hour, day, week, month or year)", clip(string(g)))
+		return "", fmt.Errorf("clock: unknown grain %q (want second, minute, hour, day, week, month or year)", textlen.ClipInput(string(g)))
 	}
 	if !r.From.Before(r.To) {
 		return "", fmt.Errorf("clock: the range %s to %s is empty; it has no last instant to show", UTCString(r.From), UTCString(r.To))

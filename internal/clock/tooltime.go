@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/internal/tz"
 )
 
@@ -80,7 +81,7 @@ func (t *ToolTime) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("clock: tool time zoneUnknown is written only as true")
 	}
 	if w.ZoneUnknown != nil && w.Zone != "UTC" {
-		return fmt.Errorf("clock: tool time zone %q with zoneUnknown: an unknown zone is spelled UTC", clip(w.Zone))
+		return fmt.Errorf("clock: tool time zone %q with zoneUnknown: an unknown zone is spelled UTC", textlen.ClipInput(w.Zone))
 	}
 	if _, err := tz.Parse(w.Zone); err != nil {
 		return fmt.Errorf("clock: tool time zone: %w", err)

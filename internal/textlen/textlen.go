@@ -1,4 +1,4 @@
-// Package textlen measures text the way every character limit of the
+// Package textlen measures and cuts text the way every character limit of the
 // project counts it: in UTF-16 code units, the unit the recorded wire
 // formats and the TypeScript implementation use (result ceilings, question
 // lengths, served characters in events).
@@ -29,4 +29,23 @@ func Prefix(s string, n int) string {
 		units += w
 	}
 	return s
+}
+
+// ClipInputBytes is how many bytes of a refused input an error repeats.
+const ClipInputBytes = 72
+
+// ClipInput shortens a refused input that an error message repeats to at
+// most ClipInputBytes bytes, cut on a rune boundary and marked with "…". A
+// shorter string is returned as it is.
+func ClipInput(s string) string { return clip(s, ClipInputBytes) }
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -2,7 +2,10 @@
 
 package textlen
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestUTF16(t *testing.T) {
 	for _, c := range []struct {
@@ -37,6 +40,26 @@ func TestPrefix(t *testing.T) {
 	} {
 		if got := Prefix(c.s, c.n); got != c.want {
 			t.Errorf("Prefix(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	if got := ClipInput(strings.Repeat("x", 80)); got != strings.Repeat("x", ClipInputBytes)+"…" {
+		t.Errorf("ClipInput of 80 bytes = %q", got)
+	}
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 72, "short"},
+		{"abcdef", 3, "abc…"},
+		{"aé", 2, "a…"}, // é is two bytes: the cut moves back to its start
+		{"aé", 3, "aé"},
+	} {
+		if got := clip(c.s, c.n); got != c.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
 		}
 	}
 }

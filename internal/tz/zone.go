@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	_ "time/tzdata" // the tz database travels with the binary
+
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 // maxZoneLen is the longest zone name accepted.
@@ -90,11 +92,11 @@ func Parse(name string) (Zone, error) {
 		return Zone{name: name, loc: v.(*time.Location)}, nil
 	}
 	if kind, ok := zoneRefusal(name); !ok {
-		return Zone{}, &Error{Input: clip(name), Kind: kind}
+		return Zone{}, &Error{Input: textlen.ClipInput(name), Kind: kind}
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return Zone{}, &Error{Input: clip(name), Kind: ZoneNotLoadable, Err: err}
+		return Zone{}, &Error{Input: textlen.ClipInput(name), Kind: ZoneNotLoadable, Err: err}
 	}
 	locations.Store(name, loc)
 	return Zone{name: name, loc: loc}, nil
@@ -213,20 +215,3 @@ func (e *Error) Error() string {
 
 // Unwrap returns the loader's error, if any.
 func (e *Error) Unwrap() error { return e.Err }
-
-// clipLen is how many bytes of a refused input an error repeats.
-const clipLen = 72
-
-// clip shortens s for an error message, cutting on a rune boundary and marking the cut.
-func clip(s string) string {
-	if len(s) <= clipLen {
-		return s
-	}
-	cut := clipLen
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
 func TestParseZoneAccepts(t *testing.T) {
@@ -100,8 +102,8 @@ func TestZoneErrorClipsLongInput(t *testing.T) {
 	if !errors.As(err, &ze) {
 		t.Fatalf("want *Error, got %v", err)
 	}
-	if len(ze.Input) > clipLen+len("…") {
-		t.Errorf("Input is %d bytes, want at most %d", len(ze.Input), clipLen+len("…"))
+	if len(ze.Input) > textlen.ClipInputBytes+len("…") {
+		t.Errorf("Input is %d bytes, want at most %d", len(ze.Input), textlen.ClipInputBytes+len("…"))
 	}
 	if !strings.HasSuffix(ze.Input, "…") || !strings.HasPrefix(in, strings.TrimSuffix(ze.Input, "…")) {
 		t.Errorf("Input %q is not a marked prefix of the value", ze.Input)
