@@ -1,7 +1,8 @@
 // Package textlen measures and cuts text the way every character limit of the
 // project counts it: in UTF-16 code units, the unit the recorded wire
 // formats and the TypeScript implementation use (result ceilings, question
-// lengths, served characters in events).
+// lengths, served characters in events). ClipInput, which only shortens a
+// refused input inside an error message, counts bytes.
 package textlen
 
 import "unicode/utf16"
