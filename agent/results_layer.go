@@ -145,7 +145,7 @@ func seedResults(s *flow.Scope, from *conversationCheckpoint) error {
 // exportLedger reads the ledger as of the record's last commit for the
 // conversation checkpoint.
 func exportLedger(rec *flow.Record) json.RawMessage {
-	rows := findingsAt(rec)
+	rows := (&record.Record{Log: rec}).Findings()
 	if len(rows) == 0 {
 		return nil
 	}
@@ -154,29 +154,6 @@ func exportLedger(rec *flow.Record) json.RawMessage {
 		return nil
 	}
 	return b
-}
-
-// findingsAt returns the findingsLedger as of a record's last commit, typed
-// (a live record) or from raw JSON (a record decoded without the layer's
-// keys).
-func findingsAt(rec *flow.Record) []ledger.Row {
-	if rec == nil || len(rec.Commits) == 0 {
-		return nil
-	}
-	v, ok, err := flow.ValueAt(rec, len(rec.Commits)-1, kFindings.KeyName())
-	if err != nil || !ok {
-		return nil
-	}
-	switch t := v.(type) {
-	case []ledger.Row:
-		return t
-	case json.RawMessage:
-		var rows []ledger.Row
-		if json.Unmarshal(t, &rows) == nil {
-			return rows
-		}
-	}
-	return nil
 }
 
 // timeRowKinds are the time layer's row kinds: admitted at the door on the
@@ -234,7 +211,7 @@ func (r *Result) Findings() []ledger.Row {
 	if r == nil || r.record == nil {
 		return nil
 	}
-	return findingsAt(r.record.Log)
+	return r.record.Findings()
 }
 
 // ReasonNotArmed is the one reason of the assessment of a turn nothing

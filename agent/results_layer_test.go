@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
@@ -693,5 +694,32 @@ func TestResultsLayerS13DevWarningOnce(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), "results layer is off") {
 		t.Errorf("an armed run warned:\n%s", buf.String())
+	}
+}
+
+// TestRecordFindingsSurviveDecoding: a stored record's findings (read from
+// its JSON) are the live record's typed rows.
+func TestRecordFindingsSurviveDecoding(t *testing.T) {
+	res, _, _ := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "No failures."}},
+		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithResultsLayer())
+	live := res.Record().Findings()
+	if len(live) == 0 {
+		t.Fatal("the live record has no findings")
+	}
+	b, err := json.Marshal(res.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := record.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lj, _ := json.Marshal(live)
+	bj, _ := json.Marshal(back.Findings())
+	if diff := cmp.Diff(string(lj), string(bj)); diff != "" {
+		t.Errorf("decoded findings (-live +decoded):\n%s", diff)
+	}
+	if got := (&record.Record{}).Findings(); got != nil {
+		t.Errorf("an empty record's findings = %v, want nil", got)
 	}
 }

@@ -107,7 +107,7 @@ func RollUpOf(rec *record.Record) *RollUp {
 		runID := in.Log.RunID
 		a := agent.AssessRecord(in)
 		is := InnerStanding{Agent: o.Agent, Node: o.Node, RunID: runID, Standing: a.Standing,
-			Coverage: innerCoverage(in), Findings: innerFindings(in)}
+			Coverage: innerCoverage(in), Findings: in.Findings()}
 		if is.Findings == nil {
 			is.Findings = []ledger.Row{}
 		}
@@ -151,29 +151,6 @@ func innerCoverage(rec *record.Record) []coverage.DeclaredCoverage {
 		return []coverage.DeclaredCoverage{}
 	}
 	return rows
-}
-
-// innerFindings is an inner run's findings ledger as of its end (typed in a
-// live record, JSON in a decoded one), nil when no layer filed findings:
-// what agent.Result.Findings returns for that turn.
-func innerFindings(rec *record.Record) []ledger.Row {
-	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
-		return nil
-	}
-	v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, state.KeyFindingsLedger.KeyName())
-	if err != nil || !ok {
-		return nil
-	}
-	switch t := v.(type) {
-	case []ledger.Row:
-		return t
-	case json.RawMessage:
-		var rows []ledger.Row
-		if json.Unmarshal(t, &rows) == nil {
-			return rows
-		}
-	}
-	return nil
 }
 
 // LimitsBlock renders, per inner run that declared coverage, that run's
