@@ -4,6 +4,7 @@
 package tool
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"math"
@@ -71,10 +72,18 @@ func integralNumbers(v *any) bool {
 // exact arithmetic, so a hostile "1e-999999" costs nothing.
 func integerSpelling(s string) (string, bool) {
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		exp := strings.TrimLeft(s[i+1:], "+-")
+		if strings.Trim(s[:i], "-0.") == "" {
+			return "0", true // zero times any power of ten
+		}
+		sign, exp := "", s[i+1:]
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			sign, exp = exp[:1], exp[1:]
+		}
+		exp = strings.TrimLeft(exp, "0")
 		if len(exp) > 3 {
 			return "", false
 		}
+		s = s[:i] + "e" + sign + cmp.Or(exp, "0")
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<63 {

@@ -112,9 +112,14 @@ func decodeJSON(b []byte) (any, error) {
 // exactly "object", and compiles it. Schemas may name their draft with
 // $schema (draft 4 to 2020-12); without it, 2020-12 applies. References to
 // anything outside the document are refused: nothing is loaded from the
-// network or the file system.
-func compileSchema(toolName string, raw []byte) (*compiledSchema, error) {
-	doc, err := decodeJSON(raw)
+// network or the file system. A non-nil check is the schema validation
+// uses instead of raw (raw with tighter bounds); raw is what is served.
+func compileSchema(toolName string, raw, check []byte) (*compiledSchema, error) {
+	src := raw
+	if check != nil {
+		src = check
+	}
+	doc, err := decodeJSON(src)
 	if err != nil {
 		return nil, &DefinitionError{Tool: toolName, Path: "schema", Problem: "the input schema is not valid JSON", Fix: "pass one JSON object such as {\"type\":\"object\",\"properties\":{}}", Err: err}
 	}
@@ -159,7 +164,8 @@ func (s *compiledSchema) property(name string) (map[string]any, bool) {
 
 // jsonTypeOf names the JSON type of a value decoded by decodeJSON (or
 // encoding/json): null, boolean, integer, number, string, array, object.
-// A json.Number with no fraction or exponent is an "integer".
+// A json.Number is an "integer" when it has no fraction or exponent, or
+// when it spells an integer within ±2^63 another way (2.0, 1e2).
 func jsonTypeOf(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -167,7 +173,10 @@ func jsonTypeOf(v any) string {
 	case bool:
 		return "boolean"
 	case json.Number:
-		if _, err := x.Int64(); err == nil {
+		if _, err := x.Int64(); err == nil || !strings.ContainsAny(string(x), ".eE") {
+			return "integer"
+		}
+		if _, ok := integerSpelling(string(x)); ok {
 			return "integer"
 		}
 		return "number"

@@ -9,9 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -74,6 +76,11 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 	if err != nil {
 		return nil, &DefinitionError{Tool: name, Path: "schema", Problem: "the inferred schema cannot be encoded", Fix: "simplify the input type", Err: err}
 	}
+	// The arguments are checked against the schema plus the range of each
+	// 64-bit integer field, so a value the decode would refuse is an issue
+	// the model can fix. The declared schema leaves those ranges out: they
+	// are noise to a model and cost tokens on every request.
+	check := checkSchema[In]()
 	exec := func(ctx context.Context, args json.RawMessage) (any, error) {
 		var in In
 		if len(bytes.TrimSpace(args)) > 0 {
@@ -83,7 +90,7 @@ func New[In, Out any](name, desc string, fn func(ctx context.Context, in In) (Ou
 		}
 		return fn(ctx, in)
 	}
-	return build(name, desc, raw, exec, false, opts, &stack)
+	return build(name, desc, raw, check, exec, false, opts, &stack)
 }
 
 // NewRaw defines a tool from a JSON schema given as is (an MCP tool's, for
@@ -114,7 +121,7 @@ func NewRaw(name, desc string, schema json.RawMessage, fn func(ctx context.Conte
 		}
 		return fn(ctx, args)
 	}
-	return build(name, desc, schema, exec, true, opts, &stack)
+	return build(name, desc, schema, nil, exec, true, opts, &stack)
 }
 
 // Must returns t, and panics with err when err is not nil. It is meant for
@@ -138,8 +145,8 @@ func checkHead(name, desc string) error {
 	return nil
 }
 
-func build(name, desc string, raw []byte, exec func(context.Context, json.RawMessage) (any, error), rawResults bool, opts []Option, stack *callStack) (*Tool, error) {
-	s, err := compileSchema(name, raw)
+func build(name, desc string, raw, check []byte, exec func(context.Context, json.RawMessage) (any, error), rawResults bool, opts []Option, stack *callStack) (*Tool, error) {
+	s, err := compileSchema(name, raw, check)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +195,31 @@ func inferOptions() *jsonschema.ForOptions {
 	}}
 }
 
+// checkOptions is inferOptions plus the range of the 64-bit integer types,
+// which the inference leaves out (it bounds the smaller ones). The bounds
+// are exact decimal numbers (a float64 would round 2^63 - 1 up), the upper
+// one exclusive. The schema type keeps them in float64 fields, so they go
+// out under stand-in keys that checkSchema renames.
+func checkOptions() *jsonschema.ForOptions {
+	o := inferOptions()
+	bounded := func(min, below string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Extra: map[string]any{"$agentfootprint-minimum": json.Number(min), "$agentfootprint-exclusiveMaximum": json.Number(below)}}
+	}
+	signed := func(bits int) *jsonschema.Schema {
+		half := new(big.Int).Lsh(big.NewInt(1), uint(bits-1))
+		return bounded(new(big.Int).Neg(half).String(), half.String())
+	}
+	unsigned := func(bits int) *jsonschema.Schema {
+		return bounded("0", new(big.Int).Lsh(big.NewInt(1), uint(bits)).String())
+	}
+	o.TypeSchemas[reflect.TypeFor[int]()] = signed(strconv.IntSize)
+	o.TypeSchemas[reflect.TypeFor[int64]()] = signed(64)
+	o.TypeSchemas[reflect.TypeFor[uint]()] = unsigned(strconv.IntSize)
+	o.TypeSchemas[reflect.TypeFor[uint64]()] = unsigned(64)
+	o.TypeSchemas[reflect.TypeFor[uintptr]()] = unsigned(strconv.IntSize)
+	return o
+}
+
 // checkInputFields refuses an input struct the model can never fill:
 // encoding/json reads and writes exported fields only, so an unexported
 // field with a json tag is a silent mistake, and a struct whose fields are
@@ -230,3 +262,21 @@ func typeName[T any]() string {
 // Name returns the tool's name. Everything else the tool declares is in
 // its Declaration.
 func (t *Tool) Name() string { return t.name }
+
+// boundKeys pairs each stand-in key of checkOptions with the keyword it
+// becomes. No schema the inference writes uses the stand-ins.
+var boundKeys = [4]string{`"$agentfootprint-minimum":`, `"minimum":`, `"$agentfootprint-exclusiveMaximum":`, `"exclusiveMaximum":`}
+
+// checkSchema returns In's schema with checkOptions' bounds, or nil (the
+// declared schema is then the one checked) when it cannot be built.
+func checkSchema[In any]() []byte {
+	cs, err := jsonschema.For[In](checkOptions())
+	if err != nil {
+		return nil
+	}
+	b, err := json.Marshal(cs)
+	if err != nil {
+		return nil
+	}
+	return []byte(strings.NewReplacer(boundKeys[:]...).Replace(string(b)))
+}
