@@ -80,8 +80,8 @@ func TestOfficialSDKsAgreeOnMiddlewareStreams(t *testing.T) {
 	srv, _ := server(t)
 	tap := &tee{}
 	hc := &http.Client{Transport: tap}
-	oa := openai.New(openai.Options{BaseURL: srv.URL + "/v1", APIKey: "unused", HTTPClient: hc, Retry: llm.RetryPolicy{Attempts: 1}})
-	an := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "unused", HTTPClient: hc, Retry: llm.RetryPolicy{Attempts: 1}})
+	oa := openai.New(openai.Options{BaseURL: srv.URL + "/v1", APIKey: "unused", HTTPClient: hc, Retry: llm.RetryPolicy{Attempts: 1}}).(llm.Streamer)
+	an := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "unused", HTTPClient: hc, Retry: llm.RetryPolicy{Attempts: 1}}).(llm.Streamer)
 	for _, user := range []string{"say hello", "use one tool", "use two tools"} {
 		t.Run("openai/"+user, func(t *testing.T) {
 			resp, err := llm.Collect(oa.Stream(context.Background(), request(user)))

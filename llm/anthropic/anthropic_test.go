@@ -25,8 +25,8 @@ func req() *llm.Request { return wiretest.UserHi("claude-test") }
 
 func newClient(base string) wiretest.Client { return client(base) }
 
-func client(url string) *Client {
-	return New(Options{BaseURL: url, APIKey: "sk-ant-secret-key", Model: "claude-test", Retry: llm.RetryPolicy{Attempts: 1}})
+func client(url string) *apiClient {
+	return newAPIClient(Options{BaseURL: url, APIKey: "sk-ant-secret-key", Model: "claude-test", Retry: llm.RetryPolicy{Attempts: 1}})
 }
 
 func sseServer(t *testing.T, body string) *httptest.Server {
@@ -151,7 +151,7 @@ func TestEncodeGolden(t *testing.T) {
 		ToolChoice:  llm.ToolChoice{Mode: llm.ToolChoiceRequired},
 		Temperature: &temp, MaxTokens: 100, Stop: []string{"END"},
 	}
-	body, spans, err := New(Options{BaseURL: "http://x"}).encode(r, false)
+	body, spans, err := newAPIClient(Options{BaseURL: "http://x"}).encode(r, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestToolLessCallWithToolHistory(t *testing.T) {
 		{Role: llm.RoleTool, ToolCallID: "toolu_2", ToolName: "top", Content: "not run: step budget spent"},
 		{Role: llm.RoleUser, Content: "Answer now from what you have."},
 	}}
-	body, spans, err := New(Options{BaseURL: "http://x"}).encode(r, false)
+	body, spans, err := newAPIClient(Options{BaseURL: "http://x"}).encode(r, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,14 +181,14 @@ func TestToolLessCallWithToolHistory(t *testing.T) {
 		}
 	}
 	// A plain conversation gets no placeholders.
-	plain, _, _ := New(Options{BaseURL: "http://x"}).encode(req(), false)
+	plain, _, _ := newAPIClient(Options{BaseURL: "http://x"}).encode(req(), false)
 	if bytes.Contains(plain, []byte(`"tools"`)) {
 		t.Errorf("plain body = %s", plain)
 	}
 }
 
 func TestSpansProperty(t *testing.T) {
-	c := New(Options{BaseURL: "http://x"})
+	c := newAPIClient(Options{BaseURL: "http://x"})
 	wiretest.SpansProperty(t, 5, 6, func(r *llm.Request) ([]byte, []llm.Span, error) { return c.encode(r, true) })
 }
 
@@ -237,21 +237,21 @@ func TestDiagnose(t *testing.T) {
 		_, _ = io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"model: x"}}`)
 	}))
 	defer srv.Close()
-	got := New(Options{BaseURL: srv.URL, APIKey: "k", Model: "claude-ok"}).Diagnose(context.Background())
+	got := newAPIClient(Options{BaseURL: srv.URL, APIKey: "k", Model: "claude-ok"}).Diagnose(context.Background())
 	want := []llm.Diagnosis{{Check: "key", OK: true, Message: "an API key is set"}, {Check: "server", OK: true, Message: "the server at " + srv.URL + " answers"}, {Check: "model", OK: true, Message: `model "claude-ok" is available`}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
 	}
-	got = New(Options{BaseURL: srv.URL, APIKey: "k", Model: "claude-9"}).Diagnose(context.Background())
+	got = newAPIClient(Options{BaseURL: srv.URL, APIKey: "k", Model: "claude-9"}).Diagnose(context.Background())
 	if got[2].OK || !strings.Contains(got[2].Message, `model "claude-9" is not available`) {
 		t.Errorf("missing model: %+v", got)
 	}
-	got = New(Options{BaseURL: srv.URL, APIKey: "bad", Model: "claude-ok"}).Diagnose(context.Background())
+	got = newAPIClient(Options{BaseURL: srv.URL, APIKey: "bad", Model: "claude-ok"}).Diagnose(context.Background())
 	if got[1].OK || !strings.Contains(got[1].Message, "the API key was rejected") {
 		t.Errorf("bad key: %+v", got)
 	}
 	t.Setenv(keyEnv, "")
-	got = New(Options{BaseURL: srv.URL, Model: "claude-ok"}).Diagnose(context.Background())
+	got = newAPIClient(Options{BaseURL: srv.URL, Model: "claude-ok"}).Diagnose(context.Background())
 	if got[0].OK || !strings.Contains(got[0].Message, "set ANTHROPIC_API_KEY") {
 		t.Errorf("no key: %+v", got)
 	}
@@ -289,7 +289,7 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 	s.WriteString(ev("content_block_stop", `{"type":"content_block_stop","index":0}`))
 	s.WriteString(stop("end_turn", 1000))
 	data := []byte(s.String())
-	c := New(Options{BaseURL: "http://x", Model: "m"})
+	c := newAPIClient(Options{BaseURL: "http://x", Model: "m"})
 	wiretest.BenchDecode(b, data, func(body io.Reader) (*llm.Response, error) {
 		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(body)}
 		var ex llm.Exchange

@@ -39,7 +39,7 @@ const defaultMaxTokens = 4096
 // defaultTimeout bounds one whole call when Options.Timeout is zero.
 const defaultTimeout = 5 * time.Minute
 
-// Options configure a Client. Every field is optional.
+// Options configure the provider New returns. Every field is optional.
 type Options struct {
 	// BaseURL is the root that "/v1/messages" is appended to; empty means
 	// $ANTHROPIC_BASE_URL, else https://api.anthropic.com.
@@ -64,8 +64,8 @@ type Options struct {
 	Header http.Header
 }
 
-// Client speaks the Messages API. It is safe for concurrent use.
-type Client struct {
+// apiClient speaks the Messages API. It is safe for concurrent use.
+type apiClient struct {
 	opts   Options
 	base   string
 	key    string
@@ -75,16 +75,25 @@ type Client struct {
 }
 
 var (
-	_ llm.Provider     = (*Client)(nil)
-	_ llm.Streamer     = (*Client)(nil)
-	_ llm.Capabilities = (*Client)(nil)
-	_ llm.Diagnoser    = (*Client)(nil)
+	_ llm.Provider     = (*apiClient)(nil)
+	_ llm.Streamer     = (*apiClient)(nil)
+	_ llm.Capabilities = (*apiClient)(nil)
+	_ llm.Diagnoser    = (*apiClient)(nil)
 )
 
-// New returns a client. It never fails: a missing key is reported by the
-// first call (or by Diagnose) with the variable to set.
-func New(opts Options) *Client {
-	c := &Client{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv))}
+// New returns a provider that speaks the Messages API. It never fails: a
+// missing key is reported by the first call (or by Diagnose) with the
+// variable to set. It is safe for concurrent use.
+//
+// Besides [llm.Provider], the value implements [llm.Streamer],
+// [llm.Capabilities] and [llm.Diagnoser], and has a BaseURL method naming the
+// root it sends to; reach them with a type assertion, or open the client
+// through providers.Open, whose providers.Client has all of them.
+func New(opts Options) llm.Provider { return newAPIClient(opts) }
+
+// newAPIClient builds the client New returns, concretely typed for this package's tests.
+func newAPIClient(opts Options) *apiClient {
+	c := &apiClient{opts: opts, key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv))}
 	base := wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL)
 	c.base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
 	c.caller = wire.NewCaller(wire.Setup{
@@ -97,17 +106,17 @@ func New(opts Options) *Client {
 }
 
 // Name returns "anthropic".
-func (c *Client) Name() string { return "anthropic" }
+func (c *apiClient) Name() string { return "anthropic" }
 
 // BaseURL returns the root the client sends to.
-func (c *Client) BaseURL() string { return c.base }
+func (c *apiClient) BaseURL() string { return c.base }
 
 // Capabilities: the Messages API has no seed; forced tool choice works.
-func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: false, ForcedToolChoice: true} }
+func (c *apiClient) Capabilities() llm.Caps { return llm.Caps{Seed: false, ForcedToolChoice: true} }
 
-func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
+func (c *apiClient) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
-func (c *Client) maxTokens(req *llm.Request) int {
+func (c *apiClient) maxTokens(req *llm.Request) int {
 	switch {
 	case req.MaxTokens > 0:
 		return req.MaxTokens
@@ -117,9 +126,9 @@ func (c *Client) maxTokens(req *llm.Request) int {
 	return defaultMaxTokens
 }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
+func (c *apiClient) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
-func (c *Client) header(stream bool) http.Header {
+func (c *apiClient) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
 	h.Set("anthropic-version", apiVersion)
 	if c.key != "" {
@@ -128,17 +137,17 @@ func (c *Client) header(stream bool) http.Header {
 	return h
 }
 
-func (c *Client) nextID() string { return "anthropic-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
+func (c *apiClient) nextID() string { return "anthropic-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
 
-func (c *Client) endpoint() string { return c.base + "/v1/messages" }
+func (c *apiClient) endpoint() string { return c.base + "/v1/messages" }
 
 // Complete sends one non-streaming request.
-func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+func (c *apiClient) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	return c.caller.Complete(ctx, req, c.endpoint(), c.header(false), c.decode)
 }
 
 // decode reads a non-streamed body: a message, or an error in a 200.
-func (c *Client) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
+func (c *apiClient) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
 	var probe struct {
 		Type  string          `json:"type"`
 		Error json.RawMessage `json:"error"`
@@ -172,13 +181,13 @@ func notAMessage(p wire.Profile, raw []byte, cause error) *llm.Error {
 
 // Stream sends one streaming request and yields text deltas as they
 // arrive, then each whole tool call, the usage, and done.
-func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
+func (c *apiClient) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
 	return c.caller.Stream(ctx, req, c.endpoint(), func() http.Header { return c.header(true) }, c.decode, c.readStream)
 }
 
 // readStream decodes an SSE body, calling onText per text delta; it returns
 // (nil, nil) when onText asks to stop.
-func (c *Client) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+func (c *apiClient) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
 	a := &accumulator{}
 	stopped, err := wire.DriveSSE(resp.Body, ex, func(ev wire.SSEEvent) (string, error) {
 		text, err := a.feed(ev.Name, ev.Data)

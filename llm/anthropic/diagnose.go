@@ -14,7 +14,7 @@ import (
 
 // Diagnose checks the key, that the server answers, and that the model
 // exists (GET /v1/models/{model}). It sends no prompt.
-func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
+func (c *apiClient) Diagnose(ctx context.Context) []llm.Diagnosis {
 	var out []llm.Diagnosis
 	if c.key == "" {
 		out = append(out, llm.Diagnosis{Check: "key", OK: false, Message: fmt.Sprintf("no API key is set; set %s or anthropic.Options.APIKey", keyEnv)})

@@ -15,7 +15,7 @@ import (
 // them starts its own user message (the API joins consecutive user turns
 // itself, and translators such as Ollama's keep the order that way). System
 // messages inside Messages are appended to the top-level system text.
-func (c *Client) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
+func (c *apiClient) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
 	w := wire.StartBody(c.model(req))
 	w.Key("max_tokens")
 	w.Int(int64(c.maxTokens(req)))

@@ -12,7 +12,7 @@ import (
 )
 
 // A stream yields text as it arrives, then whole tool calls, usage, done.
-func ExampleClient_Stream() {
+func Example_stream() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude-x\",\"usage\":{\"input_tokens\":20,\"output_tokens\":1}}}\n\n"+
@@ -26,7 +26,12 @@ func ExampleClient_Stream() {
 	}))
 	defer srv.Close()
 
-	model := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "example", Model: "claude-x"})
+	// Streaming is an optional interface of the provider New returns.
+	model, ok := anthropic.New(anthropic.Options{BaseURL: srv.URL, APIKey: "example", Model: "claude-x"}).(llm.Streamer)
+	if !ok {
+		fmt.Println("this provider does not stream")
+		return
+	}
 	req := &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "Why is db1 slow?"}}}
 	for ev, err := range model.Stream(context.Background(), req) {
 		if err != nil {

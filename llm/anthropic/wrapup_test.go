@@ -80,7 +80,7 @@ func TestWrapUpSendsTheRealDeclarations(t *testing.T) {
 				desc, _ := tl["description"].(string)
 				req.Tools = append(req.Tools, llm.ToolSchema{Name: tl["name"].(string), Description: desc, InputSchema: schema})
 			}
-			body, spans, err := New(Options{BaseURL: "http://x"}).encode(req, false)
+			body, spans, err := newAPIClient(Options{BaseURL: "http://x"}).encode(req, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,7 +29,7 @@ const defaultBaseURL = "http://127.0.0.1:11434"
 // models can be slow to load, so it is generous.
 const defaultTimeout = 10 * time.Minute
 
-// Options configure a Client. Every field is optional.
+// Options configure the provider New returns. Every field is optional.
 type Options struct {
 	// BaseURL is the server root ("/api/chat" is appended); empty means
 	// $OLLAMA_HOST, else http://127.0.0.1:11434.
@@ -52,8 +52,8 @@ type Options struct {
 	Header http.Header
 }
 
-// Client speaks Ollama's native chat API. It is safe for concurrent use.
-type Client struct {
+// apiClient speaks Ollama's native chat API. It is safe for concurrent use.
+type apiClient struct {
 	opts   Options
 	base   string
 	sender *wire.Sender
@@ -62,16 +62,25 @@ type Client struct {
 }
 
 var (
-	_ llm.Provider     = (*Client)(nil)
-	_ llm.Streamer     = (*Client)(nil)
-	_ llm.Capabilities = (*Client)(nil)
-	_ llm.Diagnoser    = (*Client)(nil)
+	_ llm.Provider     = (*apiClient)(nil)
+	_ llm.Streamer     = (*apiClient)(nil)
+	_ llm.Capabilities = (*apiClient)(nil)
+	_ llm.Diagnoser    = (*apiClient)(nil)
 )
 
-// New returns a client. It never fails: a server that is not running is
-// reported by the first call (or by Diagnose) with `ollama serve`.
-func New(opts Options) *Client {
-	c := &Client{opts: opts}
+// New returns a provider that speaks Ollama's native chat API. It never
+// fails: a server that is not running is reported by the first call (or by
+// Diagnose) with `ollama serve`. It is safe for concurrent use.
+//
+// Besides [llm.Provider], the value implements [llm.Streamer],
+// [llm.Capabilities] and [llm.Diagnoser], and has a BaseURL method naming the
+// root it sends to; reach them with a type assertion, or open the client
+// through providers.Open, whose providers.Client has all of them.
+func New(opts Options) llm.Provider { return newAPIClient(opts) }
+
+// newAPIClient builds the client New returns, concretely typed for this package's tests.
+func newAPIClient(opts Options) *apiClient {
+	c := &apiClient{opts: opts}
 	c.base = strings.TrimRight(wire.FirstSet(opts.BaseURL, hostURL(os.Getenv(hostEnv)), defaultBaseURL), "/")
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: "ollama", BaseURL: c.base, Model: opts.Model, Ollama: true},
@@ -121,32 +130,32 @@ func splitHostPort(h string) (string, string, error) {
 }
 
 // Name returns "ollama".
-func (c *Client) Name() string { return "ollama" }
+func (c *apiClient) Name() string { return "ollama" }
 
 // BaseURL returns the server root the client sends to.
-func (c *Client) BaseURL() string { return c.base }
+func (c *apiClient) BaseURL() string { return c.base }
 
 // Capabilities: options.seed reaches the model; there is no forced tool choice.
-func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: false} }
+func (c *apiClient) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: false} }
 
-func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
+func (c *apiClient) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
+func (c *apiClient) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
-func (c *Client) header(stream bool) http.Header {
+func (c *apiClient) header(stream bool) http.Header {
 	return wire.CallHeader(c.opts.Header, stream, "application/x-ndjson")
 }
 
-func (c *Client) nextID() string { return "ollama-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
+func (c *apiClient) nextID() string { return "ollama-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
 
 // Complete sends one non-streaming request ("stream": false).
-func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+func (c *apiClient) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	return c.caller.Complete(ctx, req, c.base+"/api/chat", c.header(false), c.decode)
 }
 
 // decode reads a non-streamed reply: one frame, though a server that
 // streamed anyway is tolerated.
-func (c *Client) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
+func (c *apiClient) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
 	a := &accumulator{ids: c.nextID}
 	r := wire.NewNDJSONReader(strings.NewReader(string(raw)))
 	for {
@@ -183,7 +192,7 @@ func notAReply(p wire.Profile, raw []byte, cause error) *llm.Error {
 
 // Stream sends one streaming request and yields text deltas as they
 // arrive, then each tool call, the usage when reported, and done.
-func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
+func (c *apiClient) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
 	read := func(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
 		return c.readStream(resp.Body, ex, p, onText)
 	}
@@ -192,7 +201,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 
 // readStream decodes an NDJSON body, calling onText per text delta; it
 // returns (nil, nil) when onText asks to stop.
-func (c *Client) readStream(body io.Reader, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+func (c *apiClient) readStream(body io.Reader, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
 	r := wire.NewNDJSONReader(body)
 	a := &accumulator{ids: c.nextID}
 	for !a.done {

@@ -14,7 +14,7 @@ import (
 
 // Diagnose checks that Ollama answers GET /api/tags and that the model is
 // pulled. Ollama uses no key. It sends no prompt.
-func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
+func (c *apiClient) Diagnose(ctx context.Context) []llm.Diagnosis {
 	out := []llm.Diagnosis{{Check: "key", OK: true, Message: "Ollama needs no API key"}}
 	status, body, le := c.sender.Get(ctx, c.base+"/api/tags", http.Header{"Accept": {"application/json"}})
 	if le != nil {

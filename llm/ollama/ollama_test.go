@@ -26,8 +26,8 @@ func req() *llm.Request { return wiretest.UserHi("qwen3:0.6b") }
 
 func newClient(base string) wiretest.Client { return client(base) }
 
-func client(url string) *Client {
-	return New(Options{BaseURL: url, Model: "qwen3:0.6b", Retry: llm.RetryPolicy{Attempts: 1}})
+func client(url string) *apiClient {
+	return newAPIClient(Options{BaseURL: url, Model: "qwen3:0.6b", Retry: llm.RetryPolicy{Attempts: 1}})
 }
 
 func ndServer(t *testing.T, body string) *httptest.Server {
@@ -111,7 +111,7 @@ func TestEncodeGolden(t *testing.T) {
 		Tools:       []llm.ToolSchema{{Name: "df", Description: "Disk.", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		Temperature: &temp, MaxTokens: 50, Stop: []string{"END"}, Seed: &seed,
 	}
-	c := New(Options{BaseURL: "http://x", KeepAlive: "5m"})
+	c := newAPIClient(Options{BaseURL: "http://x", KeepAlive: "5m"})
 	body, spans, err := c.encode(r, true)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestEncodeGolden(t *testing.T) {
 }
 
 func TestSpansProperty(t *testing.T) {
-	c := New(Options{BaseURL: "http://x"})
+	c := newAPIClient(Options{BaseURL: "http://x"})
 	wiretest.SpansProperty(t, 7, 8, func(r *llm.Request) ([]byte, []llm.Span, error) { return c.encode(r, true) })
 }
 
@@ -170,12 +170,12 @@ func TestDiagnose(t *testing.T) {
 		_, _ = io.WriteString(w, `{"models":[{"name":"llama3.2:latest","model":"llama3.2:latest"}]}`)
 	}))
 	defer srv.Close()
-	got := New(Options{BaseURL: srv.URL, Model: "llama3.2"}).Diagnose(context.Background())
+	got := newAPIClient(Options{BaseURL: srv.URL, Model: "llama3.2"}).Diagnose(context.Background())
 	want := []llm.Diagnosis{{Check: "key", OK: true, Message: "Ollama needs no API key"}, {Check: "server", OK: true, Message: "Ollama answers at " + srv.URL}, {Check: "model", OK: true, Message: `model "llama3.2" is pulled`}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
 	}
-	got = New(Options{BaseURL: srv.URL, Model: "qwen3"}).Diagnose(context.Background())
+	got = newAPIClient(Options{BaseURL: srv.URL, Model: "qwen3"}).Diagnose(context.Background())
 	if got[2].OK || !strings.Contains(got[2].Message, "`ollama pull qwen3`") {
 		t.Errorf("not pulled: %+v", got[2])
 	}
@@ -206,7 +206,7 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 	}
 	s.WriteString(`{"model":"qwen3:0.6b","created_at":"2025-08-20T13:48:24.316155Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":10,"eval_count":1000}` + "\n")
 	data := []byte(s.String())
-	c := New(Options{BaseURL: "http://x", Model: "m"})
+	c := newAPIClient(Options{BaseURL: "http://x", Model: "m"})
 	wiretest.BenchDecode(b, data, func(body io.Reader) (*llm.Response, error) {
 		var ex llm.Exchange
 		return c.readStream(body, &ex, c.sender.Profile, func(string) bool { return true })

@@ -55,7 +55,7 @@ func stream1000(n int) []byte {
 // accumulator + frame capture), no network.
 func BenchmarkDecodeStream1000(b *testing.B) {
 	data := stream1000(1000)
-	c := New(Options{BaseURL: "http://x", Model: "m"})
+	c := newAPIClient(Options{BaseURL: "http://x", Model: "m"})
 	wiretest.BenchDecode(b, data, func(body io.Reader) (*llm.Response, error) {
 		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(body)}
 		var ex llm.Exchange

@@ -45,7 +45,7 @@ func TestReplyLargerThanTheCapIsRefused(t *testing.T) {
 		{"no cap", -1, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := New(Options{BaseURL: srv.URL, APIKey: "k", Model: "m", MaxResponseBytes: tc.limit, Retry: llm.RetryPolicy{Attempts: 1}})
+			c := newAPIClient(Options{BaseURL: srv.URL, APIKey: "k", Model: "m", MaxResponseBytes: tc.limit, Retry: llm.RetryPolicy{Attempts: 1}})
 			var resp *llm.Response
 			var err error
 			if tc.stream {
@@ -68,7 +68,7 @@ func TestReplyLargerThanTheCapIsRefused(t *testing.T) {
 			}
 		})
 	}
-	if got := New(Options{}).caller.MaxBody; got != 32<<20 {
+	if got := newAPIClient(Options{}).caller.MaxBody; got != 32<<20 {
 		t.Errorf("default cap = %d, want 32 MiB", got)
 	}
 }

@@ -33,7 +33,7 @@ const defaultBaseURL = "https://api.openai.com/v1"
 // when Options.Timeout is zero.
 const defaultTimeout = 5 * time.Minute
 
-// Options configure a Client. Every field is optional.
+// Options configure the provider New returns. Every field is optional.
 type Options struct {
 	// BaseURL is the API root that "/chat/completions" is appended to;
 	// empty means $OPENAI_BASE_URL, else https://api.openai.com/v1.
@@ -71,8 +71,8 @@ type Options struct {
 	OmitStreamUsage bool
 }
 
-// Client speaks Chat Completions. It is safe for concurrent use.
-type Client struct {
+// apiClient speaks Chat Completions. It is safe for concurrent use.
+type apiClient struct {
 	opts   Options
 	base   string
 	key    string
@@ -83,16 +83,25 @@ type Client struct {
 }
 
 var (
-	_ llm.Provider     = (*Client)(nil)
-	_ llm.Streamer     = (*Client)(nil)
-	_ llm.Capabilities = (*Client)(nil)
-	_ llm.Diagnoser    = (*Client)(nil)
+	_ llm.Provider     = (*apiClient)(nil)
+	_ llm.Streamer     = (*apiClient)(nil)
+	_ llm.Capabilities = (*apiClient)(nil)
+	_ llm.Diagnoser    = (*apiClient)(nil)
 )
 
-// New returns a client. It never fails: a missing key or an unreachable
-// server is reported by the first call (or by Diagnose) with the fix.
-func New(opts Options) *Client {
-	c := &Client{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL),
+// New returns a provider that speaks Chat Completions. It never fails: a
+// missing key or an unreachable server is reported by the first call (or by
+// Diagnose) with the fix. It is safe for concurrent use.
+//
+// Besides [llm.Provider], the value implements [llm.Streamer],
+// [llm.Capabilities] and [llm.Diagnoser], and has a BaseURL method naming the
+// root it sends to; reach them with a type assertion, or open the client
+// through providers.Open, whose providers.Client has all of them.
+func New(opts Options) llm.Provider { return newAPIClient(opts) }
+
+// newAPIClient builds the client New returns, concretely typed for this package's tests.
+func newAPIClient(opts Options) *apiClient {
+	c := &apiClient{opts: opts, base: wire.FirstSet(opts.BaseURL, os.Getenv(baseURLEnv), defaultBaseURL),
 		key: wire.FirstSet(opts.APIKey, os.Getenv(keyEnv)), name: wire.FirstSet(opts.Name, "openai")}
 	c.caller = wire.NewCaller(wire.Setup{
 		Profile: wire.Profile{Provider: c.name, BaseURL: c.base, Model: opts.Model, KeyEnv: keyEnv,
@@ -104,33 +113,33 @@ func New(opts Options) *Client {
 }
 
 // Name returns the provider name ("openai" unless Options.Name is set).
-func (c *Client) Name() string { return c.name }
+func (c *apiClient) Name() string { return c.name }
 
 // BaseURL returns the API root the client sends to.
-func (c *Client) BaseURL() string { return c.base }
+func (c *apiClient) BaseURL() string { return c.base }
 
 // Capabilities: Chat Completions honours seed and forced tool choice.
-func (c *Client) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: true} }
+func (c *apiClient) Capabilities() llm.Caps { return llm.Caps{Seed: true, ForcedToolChoice: true} }
 
-func (c *Client) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
+func (c *apiClient) model(req *llm.Request) string { return wire.ModelOr(req, c.opts.Model) }
 
-func (c *Client) systemRole() string {
+func (c *apiClient) systemRole() string {
 	if c.opts.DeveloperRole {
 		return "developer"
 	}
 	return "system"
 }
 
-func (c *Client) maxTokensField() string {
+func (c *apiClient) maxTokensField() string {
 	if c.opts.MaxCompletionTokens {
 		return "max_completion_tokens"
 	}
 	return "max_tokens"
 }
 
-func (c *Client) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
+func (c *apiClient) timeout() time.Duration { return wire.TimeoutOr(c.opts.Timeout, defaultTimeout) }
 
-func (c *Client) header(stream bool) http.Header {
+func (c *apiClient) header(stream bool) http.Header {
 	h := wire.CallHeader(c.opts.Header, stream, "text/event-stream")
 	if c.key != "" {
 		h.Set("Authorization", "Bearer "+c.key)
@@ -138,15 +147,15 @@ func (c *Client) header(stream bool) http.Header {
 	return h
 }
 
-func (c *Client) nextID() string { return c.name + "-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
+func (c *apiClient) nextID() string { return c.name + "-call-" + strconv.FormatInt(c.ids.Add(1), 10) }
 
 // Complete sends one non-streaming request.
-func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+func (c *apiClient) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	return c.caller.Complete(ctx, req, wire.JoinURL(c.base, "chat/completions"), c.header(false), c.decode)
 }
 
 // decode reads a non-streamed reply with the client's call ids.
-func (c *Client) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
+func (c *apiClient) decode(raw []byte, p wire.Profile, h http.Header) (*llm.Response, error) {
 	return decodeResponse(raw, p, h, c.nextID)
 }
 
@@ -249,7 +258,7 @@ func notAReply(p wire.Profile, h http.Header, raw []byte, cause error) *llm.Erro
 // arrive, then each whole tool call, the usage when reported, and done.
 // A plain JSON or HTML reply (an error, a proxy page, or a whole
 // completion with streaming ignored) is decoded as a whole.
-func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
+func (c *apiClient) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamEvent, error] {
 	return c.caller.Stream(ctx, req, wire.JoinURL(c.base, "chat/completions"), func() http.Header { return c.header(true) },
 		c.decode, c.readStream)
 }
@@ -258,7 +267,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Str
 // text delta; it returns (nil, nil) when onText asks to stop. Reader
 // errors are returned raw for the caller to classify; a frame that is not
 // JSON or that carries an error is an *llm.Error.
-func (c *Client) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
+func (c *apiClient) readStream(resp *http.Response, ex *llm.Exchange, p wire.Profile, onText func(string) bool) (*llm.Response, error) {
 	a := &accumulator{}
 	stopped, err := wire.DriveSSE(resp.Body, ex, func(ev wire.SSEEvent) (string, error) {
 		text, err := a.feed(ev.Data)

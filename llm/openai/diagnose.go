@@ -15,7 +15,7 @@ import (
 
 // Diagnose checks the key, that the server answers GET {base}/models, and
 // that the configured model is listed there. It sends no prompt.
-func (c *Client) Diagnose(ctx context.Context) []llm.Diagnosis {
+func (c *apiClient) Diagnose(ctx context.Context) []llm.Diagnosis {
 	var out []llm.Diagnosis
 	official := strings.Contains(c.base, "api.openai.com")
 	switch {

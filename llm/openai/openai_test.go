@@ -31,8 +31,8 @@ func sseServer(t *testing.T, body string) *httptest.Server {
 
 func newClient(base string) wiretest.Client { return client(base) }
 
-func client(url string) *Client {
-	return New(Options{BaseURL: url, APIKey: "sk-test-secret-key", Model: "gpt-test", Retry: llm.RetryPolicy{Attempts: 1}})
+func client(url string) *apiClient {
+	return newAPIClient(Options{BaseURL: url, APIKey: "sk-test-secret-key", Model: "gpt-test", Retry: llm.RetryPolicy{Attempts: 1}})
 }
 
 const head = `{"id":"c1","model":"m","choices":[{"index":0,"delta":`
@@ -133,14 +133,14 @@ func TestEncodeGolden(t *testing.T) {
 		ToolChoice:  llm.ToolChoice{Mode: llm.ToolChoiceTool, Name: "df"},
 		Temperature: &temp, MaxTokens: 64, Stop: []string{"\n\n"}, Seed: &seed,
 	}
-	c := New(Options{BaseURL: "http://x", Model: "m"})
+	c := newAPIClient(Options{BaseURL: "http://x", Model: "m"})
 	body, spans, err := c.encode(r, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wiretest.Golden(t, "encode.golden", append(append(body, '\n'), wiretest.JSON(spans)...), *update)
 	wiretest.CheckSpans(t, r, llm.Exchange{RequestBody: body, Spans: spans})
-	dev := New(Options{BaseURL: "http://x", DeveloperRole: true, MaxCompletionTokens: true, OmitStreamUsage: true})
+	dev := newAPIClient(Options{BaseURL: "http://x", DeveloperRole: true, MaxCompletionTokens: true, OmitStreamUsage: true})
 	body2, _, _ := dev.encode(&llm.Request{Model: "o3", System: r.System[:1], MaxTokens: 5}, true)
 	if want := `{"model":"o3","messages":[{"role":"developer","content":"You are terse."}],"max_completion_tokens":5,"stream":true}`; string(body2) != want {
 		t.Errorf("developer body = %s", body2)
@@ -148,12 +148,12 @@ func TestEncodeGolden(t *testing.T) {
 }
 
 func TestSpansProperty(t *testing.T) {
-	c := New(Options{BaseURL: "http://x"})
+	c := newAPIClient(Options{BaseURL: "http://x"})
 	wiretest.SpansProperty(t, 3, 4, func(r *llm.Request) ([]byte, []llm.Span, error) { return c.encode(r, false) })
 }
 
 func TestEncodeRefusals(t *testing.T) {
-	c := New(Options{BaseURL: "http://x"})
+	c := newAPIClient(Options{BaseURL: "http://x"})
 	for name, r := range map[string]*llm.Request{
 		"role":   {Model: "m", Messages: []llm.Message{{Role: "robot"}}},
 		"schema": {Model: "m", Tools: []llm.ToolSchema{{Name: "t", InputSchema: json.RawMessage(`{`)}}},
@@ -163,7 +163,7 @@ func TestEncodeRefusals(t *testing.T) {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
-	if _, err := New(Options{BaseURL: "http://x"}).Complete(context.Background(), &llm.Request{}); err == nil || !strings.Contains(err.Error(), "no model was named") {
+	if _, err := newAPIClient(Options{BaseURL: "http://x"}).Complete(context.Background(), &llm.Request{}); err == nil || !strings.Contains(err.Error(), "no model was named") {
 		t.Errorf("missing model: %v", err)
 	}
 }
@@ -234,7 +234,7 @@ func TestRetries(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := New(Options{BaseURL: srv.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 3, BaseDelay: time.Millisecond}})
+	c := newAPIClient(Options{BaseURL: srv.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 3, BaseDelay: time.Millisecond}})
 	resp, err := c.Complete(context.Background(), req())
 	if err != nil || resp.Content != "ok" || resp.Exchange.Attempts != 3 {
 		t.Fatalf("resp = %+v, %v", resp, err)
@@ -246,7 +246,7 @@ func TestRetries(t *testing.T) {
 		w.WriteHeader(401)
 	}))
 	defer auth.Close()
-	c = New(Options{BaseURL: auth.URL, Model: "m", APIKey: "k", Retry: llm.RetryPolicy{Attempts: 3, BaseDelay: time.Millisecond}})
+	c = newAPIClient(Options{BaseURL: auth.URL, Model: "m", APIKey: "k", Retry: llm.RetryPolicy{Attempts: 3, BaseDelay: time.Millisecond}})
 	if _, err := c.Complete(context.Background(), req()); llm.KindOf(err) != llm.KindAuth || n.Load() != 1 {
 		t.Errorf("auth: %v after %d attempts", err, n.Load())
 	}
@@ -256,7 +256,7 @@ func TestRetries(t *testing.T) {
 		w.WriteHeader(429)
 	}))
 	defer long.Close()
-	c = New(Options{BaseURL: long.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 3, MaxDelay: time.Second}})
+	c = newAPIClient(Options{BaseURL: long.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 3, MaxDelay: time.Second}})
 	_, err = c.Complete(context.Background(), req())
 	var le *llm.Error
 	if !errors.As(err, &le) || le.RetryAfter != time.Hour || !strings.Contains(le.Message, "retry after 1h0m0s") {
@@ -290,14 +290,14 @@ func TestUnreachableTimeoutCancel(t *testing.T) {
 	}))
 	defer slow.Close()
 	defer close(block)
-	c := New(Options{BaseURL: slow.URL, Model: "m", Timeout: 100 * time.Millisecond, Retry: llm.RetryPolicy{Attempts: 1}})
+	c := newAPIClient(Options{BaseURL: slow.URL, Model: "m", Timeout: 100 * time.Millisecond, Retry: llm.RetryPolicy{Attempts: 1}})
 	got := wiretest.Drain(t, c.Stream(context.Background(), req()))
 	if got.ErrorKind != llm.KindTimeout || !strings.Contains(got.Error, "openai.Options.Timeout") {
 		t.Errorf("stream timeout: %+v", got)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c = New(Options{BaseURL: slow.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 1}})
+	c = newAPIClient(Options{BaseURL: slow.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 1}})
 	var kinds []llm.EventKind
 	var last error
 	for ev, err := range c.Stream(ctx, req()) {
@@ -355,7 +355,7 @@ func TestDiagnose(t *testing.T) {
 		_, _ = io.WriteString(w, `{"data":[{"id":"gpt-test"},{"id":"other"}]}`)
 	}))
 	defer srv.Close()
-	got := New(Options{BaseURL: srv.URL + "/v1", Model: "gpt-test", APIKey: "k"}).Diagnose(context.Background())
+	got := newAPIClient(Options{BaseURL: srv.URL + "/v1", Model: "gpt-test", APIKey: "k"}).Diagnose(context.Background())
 	want := []llm.Diagnosis{
 		{Check: "key", OK: true, Message: "an API key is set"},
 		{Check: "server", OK: true, Message: "the server at " + srv.URL + "/v1 answers"},
@@ -364,12 +364,12 @@ func TestDiagnose(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
 	}
-	got = New(Options{BaseURL: srv.URL + "/v1", Model: "gpt-9", APIKey: "k"}).Diagnose(context.Background())
+	got = newAPIClient(Options{BaseURL: srv.URL + "/v1", Model: "gpt-9", APIKey: "k"}).Diagnose(context.Background())
 	if got[2].OK || !strings.Contains(got[2].Message, `model "gpt-9" is not listed`) {
 		t.Errorf("missing model: %+v", got[2])
 	}
 	t.Setenv(keyEnv, "")
-	got = New(Options{BaseURL: "https://api.openai.com/v1", Model: "m", HTTPClient: &http.Client{Transport: refuse{}}}).Diagnose(context.Background())
+	got = newAPIClient(Options{BaseURL: "https://api.openai.com/v1", Model: "m", HTTPClient: &http.Client{Transport: refuse{}}}).Diagnose(context.Background())
 	if got[0].OK || !strings.Contains(got[0].Message, "set OPENAI_API_KEY") {
 		t.Errorf("missing key: %+v", got[0])
 	}
@@ -397,7 +397,7 @@ func TestStreamRetriedBeforeFirstByte(t *testing.T) {
 		_, _ = io.WriteString(w, quirks[0].sse)
 	}))
 	defer srv.Close()
-	c := New(Options{BaseURL: srv.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 2, BaseDelay: time.Millisecond}})
+	c := newAPIClient(Options{BaseURL: srv.URL, Model: "m", Retry: llm.RetryPolicy{Attempts: 2, BaseDelay: time.Millisecond}})
 	resp, err := llm.Collect(c.Stream(context.Background(), req()))
 	if err != nil || resp.Content != "Hello" || resp.Exchange.Attempts != 2 || n.Load() != 2 {
 		t.Fatalf("resp = %+v, err %v, server saw %d", resp, err, n.Load())

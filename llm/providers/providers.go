@@ -58,15 +58,24 @@ func Open(cfg Config) (Client, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, fmt.Errorf("providers: model: name the model to use with %s (for example --model)", orUnknown(cfg.Provider))
 	}
+	var p llm.Provider
 	switch cfg.Provider {
 	case "openai":
-		return openai.New(openai.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Timeout: cfg.Timeout}), nil
+		p = openai.New(openai.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Timeout: cfg.Timeout})
 	case "anthropic":
-		return anthropic.New(anthropic.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Timeout: cfg.Timeout}), nil
+		p = anthropic.New(anthropic.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Timeout: cfg.Timeout})
 	case "ollama":
-		return ollama.New(ollama.Options{BaseURL: cfg.BaseURL, Model: cfg.Model, Timeout: cfg.Timeout}), nil
+		p = ollama.New(ollama.Options{BaseURL: cfg.BaseURL, Model: cfg.Model, Timeout: cfg.Timeout})
+	default:
+		return nil, fmt.Errorf("providers: provider: %q is not one of %s", cfg.Provider, strings.Join(Names(), ", "))
 	}
-	return nil, fmt.Errorf("providers: provider: %q is not one of %s", cfg.Provider, strings.Join(Names(), ", "))
+	// Each wire client has every method of Client; the constructors return the
+	// narrower llm.Provider, so the rest is reached here, once.
+	c, ok := p.(Client)
+	if !ok {
+		return nil, fmt.Errorf("providers: provider: the %s client lacks a method of providers.Client", cfg.Provider)
+	}
+	return c, nil
 }
 
 func orUnknown(s string) string {
