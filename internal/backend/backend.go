@@ -30,7 +30,7 @@ func Open(ctx context.Context, target string) (store.Store, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		return s, "postgres " + s.Where(), nil
+		return s, fmt.Sprint(s), nil // the store prints as "postgres database/schema"
 	}
 	path := target
 	if path == "" {

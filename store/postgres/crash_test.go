@@ -25,7 +25,7 @@ func TestCrashChild(t *testing.T) {
 	if dsn == "" {
 		t.Skip("helper process for TestCrashMidWrite")
 	}
-	s, err := Open(context.Background(), dsn)
+	s, err := open(context.Background(), dsn)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -40,7 +40,7 @@ func TestCrashChild(t *testing.T) {
 func TestCrashMidWrite(t *testing.T) {
 	ctx := context.Background()
 	dsn := freshSchema(t)
-	s, err := Open(ctx, dsn)
+	s, err := open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

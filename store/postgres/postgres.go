@@ -15,12 +15,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// maxConns bounds the connections one Store opens.
+// maxConns bounds the connections one store opens.
 const maxConns = 4
 
-// Store is a store.Store backed by PostgreSQL. Its tables are prefixed agentfootprint_ and
-// live in the first schema of the connection's search_path.
-type Store struct {
+// runStore is the store.Store Open returns, backed by PostgreSQL.
+type runStore struct {
 	pool   *pgxpool.Pool
 	where  string
 	closed atomic.Bool
@@ -30,12 +29,24 @@ type Store struct {
 	midPut func()
 }
 
-var _ store.Store = (*Store)(nil)
+var _ store.Store = (*runStore)(nil)
 
 // Open connects to the database named by dsn (a postgres:// URL or a keyword/value string,
 // as pgx accepts) and creates the schema on first use. It refuses an unreachable server and
-// a schema written by a newer version (*store.SchemaVersionError).
-func Open(ctx context.Context, dsn string) (*Store, error) {
+// a schema written by a newer version (*store.SchemaVersionError). The store's tables are
+// prefixed agentfootprint_ and live in the first schema of the connection's search_path;
+// the store prints (fmt.Stringer) as "postgres database/schema", never the password of dsn.
+// It is safe for concurrent use; Close releases its connections.
+func Open(ctx context.Context, dsn string) (store.Store, error) {
+	s, err := open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// open is Open with the concrete type, for this package's tests.
+func open(ctx context.Context, dsn string) (*runStore, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading the connection string: %w", err)
@@ -45,7 +56,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: p}
+	s := &runStore{pool: p}
 	if err := s.initSchema(ctx); err != nil {
 		p.Close()
 		return nil, err
@@ -53,11 +64,11 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
-// Where names the database and schema the store writes to, as "database/schema".
-func (s *Store) Where() string { return s.where }
+// String names the database and schema the store writes to, as "postgres database/schema".
+func (s *runStore) String() string { return "postgres " + s.where }
 
 // Close closes every connection. It is safe to call more than once.
-func (s *Store) Close() error {
+func (s *runStore) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
@@ -65,7 +76,7 @@ func (s *Store) Close() error {
 	return nil
 }
 
-func (s *Store) checkOpen() error {
+func (s *runStore) checkOpen() error {
 	if s.closed.Load() {
 		return store.ErrClosed
 	}
@@ -110,7 +121,7 @@ var schemaV1 = []string{
 
 // initSchema creates the tables, or checks the recorded version, under a transaction-scoped
 // advisory lock so that processes starting together do not race.
-func (s *Store) initSchema(ctx context.Context) error {
+func (s *runStore) initSchema(ctx context.Context) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: connecting: %w", err)

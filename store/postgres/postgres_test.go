@@ -7,6 +7,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/agentfootprint/agentfootprint-go/internal/pgtest"
 	"strings"
 	"testing"
@@ -79,15 +80,15 @@ func TestSchemaCreatedOnceAndReopened(t *testing.T) {
 	if _, err := s2.GetRun(ctx, "kept"); err != nil {
 		t.Errorf("GetRun from a second store on the same schema: %v", err)
 	}
-	if !strings.HasPrefix(s2.Where(), "postgres/aftest_") {
-		t.Errorf("Where() = %q, want database/schema", s2.Where())
+	if got := fmt.Sprint(s2); !strings.HasPrefix(got, "postgres postgres/aftest_") {
+		t.Errorf("the store prints as %q, want postgres database/schema", got)
 	}
 }
 
 func TestNewerSchemaRefused(t *testing.T) {
 	ctx := context.Background()
 	dsn := freshSchema(t)
-	s, err := Open(ctx, dsn)
+	s, err := open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	where := s.Where()
+	where := s.where
 	s.Close()
 	_, err = Open(ctx, dsn)
 	var sv *store.SchemaVersionError

@@ -30,7 +30,7 @@ func fromNanos(n int64) time.Time {
 }
 
 // with runs fn on a pooled connection.
-func (s *Store) with(ctx context.Context, fn func(*pgx.Conn) error) error {
+func (s *runStore) with(ctx context.Context, fn func(*pgx.Conn) error) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func (s *Store) with(ctx context.Context, fn func(*pgx.Conn) error) error {
 // PutRun implements store.Store. The run row, its blobs and their links are written in one
 // transaction; blobs are inserted in digest order so concurrent writers sharing blobs
 // cannot deadlock.
-func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
+func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 
 // GetRun implements store.Store. The run and its blobs are read in one repeatable-read
 // transaction, so a concurrent rewrite is seen whole or not at all.
-func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
+func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 	run := &store.Run{}
 	err := s.with(ctx, func(c *pgx.Conn) error {
 		return pgx.BeginTxFunc(ctx, c, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -153,7 +153,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
 }
 
 // ListRuns implements store.Store.
-func (s *Store) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, error) {
+func (s *runStore) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func (s *Store) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, 
 }
 
 // PutBlob implements store.Store.
-func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
+func (s *runStore) PutBlob(ctx context.Context, data []byte) (string, error) {
 	d := store.Digest(data)
 	if data == nil {
 		data = []byte{}
@@ -239,7 +239,7 @@ func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
 }
 
 // GetBlob implements store.Store.
-func (s *Store) GetBlob(ctx context.Context, digest string) ([]byte, error) {
+func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func (s *Store) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 }
 
 // PutCheckpoint implements store.Store. It sets cp.UpdatedAt to the time of the write.
-func (s *Store) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
+func (s *runStore) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -292,7 +292,7 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
 }
 
 // GetCheckpoint implements store.Store.
-func (s *Store) GetCheckpoint(ctx context.Context, sessionID string) (*store.Checkpoint, error) {
+func (s *runStore) GetCheckpoint(ctx context.Context, sessionID string) (*store.Checkpoint, error) {
 	cp := &store.Checkpoint{}
 	var data []byte
 	var updated int64

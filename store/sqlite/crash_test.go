@@ -25,7 +25,7 @@ func TestCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("helper process for TestCrashMidWrite")
 	}
-	s, err := Open(context.Background(), path)
+	s, err := open(context.Background(), path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -41,7 +41,7 @@ func TestCrashChild(t *testing.T) {
 func TestCrashMidWrite(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "runs.db")
-	s, err := Open(ctx, path)
+	s, err := open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestCrashMidWrite(t *testing.T) {
 		t.Fatalf("child = %v, want exit status 3 from inside the transaction; output:\n%s", err, out)
 	}
 
-	s, err = Open(ctx, path)
+	s, err = open(ctx, path)
 	if err != nil {
 		t.Fatalf("reopen after crash: %v", err)
 	}

@@ -30,7 +30,7 @@ func fromNanos(n int64) time.Time {
 
 // PutRun implements store.Store. The run row, the blobs and the links between them are
 // written in one transaction; a crash or a cancelled ctx before COMMIT leaves no trace.
-func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
+func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 }
 
 // GetRun implements store.Store.
-func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
+func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
 }
 
 // ListRuns implements store.Store.
-func (s *Store) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, error) {
+func (s *runStore) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (s *Store) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInfo, 
 }
 
 // PutBlob implements store.Store.
-func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
+func (s *runStore) PutBlob(ctx context.Context, data []byte) (string, error) {
 	if err := s.checkOpen(); err != nil {
 		return "", err
 	}
@@ -208,7 +208,7 @@ func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
 }
 
 // GetBlob implements store.Store.
-func (s *Store) GetBlob(ctx context.Context, digest string) ([]byte, error) {
+func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (s *Store) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 }
 
 // PutCheckpoint implements store.Store. It sets cp.UpdatedAt to the time of the write.
-func (s *Store) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
+func (s *runStore) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *store.Checkpoint) error {
 }
 
 // GetCheckpoint implements store.Store.
-func (s *Store) GetCheckpoint(ctx context.Context, sessionID string) (*store.Checkpoint, error) {
+func (s *runStore) GetCheckpoint(ctx context.Context, sessionID string) (*store.Checkpoint, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}

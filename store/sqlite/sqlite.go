@@ -20,8 +20,8 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-// Store is a store.Store backed by one SQLite file.
-type Store struct {
+// runStore is the store.Store Open returns, backed by one SQLite file.
+type runStore struct {
 	db     *sql.DB
 	path   string
 	closed atomic.Bool
@@ -35,7 +35,7 @@ type Store struct {
 	midPut func()
 }
 
-var _ store.Store = (*Store)(nil)
+var _ store.Store = (*runStore)(nil)
 
 // DefaultPath returns where runs are kept when no --store path is given:
 // $XDG_DATA_HOME/agentfootprint/runs.db, else ~/.local/share/agentfootprint/runs.db on
@@ -62,8 +62,18 @@ func DefaultPath() (string, error) {
 // Open opens the store file at path, creating the file, its directory (mode 0700) and the
 // schema on first use. It refuses a path containing '?', a file that is not an
 // agentfootprint store, and a store written by a newer schema version
-// (*store.SchemaVersionError).
-func Open(ctx context.Context, path string) (*Store, error) {
+// (*store.SchemaVersionError). The store is safe for concurrent use; Close releases the
+// file.
+func Open(ctx context.Context, path string) (store.Store, error) {
+	s, err := open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// open is Open with the concrete type, for this package's tests.
+func open(ctx context.Context, path string) (*runStore, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: empty store path")
 	}
@@ -81,7 +91,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{db: db, path: path}
+	s := &runStore{db: db, path: path}
 	if err := s.initSchema(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -90,7 +100,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 }
 
 // Close closes the database. It is safe to call more than once.
-func (s *Store) Close() error {
+func (s *runStore) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
@@ -134,7 +144,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 `
 
 // initSchema creates the schema in an empty file, or checks the version of an existing one.
-func (s *Store) initSchema(ctx context.Context) error {
+func (s *runStore) initSchema(ctx context.Context) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("sqlite: opening %s: %w", s.path, err)
@@ -184,7 +194,7 @@ func (s *Store) initSchema(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) checkOpen() error {
+func (s *runStore) checkOpen() error {
 	if s.closed.Load() {
 		return store.ErrClosed
 	}

@@ -43,7 +43,7 @@ func TestCreatedOnFirstUseAndReopened(t *testing.T) {
 		t.Fatalf("store file not created: %v", err)
 	}
 	var mode string
-	s2, err := Open(ctx, path)
+	s2, err := open(ctx, path)
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
 	}
@@ -59,7 +59,7 @@ func TestCreatedOnFirstUseAndReopened(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "runs.db")
-	s, err := Open(ctx, path)
+	s, err := open(ctx, path)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -92,7 +92,7 @@ func TestNotAStoreRefused(t *testing.T) {
 	}
 
 	other := filepath.Join(dir, "other.db")
-	s, err := Open(ctx, other)
+	s, err := open(ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}
