@@ -17,14 +17,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Opener returns an empty index of corpus for dims-dimension vectors.
-type Opener func(t *testing.T, corpus string, dims int) retrieval.Index
-
 // Run checks an index implementation: exact cosine order with ties by id,
 // the same order whatever the insertion order, replacement by id, corpus
 // isolation, refusal of bad vectors, and passages listed in id order with
-// their metadata.
-func Run(t *testing.T, open Opener) {
+// their metadata. open returns an empty index of corpus for dims-dimension
+// vectors.
+func Run(t *testing.T, open func(t *testing.T, corpus string, dims int) retrieval.Index) {
 	ctx := context.Background()
 	t.Run("ranking", func(t *testing.T) {
 		a := open(t, "rank-a", 3)
