@@ -37,17 +37,17 @@ const (
 // zeroHash is the prevHash of the first record and the chainHead of the first segment.
 var zeroHash = strings.Repeat("0", 64)
 
-// PayloadMode chooses how much of each event payload the export keeps.
-type PayloadMode string
+// payloadMode is how much of each event payload the export keeps; its word is the genesis
+// record's payloadMode.
+type payloadMode string
 
 // The payload modes.
 const (
-	// Bounded (the default) keeps structure, names, enums, counts and hashes, and replaces
-	// content (prompts, model text, tool arguments and results, history) with its shape:
-	// "[N chars]", "[keys: a, b]", "[type: object]", "[N messages]".
-	Bounded PayloadMode = "bounded"
-	// Verbatim keeps payloads as dispatched, bounded only for numbers and UTF-8.
-	Verbatim PayloadMode = "verbatim"
+	// modeBounded keeps structure, names, enums, counts and hashes, and replaces content
+	// (prompts, model text, tool arguments and results, history) with its shape.
+	modeBounded payloadMode = "bounded"
+	// modeVerbatim keeps payloads as dispatched, bounded only for numbers and UTF-8.
+	modeVerbatim payloadMode = "verbatim"
 )
 
 // Event is one dispatched event as the exporter reads it: the {type, payload, meta}
@@ -87,8 +87,12 @@ type Library struct {
 
 // Options configure an Exporter.
 type Options struct {
-	// PayloadMode is Bounded when empty.
-	PayloadMode PayloadMode
+	// Verbatim keeps payloads as dispatched, bounded only for numbers and UTF-8 (the
+	// genesis record says payloadMode "verbatim"). Off, the default ("bounded"), the
+	// export keeps structure, names, enums, counts and hashes and writes content (prompts,
+	// model text, tool arguments and results, history) only as its shape: "[N chars]",
+	// "[keys: a, b]", "[type: object]", "[N messages]".
+	Verbatim bool
 	// LibraryVersion is written in headers and genesis records; when empty it is read
 	// from the build information ("(devel)" for an untagged build).
 	LibraryVersion string

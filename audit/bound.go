@@ -1,5 +1,5 @@
 // This file holds the bounding step: it turns an event payload into a value the canonical
-// writer accepts (numbers that survive a double, valid UTF-8) and, in Bounded mode,
+// writer accepts (numbers that survive a double, valid UTF-8) and, in bounded mode,
 // replaces content with its shape so an export can be shared without echoing prompts,
 // answers or tool data.
 
@@ -29,7 +29,7 @@ const (
 	verbatimDepth = 256
 )
 
-// keyRule says how Bounded mode treats the value of a member with a given name.
+// keyRule says how bounded mode treats the value of a member with a given name.
 type keyRule int
 
 const (
@@ -64,7 +64,7 @@ func ruleFor(key string) keyRule {
 }
 
 // bounder applies one payload mode.
-type bounder struct{ mode PayloadMode }
+type bounder struct{ mode payloadMode }
 
 // bound returns v made safe for the canonical writer and bounded per the mode.
 func (b bounder) bound(v any) (any, error) {
@@ -76,7 +76,7 @@ func (b bounder) value(v any, key string, depth int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b.mode == Bounded && key != "" {
+	if b.mode == modeBounded && key != "" {
 		switch ruleFor(key) {
 		case ruleHash:
 			if s, ok := v.(string); ok {
@@ -107,13 +107,13 @@ func (b bounder) value(v any, key string, depth int) (any, error) {
 		}
 	}
 	limit := verbatimDepth
-	if b.mode == Bounded {
+	if b.mode == modeBounded {
 		limit = maxDepth
 	}
 	switch x := v.(type) {
 	case string:
 		s := validUTF8(x)
-		if b.mode == Bounded {
+		if b.mode == modeBounded {
 			s = truncate(s)
 		}
 		return s, nil
@@ -137,7 +137,7 @@ func (b bounder) value(v any, key string, depth int) (any, error) {
 			return fmt.Sprintf("[%d items]", len(x)), nil
 		}
 		n := len(x)
-		if b.mode == Bounded && n > maxListItems {
+		if b.mode == modeBounded && n > maxListItems {
 			n = maxListItems - 1
 		}
 		out := make([]any, 0, n+1)

@@ -33,7 +33,7 @@ func ExampleExportRun() {
 	seg.WriteTo(&file)
 
 	// Content is bounded: the export shows the answer's length, not the answer.
-	fmt.Println(seg.Records[1].EventType(), seg.Records[1]["payload"])
+	fmt.Println(seg.Records[1]["eventType"], seg.Records[1]["payload"])
 
 	pub := key.Public().(ed25519.PublicKey)
 	fmt.Println(audit.VerifyFiles(audit.VerifyOptions{PublicKey: pub}, file.Bytes()))

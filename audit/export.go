@@ -23,7 +23,7 @@ var ErrNothingToDrain = errors.New("audit: no records to drain")
 // Exporter builds one hash chain across any number of runs and cuts it into segments.
 // It is not safe for concurrent use.
 type Exporter struct {
-	mode    PayloadMode
+	mode    payloadMode
 	library Library
 	key     []byte // ed25519.PrivateKey
 	now     func() time.Time
@@ -37,15 +37,12 @@ type Exporter struct {
 	buf      []byte
 }
 
-// NewExporter returns an exporter starting a new chain at seq 0. It refuses an unknown
-// PayloadMode and a signing key of the wrong size.
+// NewExporter returns an exporter starting a new chain at seq 0. It refuses a signing key
+// of the wrong size.
 func NewExporter(opts Options) (*Exporter, error) {
-	mode := opts.PayloadMode
-	if mode == "" {
-		mode = Bounded
-	}
-	if mode != Bounded && mode != Verbatim {
-		return nil, fmt.Errorf("audit: payload mode %q is not %q or %q", mode, Bounded, Verbatim)
+	mode := modeBounded
+	if opts.Verbatim {
+		mode = modeVerbatim
 	}
 	if opts.SigningKey != nil && len(opts.SigningKey) != 64 {
 		return nil, fmt.Errorf("audit: signing key is %d bytes, an Ed25519 private key is 64", len(opts.SigningKey))
@@ -153,7 +150,7 @@ func (e *Exporter) addRun(run Run, seen *[]string) error {
 func (e *Exporter) append(eventType string, ts, payload any, meta map[string]any) error {
 	if ts != nil {
 		var err error
-		if ts, err = (bounder{mode: Verbatim}).bound(ts); err != nil {
+		if ts, err = (bounder{mode: modeVerbatim}).bound(ts); err != nil {
 			return err
 		}
 		if _, isNum := ts.(json.Number); !isNum {

@@ -60,8 +60,8 @@ func checkGolden(t *testing.T, name string, got []byte) {
 }
 
 func TestExportGolden(t *testing.T) {
-	for _, mode := range []PayloadMode{Bounded, Verbatim} {
-		seg := exportScripted(t, 2, Options{PayloadMode: mode})
+	for _, mode := range []payloadMode{modeBounded, modeVerbatim} {
+		seg := exportScripted(t, 2, Options{Verbatim: mode == modeVerbatim})
 		checkGolden(t, "segment-"+string(mode)+".json", segmentBytes(t, seg))
 	}
 }
@@ -72,7 +72,7 @@ func TestExportShape(t *testing.T) {
 		t.Fatalf("%d records, want %d (genesis + one per event)", got, want)
 	}
 	g := seg.Records[0]
-	if g.EventType() != GenesisType || g.PrevHash() != zeroHash {
+	if g.eventType() != GenesisType || g.prevHash() != zeroHash {
 		t.Fatalf("first record = %v, want the genesis linked to the zero hash", g)
 	}
 	wantPayload := map[string]any{
@@ -87,14 +87,14 @@ func TestExportShape(t *testing.T) {
 		t.Errorf("genesis timestamp: %s", diff)
 	}
 	for k, r := range seg.Records {
-		if seq, _ := r.Seq(); seq != int64(k) {
+		if seq, _ := r.seq(); seq != int64(k) {
 			t.Errorf("record %d has seq %d", k, seq)
 		}
-		if k > 0 && r.PrevHash() != seg.Records[k-1].Hash() {
+		if k > 0 && r.prevHash() != seg.Records[k-1].hash() {
 			t.Errorf("record %d does not link to record %d", k, k-1)
 		}
 	}
-	if want, _ := seal(seg.Header, seg.Records[len(seg.Records)-1].Hash()); seg.FinalHash != want {
+	if want, _ := seal(seg.Header, seg.Records[len(seg.Records)-1].hash()); seg.FinalHash != want {
 		t.Error("finalHash does not seal the header and the last record's hash")
 	}
 	// meta keeps runId and runtimeStageId only: the caller's session id does not leave.
@@ -156,7 +156,7 @@ func TestBounding(t *testing.T) {
 		"badUTF8":       "a\xffb",
 		"bad\xffkey":    true,
 	}
-	got, err := bounder{mode: Bounded}.bound(in)
+	got, err := bounder{mode: modeBounded}.bound(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestBounding(t *testing.T) {
 		t.Errorf("bounded (-want +got):\n%s", diff)
 	}
 
-	verb, err := bounder{mode: Verbatim}.bound(in)
+	verb, err := bounder{mode: modeVerbatim}.bound(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestExporterChainsRunsAndDrains(t *testing.T) {
 	}
 	var types []string
 	for _, r := range second.Records {
-		types = append(types, r.EventType())
+		types = append(types, r.eventType())
 	}
 	wantTypes := []string{GenesisType, "agentfootprint.agent.turn_start", GenesisType, "agentfootprint.agent.turn_start", "agentfootprint.agent.turn_end"}
 	if diff := cmp.Diff(wantTypes, types); diff != "" {
@@ -277,7 +277,7 @@ func TestExporterChainsRunsAndDrains(t *testing.T) {
 		t.Fatal(err)
 	}
 	third, _ := e.Drain()
-	if third.Records[0].EventType() != GenesisType {
+	if third.Records[0].eventType() != GenesisType {
 		t.Error("the refused run's genesis was remembered")
 	}
 }
@@ -304,9 +304,6 @@ func TestFromStoreReadsEventsInsideTheRecord(t *testing.T) {
 }
 
 func TestExportRefuses(t *testing.T) {
-	if _, err := NewExporter(Options{PayloadMode: "full"}); err == nil {
-		t.Error("unknown payload mode accepted")
-	}
 	if _, err := NewExporter(Options{SigningKey: make([]byte, 12)}); err == nil {
 		t.Error("short signing key accepted")
 	}

@@ -11,7 +11,7 @@ import (
 func FuzzReadSegment(f *testing.F) {
 	f.Add(segmentBytes(f, exportScripted(f, 1, Options{})))
 	_, priv := testKey(1)
-	f.Add(segmentBytes(f, exportScripted(f, 1, Options{SigningKey: priv, PayloadMode: Verbatim})))
+	f.Add(segmentBytes(f, exportScripted(f, 1, Options{SigningKey: priv, Verbatim: true})))
 	f.Add([]byte(`{"header":{},"records":[],"finalHash":""}`))
 	f.Add([]byte(`{"header":{"format":"agentfootprint.audit/1","hashAlgorithm":"sha-256","canonicalization":"rfc8785","chainHead":"0","firstSeq":0,"recordCount":1,"exportedAt":""},"records":[{"seq":0}],"finalHash":""}`))
 	pub, _ := testKey(1)
@@ -76,8 +76,8 @@ func FuzzExportVerify(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, mode := range []PayloadMode{Bounded, Verbatim} {
-			e, _ := NewExporter(Options{PayloadMode: mode, Now: fixedNow, LibraryVersion: "v1"})
+		for _, verbatim := range []bool{false, true} {
+			e, _ := NewExporter(Options{Verbatim: verbatim, Now: fixedNow, LibraryVersion: "v1"})
 			if err := e.AddRun(Run{ID: "run", AgentID: "a", Events: events}); err != nil {
 				return // an event without a type
 			}
@@ -90,7 +90,7 @@ func FuzzExportVerify(f *testing.F) {
 				t.Fatalf("WriteTo: %v", err)
 			}
 			if res := VerifyFiles(VerifyOptions{}, buf.Bytes()); !res.Valid {
-				t.Fatalf("%s export of %q does not verify: %v", mode, data, res)
+				t.Fatalf("verbatim %v export of %q does not verify: %v", verbatim, data, res)
 			}
 		}
 	})

@@ -1,5 +1,6 @@
-// This file reads and writes the Ed25519 key files the CLI takes for signing (`--key`) and
-// checking (`--pubkey`).
+// This file reads the Ed25519 key files the CLI takes for signing (`--key`) and checking
+// (`--pubkey`). Writing one is the standard library's (crypto/x509 and encoding/pem) or
+// openssl's (`openssl genpkey -algorithm ed25519`, `openssl pkey -pubout`).
 
 package audit
 
@@ -61,24 +62,6 @@ func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("audit: private key: %w", err)
 	}
 	return ed25519.NewKeyFromSeed(seed), nil
-}
-
-// MarshalPublicKey returns pub as a PEM "PUBLIC KEY" block.
-func MarshalPublicKey(pub ed25519.PublicKey) ([]byte, error) {
-	der, err := x509.MarshalPKIXPublicKey(pub)
-	if err != nil {
-		return nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), nil
-}
-
-// MarshalPrivateKey returns priv as a PEM "PRIVATE KEY" block (PKCS #8).
-func MarshalPrivateKey(priv ed25519.PrivateKey) ([]byte, error) {
-	der, err := x509.MarshalPKCS8PrivateKey(priv)
-	if err != nil {
-		return nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), nil
 }
 
 // decodeText reads size bytes written as hex or standard base64.

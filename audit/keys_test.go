@@ -5,18 +5,20 @@ package audit
 import (
 	"crypto/ed25519"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/pem"
 	"testing"
 )
 
 func TestKeyFiles(t *testing.T) {
 	pub, priv := testKey(7)
-	pubPEM, err := MarshalPublicKey(pub)
+	pubPEM, err := marshalPublicKey(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	privPEM, err := MarshalPrivateKey(priv)
+	privPEM, err := marshalPrivateKey(priv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,4 +63,22 @@ func TestKeyFiles(t *testing.T) {
 func sha256First16(b []byte) []byte {
 	sum := sha256.Sum256(b)
 	return sum[:16]
+}
+
+// marshalPublicKey returns pub as a PEM "PUBLIC KEY" block.
+func marshalPublicKey(pub ed25519.PublicKey) ([]byte, error) {
+	der, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		return nil, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), nil
+}
+
+// marshalPrivateKey returns priv as a PEM "PRIVATE KEY" block (PKCS #8).
+func marshalPrivateKey(priv ed25519.PrivateKey) ([]byte, error) {
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		return nil, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), nil
 }

@@ -58,7 +58,7 @@ func TestScenario8AuditTamper(t *testing.T) {
 	edited := reread(t, signed)
 	edited.Records = edited.Records[:n-1] // the header is rewritten to match the shorter chain
 	edited.Header.RecordCount = n - 1
-	edited.FinalHash, _ = seal(edited.Header, edited.Records[n-2].Hash())
+	edited.FinalHash, _ = seal(edited.Header, edited.Records[n-2].hash())
 	check(t, "signed, header edited", VerifyFiles(VerifyOptions{PublicKey: pub}, segmentBytes(t, edited)),
 		verdict{reason: SignatureInvalid, signature: SignatureStateInvalid})
 	// The canonical JSON goldens are held against the ECMAScript implementation in

@@ -45,11 +45,12 @@ type Header struct {
 
 // Record is one chained record as a JSON object: seq, timestamp, eventType, payload, meta,
 // prevHash and hash. It is a map so that the verifier hashes exactly what a file holds,
-// extra members included.
+// extra members included; read a member by its name (r["eventType"].(string)). A number read
+// by ReadSegment is a json.Number.
 type Record map[string]any
 
-// Seq returns the record's seq when it is an integer.
-func (r Record) Seq() (int64, bool) {
+// seq returns the record's seq when it is an integer.
+func (r Record) seq() (int64, bool) {
 	switch v := r["seq"].(type) {
 	case int64:
 		return v, true
@@ -60,14 +61,14 @@ func (r Record) Seq() (int64, bool) {
 	return 0, false
 }
 
-// EventType returns the record's eventType ("" when missing or not a string).
-func (r Record) EventType() string { s, _ := r["eventType"].(string); return s }
+// eventType returns the record's eventType ("" when missing or not a string).
+func (r Record) eventType() string { s, _ := r["eventType"].(string); return s }
 
-// Hash returns the record's stored hash ("" when missing or not a string).
-func (r Record) Hash() string { s, _ := r["hash"].(string); return s }
+// hash returns the record's stored hash ("" when missing or not a string).
+func (r Record) hash() string { s, _ := r["hash"].(string); return s }
 
-// PrevHash returns the record's stored prevHash ("" when missing or not a string).
-func (r Record) PrevHash() string { s, _ := r["prevHash"].(string); return s }
+// prevHash returns the record's stored prevHash ("" when missing or not a string).
+func (r Record) prevHash() string { s, _ := r["prevHash"].(string); return s }
 
 // MarshalJSON writes the segment with the header first and one canonical record per line,
 // so files diff and grep well. Whitespace outside records is not hashed.
@@ -111,8 +112,8 @@ func (s *Segment) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// DecodeError says why a segment file could not be read.
-type DecodeError struct {
+// decodeError says why a segment file could not be read: the field at fault and the cause.
+type decodeError struct {
 	// Field is where the problem is, e.g. "header.firstSeq" or "records[3]".
 	Field string
 	// Err is the cause.
@@ -120,7 +121,7 @@ type DecodeError struct {
 }
 
 // Error names the field at fault and the cause.
-func (e *DecodeError) Error() string {
+func (e *decodeError) Error() string {
 	if e.Field == "" {
 		return "audit: reading segment: " + e.Err.Error()
 	}
@@ -128,7 +129,7 @@ func (e *DecodeError) Error() string {
 }
 
 // Unwrap returns the cause.
-func (e *DecodeError) Unwrap() error { return e.Err }
+func (e *decodeError) Unwrap() error { return e.Err }
 
 // ReadSegment decodes a segment file. It reads strictly (duplicate member names, invalid
 // UTF-8 and trailing data are refused) and checks only the shape: header fields of the
@@ -137,15 +138,15 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 func ReadSegment(data []byte) (*Segment, error) {
 	v, err := jcs.Parse(data)
 	if err != nil {
-		return nil, &DecodeError{Err: err}
+		return nil, &decodeError{Err: err}
 	}
 	top, ok := v.(map[string]any)
 	if !ok {
-		return nil, &DecodeError{Err: errors.New("not a JSON object")}
+		return nil, &decodeError{Err: errors.New("not a JSON object")}
 	}
 	hm, ok := top["header"].(map[string]any)
 	if !ok {
-		return nil, &DecodeError{Field: "header", Err: errors.New("missing or not an object")}
+		return nil, &decodeError{Field: "header", Err: errors.New("missing or not an object")}
 	}
 	seg := &Segment{}
 	h := &seg.Header
@@ -158,7 +159,7 @@ func ReadSegment(data []byte) (*Segment, error) {
 	}
 	for _, f := range fields {
 		if *f.dst, err = getString(hm, f.name, true); err != nil {
-			return nil, &DecodeError{Field: "header." + f.name, Err: err}
+			return nil, &decodeError{Field: "header." + f.name, Err: err}
 		}
 	}
 	for _, f := range []struct {
@@ -166,7 +167,7 @@ func ReadSegment(data []byte) (*Segment, error) {
 		dst  *int64
 	}{{"firstSeq", &h.FirstSeq}, {"recordCount", &h.RecordCount}} {
 		if *f.dst, err = getInt(hm, f.name); err != nil {
-			return nil, &DecodeError{Field: "header." + f.name, Err: err}
+			return nil, &decodeError{Field: "header." + f.name, Err: err}
 		}
 	}
 	if h.Format == legacyFormat {
@@ -180,7 +181,7 @@ func ReadSegment(data []byte) (*Segment, error) {
 	if sv, present := hm["signature"]; present {
 		sm, ok := sv.(map[string]any)
 		if !ok {
-			return nil, &DecodeError{Field: "header.signature", Err: errors.New("not an object")}
+			return nil, &decodeError{Field: "header.signature", Err: errors.New("not an object")}
 		}
 		sig := &Signature{}
 		for _, f := range []struct {
@@ -188,25 +189,25 @@ func ReadSegment(data []byte) (*Segment, error) {
 			dst  *string
 		}{{"alg", &sig.Alg}, {"keyId", &sig.KeyID}, {"value", &sig.Value}} {
 			if *f.dst, err = getString(sm, f.name, true); err != nil {
-				return nil, &DecodeError{Field: "header.signature." + f.name, Err: err}
+				return nil, &decodeError{Field: "header.signature." + f.name, Err: err}
 			}
 		}
 		h.Signature = sig
 	}
 	list, ok := top["records"].([]any)
 	if !ok {
-		return nil, &DecodeError{Field: "records", Err: errors.New("missing or not an array")}
+		return nil, &decodeError{Field: "records", Err: errors.New("missing or not an array")}
 	}
 	seg.Records = make([]Record, len(list))
 	for i, item := range list {
 		m, ok := item.(map[string]any)
 		if !ok {
-			return nil, &DecodeError{Field: fmt.Sprintf("records[%d]", i), Err: errors.New("not an object")}
+			return nil, &decodeError{Field: fmt.Sprintf("records[%d]", i), Err: errors.New("not an object")}
 		}
 		seg.Records[i] = m
 	}
 	if seg.FinalHash, err = getString(top, "finalHash", true); err != nil {
-		return nil, &DecodeError{Field: "finalHash", Err: err}
+		return nil, &decodeError{Field: "finalHash", Err: err}
 	}
 	return seg, nil
 }
@@ -221,24 +222,24 @@ var headerMembers = map[string]bool{"format": true, "hashAlgorithm": true, "cano
 func readSealedHeader(hm map[string]any, h *Header) error {
 	for k := range hm {
 		if !headerMembers[k] {
-			return &DecodeError{Field: "header." + k, Err: errors.New("is not a member of a " + Format + " header")}
+			return &decodeError{Field: "header." + k, Err: errors.New("is not a member of a " + Format + " header")}
 		}
 	}
 	lib, ok := hm["library"].(map[string]any)
 	if !ok {
-		return &DecodeError{Field: "header.library", Err: errors.New("missing or not an object")}
+		return &decodeError{Field: "header.library", Err: errors.New("missing or not an object")}
 	}
 	for k := range lib {
 		if k != "name" && k != "version" {
-			return &DecodeError{Field: "header.library." + k, Err: errors.New("is not a member of the library object")}
+			return &decodeError{Field: "header.library." + k, Err: errors.New("is not a member of the library object")}
 		}
 	}
 	var err error
 	if h.Library.Name, err = getString(lib, "name", true); err != nil {
-		return &DecodeError{Field: "header.library.name", Err: err}
+		return &decodeError{Field: "header.library.name", Err: err}
 	}
 	if h.Library.Version, err = getString(lib, "version", true); err != nil {
-		return &DecodeError{Field: "header.library.version", Err: err}
+		return &decodeError{Field: "header.library.version", Err: err}
 	}
 	return nil
 }

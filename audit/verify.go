@@ -185,7 +185,7 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 			if h.FirstSeq != 0 {
 				return fail(i, HeadTruncated, at(0), "the first segment starts at seq %d; records 0 to %d are missing", h.FirstSeq, h.FirstSeq-1)
 			}
-			if len(seg.Records) == 0 || seg.Records[0].EventType() != GenesisType {
+			if len(seg.Records) == 0 || seg.Records[0].eventType() != GenesisType {
 				return fail(i, HeadTruncated, at(0), "the chain does not open with an %s record", GenesisType)
 			}
 		}
@@ -193,10 +193,10 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 		prev := h.ChainHead
 		for k, r := range seg.Records {
 			want := h.FirstSeq + int64(k)
-			if seq, ok := r.Seq(); !ok || seq != want {
+			if seq, ok := r.seq(); !ok || seq != want {
 				return fail(i, SeqMismatch, at(want), "record %d of the segment has seq %v, expected %d", k, r["seq"], want)
 			}
-			if r.PrevHash() != prev {
+			if r.prevHash() != prev {
 				return fail(i, PrevHashMismatch, at(want), "prevHash does not link to the record before")
 			}
 			got, grown, err := r.computeHash(buf)
@@ -204,8 +204,8 @@ func Verify(segments []*Segment, opts VerifyOptions) Result {
 			if err != nil {
 				return fail(i, HashMismatch, at(want), "record cannot be canonicalized: %v", err)
 			}
-			if got != r.Hash() {
-				return fail(i, HashMismatch, at(want), "stored hash %.12s…, content hashes to %.12s…", r.Hash(), got)
+			if got != r.hash() {
+				return fail(i, HashMismatch, at(want), "stored hash %.12s…, content hashes to %.12s…", r.hash(), got)
 			}
 			prev = got
 			res.RecordsChecked++

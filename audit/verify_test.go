@@ -137,7 +137,7 @@ func TestVerifyTampering(t *testing.T) {
 			s.Records = s.Records[3:]
 		}, verdict{reason: HeadTruncated, brokenAt: ptr(0)}},
 		{"head truncated, header rewritten", false, VerifyOptions{}, func(s *Segment) {
-			s.Header.ChainHead = s.Records[2].Hash()
+			s.Header.ChainHead = s.Records[2].hash()
 			s.Records = s.Records[3:]
 			s.Header.FirstSeq, s.Header.RecordCount = 3, s.Header.RecordCount-3
 		}, verdict{reason: HeadTruncated, brokenAt: ptr(0)}},
@@ -160,7 +160,7 @@ func TestVerifyTampering(t *testing.T) {
 		{"tail truncated, count and final hash fixed, signed", true, VerifyOptions{PublicKey: pub}, func(s *Segment) {
 			s.Records = s.Records[:n-2]
 			s.Header.RecordCount = n - 2
-			s.FinalHash, _ = seal(s.Header, s.Records[n-3].Hash())
+			s.FinalHash, _ = seal(s.Header, s.Records[n-3].hash())
 		}, verdict{reason: SignatureInvalid, signature: SignatureStateInvalid}},
 		{"suffix recomputed, signed", true, VerifyOptions{PublicKey: pub}, func(s *Segment) {
 			s.Records[n-1]["payload"] = map[string]any{"finalContent": "DENIED"}

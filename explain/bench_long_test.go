@@ -72,6 +72,6 @@ func BenchmarkExplainStoredRun(b *testing.B) {
 		for i, s := range ch.Suspects {
 			ranked[i] = explain.Ranked{ID: s.Unit, Score: s.Score}
 		}
-		explain.RankingConfidence(ranked, nil)
+		explain.RankingConfidence(ranked)
 	}
 }

@@ -10,13 +10,6 @@ import (
 	"strings"
 )
 
-// Bisect outcomes (wire words).
-const (
-	OutcomeConfirmed       = "confirmed"
-	OutcomeNotReproducible = "not-reproducible"
-	OutcomeInconclusive    = "inconclusive"
-)
-
 // BisectOptions configures Bisect. Zero values take the defaults.
 type BisectOptions struct {
 	// MaxProbes bounds the probes (each N reruns); default 24.
@@ -31,6 +24,8 @@ type BisectOptions struct {
 // BisectReport is Bisect's answer. Probes logs every probe in order;
 // Culprits is the minimal set when Outcome is confirmed.
 type BisectReport struct {
+	// Outcome is VerdictConfirmed, VerdictNotReproducible or
+	// VerdictInconclusive.
 	Outcome  string         `json:"outcome"`
 	Culprits []string       `json:"culprits"`
 	Probes   []BisectProbe  `json:"probes"`
@@ -85,7 +80,7 @@ func Bisect(ctx context.Context, rec *record.Record, bp Blueprint, w *World, sus
 		return rep, nil
 	}
 	if base.flips > 0 {
-		return finish(OutcomeInconclusive, "the untouched agent already changes its answer across seeds; no set can be tested")
+		return finish(VerdictInconclusive, "the untouched agent already changes its answer across seeds; no set can be tested")
 	}
 	cache := map[string]bool{}
 	spent := false
@@ -116,7 +111,7 @@ func Bisect(ctx context.Context, rec *record.Record, bp Blueprint, w *World, sus
 		return nil, err
 	}
 	if !all {
-		return finish(OutcomeNotReproducible, "removing every suspect together does not change the answer by majority")
+		return finish(VerdictNotReproducible, "removing every suspect together does not change the answer by majority")
 	}
 	set, gran := slices.Clone(suspects), 2
 	for len(set) >= 2 && !spent {
@@ -161,12 +156,12 @@ func Bisect(ctx context.Context, rec *record.Record, bp Blueprint, w *World, sus
 	}
 	if spent {
 		rep.Flags = append(rep.Flags, flagBudgetSpent)
-		return finish(OutcomeInconclusive, "the probe budget ran out before the set was minimal; the smallest flipping set found is listed")
+		return finish(VerdictInconclusive, "the probe budget ran out before the set was minimal; the smallest flipping set found is listed")
 	}
 	if len(set) > opt.MaxCulprits {
-		return finish(OutcomeInconclusive, "the minimal set is larger than MaxCulprits")
+		return finish(VerdictInconclusive, "the minimal set is larger than MaxCulprits")
 	}
-	return finish(OutcomeConfirmed, "confirmed: removing "+strings.Join(rep.Culprits, " and ")+
+	return finish(VerdictConfirmed, "confirmed: removing "+strings.Join(rep.Culprits, " and ")+
 		" together changes the answer by majority, and no smaller subset of them does (tools replayed from the record)")
 }
 

@@ -56,7 +56,7 @@ func TestScenario6RedundantCulprits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Outcome != explain.OutcomeConfirmed || !cmp.Equal(rep.Culprits, []string{"unit:fact-a", "unit:fact-b"}) {
+	if rep.Outcome != explain.VerdictConfirmed || !cmp.Equal(rep.Culprits, []string{"unit:fact-a", "unit:fact-b"}) {
 		t.Fatalf("bisect = %s %v; probes %+v", rep.Outcome, rep.Culprits, rep.Probes)
 	}
 	if len(rep.Probes) == 0 || len(rep.Probes) > 24 || rep.Runs != 3*(1+len(rep.Probes)) {
@@ -67,7 +67,7 @@ func TestScenario6RedundantCulprits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if none.Outcome != explain.OutcomeNotReproducible || len(none.Probes) != 1 {
+	if none.Outcome != explain.VerdictNotReproducible || len(none.Probes) != 1 {
 		t.Errorf("innocents: %s after %d probes", none.Outcome, len(none.Probes))
 	}
 	// A tiny budget ends inconclusive with the flag.
@@ -75,7 +75,7 @@ func TestScenario6RedundantCulprits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if short.Outcome != explain.OutcomeInconclusive || len(short.Probes) != 2 || strings.Contains(short.Claim, "confirmed") {
+	if short.Outcome != explain.VerdictInconclusive || len(short.Probes) != 2 || strings.Contains(short.Claim, "confirmed") {
 		t.Errorf("budget 2: %+v", short)
 	}
 }

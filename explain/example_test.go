@@ -61,7 +61,7 @@ func ExampleBacktrack() {
 func ExampleRankingConfidence() {
 	conf := explain.RankingConfidence([]explain.Ranked{
 		{ID: "policy-a", Score: 0.41}, {ID: "policy-b", Score: 0.40}, {ID: "style", Score: 0.05},
-	}, explain.Margin(0.05))
+	})
 	fmt.Println(conf.ClearWinner, conf.Shortlist)
 	// Output: false [policy-a policy-b]
 }

@@ -8,3 +8,8 @@ func RecordedOutputs(w *World) int { return w.tools.Len() }
 
 // Tokenize is the lexical scorer's tokenizer.
 func Tokenize(s string) []string { return tokenize(s) }
+
+// RankingConfidenceAt is RankingConfidence with the lead the top needs to be clear.
+func RankingConfidenceAt(scores []Ranked, margin float64) Confidence {
+	return rankingConfidence(scores, margin)
+}

@@ -145,7 +145,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conf := explain.RankingConfidence(ranked, nil)
+	conf := explain.RankingConfidence(ranked)
 	if len(ranked) != 2 || ranked[0].ID != "history/4" || ranked[1].ID != "style" || !conf.ClearWinner || conf.Lead != "history/4" {
 		t.Errorf("ranking %+v confidence %+v, want the lookup result (history/4) leading style clearly", ranked, conf)
 	}
@@ -247,7 +247,7 @@ func TestScenario5FlatRankingShortlist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conf := explain.RankingConfidence(ranked, nil)
+	conf := explain.RankingConfidence(ranked)
 	if conf.ClearWinner || !slices.Contains(conf.Shortlist, "policy-a") || !slices.Contains(conf.Shortlist, "policy-b") {
 		t.Fatalf("confidence = %+v, want no clear winner with both policies shortlisted", conf)
 	}

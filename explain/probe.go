@@ -18,11 +18,21 @@ import (
 // AblationFormat is the format id of a Report's JSON encoding.
 const AblationFormat = "agentfootprint-go.ablation/1"
 
-// Verdicts (wire words).
+// Verdicts (wire words): a probed suspect's (SuspectReport.Verdict), a walk
+// hop's (WalkHop.Verdict) and Bisect's outcome (BisectReport.Outcome).
 const (
-	VerdictConfirmed    = "confirmed"
+	// VerdictConfirmed: the rerun's change (removing the suspect or the set,
+	// or forcing a unit in) flips the answer by majority over a stable
+	// baseline.
+	VerdictConfirmed = "confirmed"
+	// VerdictNotConfirmed: the change never flipped the answer.
 	VerdictNotConfirmed = "not-confirmed"
+	// VerdictInconclusive: the reruns cannot decide (an unstable baseline, no
+	// majority, or for Bisect a spent budget or a set above MaxCulprits).
 	VerdictInconclusive = "inconclusive"
+	// VerdictNotReproducible is Bisect's outcome when removing every suspect
+	// together does not flip the answer.
+	VerdictNotReproducible = "not-reproducible"
 )
 
 // Report flags (wire words).
@@ -399,7 +409,7 @@ func rankedSpecs(rec *record.Record, bp Blueprint, k int) ([]Spec, *Confidence, 
 	if err != nil {
 		return nil, nil, err
 	}
-	conf := RankingConfidence(ranked, nil)
+	conf := RankingConfidence(ranked)
 	order := []string{}
 	if !conf.ClearWinner {
 		order = append(order, conf.Shortlist...)

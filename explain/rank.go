@@ -201,36 +201,9 @@ func rankSuspects(log *flow.Record, sus []Suspect, answer string, answerCall int
 	return res
 }
 
-// Strategy decides whether the top score is a clear winner.
-type Strategy interface {
-	// Clear reports whether top beats runnerUp.
-	Clear(top, runnerUp float64) bool
-	// String describes the rule for the reason text.
-	String() string
-}
-
-// Margin is the default strategy: top − runnerUp ≥ threshold.
-type Margin float64
-
-// Clear implements Strategy.
-func (m Margin) Clear(top, runnerUp float64) bool { return top-runnerUp >= float64(m) }
-
-// String describes the rule.
-func (m Margin) String() string { return fmt.Sprintf("margin ≥ %.2f", float64(m)) }
-
-// Ratio is the relative strategy: (top − runnerUp) / |top| ≥ threshold.
-type Ratio float64
-
-// Clear implements Strategy.
-func (r Ratio) Clear(top, runnerUp float64) bool {
-	if top == 0 {
-		return false
-	}
-	return (top-runnerUp)/math.Abs(top) >= float64(r)
-}
-
-// String describes the rule.
-func (r Ratio) String() string { return fmt.Sprintf("ratio ≥ %.2f", float64(r)) }
+// clearMargin is how far the top score must lead the runner-up for the top
+// to be a clear winner.
+const clearMargin = 0.05
 
 // shortlistBand is how far below the top score a suspect still joins the
 // shortlist.
@@ -250,15 +223,19 @@ type Confidence struct {
 // left out.
 const flagNaNScore = "nan-score"
 
-// RankingConfidence says whether the ranking's top is clear under strategy
-// (Margin(0.05) when nil) and returns the shortlist: every finite score within
-// 0.10 of the top score, always the lead, and the runner-up too when the
-// top is not clear. One suspect is a clear winner; none gives an empty answer.
-// The thresholds are uncalibrated.
-func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
-	if strategy == nil {
-		strategy = Margin(0.05)
-	}
+// RankingConfidence says whether the ranking's top is clear, leading the
+// runner-up by at least 0.05, and returns the shortlist: every finite score
+// within 0.10 of the top score, always the lead, and the runner-up too when
+// the top is not clear. One suspect is a clear winner; none gives an empty
+// answer. The thresholds are uncalibrated; a caller with its own rule reads
+// the scores of the []Ranked it passes.
+func RankingConfidence(scores []Ranked) Confidence {
+	return rankingConfidence(scores, clearMargin)
+}
+
+// rankingConfidence is RankingConfidence with the lead the top needs to be
+// clear.
+func rankingConfidence(scores []Ranked, margin float64) Confidence {
 	c := Confidence{Shortlist: []string{}, Flags: []string{}}
 	var fin []Ranked
 	for _, s := range scores {
@@ -291,7 +268,7 @@ func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
 	top, second := fin[0], fin[1]
 	c.Lead = top.ID
 	c.Margin = top.Score - second.Score
-	c.ClearWinner = strategy.Clear(top.Score, second.Score)
+	c.ClearWinner = top.Score-second.Score >= margin
 	for _, s := range fin {
 		if top.Score-s.Score <= shortlistBand {
 			c.Shortlist = append(c.Shortlist, s.ID)
@@ -301,9 +278,9 @@ func RankingConfidence(scores []Ranked, strategy Strategy) Confidence {
 		c.Shortlist = append(c.Shortlist, second.ID)
 	}
 	if c.ClearWinner {
-		c.Reason = fmt.Sprintf("%s leads %s by %.3f (%s); the score is a lexical proxy, uncalibrated", top.ID, second.ID, c.Margin, strategy)
+		c.Reason = fmt.Sprintf("%s leads %s by %.3f (margin ≥ %.2f); the score is a lexical proxy, uncalibrated", top.ID, second.ID, c.Margin, margin)
 	} else {
-		c.Reason = fmt.Sprintf("no clear winner: %s leads %s by %.3f (%s); the proxy scores cannot separate the shortlist, ablate it", top.ID, second.ID, c.Margin, strategy)
+		c.Reason = fmt.Sprintf("no clear winner: %s leads %s by %.3f (margin ≥ %.2f); the proxy scores cannot separate the shortlist, ablate it", top.ID, second.ID, c.Margin, margin)
 	}
 	return c
 }

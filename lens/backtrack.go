@@ -97,7 +97,7 @@ func backtrackOf(rec *record.Record, steps []step, storyAnchors map[string]strin
 	for _, r := range ranked {
 		scores[r.ID] = r.Score
 	}
-	v.Ranking = explain.RankingConfidence(ranked, nil).Reason
+	v.Ranking = explain.RankingConfidence(ranked).Reason
 	v.AnswerStep, v.Via, v.Flags = ch.Answer.Step, ch.Answer.Via, ch.Flags
 	v.AnswerLink = storyAnchors[ch.Answer.Step]
 	var births []explain.Birth

@@ -2,7 +2,9 @@ package main
 
 import (
 	"crypto/ed25519"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,8 +65,8 @@ func TestAuditExportVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Records[0].EventType() != audit.GenesisType || s.Header.RecordCount != int64(len(s.Records)) || s.Header.Signature != nil {
-		t.Errorf("segment: first %q, count %d of %d, signature %v", s.Records[0].EventType(), s.Header.RecordCount, len(s.Records), s.Header.Signature)
+	if s.Records[0]["eventType"] != audit.GenesisType || s.Header.RecordCount != int64(len(s.Records)) || s.Header.Signature != nil {
+		t.Errorf("segment: first %q, count %d of %d, signature %v", s.Records[0]["eventType"], s.Header.RecordCount, len(s.Records), s.Header.Signature)
 	}
 	out, errText, code := runCLI(t, "", "audit", "verify", seg)
 	if want := "valid: " + itoa(len(s.Records)) + " records, signature absent\n"; code != 0 || out != want {
@@ -128,10 +130,10 @@ func TestAuditSigned(t *testing.T) {
 	}
 	dir := t.TempDir()
 	keyFile, pubFile, otherFile := filepath.Join(dir, "key.pem"), filepath.Join(dir, "key.pub"), filepath.Join(dir, "other.pub")
-	privPEM, _ := audit.MarshalPrivateKey(priv)
-	pubPEM, _ := audit.MarshalPublicKey(pub)
+	privPEM := keyPEM(t, "PRIVATE KEY", priv)
+	pubPEM := keyPEM(t, "PUBLIC KEY", pub)
 	other, _, _ := ed25519.GenerateKey(nil)
-	otherPEM, _ := audit.MarshalPublicKey(other)
+	otherPEM := keyPEM(t, "PUBLIC KEY", other)
 	for f, b := range map[string][]byte{keyFile: privPEM, pubFile: pubPEM, otherFile: otherPEM} {
 		if err := os.WriteFile(f, b, 0o600); err != nil {
 			t.Fatal(err)
@@ -197,4 +199,18 @@ func TestAuditUsage(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, "INVALID (malformed)") {
 		t.Errorf("a cut export: exit %d, %q", code, out)
 	}
+}
+
+// keyPEM writes key as openssl does: a PKCS #8 "PRIVATE KEY" or a PKIX "PUBLIC KEY" block.
+func keyPEM(t *testing.T, kind string, key any) []byte {
+	t.Helper()
+	marshal := x509.MarshalPKIXPublicKey
+	if kind == "PRIVATE KEY" {
+		marshal = x509.MarshalPKCS8PrivateKey
+	}
+	der, err := marshal(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der})
 }

@@ -117,7 +117,7 @@ func explainRecord(w io.Writer, rec *record.Record, arg, from string, asJSON boo
 	for i, s := range ch.Suspects {
 		ranked[i] = explain.Ranked{ID: s.Unit, Score: s.Score}
 	}
-	conf := explain.RankingConfidence(ranked, nil)
+	conf := explain.RankingConfidence(ranked)
 	fmt.Fprintf(w, "\nranking: %s\n", byName(conf.Reason, ch.Suspects))
 	if len(ch.Suspects) > 0 {
 		fmt.Fprintf(w, "Each suspect is named as ablate takes it: `agentfootprint ablate %s --without %s`\n"+
