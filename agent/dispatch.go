@@ -421,7 +421,7 @@ func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output
 
 	// Read the result once: what it declares (status, rows, described
 	// values, with their events) and what the model is served.
-	rd := boundary.Read(out.Value, c.Name, boundary.WithWarner(b.a.warn.coverage))
+	rd := boundary.Read(out.Value, c.Name, b.a.warn.coverage)
 	if rd.Semantics != nil {
 		b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
 			return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: rd.Semantics}

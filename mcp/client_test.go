@@ -157,7 +157,7 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 			if o.Err != nil {
 				t.Fatal(o.Err)
 			}
-			rd := boundary.Read(o.Output.Value, tc.tool)
+			rd := boundary.Read(o.Output.Value, tc.tool, nil)
 			cr, ok := rd.Result, rd.Record
 			var kinds []string
 			for _, f := range cr.Declared {

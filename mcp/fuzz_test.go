@@ -34,7 +34,7 @@ func FuzzReadResult(f *testing.F) {
 		if _, err := toolrun.Text(r.value.Content); err != nil {
 			t.Fatalf("the value does not encode: %v", err)
 		}
-		boundary.Read(r.value.Content, "t")
+		boundary.Read(r.value.Content, "t", nil)
 		boundary.Served(r.value.Content)
 	})
 }

@@ -53,7 +53,7 @@ func newCheckCmd() *cobra.Command {
 
 // checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
 func checkReport(v any, tool string) wire.Object {
-	b := boundary.Read(v, tool)
+	b := boundary.Read(v, tool, nil)
 	report := wire.Object{{Key: "recognized", Value: b.Recognized}}
 	if b.Result.Absent {
 		report = append(report, wire.Member{Key: "status", Value: "absent"}) // the status (tool.StatusAbsent) an absence gives its call

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
@@ -64,7 +66,7 @@ func ledger36(t *testing.T) coverage.Envelope {
 
 // A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.
 func TestDeclaredCoverageRow(t *testing.T) {
-	rd := Read(ledger36(t), "backup_runs")
+	rd := Read(ledger36(t), "backup_runs", nil)
 	r, ok := rd.Result, rd.Record
 	if !ok || len(r.Declared) != 1 {
 		t.Fatalf("read %v %+v", ok, r)
@@ -87,8 +89,8 @@ func TestDeclaredCoverageRow(t *testing.T) {
 
 func TestPeriodRow(t *testing.T) {
 	rows := []PeriodRow{
-		{Kind: PeriodRowKind, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: RowVerdict(coverage.VerdictNotHeld)},
-		{Kind: PeriodRowKind, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: VerdictUndeclared, Argument: "window"},
+		{Kind: rowkind.Period, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: RowVerdict(coverage.VerdictNotHeld)},
+		{Kind: rowkind.Period, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: VerdictUndeclared, Argument: "window"},
 	}
 	want := []string{
 		`{"kind":"period","turn":2,"toolCallId":"a","toolName":"backup_runs","iteration":3,"verdict":"not-held"}`,
@@ -119,7 +121,7 @@ func TestRead(t *testing.T) {
 	}
 	var logs bytes.Buffer
 	w := NewWarner(slog.New(slog.NewTextHandler(&logs, nil)))
-	b := Read(c, "backup_runs", WithWarner(w))
+	b := Read(c, "backup_runs", w)
 	if b.Recognized != "ledger" || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
 		t.Fatalf("reading %+v", b)
 	}
@@ -136,13 +138,13 @@ func TestRead(t *testing.T) {
 		t.Errorf("warned on a well-formed envelope: %s", logs.String())
 	}
 	plain := map[string]any{"rows": 3}
-	if p := Read(plain, "t"); p.Recognized != "none" || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
+	if p := Read(plain, "t", nil); p.Recognized != "none" || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
 		t.Errorf("plain %+v", p)
 	}
 	// A malformed period in a foreign absence is left off the record, named, and warned once.
 	foreign := map[string]any{"af_absent": true, "looked_for": "x", "checked": []any{"y"}, "period": map[string]any{"queried": "soon"}}
 	for range 2 {
-		f := Read(foreign, "t", WithWarner(w))
+		f := Read(foreign, "t", w)
 		r, ok := f.Result, f.Record
 		if !ok || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried" {
 			t.Fatalf("foreign %+v", r)

@@ -36,7 +36,7 @@ func ExampleReading_record() {
 		Checked: []coverage.Item{{What: "every job in the 02:00 export"}},
 		Period:  &coverage.Period{Queried: asked, Held: kept},
 	})
-	b := boundary.Read(a, "backup_runs")
+	b := boundary.Read(a, "backup_runs", nil)
 	r, ok := b.Result, b.Record
 	v, _ := r.Verdict()
 	row := r.Declared[0].Row("backup_runs", "call-1", 1)
@@ -50,7 +50,7 @@ func ExampleRead() {
 		Checked: []coverage.Item{{What: "the 02:00 export"}},
 		Period:  &coverage.Period{Queried: asked, Held: coverage.Held{Unknown: true}},
 	})
-	b := boundary.Read(c, "backup_runs")
+	b := boundary.Read(c, "backup_runs", nil)
 	for _, f := range b.Result.Declared {
 		row := f.Row("backup_runs", "call-1", 1)
 		fmt.Println(row.Kind, len(row.Checked))
@@ -63,7 +63,7 @@ func ExampleRead() {
 
 // A caller that wants developer warnings hands the reading channel its own logger. Each Warner
 // warns once per tool and declaration; the result is still recognized and served as written.
-func ExampleWithWarner() {
+func ExampleNewWarner() {
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 		if a.Key == slog.TimeKey || a.Key == slog.MessageKey {
 			return slog.Attr{}
@@ -73,7 +73,7 @@ func ExampleWithWarner() {
 	w := boundary.NewWarner(logger)
 	env, _ := wire.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
 	for range 2 {
-		r := boundary.Read(env, "backup_runs", boundary.WithWarner(w)).Result
+		r := boundary.Read(env, "backup_runs", w).Result
 		fmt.Println(r.Absent, r.Problems[0].Field)
 	}
 	// Output:

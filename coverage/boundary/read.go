@@ -33,9 +33,9 @@ type Reading struct {
 // Read reads one tool result for the named tool, once: what it was recognized as, the
 // declarations to record, the described values, what was left off the record, and what the model is served (as [Served] derives
 // it). A value with no marker at all is plain data and is returned as served without being read
-// further.
-func Read(v any, tool string, opts ...ReadOption) Reading {
-	b := engine.AtBoundary(plain(v), tool, engineOptions(opts)...)
+// further. The reading's developer warnings go to w; a nil w warns nothing.
+func Read(v any, tool string, w *Warner) Reading {
+	b := engine.AtBoundary(plain(v), tool, engineOptions(w)...)
 	served := b.Served
 	if !b.Changed {
 		served = v

@@ -40,7 +40,7 @@ func Rows(entries []inject.Entry, iteration int, existing []coverage.DeclaredCov
 		if err != nil {
 			continue
 		}
-		rd := boundary.Read(v, name)
+		rd := boundary.Read(v, name, nil)
 		res, ok := rd.Result, rd.Record
 		if !ok {
 			continue

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
@@ -69,11 +71,11 @@ func Fold(in Input, opts ...Option) assess.Assessment {
 	var arguments []argumentAt
 	for i, r := range in.Findings {
 		switch r.Kind() {
-		case boundary.PeriodRowKind:
+		case rowkind.Period:
 			if p, ok := r.Period(); ok && (!scoped || p.Turn == in.Turn) {
 				periods = append(periods, periodAt{i, p})
 			}
-		case ledger.ArgumentRowKind:
+		case rowkind.Argument:
 			if g, ok := r.Argument(); ok && (!scoped || g.Turn == in.Turn) {
 				arguments = append(arguments, argumentAt{i, g})
 			}

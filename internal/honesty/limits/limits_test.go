@@ -34,7 +34,7 @@ var (
 // rowsOf reads a tool result through the one reading channel, as dispatch does.
 func rowsOf(t *testing.T, result any, tool, id string, iteration int) []coverage.DeclaredCoverage {
 	t.Helper()
-	rd := boundary.Read(result, tool)
+	rd := boundary.Read(result, tool, nil)
 	res, ok := rd.Result, rd.Record
 	if !ok {
 		t.Fatalf("%s: result not recognized", tool)
