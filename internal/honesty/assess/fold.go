@@ -123,7 +123,7 @@ func foldArguments(a *assess.Assessment, ask state.ArgumentAsk, current []argume
 		}
 	}
 	if len(current) > 0 {
-		c := assess.Check{Layer: 2, Check: assess.CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []assess.Pointer{}}
+		c := assess.Check{Layer: 2, Check: CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []assess.Pointer{}}
 		for _, r := range current {
 			c.Witness = append(c.Witness, findingsPointer(r.i, "argument"))
 		}
@@ -196,8 +196,8 @@ func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, ca
 	}
 	if len(calls) > 0 {
 		a.Checked = append(a.Checked,
-			assess.Check{Layer: 3, Check: assess.CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
-			assess.Check{Layer: 3, Check: assess.CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
+			assess.Check{Layer: 3, Check: CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
+			assess.Check{Layer: 3, Check: CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
 	}
 }
 
@@ -247,7 +247,7 @@ func foldPeriods(a *assess.Assessment, periods []periodAt, current []argumentAt)
 		}
 	}
 	foldTimeChecks(a, periods, current)
-	c := assess.Check{Layer: 3, Check: assess.CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []assess.Pointer{}}
+	c := assess.Check{Layer: 3, Check: CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []assess.Pointer{}}
 	for _, p := range periods {
 		c.Witness = append(c.Witness, findingsPointer(p.i, "verdict"))
 	}
@@ -326,8 +326,8 @@ func currentArguments(rows []argumentAt) []argumentAt {
 // (the last user message equal to userMessage when it is known, else the last user message).
 // With no person message the whole history is the turn.
 func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
-	start, from := 0, assess.TurnFromWholeHistory
-	for pass := 0; pass < 2 && from == assess.TurnFromWholeHistory; pass++ {
+	start, from := 0, TurnFromWholeHistory
+	for pass := 0; pass < 2 && from == TurnFromWholeHistory; pass++ {
 		for i := len(h) - 1; i >= 0; i-- {
 			if h[i].Role != llm.RoleUser {
 				continue
@@ -335,7 +335,7 @@ func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
 			if pass == 0 && userMessage != "" && h[i].Content != userMessage {
 				continue
 			}
-			start, from = i+1, assess.TurnFromPerson
+			start, from = i+1, TurnFromPerson
 			break
 		}
 	}
