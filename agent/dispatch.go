@@ -428,11 +428,11 @@ func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output
 		})
 	}
 	if rd.Record {
-		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd.Result)
-		if rd.Result.Absent && o.status == "" {
+		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd)
+		if rd.Absent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
-		for _, f := range rd.Result.Declared {
+		for _, f := range rd.Declared {
 			row := f.Row(c.Name, c.ID, b.iter)
 			b.rows = append(b.rows, row)
 			if f.Kind == boundary.KindAbsence {

@@ -158,7 +158,7 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 				t.Fatal(o.Err)
 			}
 			rd := boundary.Read(o.Output.Value, tc.tool, nil)
-			cr, ok := rd.Result, rd.Record
+			cr, ok := rd, rd.Record
 			var kinds []string
 			for _, f := range cr.Declared {
 				kinds = append(kinds, f.Kind)

@@ -113,7 +113,7 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 		t.Fatal(o.Err)
 	}
 	rd := boundary.Read(o.Output.Value, "find_orders", nil)
-	cr, ok := rd.Result, rd.Record
+	cr, ok := rd, rd.Record
 	if !ok || !cr.Absent || rec.DeclaredIn != "structuredContent" {
 		t.Fatalf("read back %v %+v from %q", ok, cr, rec.DeclaredIn)
 	}

@@ -24,7 +24,7 @@ func BenchmarkReadMintedAbsence(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := Read(a, "backup_runs", nil)
-		for _, f := range r.Result.Declared {
+		for _, f := range r.Declared {
 			_ = f.Row("backup_runs", "call-1", 1)
 		}
 	}

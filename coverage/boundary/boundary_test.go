@@ -67,7 +67,7 @@ func ledger36(t *testing.T) coverage.Envelope {
 // A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.
 func TestDeclaredCoverageRow(t *testing.T) {
 	rd := Read(ledger36(t), "backup_runs", nil)
-	r, ok := rd.Result, rd.Record
+	r, ok := rd, rd.Record
 	if !ok || len(r.Declared) != 1 {
 		t.Fatalf("read %v %+v", ok, r)
 	}
@@ -122,10 +122,10 @@ func TestRead(t *testing.T) {
 	var logs bytes.Buffer
 	w := NewWarner(slog.New(slog.NewTextHandler(&logs, nil)))
 	b := Read(c, "backup_runs", w)
-	if b.Recognized != "ledger" || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
+	if b.Recognized != "ledger" || !b.Record || !b.Absent || len(b.Declared) != 2 {
 		t.Fatalf("reading %+v", b)
 	}
-	if got := b.Result.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {
+	if got := b.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {
 		t.Errorf("absence facts %+v", got)
 	}
 	if !b.Changed || !strings.Contains(mustJSON(t, b.Served), `"verdict":"unknown"`) || strings.Contains(mustJSON(t, b.Served), `"short"`) {
@@ -145,7 +145,7 @@ func TestRead(t *testing.T) {
 	foreign := map[string]any{"af_absent": true, "looked_for": "x", "checked": []any{"y"}, "period": map[string]any{"queried": "soon"}}
 	for range 2 {
 		f := Read(foreign, "t", w)
-		r, ok := f.Result, f.Record
+		r, ok := f, f.Record
 		if !ok || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried" {
 			t.Fatalf("foreign %+v", r)
 		}

@@ -37,7 +37,7 @@ func ExampleReading_record() {
 		Period:  &coverage.Period{Queried: asked, Held: kept},
 	})
 	b := boundary.Read(a, "backup_runs", nil)
-	r, ok := b.Result, b.Record
+	r, ok := b, b.Record
 	v, _ := r.Verdict()
 	row := r.Declared[0].Row("backup_runs", "call-1", 1)
 	fmt.Println(ok, r.Absent, v, row.Kind, row.LookedFor)
@@ -51,7 +51,7 @@ func ExampleRead() {
 		Period:  &coverage.Period{Queried: asked, Held: coverage.Held{Unknown: true}},
 	})
 	b := boundary.Read(c, "backup_runs", nil)
-	for _, f := range b.Result.Declared {
+	for _, f := range b.Declared {
 		row := f.Row("backup_runs", "call-1", 1)
 		fmt.Println(row.Kind, len(row.Checked))
 	}
@@ -73,7 +73,7 @@ func ExampleNewWarner() {
 	w := boundary.NewWarner(logger)
 	env, _ := wire.DecodeJSON([]byte(`{"af_absent":true,"looked_for":"x","checked":["y"],"period":{"queried":{"from":"yesterday","to":"2026-09-26T10:00:00Z"},"held":"unknown"}}`))
 	for range 2 {
-		r := boundary.Read(env, "backup_runs", w).Result
+		r := boundary.Read(env, "backup_runs", w)
 		fmt.Println(r.Absent, r.Problems[0].Field)
 	}
 	// Output:

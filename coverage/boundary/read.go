@@ -14,13 +14,18 @@ type Reading struct {
 	// Recognized names the outermost envelope recognized: "absence", "ledger" or "semantics",
 	// or "none" for plain data (the words the check command prints under "recognized").
 	Recognized string
-	// Result is what the reading found to record: status, declarations, problems.
-	Result Result
-	// Record reports whether Result holds declarations to record: true for an absence, a ledger
+	// Absent reports that the result is, or wraps, an absence: its call's status is absent.
+	Absent bool
+	// Declared lists the declarations to record, in record order (a ledger before the absence it
+	// wraps).
+	Declared []Facts
+	// Record reports whether Declared holds declarations to record: true for an absence, a ledger
 	// (and an absence it wraps) or a described result with coverage or a period.
 	Record bool
-	// Problems adds, to Result.Problems, the fault that kept an af_semantics value from being
-	// recognized.
+	// Problems lists, wire-spelled, the fault that kept an af_semantics value from being
+	// recognized, each declaration left off the record, and each fault in a declaration that
+	// was kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is
+	// not true).
 	Problems []Problem
 	// Semantics is the af_semantics envelope as recognized (nil for none): the described
 	// values the tools.semantics_declared event carries.
@@ -42,7 +47,8 @@ func Read(v any, tool string, w *Warner) Reading {
 	}
 	return Reading{
 		Recognized: string(b.Recognized),
-		Result:     resultOf(b.Result),
+		Absent:     b.Result.Status == engine.StatusAbsent,
+		Declared:   declared(b.Result.Declared),
 		Record:     b.Record,
 		Problems:   problems(b.Problems),
 		Semantics:  b.Semantics,
@@ -84,22 +90,9 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Result is what a reading found to record in a tool result.
-type Result struct {
-	// Absent reports that the result is, or wraps, an absence: its call's status is absent.
-	Absent bool
-	// Declared lists the declarations to record, in record order (a ledger before the absence it
-	// wraps).
-	Declared []Facts
-	// Problems lists each declaration left off the record, and each fault in a declaration that was
-	// kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is not
-	// true), wire-spelled.
-	Problems []Problem
-}
-
 // Verdict returns the least held verdict over the declared periods (the weakest one wins), and false
 // when none declared a period.
-func (r Result) Verdict() (coverage.Verdict, bool) {
+func (r Reading) Verdict() (coverage.Verdict, bool) {
 	var vs []coverage.Verdict
 	for _, f := range r.Declared {
 		if f.Period != nil {
@@ -122,13 +115,13 @@ func problems(in []engine.Problem) []Problem {
 	return out
 }
 
-func resultOf(r engine.CoverageResult) Result {
-	out := Result{Absent: r.Status == engine.StatusAbsent, Problems: problems(r.Problems)}
-	if r.Declared != nil {
-		out.Declared = make([]Facts, len(r.Declared))
-		for i, f := range r.Declared {
-			out.Declared[i] = factsOf(f)
-		}
+func declared(in []engine.Facts) []Facts {
+	if in == nil {
+		return nil
+	}
+	out := make([]Facts, len(in))
+	for i, f := range in {
+		out[i] = factsOf(f)
 	}
 	return out
 }

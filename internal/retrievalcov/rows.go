@@ -41,7 +41,7 @@ func Rows(entries []inject.Entry, iteration int, existing []coverage.DeclaredCov
 			continue
 		}
 		rd := boundary.Read(v, name, nil)
-		res, ok := rd.Result, rd.Record
+		res, ok := rd, rd.Record
 		if !ok {
 			continue
 		}

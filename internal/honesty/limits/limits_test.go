@@ -35,7 +35,7 @@ var (
 func rowsOf(t *testing.T, result any, tool, id string, iteration int) []coverage.DeclaredCoverage {
 	t.Helper()
 	rd := boundary.Read(result, tool, nil)
-	res, ok := rd.Result, rd.Record
+	res, ok := rd, rd.Record
 	if !ok {
 		t.Fatalf("%s: result not recognized", tool)
 	}
