@@ -79,7 +79,7 @@ func (e *SessionLostError) Error() string {
 func (e *SessionLostError) Unwrap() error { return e.Err }
 
 // ServerDownError is a call refused without being sent because the session
-// was lost earlier and reconnecting failed. Client.Reconnect tries again.
+// was lost earlier and reconnecting failed. The next Client.List tries again.
 type ServerDownError struct {
 	Server string
 	Tool   string
