@@ -57,8 +57,8 @@ func find(t *testing.T, l *mcp.List, name string) *tool.Tool {
 func served(t *testing.T, out toolrun.Output) string {
 	t.Helper()
 	v := out.Value
-	if sv, changed := boundary.Served(v); changed {
-		v = sv
+	if rd := boundary.Read(v, "", nil); rd.Changed {
+		v = rd.Served
 	}
 	s, err := toolrun.Text(v)
 	if err != nil {

@@ -131,7 +131,7 @@ func TestRead(t *testing.T) {
 	if !b.Changed || !strings.Contains(mustJSON(t, b.Served), `"verdict":"unknown"`) || strings.Contains(mustJSON(t, b.Served), `"short"`) {
 		t.Errorf("served %s", mustJSON(t, b.Served))
 	}
-	if again, changed := Served(b.Served); changed || mustJSON(t, again) != mustJSON(t, b.Served) {
+	if again := Read(b.Served, "backup_runs", nil); again.Changed || mustJSON(t, again.Served) != mustJSON(t, b.Served) {
 		t.Errorf("serving twice changed the value: %s", mustJSON(t, again))
 	}
 	if logs.Len() != 0 {

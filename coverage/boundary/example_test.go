@@ -15,17 +15,17 @@ var (
 	kept  = coverage.Held{Span: coverage.Span{From: "2026-08-27T02:00:00Z", To: "2026-09-26T02:00:00Z"}}
 )
 
-// The serve door adds the verdict word last in the period, and the clause after the note.
-func ExampleServed() {
+// What the model is served: the verdict word last in the period, and the clause after the note.
+func ExampleReading_served() {
 	a, _ := coverage.Absent(coverage.AbsenceDecl{
 		What:    "failed backup runs",
 		Checked: []coverage.Item{{What: "every job in the 02:00 export", Short: "02:00 export"}},
 		Period:  &coverage.Period{Queried: asked, Held: kept},
 	})
-	out, changed := boundary.Served(a)
-	p, _ := out.(wire.Object).Get("period")
+	r := boundary.Read(a, "backup_runs", nil)
+	p, _ := r.Served.(wire.Object).Get("period")
 	verdict, _ := p.(wire.Object).Get("verdict")
-	fmt.Println(changed, verdict)
+	fmt.Println(r.Changed, verdict)
 	// Output: true not-held
 }
 

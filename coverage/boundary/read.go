@@ -30,15 +30,20 @@ type Reading struct {
 	// Semantics is the af_semantics envelope as recognized (nil for none): the described
 	// values the tools.semantics_declared event carries.
 	Semantics wire.Object
-	// Served is what the model reads; Changed reports whether it differs from the tool's value.
+	// Served is what the model reads. For every recognized envelope, at every depth of a
+	// ledger's result, the record-only item keys (short, kind) are removed, the verdict word and
+	// its clause are added for a period the store does not fully hold, the in-progress clause is
+	// added, and a described result is projected onto the keys the model reads. The tool's value
+	// is never mutated and only the changed paths are rebuilt; when nothing changes, Served is
+	// the value itself and Changed is false. Reading Served again serves it unchanged.
 	Served  any
 	Changed bool
 }
 
 // Read reads one tool result for the named tool, once: what it was recognized as, the
-// declarations to record, the described values, what was left off the record, and what the model is served (as [Served] derives
-// it). A value with no marker at all is plain data and is returned as served without being read
-// further. The reading's developer warnings go to w; a nil w warns nothing.
+// declarations to record, the described values, what was left off the record, and what the
+// model is served. A value with no marker at all is plain data and is returned as served without
+// being read further. The reading's developer warnings go to w; a nil w warns nothing.
 func Read(v any, tool string, w *Warner) Reading {
 	b := engine.AtBoundary(plain(v), tool, engineOptions(w)...)
 	served := b.Served
