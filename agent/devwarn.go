@@ -60,7 +60,7 @@ func (w *devWarnings) manyIterations(n int) bool {
 
 // unjudged warns, once per tool, that a result declared a period no layer
 // will judge because the results layer is off.
-func (w *devWarnings) unjudged(judged bool, toolName string, cr boundary.Result) bool {
+func (w *devWarnings) unjudged(judged bool, toolName string, cr boundary.Reading) bool {
 	if judged {
 		return false
 	}

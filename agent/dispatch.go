@@ -421,18 +421,18 @@ func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output
 
 	// Read the result once: what it declares (status, rows, described
 	// values, with their events) and what the model is served.
-	rd := boundary.Read(out.Value, c.Name, boundary.WithWarner(b.a.warn.coverage))
+	rd := boundary.Read(out.Value, c.Name, b.a.warn.coverage)
 	if rd.Semantics != nil {
 		b.rs.emit(s, event.ToolsSemanticsDeclared, b.iter, func() any {
 			return event.SemanticsDeclared{ToolName: c.Name, ToolCallID: c.ID, Iteration: b.iter, Semantics: rd.Semantics}
 		})
 	}
 	if rd.Record {
-		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd.Result)
-		if rd.Result.Absent && o.status == "" {
+		b.a.warn.unjudged(b.a.cfg.has(layerResults), c.Name, rd)
+		if rd.Absent && o.status == "" {
 			o.status = tool.StatusAbsent
 		}
-		for _, f := range rd.Result.Declared {
+		for _, f := range rd.Declared {
 			row := f.Row(c.Name, c.ID, b.iter)
 			b.rows = append(b.rows, row)
 			if f.Kind == boundary.KindAbsence {

@@ -267,6 +267,6 @@ func notAssessed(reason string) *assess.Assessment {
 	return &assess.Assessment{
 		Assessment: assess.ValueNotApplicable, Standing: assess.StandingNotAssessed,
 		Reasons: []assess.Reason{{Reason: reason, Witness: []assess.Pointer{}}}, Checked: []assess.Check{},
-		TurnFrom: assess.TurnFromWholeHistory,
+		TurnFrom: assessfold.TurnFromWholeHistory,
 	}
 }

@@ -436,7 +436,7 @@ func TestResultsLayerS15InProgress(t *testing.T) {
 	if !strings.Contains(toolMessages(p.Requests()[1].Messages)[0], jsonEscape(engine.InProgressClause)+`"`) {
 		t.Error("the served note does not end with the in-progress clause")
 	}
-	if !strings.HasSuffix(res.Answer, limits.LabelInProgress+":\n- backup_runs: sessions syncing (96) — since 08:10") {
+	if !strings.HasSuffix(res.Answer, "In progress (still running when read; the outcome is not known yet):\n- backup_runs: sessions syncing (96) — since 08:10") {
 		t.Errorf("answer:\n%s", res.Answer)
 	}
 	if a := res.Assessment(); a.Standing != "consistent" || len(a.Reasons) != 0 {

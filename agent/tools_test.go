@@ -249,7 +249,7 @@ func ruleLabel(d *flow.Decision) string {
 
 // TestCoverageBoundary: an absence envelope sets status absent (not an
 // error), files a coverageDeclared row and fires tools.absent; the model is
-// served boundary.Served of the value.
+// served what boundary.Read serves of the value.
 func TestCoverageBoundary(t *testing.T) {
 	abs, err := coverage.Absent(coverage.AbsenceDecl{What: "errors for checkout", Checked: []coverage.Item{{What: "checkout logs"}}})
 	if err != nil {
@@ -287,7 +287,7 @@ func TestCoverageBoundary(t *testing.T) {
 	if pl.Status != "absent" || pl.Error {
 		t.Errorf("tools.result = %+v", pl)
 	}
-	served, _ := boundary.Served(abs)
+	served := boundary.Read(abs, "search_logs", nil).Served
 	want, _ := toolrun.Text(served)
 	if got := toolMessages(p.Requests()[1].Messages)[0]; got != "s1:"+want {
 		t.Errorf("served %q, want %q", got, want)

@@ -34,7 +34,10 @@ var implementation = sdk.Implementation{Name: "agentfootprint-go", Version: "1"}
 // since it may already have taken effect. The client reconnects once,
 // right then, under a lock, so concurrent calls that saw the same loss
 // share one reconnection. If that attempt fails, later calls return a
-// *ServerDownError without reaching the server until Reconnect succeeds.
+// *ServerDownError without reaching the server, until a List reconnects:
+// listing changes nothing on the server, so List on a client without a
+// session tries once to open a new one. An application that lists before
+// each turn (see List) therefore comes back by itself once the server does.
 type Client struct {
 	src  Source
 	name string
@@ -215,12 +218,16 @@ func (c *Client) recover(ctx context.Context, gen int) error {
 	return nil
 }
 
-// Reconnect replaces the session with a new one, whatever the state of the
-// old one. It is the way back after a *ServerDownError.
-func (c *Client) Reconnect(ctx context.Context) error {
+// reopen opens a new session for a client that has none because the last
+// reconnection failed; a client that has one keeps it. It is how List comes
+// back after a *ServerDownError.
+func (c *Client) reopen(ctx context.Context) error {
 	c.mu.Lock()
-	gen := c.gen
+	gen, down := c.gen, c.sess == nil && !c.closed
 	c.mu.Unlock()
+	if !down {
+		return nil
+	}
 	return c.recover(ctx, gen)
 }
 
@@ -273,6 +280,9 @@ type Skipped struct {
 // changed or vanished (seen through the server's list_changed notice) is
 // refused at call time with a *ToolChangedError instead of being called
 // with arguments validated against a schema the server no longer uses.
+// A client left without a session (a lost session whose reconnection
+// failed) opens a new one first; the tools of earlier lists call through it
+// too.
 func (c *Client) List(ctx context.Context) (*List, error) {
 	raw, err := c.fetch(ctx)
 	if err != nil {
@@ -303,8 +313,12 @@ func (c *Client) List(ctx context.Context) (*List, error) {
 }
 
 // fetch pages through tools/list, reconnecting once if the session is lost
-// (listing has no effect on the server, so it is asked again).
+// (listing has no effect on the server, so it is asked again), or first if
+// an earlier loss left the client without a session.
 func (c *Client) fetch(ctx context.Context) ([]*sdk.Tool, error) {
+	if err := c.reopen(ctx); err != nil {
+		return nil, &listError{Server: c.name, Err: fmt.Errorf("reconnecting failed: %w", err)}
+	}
 	for attempt := 0; ; attempt++ {
 		sess, gen, err := c.session("")
 		if err != nil {

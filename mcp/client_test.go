@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -55,8 +57,8 @@ func find(t *testing.T, l *mcp.List, name string) *tool.Tool {
 func served(t *testing.T, out toolrun.Output) string {
 	t.Helper()
 	v := out.Value
-	if sv, changed := boundary.Served(v); changed {
-		v = sv
+	if rd := boundary.Read(v, "", nil); rd.Changed {
+		v = rd.Served
 	}
 	s, err := toolrun.Text(v)
 	if err != nil {
@@ -157,8 +159,8 @@ func TestMetaDeclarationsReadThroughTheOneChannel(t *testing.T) {
 			if o.Err != nil {
 				t.Fatal(o.Err)
 			}
-			rd := boundary.Read(o.Output.Value, tc.tool)
-			cr, ok := rd.Result, rd.Record
+			rd := boundary.Read(o.Output.Value, tc.tool, nil)
+			cr, ok := rd, rd.Record
 			var kinds []string
 			for _, f := range cr.Declared {
 				kinds = append(kinds, f.Kind)
@@ -217,9 +219,8 @@ func TestNoAnswerIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	o, rec := invoke(t, find(t, l, "wait"), `{"query":"x"}`)
-	var na *mcp.NoAnswerError
-	if !errors.As(o.Err, &na) || na.Tool != "wait" {
-		t.Fatalf("err = %v, want a NoAnswerError", o.Err)
+	if !errors.Is(o.Err, context.DeadlineExceeded) || o.Err.Error() != `MCP server "`+c.Name()+`" did not answer the call of "wait" within 200ms; the request was cancelled` {
+		t.Fatalf("err = %v, want the call timeout, wrapping context.DeadlineExceeded", o.Err)
 	}
 	if rec == nil || rec.Error == "" {
 		t.Errorf("record %+v, want the error kept", rec)
@@ -275,6 +276,52 @@ func TestStdioServerKilledMidCall(t *testing.T) {
 	o, _ = invoke(t, find(t, l, "echo"), `{"message":"closed"}`)
 	if _, ok := errors.AsType[*mcp.ServerDownError](o.Err); !ok {
 		t.Errorf("after Close: %v, want a ServerDownError", o.Err)
+	}
+}
+
+// A lost session whose reconnection fails leaves the client down: calls fail
+// fast without reaching the server, and the next List, once the server can
+// start again, opens a new session that the earlier list's tools call
+// through.
+func TestListComesBackAfterAFailedReconnection(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	t.Setenv(gateEnv, gate)
+	c, err := mcp.Connect(context.Background(), mcp.Source{Name: "gated", Command: selfCommand(t, "gated")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := invoke(t, find(t, l, "die"), `{"query":"x"}`)
+	if sl, ok := errors.AsType[*mcp.SessionLostError](o.Err); !ok || sl.Reconnected || sl.ReconnectErr == nil {
+		t.Fatalf("err = %v, want a SessionLostError whose reconnection failed", o.Err)
+	}
+	o, _ = invoke(t, find(t, l, "echo"), `{"message":"down"}`)
+	if _, ok := errors.AsType[*mcp.ServerDownError](o.Err); !ok {
+		t.Fatalf("call while down: %v, want a ServerDownError", o.Err)
+	}
+	if _, err := c.List(context.Background()); err == nil || !strings.Contains(err.Error(), "reconnecting failed") {
+		t.Fatalf("List with the gate closed = %v, want the failed reconnection", err)
+	}
+	if err := os.Remove(gate); err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.List(context.Background())
+	if err != nil {
+		t.Fatalf("List once the server can start: %v", err)
+	}
+	if len(again.Tools) != len(l.Tools) {
+		t.Errorf("the new session lists %d tools, the first listed %d", len(again.Tools), len(l.Tools))
+	}
+	o, _ = invoke(t, find(t, l, "echo"), `{"message":"back"}`)
+	if o.Err != nil || served(t, o.Output) != "Echo: back" {
+		t.Fatalf("an earlier list's tool after List reconnected: %+v", o)
 	}
 }
 
@@ -339,8 +386,8 @@ func TestRawServerBadInput(t *testing.T) {
 			}
 		}},
 		{"silent", func(t *testing.T, err error) {
-			if _, ok := errors.AsType[*mcp.NoAnswerError](err); !ok {
-				t.Errorf("err = %v, want a NoAnswerError", err)
+			if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "did not answer the call") {
+				t.Errorf("err = %v, want the call timeout (context.DeadlineExceeded)", err)
 			}
 		}},
 	} {

@@ -121,7 +121,7 @@ func (c *Client) callFailed(ctx, callCtx context.Context, name string, gen int, 
 		_ = c.recover(ctx, gen)
 		return &ResultTooLargeError{Server: c.name, Tool: name, Limit: c.cfg.maxResultBytes, Size: -1}
 	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
-		return &NoAnswerError{Server: c.name, Tool: name, After: c.cfg.callTimeout}
+		return &noAnswerError{Server: c.name, Tool: name, After: c.cfg.callTimeout}
 	case lost(err):
 		rerr := c.recover(ctx, gen)
 		return &SessionLostError{Server: c.name, Tool: name, Reconnected: rerr == nil, ReconnectErr: rerr, Err: err}

@@ -1,10 +1,12 @@
 // This file holds the package's errors: each names the server, and the tool
 // when there is one, so the model reads a sentence it can act on; the call
-// failures (the table in docs/MCP.md) are exported for errors.As.
+// failures (the table in docs/MCP.md) are exported for errors.As, and the
+// call timeout wraps context.DeadlineExceeded for errors.Is.
 
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -77,7 +79,7 @@ func (e *SessionLostError) Error() string {
 func (e *SessionLostError) Unwrap() error { return e.Err }
 
 // ServerDownError is a call refused without being sent because the session
-// was lost earlier and reconnecting failed. Client.Reconnect tries again.
+// was lost earlier and reconnecting failed. The next Client.List tries again.
 type ServerDownError struct {
 	Server string
 	Tool   string
@@ -92,18 +94,22 @@ func (e *ServerDownError) Error() string {
 // Unwrap returns why the last reconnection failed.
 func (e *ServerDownError) Unwrap() error { return e.Err }
 
-// NoAnswerError is a call the server did not answer within the call
-// timeout (see WithCallTimeout). The client cancelled the request.
-type NoAnswerError struct {
+// noAnswerError is a call the server did not answer within the call
+// timeout (see WithCallTimeout). The client cancelled the request. It wraps
+// context.DeadlineExceeded, which is how a caller tells a timeout apart.
+type noAnswerError struct {
 	Server string
 	Tool   string
 	After  time.Duration
 }
 
 // Error is the sentence the model reads.
-func (e *NoAnswerError) Error() string {
+func (e *noAnswerError) Error() string {
 	return fmt.Sprintf("MCP server %q did not answer the call of %q within %s; the request was cancelled", e.Server, e.Tool, e.After)
 }
+
+// Unwrap returns context.DeadlineExceeded: the call timeout ran out.
+func (e *noAnswerError) Unwrap() error { return context.DeadlineExceeded }
 
 // CallError is a call the server refused at the protocol level (an unknown
 // tool, a JSON-RPC error) or whose result could not be decoded (an unknown

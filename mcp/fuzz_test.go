@@ -34,7 +34,6 @@ func FuzzReadResult(f *testing.F) {
 		if _, err := toolrun.Text(r.value.Content); err != nil {
 			t.Fatalf("the value does not encode: %v", err)
 		}
-		boundary.Read(r.value.Content, "t")
-		boundary.Served(r.value.Content)
+		boundary.Read(r.value.Content, "t", nil)
 	})
 }

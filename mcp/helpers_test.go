@@ -27,9 +27,12 @@ import (
 )
 
 // serverEnv makes this test binary, started by a test, act as a server
-// instead of running tests: "sdk" serves testServer over stdio, "raw" runs
-// rawServer.
+// instead of running tests: "sdk" serves testServer over stdio, "gated" does
+// too unless its gate file exists, "raw" runs rawServer.
 const serverEnv = "AF_MCP_TEST_SERVER"
+
+// gateEnv names the file whose presence keeps a "gated" server from starting.
+const gateEnv = "AF_MCP_TEST_GATE"
 
 func TestMain(m *testing.M) {
 	switch os.Getenv(serverEnv) {
@@ -47,6 +50,18 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "raw":
 		rawServer(os.Getenv("AF_MCP_RAW_MODE"))
+		os.Exit(0)
+	case "gated":
+		// Refuses to start while the file named by gateEnv exists, so a
+		// test can make a reconnection fail and then let the next one in.
+		if _, err := os.Stat(os.Getenv(gateEnv)); err == nil {
+			fmt.Fprintln(os.Stderr, "gated server: the gate is closed")
+			os.Exit(1)
+		}
+		if err := testServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -45,7 +45,8 @@ func newConfig(opts []Option) *config {
 
 // WithCallTimeout bounds how long one tool call waits for the server's
 // answer (60 seconds when d is not positive). A call past it is
-// cancelled and returns a *NoAnswerError.
+// cancelled and returns an error that names the server, the tool and the
+// limit, and wraps context.DeadlineExceeded.
 func WithCallTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {

@@ -112,8 +112,8 @@ func resultOf(d tool.Declaration, out toolrun.Output) *sdk.CallToolResult {
 		return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", d.Name, err))
 	}
 	served := raw
-	if sv, changed := boundary.Served(out.Value); changed {
-		if served, err = toolrun.Text(sv); err != nil {
+	if rd := boundary.Read(out.Value, d.Name, nil); rd.Changed {
+		if served, err = toolrun.Text(rd.Served); err != nil {
 			return failed(fmt.Sprintf("The result of tool %q could not be encoded: %s", d.Name, err))
 		}
 	}

@@ -112,8 +112,8 @@ func TestServeRoundTripThroughOurClient(t *testing.T) {
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
-	rd := boundary.Read(o.Output.Value, "find_orders")
-	cr, ok := rd.Result, rd.Record
+	rd := boundary.Read(o.Output.Value, "find_orders", nil)
+	cr, ok := rd, rd.Record
 	if !ok || !cr.Absent || rec.DeclaredIn != "structuredContent" {
 		t.Fatalf("read back %v %+v from %q", ok, cr, rec.DeclaredIn)
 	}

@@ -14,9 +14,6 @@ var ErrNotFound = errors.New("not found")
 // ErrClosed is returned by a Store used after Close.
 var ErrClosed = errors.New("store: closed")
 
-// ErrSchemaTooNew is wrapped by *SchemaVersionError; test with errors.Is.
-var ErrSchemaTooNew = errors.New("store written by a newer version")
-
 // NotFoundError says which thing of which kind was not there. It wraps ErrNotFound.
 type NotFoundError struct {
 	// Kind is "run", "blob" or "checkpoint".
@@ -34,7 +31,8 @@ func (e *NotFoundError) Error() string {
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 
 // SchemaVersionError refuses a store whose schema was written by a newer version of this
-// library: opening it could misread or damage data this version does not know about.
+// library: opening it could misread or damage data this version does not know about. Both
+// backends' Open return it; test for it with errors.As.
 type SchemaVersionError struct {
 	// Where names the store: a file path or a PostgreSQL database and schema.
 	Where string
@@ -49,9 +47,6 @@ func (e *SchemaVersionError) Error() string {
 	return fmt.Sprintf("store: %s has schema version %d, this version of agentfootprint-go supports up to %d; upgrade agentfootprint-go to open it",
 		e.Where, e.Found, e.Supported)
 }
-
-// Unwrap returns ErrSchemaTooNew.
-func (e *SchemaVersionError) Unwrap() error { return ErrSchemaTooNew }
 
 // InvalidError refuses a value handed to the store, naming the field at fault.
 type InvalidError struct {

@@ -176,7 +176,7 @@ func (r *Result) AnswerWithLimits() string {
 // names (their witnesses, which point into inner records, stay on RollUp).
 func (r *Result) Assessment() *assess.Assessment {
 	ru := r.RollUp()
-	a := &assess.Assessment{Standing: ru.Standing, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: assess.TurnFromPerson}
+	a := &assess.Assessment{Standing: ru.Standing, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: assessfold.TurnFromPerson}
 	switch ru.Standing {
 	case assess.StandingNotAssessed:
 		a.Assessment = assess.ValueNotApplicable

@@ -53,17 +53,17 @@ func newCheckCmd() *cobra.Command {
 
 // checkReport builds the --json report: recognized, status?, declared, verdict?, problems, served.
 func checkReport(v any, tool string) wire.Object {
-	b := boundary.Read(v, tool)
+	b := boundary.Read(v, tool, nil)
 	report := wire.Object{{Key: "recognized", Value: b.Recognized}}
-	if b.Result.Absent {
+	if b.Absent {
 		report = append(report, wire.Member{Key: "status", Value: "absent"}) // the status (tool.StatusAbsent) an absence gives its call
 	}
 	declared := []any{}
-	for _, f := range b.Result.Declared {
+	for _, f := range b.Declared {
 		declared = append(declared, declaredRow(f, tool))
 	}
 	report = append(report, wire.Member{Key: "declared", Value: declared})
-	if verdict, ok := b.Result.Verdict(); ok {
+	if verdict, ok := b.Verdict(); ok {
 		report = append(report, wire.Member{Key: "verdict", Value: string(verdict)})
 	}
 	problems := b.Problems

@@ -23,8 +23,8 @@ func BenchmarkReadMintedAbsence(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		r := Read(a, "backup_runs")
-		for _, f := range r.Result.Declared {
+		r := Read(a, "backup_runs", nil)
+		for _, f := range r.Declared {
 			_ = f.Row("backup_runs", "call-1", 1)
 		}
 	}
@@ -35,6 +35,6 @@ func BenchmarkReadPlainData(b *testing.B) {
 	v := map[string]any{"rows": []any{1, 2, 3}, "next": nil}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Read(v, "backup_runs")
+		_ = Read(v, "backup_runs", nil)
 	}
 }

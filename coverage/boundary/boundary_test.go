@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
 )
@@ -64,8 +66,8 @@ func ledger36(t *testing.T) coverage.Envelope {
 
 // A coverageDeclared row keeps its key order, writes [] for empty lists, and round-trips.
 func TestDeclaredCoverageRow(t *testing.T) {
-	rd := Read(ledger36(t), "backup_runs")
-	r, ok := rd.Result, rd.Record
+	rd := Read(ledger36(t), "backup_runs", nil)
+	r, ok := rd, rd.Record
 	if !ok || len(r.Declared) != 1 {
 		t.Fatalf("read %v %+v", ok, r)
 	}
@@ -87,8 +89,8 @@ func TestDeclaredCoverageRow(t *testing.T) {
 
 func TestPeriodRow(t *testing.T) {
 	rows := []PeriodRow{
-		{Kind: PeriodRowKind, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: RowVerdict(coverage.VerdictNotHeld)},
-		{Kind: PeriodRowKind, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: VerdictUndeclared, Argument: "window"},
+		{Kind: rowkind.Period, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: RowVerdict(coverage.VerdictNotHeld)},
+		{Kind: rowkind.Period, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: VerdictUndeclared, Argument: "window"},
 	}
 	want := []string{
 		`{"kind":"period","turn":2,"toolCallId":"a","toolName":"backup_runs","iteration":3,"verdict":"not-held"}`,
@@ -119,31 +121,31 @@ func TestRead(t *testing.T) {
 	}
 	var logs bytes.Buffer
 	w := NewWarner(slog.New(slog.NewTextHandler(&logs, nil)))
-	b := Read(c, "backup_runs", WithWarner(w))
-	if b.Recognized != "ledger" || !b.Record || !b.Result.Absent || len(b.Result.Declared) != 2 {
+	b := Read(c, "backup_runs", w)
+	if b.Recognized != "ledger" || !b.Record || !b.Absent || len(b.Declared) != 2 {
 		t.Fatalf("reading %+v", b)
 	}
-	if got := b.Result.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {
+	if got := b.Declared[1]; got.Kind != KindAbsence || got.LookedFor != "failed backup runs" || got.Checked[0].Short != "02:00 export" || got.Period == nil || !got.Period.Held.Unknown {
 		t.Errorf("absence facts %+v", got)
 	}
 	if !b.Changed || !strings.Contains(mustJSON(t, b.Served), `"verdict":"unknown"`) || strings.Contains(mustJSON(t, b.Served), `"short"`) {
 		t.Errorf("served %s", mustJSON(t, b.Served))
 	}
-	if again, changed := Served(b.Served); changed || mustJSON(t, again) != mustJSON(t, b.Served) {
+	if again := Read(b.Served, "backup_runs", nil); again.Changed || mustJSON(t, again.Served) != mustJSON(t, b.Served) {
 		t.Errorf("serving twice changed the value: %s", mustJSON(t, again))
 	}
 	if logs.Len() != 0 {
 		t.Errorf("warned on a well-formed envelope: %s", logs.String())
 	}
 	plain := map[string]any{"rows": 3}
-	if p := Read(plain, "t"); p.Recognized != "none" || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
+	if p := Read(plain, "t", nil); p.Recognized != "none" || p.Record || p.Changed || !reflect.DeepEqual(p.Served, plain) {
 		t.Errorf("plain %+v", p)
 	}
 	// A malformed period in a foreign absence is left off the record, named, and warned once.
 	foreign := map[string]any{"af_absent": true, "looked_for": "x", "checked": []any{"y"}, "period": map[string]any{"queried": "soon"}}
 	for range 2 {
-		f := Read(foreign, "t", WithWarner(w))
-		r, ok := f.Result, f.Record
+		f := Read(foreign, "t", w)
+		r, ok := f, f.Record
 		if !ok || r.Declared[0].Period != nil || len(r.Problems) != 1 || r.Problems[0].Field != "period.queried" {
 			t.Fatalf("foreign %+v", r)
 		}

@@ -7,10 +7,10 @@
 // with: Absent, Wrap and Described) and returns everything the dispatcher needs: the declarations to record, what was left off the record and why, the
 // described values, and what the model is served. Reading never repairs a foreign declaration:
 // a malformed period, provenance or item detail is left off the record, named in the problems
-// and warned about once per tool (see [WithWarner]), and the envelope is still served as written.
+// and warned about once per tool (see [Warner]), and the envelope is still served as written.
 //
-// [Served] derives what the model reads: record-only keys removed, the verdict word and one static
-// clause added for a period the store does not fully hold. [Facts.Row] is the record row a
+// [Reading].Served is what the model reads: record-only keys removed, the verdict word and one
+// static clause added for a period the store does not fully hold. [Facts.Row] is the record row a
 // declaration becomes ([coverage.DeclaredCoverage]); [PeriodRow] is the row the results layer files
 // on the findings ledger for a call's period.
 package boundary

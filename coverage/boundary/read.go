@@ -14,35 +14,46 @@ type Reading struct {
 	// Recognized names the outermost envelope recognized: "absence", "ledger" or "semantics",
 	// or "none" for plain data (the words the check command prints under "recognized").
 	Recognized string
-	// Result is what the reading found to record: status, declarations, problems.
-	Result Result
-	// Record reports whether Result holds declarations to record: true for an absence, a ledger
+	// Absent reports that the result is, or wraps, an absence: its call's status is absent.
+	Absent bool
+	// Declared lists the declarations to record, in record order (a ledger before the absence it
+	// wraps).
+	Declared []Facts
+	// Record reports whether Declared holds declarations to record: true for an absence, a ledger
 	// (and an absence it wraps) or a described result with coverage or a period.
 	Record bool
-	// Problems adds, to Result.Problems, the fault that kept an af_semantics value from being
-	// recognized.
+	// Problems lists, wire-spelled, the fault that kept an af_semantics value from being
+	// recognized, each declaration left off the record, and each fault in a declaration that
+	// was kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is
+	// not true).
 	Problems []Problem
 	// Semantics is the af_semantics envelope as recognized (nil for none): the described
 	// values the tools.semantics_declared event carries.
 	Semantics wire.Object
-	// Served is what the model reads; Changed reports whether it differs from the tool's value.
+	// Served is what the model reads. For every recognized envelope, at every depth of a
+	// ledger's result, the record-only item keys (short, kind) are removed, the verdict word and
+	// its clause are added for a period the store does not fully hold, the in-progress clause is
+	// added, and a described result is projected onto the keys the model reads. The tool's value
+	// is never mutated and only the changed paths are rebuilt; when nothing changes, Served is
+	// the value itself and Changed is false. Reading Served again serves it unchanged.
 	Served  any
 	Changed bool
 }
 
 // Read reads one tool result for the named tool, once: what it was recognized as, the
-// declarations to record, the described values, what was left off the record, and what the model is served (as [Served] derives
-// it). A value with no marker at all is plain data and is returned as served without being read
-// further.
-func Read(v any, tool string, opts ...ReadOption) Reading {
-	b := engine.AtBoundary(plain(v), tool, engineOptions(opts)...)
+// declarations to record, the described values, what was left off the record, and what the
+// model is served. A value with no marker at all is plain data and is returned as served without
+// being read further. The reading's developer warnings go to w; a nil w warns nothing.
+func Read(v any, tool string, w *Warner) Reading {
+	b := engine.AtBoundary(plain(v), tool, engineOptions(w)...)
 	served := b.Served
 	if !b.Changed {
 		served = v
 	}
 	return Reading{
 		Recognized: string(b.Recognized),
-		Result:     resultOf(b.Result),
+		Absent:     b.Result.Status == engine.StatusAbsent,
+		Declared:   declared(b.Result.Declared),
 		Record:     b.Record,
 		Problems:   problems(b.Problems),
 		Semantics:  b.Semantics,
@@ -84,22 +95,9 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Result is what a reading found to record in a tool result.
-type Result struct {
-	// Absent reports that the result is, or wraps, an absence: its call's status is absent.
-	Absent bool
-	// Declared lists the declarations to record, in record order (a ledger before the absence it
-	// wraps).
-	Declared []Facts
-	// Problems lists each declaration left off the record, and each fault in a declaration that was
-	// kept as written (a key or string that is not UTF-8, a retry_returns_the_same that is not
-	// true), wire-spelled.
-	Problems []Problem
-}
-
 // Verdict returns the least held verdict over the declared periods (the weakest one wins), and false
 // when none declared a period.
-func (r Result) Verdict() (coverage.Verdict, bool) {
+func (r Reading) Verdict() (coverage.Verdict, bool) {
 	var vs []coverage.Verdict
 	for _, f := range r.Declared {
 		if f.Period != nil {
@@ -122,13 +120,13 @@ func problems(in []engine.Problem) []Problem {
 	return out
 }
 
-func resultOf(r engine.CoverageResult) Result {
-	out := Result{Absent: r.Status == engine.StatusAbsent, Problems: problems(r.Problems)}
-	if r.Declared != nil {
-		out.Declared = make([]Facts, len(r.Declared))
-		for i, f := range r.Declared {
-			out.Declared[i] = factsOf(f)
-		}
+func declared(in []engine.Facts) []Facts {
+	if in == nil {
+		return nil
+	}
+	out := make([]Facts, len(in))
+	for i, f := range in {
+		out[i] = factsOf(f)
 	}
 	return out
 }

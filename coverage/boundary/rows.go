@@ -39,12 +39,10 @@ type RowVerdict string
 // VerdictUndeclared marks declared silence on a period row.
 const VerdictUndeclared RowVerdict = "undeclared"
 
-// PeriodRowKind is the findings-ledger kind of a period row.
-const PeriodRowKind = "period"
-
 // PeriodRow is the results layer's verdict on one call's period, filed on the findings ledger. It
 // names the call; only the time layer's fields (all optional) carry instants.
 type PeriodRow struct {
+	// Kind is "period" on every period row (ledger.FromPeriod sets it).
 	Kind       string     `json:"kind"`
 	Turn       int        `json:"turn"`
 	ToolCallID string     `json:"toolCallId"`

@@ -1,5 +1,4 @@
-// This file holds the served form (what the model reads of a tool result) and the weakest of
-// several verdicts.
+// This file holds the weakest of several verdicts, the rule Reading.Verdict applies.
 
 package boundary
 
@@ -7,20 +6,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/internal/coverage/engine"
 )
-
-// Served returns what the model reads for a tool result. For every recognized envelope, at every
-// depth of a ledger's result, it removes the record-only item keys (short, kind), adds the verdict
-// word and its clause for a period the store does not fully hold, adds the in-progress clause,
-// and projects a described result onto the keys the model reads. When nothing changes it returns
-// v itself and false; it never mutates v, and rebuilds only the changed paths. Served(Served(x))
-// equals Served(x).
-func Served(v any) (out any, changed bool) {
-	out, changed = engine.Served(plain(v))
-	if !changed {
-		return v, false
-	}
-	return out, true
-}
 
 // leastHeld returns the weakest verdict in vs (not-held, then partly-held, then unknown, then
 // covered), so a call that declared several periods is never credited with more than its weakest

@@ -26,26 +26,10 @@ func NewWarner(log *slog.Logger) *Warner {
 	return &Warner{w: engine.NewWarner(log)}
 }
 
-// ReadOption configures one reading ([Read], [ReadResult]).
-type ReadOption func(*readConfig)
-
-type readConfig struct{ warn *Warner }
-
-// WithWarner sends the reading's developer warnings to w. Without it a reading warns nothing.
-func WithWarner(w *Warner) ReadOption { return func(c *readConfig) { c.warn = w } }
-
-func engineOptions(opts []ReadOption) []engine.ReadOption {
-	if len(opts) == 0 {
+// engineOptions passes w's logger to the engine's reading; a nil w warns nothing.
+func engineOptions(w *Warner) []engine.ReadOption {
+	if w == nil {
 		return nil
 	}
-	var c readConfig
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	if c.warn == nil {
-		return nil
-	}
-	return []engine.ReadOption{engine.WithWarner(c.warn.w)}
+	return []engine.ReadOption{engine.WithWarner(w.w)}
 }

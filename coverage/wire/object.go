@@ -120,14 +120,16 @@ func encodeJSON(v any) ([]byte, error) {
 // maxDecodeDepth bounds the nesting DecodeJSON accepts, so hostile input cannot exhaust the stack.
 const maxDecodeDepth = 512
 
-// ErrDecode is wrapped by every error [DecodeJSON] returns.
-var ErrDecode = errors.New("coverage: not a JSON value")
+// errDecode opens every error DecodeJSON returns.
+var errDecode = errors.New("coverage: not a JSON value")
 
 // DecodeJSON decodes one JSON value, keeping object key order: objects become [Object], arrays
 // []any, numbers [json.Number] of their own bytes. It refuses trailing data, a duplicate key in one
 // object (which value was meant is ambiguous) and nesting deeper than 512 levels. A string holding
 // bytes that are not UTF-8 keeps them: nothing is replaced, so a door or a reader can name the
-// fault, and what is served stays what the tool wrote.
+// fault, and what is served stays what the tool wrote. Every error it returns says the data is not
+// a JSON value it accepts and, where the decoder gave one, wraps its error (a *json.SyntaxError
+// for malformed text).
 func DecodeJSON(data []byte) (any, error) {
 	// A document json.Valid accepts is built by the byte-keeping parser,
 	// which allocates only the values (the streaming decoder allocates a
@@ -136,7 +138,7 @@ func DecodeJSON(data []byte) (any, error) {
 	if json.Valid(data) {
 		v, err := decodeKeepingBytes(data)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrDecode, err)
+			return nil, fmt.Errorf("%w: %w", errDecode, err)
 		}
 		return v, nil
 	}
@@ -144,10 +146,10 @@ func DecodeJSON(data []byte) (any, error) {
 	dec.UseNumber()
 	v, err := decodeValue(dec, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrDecode, err)
+		return nil, fmt.Errorf("%w: %w", errDecode, err)
 	}
 	if _, err := dec.Token(); err == nil {
-		return nil, fmt.Errorf("%w: data after the first value", ErrDecode)
+		return nil, fmt.Errorf("%w: data after the first value", errDecode)
 	}
 	return v, nil
 }

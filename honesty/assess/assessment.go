@@ -19,12 +19,6 @@ const (
 	StandingNotAssessed = "not-assessed"
 )
 
-// Where the turn starts.
-const (
-	TurnFromPerson       = "person"
-	TurnFromWholeHistory = "whole-history"
-)
-
 // Reason names.
 const (
 	ReasonArgumentAsked      = "argument-asked"
@@ -45,14 +39,6 @@ const (
 	// The time layer's reasons, from the checks it files on period rows.
 	ReasonPeriodDiffersFromAsked = "period-differs-from-asked"
 	ReasonPeriodBeyondRetention  = "period-beyond-retention"
-)
-
-// Check names this package runs.
-const (
-	CheckArgumentRules = "argument-rules"
-	CheckToolCoverage  = "tool-coverage"
-	CheckResultShape   = "result-shape"
-	CheckResultPeriod  = "result-period"
 )
 
 // reasonOrder is the closed list reasons are reported in, across every layer. A reason not on it
@@ -79,8 +65,8 @@ type Assessment struct {
 	Reasons []Reason `json:"reasons"`
 	// Checked lists the checks that actually ran, never a fixed list.
 	Checked []Check `json:"checked"`
-	// TurnFrom says where the turn was taken to start: after the person's message, or (when the
-	// record holds none) the whole history.
+	// TurnFrom says where the turn was taken to start: "person" (after the person's message), or
+	// "whole-history" (when the record holds none).
 	TurnFrom string `json:"turnFrom"`
 }
 
@@ -93,7 +79,9 @@ type Reason struct {
 
 // Check is one check that ran: how many of the things it covers it could read.
 type Check struct {
-	Layer   int       `json:"layer"`
+	Layer int `json:"layer"`
+	// Check names the check: argument-rules (the inputs layer's), tool-coverage, result-shape or
+	// result-period (the results layer's).
 	Check   string    `json:"check"`
 	Ran     int       `json:"ran"`
 	Of      int       `json:"of"`

@@ -6,7 +6,8 @@
 //
 // A user reads it from agent.Result.Assessment (or agent.AssessRecord on a stored record) and
 // branches on the words declared here: the Standing* and Value* values, the Reason* names (in
-// ReasonOrder's report order), the Check* names and the Pointer* kinds. Silence is never
+// ReasonOrder's report order) and the Pointer* kinds. The Checks that ran are reported for a
+// reader to audit, by name and count (Check.Check, Ran, Of). Silence is never
 // support: a check that ran and found nothing gives consistent, never known, and a tool that
 // stayed silent about its period is itself a reason.
 //

@@ -3,13 +3,12 @@
 
 package ledger
 
-import ()
-
 // ArgumentRow records who chose one argument of one call: the person, a tool's default, the model,
 // or an answer to a question. It is filed by the inputs layer; the results layer only joins on it.
 // JSON key order: kind, turn, toolCallId, toolName, iteration, argument, rule, period?, source?,
 // asked?, value?, proposed?, free?.
 type ArgumentRow struct {
+	// Kind is "argument" on every argument row (FromArgument sets it).
 	Kind       string `json:"kind"`
 	Turn       int    `json:"turn"`
 	ToolCallID string `json:"toolCallId"`

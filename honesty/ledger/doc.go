@@ -12,7 +12,7 @@
 //     covered verdict can never hide an earlier not-held one.
 //   - The checkpoint door checks every row by its kind when a conversation is loaded
 //     (agent.LoadConversation) and refuses the whole ledger at the first row that is malformed
-//     or of a kind it has no check for, with a *RowError naming that row (errors.Is ErrRefused).
+//     or of a kind it has no check for, with a *RowError naming that row (errors.As finds it).
 //     Readers (PeriodRows, OfTurn, CurrentArguments), by contrast, skip kinds they do not know.
 //
 // The door and the row writers are the framework's own, in internal/honesty/ledger.

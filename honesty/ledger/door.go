@@ -3,17 +3,10 @@
 
 package ledger
 
-import (
-	"errors"
-	"fmt"
-)
-
-// ErrRefused is wrapped by every RowError, for callers that only need to know the ledger was
-// turned away.
-var ErrRefused = errors.New("ledger: checkpoint refused")
+import "fmt"
 
 // RowError is the door's refusal: the first row that failed, by its position in the ledger and
-// its kind, and why.
+// its kind, and why. A caller tells a refused ledger from other failures with errors.As.
 type RowError struct {
 	// Index is the row's position in the ledger, from 0; -1 when the ledger itself is not a list.
 	Index int
@@ -30,6 +23,3 @@ func (e *RowError) Error() string {
 	}
 	return fmt.Sprintf("ledger: checkpoint refused at findingsLedger row %d (kind %q): %s", e.Index, e.Kind, e.Reason)
 }
-
-// Unwrap lets errors.Is match ErrRefused.
-func (e *RowError) Unwrap() error { return ErrRefused }

@@ -3,7 +3,10 @@
 
 package ledger
 
-import "github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+import (
+	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+)
 
 // PeriodRows returns every period row, in ledger order. Rows under a repeated call id are all
 // kept: each is its own call.
@@ -11,7 +14,7 @@ func PeriodRows(rows []Row) []boundary.PeriodRow {
 	var out []boundary.PeriodRow
 	for _, r := range rows {
 		switch r.kind {
-		case boundary.PeriodRowKind:
+		case rowkind.Period:
 			if r.period != nil {
 				out = append(out, *r.period)
 			}

@@ -7,11 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
-
-// ArgumentRowKind is the findings-ledger kind of an inputs-layer argument row.
-const ArgumentRowKind = "argument"
 
 // Row is one element of the findings ledger. It holds exactly one kind: a period row, an argument
 // row, or a row of another kind kept verbatim as JSON. Rows are values; once filed they are never
@@ -25,14 +24,14 @@ type Row struct {
 
 // FromPeriod wraps a period row. Its Kind field is set to "period" whatever it held.
 func FromPeriod(p boundary.PeriodRow) Row {
-	p.Kind = boundary.PeriodRowKind
-	return Row{kind: boundary.PeriodRowKind, period: &p}
+	p.Kind = rowkind.Period
+	return Row{kind: rowkind.Period, period: &p}
 }
 
 // FromArgument wraps an argument row. Its Kind field is set to "argument" whatever it held.
 func FromArgument(a ArgumentRow) Row {
-	a.Kind = ArgumentRowKind
-	return Row{kind: ArgumentRowKind, argument: &a}
+	a.Kind = rowkind.Argument
+	return Row{kind: rowkind.Argument, argument: &a}
 }
 
 // Kind returns the row's kind ("period", "argument", or whatever a foreign row declared).
@@ -85,13 +84,13 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 	}
 	kind, _ := head.Kind.(string)
 	switch kind {
-	case boundary.PeriodRowKind:
+	case rowkind.Period:
 		var p boundary.PeriodRow
 		if err := json.Unmarshal(trimmed, &p); err != nil {
 			return fmt.Errorf("ledger: period row: %w", err)
 		}
 		*r = Row{kind: kind, period: &p}
-	case ArgumentRowKind:
+	case rowkind.Argument:
 		var a ArgumentRow
 		if err := json.Unmarshal(trimmed, &a); err != nil {
 			return fmt.Errorf("ledger: argument row: %w", err)

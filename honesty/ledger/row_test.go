@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
@@ -47,7 +49,7 @@ func TestRowsRoundTripAndRead(t *testing.T) {
 		t.Errorf("a period row answered Argument()")
 	}
 	r := ledger.FromPeriod(boundary.PeriodRow{Kind: "ignored", Turn: 3, ToolCallID: "c3", ToolName: "t", Iteration: 1, Verdict: "covered"})
-	if p, ok := r.Period(); !ok || p.Kind != boundary.PeriodRowKind || r.Kind() != boundary.PeriodRowKind {
+	if p, ok := r.Period(); !ok || p.Kind != rowkind.Period || r.Kind() != rowkind.Period {
 		t.Errorf("FromPeriod did not set the period kind: %+v", p)
 	}
 	var bad ledger.Row

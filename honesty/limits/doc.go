@@ -9,6 +9,8 @@
 //
 // This package holds what a reader of an answer needs: AnswerCoverage and its entries (the
 // data form, from agent.Result.AnswerCoverage), and the block's fixed words (Heading, the
-// Separator before it, the section labels) to find the block in a prose answer. Rendering and
-// attaching the block are the framework's own, in internal/honesty/limits.
+// Separator before it) to find the block in a prose answer. What the block lists is on the
+// record too (the coverageDeclared rows), so a program reads it there rather than parsing the
+// block's lines. Rendering and attaching the block, section labels included, are the
+// framework's own, in internal/honesty/limits.
 package limits

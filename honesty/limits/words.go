@@ -1,5 +1,5 @@
-// This file holds the limits block's fixed words: its heading, the separator before it and its
-// section labels, so a reader of an answer can find the block and its sections.
+// This file holds the limits block's fixed words a reader of an answer finds it by: its heading
+// and the separator before it.
 
 package limits
 
@@ -11,15 +11,3 @@ const Heading = wire.CoverageBlockHeading + ", as stated by the tools the answer
 
 // Separator sits between the answer's text and its blocks.
 const Separator = "\n\n---\n\n"
-
-// Section labels, in block order.
-const (
-	LabelChecked     = "Checked"
-	LabelNotChecked  = "Not checked"
-	LabelCannotCover = "Cannot cover"
-	LabelPeriod      = "Period"
-	LabelInProgress  = "In progress (still running when read; the outcome is not known yet)"
-)
-
-// LabelClocks labels the section that names the clocks the times were read on.
-const LabelClocks = "Clocks"

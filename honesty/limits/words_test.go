@@ -13,7 +13,7 @@ func TestBlockWordsAndAnswerCoverageForm(t *testing.T) {
 	if !strings.HasPrefix(limits.Heading, wire.CoverageBlockHeading) || !strings.HasSuffix(limits.Heading, "(not by the model):") {
 		t.Errorf("Heading = %q", limits.Heading)
 	}
-	answer := "All backups ran." + limits.Separator + limits.Heading + "\n" + limits.LabelChecked + ":\n- backups"
+	answer := "All backups ran." + limits.Separator + limits.Heading + "\n\nChecked:\n- backups"
 	text, block, ok := strings.Cut(answer, limits.Separator)
 	if !ok || text != "All backups ran." || !strings.HasPrefix(block, limits.Heading) {
 		t.Errorf("Separator does not split the answer from its block: %q / %q", text, block)

@@ -8,6 +8,8 @@ package coverread
 import (
 	"math"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/coverage/wire"
@@ -68,7 +70,7 @@ func LeastHeld(vs []coverage.Verdict) (coverage.Verdict, bool) {
 // decoded as JSON: kind "period", numeric turn and iteration, text toolCallId and toolName, a
 // known verdict, and an argument that is absent or non-empty text. Later fields, when present, must be well formed.
 func PeriodRowIsWellFormed(row map[string]any) bool {
-	if row["kind"] != boundary.PeriodRowKind {
+	if row["kind"] != rowkind.Period {
 		return false
 	}
 	for _, k := range []string{"turn", "iteration"} {

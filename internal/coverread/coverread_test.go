@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 )
@@ -11,8 +13,8 @@ import (
 // A period row the results layer writes passes the loader's check; each single fault fails it.
 func TestPeriodRowIsWellFormed(t *testing.T) {
 	rows := []boundary.PeriodRow{
-		{Kind: boundary.PeriodRowKind, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: boundary.RowVerdict(coverage.VerdictNotHeld)},
-		{Kind: boundary.PeriodRowKind, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: boundary.VerdictUndeclared, Argument: "window"},
+		{Kind: rowkind.Period, Turn: 2, ToolCallID: "a", ToolName: "backup_runs", Iteration: 3, Verdict: boundary.RowVerdict(coverage.VerdictNotHeld)},
+		{Kind: rowkind.Period, Turn: 2, ToolCallID: "b", ToolName: "search_logs", Iteration: 3, Verdict: boundary.VerdictUndeclared, Argument: "window"},
 	}
 	var valid map[string]any
 	for _, r := range rows {

@@ -40,8 +40,8 @@ func Rows(entries []inject.Entry, iteration int, existing []coverage.DeclaredCov
 		if err != nil {
 			continue
 		}
-		rd := boundary.Read(v, name)
-		res, ok := rd.Result, rd.Record
+		rd := boundary.Read(v, name, nil)
+		res, ok := rd, rd.Record
 		if !ok {
 			continue
 		}

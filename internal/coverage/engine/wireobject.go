@@ -16,6 +16,3 @@ func DecodeJSON(data []byte) (any, error) { return cw.DecodeJSON(data) }
 
 // Marshal encodes v compactly, keeping string bytes (see cw.Marshal).
 func Marshal(v any) ([]byte, error) { return cw.Marshal(v) }
-
-// ErrDecode is wrapped by every error DecodeJSON returns.
-var ErrDecode = cw.ErrDecode

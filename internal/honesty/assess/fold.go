@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
@@ -69,11 +71,11 @@ func Fold(in Input, opts ...Option) assess.Assessment {
 	var arguments []argumentAt
 	for i, r := range in.Findings {
 		switch r.Kind() {
-		case boundary.PeriodRowKind:
+		case rowkind.Period:
 			if p, ok := r.Period(); ok && (!scoped || p.Turn == in.Turn) {
 				periods = append(periods, periodAt{i, p})
 			}
-		case ledger.ArgumentRowKind:
+		case rowkind.Argument:
 			if g, ok := r.Argument(); ok && (!scoped || g.Turn == in.Turn) {
 				arguments = append(arguments, argumentAt{i, g})
 			}
@@ -121,7 +123,7 @@ func foldArguments(a *assess.Assessment, ask state.ArgumentAsk, current []argume
 		}
 	}
 	if len(current) > 0 {
-		c := assess.Check{Layer: 2, Check: assess.CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []assess.Pointer{}}
+		c := assess.Check{Layer: 2, Check: CheckArgumentRules, Ran: len(current), Of: len(current), Witness: []assess.Pointer{}}
 		for _, r := range current {
 			c.Witness = append(c.Witness, findingsPointer(r.i, "argument"))
 		}
@@ -194,8 +196,8 @@ func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, ca
 	}
 	if len(calls) > 0 {
 		a.Checked = append(a.Checked,
-			assess.Check{Layer: 3, Check: assess.CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
-			assess.Check{Layer: 3, Check: assess.CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
+			assess.Check{Layer: 3, Check: CheckToolCoverage, Ran: len(covered), Of: len(calls), Witness: orEmpty(covered)},
+			assess.Check{Layer: 3, Check: CheckResultShape, Ran: len(shaped), Of: len(calls), Witness: orEmpty(shaped)})
 	}
 }
 
@@ -245,7 +247,7 @@ func foldPeriods(a *assess.Assessment, periods []periodAt, current []argumentAt)
 		}
 	}
 	foldTimeChecks(a, periods, current)
-	c := assess.Check{Layer: 3, Check: assess.CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []assess.Pointer{}}
+	c := assess.Check{Layer: 3, Check: CheckResultPeriod, Ran: len(periods), Of: len(periods), Witness: []assess.Pointer{}}
 	for _, p := range periods {
 		c.Witness = append(c.Witness, findingsPointer(p.i, "verdict"))
 	}
@@ -324,8 +326,8 @@ func currentArguments(rows []argumentAt) []argumentAt {
 // (the last user message equal to userMessage when it is known, else the last user message).
 // With no person message the whole history is the turn.
 func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
-	start, from := 0, assess.TurnFromWholeHistory
-	for pass := 0; pass < 2 && from == assess.TurnFromWholeHistory; pass++ {
+	start, from := 0, TurnFromWholeHistory
+	for pass := 0; pass < 2 && from == TurnFromWholeHistory; pass++ {
 		for i := len(h) - 1; i >= 0; i-- {
 			if h[i].Role != llm.RoleUser {
 				continue
@@ -333,7 +335,7 @@ func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
 			if pass == 0 && userMessage != "" && h[i].Content != userMessage {
 				continue
 			}
-			start, from = i+1, assess.TurnFromPerson
+			start, from = i+1, TurnFromPerson
 			break
 		}
 	}

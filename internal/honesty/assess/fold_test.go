@@ -69,7 +69,7 @@ func TestPeriodVerdicts(t *testing.T) { // R8
 			if a.Standing != wantStanding {
 				t.Errorf("standing %s, want %s", a.Standing, wantStanding)
 			}
-			wantChecked := []assess.Check{{Layer: 3, Check: assess.CheckResultPeriod, Ran: 1, Of: 1, Witness: []assess.Pointer{sp("/0/verdict")}}}
+			wantChecked := []assess.Check{{Layer: 3, Check: CheckResultPeriod, Ran: 1, Of: 1, Witness: []assess.Pointer{sp("/0/verdict")}}}
 			if diff := cmp.Diff(wantChecked, a.Checked); diff != "" {
 				t.Errorf("checked (-want +got):\n%s", diff)
 			}
@@ -227,7 +227,7 @@ func TestLayer3Reasons(t *testing.T) {
 			}
 			var shape []string
 			for _, c := range a.Checked {
-				if c.Check == assess.CheckToolCoverage || c.Check == assess.CheckResultShape {
+				if c.Check == CheckToolCoverage || c.Check == CheckResultShape {
 					shape = append(shape, fmt.Sprintf("%d/%d", c.Ran, c.Of))
 				}
 			}
@@ -282,7 +282,7 @@ func TestFoldLaws(t *testing.T) {
 	})
 	t.Run("5 an unarmed check is neither reason nor entry", func(t *testing.T) {
 		a := Fold(input(t, `{"turnNumber":1}`))
-		want := assess.Assessment{Assessment: assess.ValueNotApplicable, Standing: assess.StandingNotAssessed, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: assess.TurnFromWholeHistory}
+		want := assess.Assessment{Assessment: assess.ValueNotApplicable, Standing: assess.StandingNotAssessed, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: TurnFromWholeHistory}
 		if diff := cmp.Diff(want, a); diff != "" {
 			t.Errorf("empty record (-want +got):\n%s", diff)
 		}

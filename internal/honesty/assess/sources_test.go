@@ -142,7 +142,7 @@ func TestInputFromJSONKeepsIndices(t *testing.T) {
 	if diff := cmp.Diff(want, a.Reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
-	if c := a.Checked[len(a.Checked)-1]; c.Check != assess.CheckResultPeriod || c.Of != 1 {
+	if c := a.Checked[len(a.Checked)-1]; c.Check != CheckResultPeriod || c.Of != 1 {
 		t.Errorf("the row that did not decode was counted: %+v", c)
 	}
 

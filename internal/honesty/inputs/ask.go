@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/internal/periodspell"
@@ -215,7 +217,7 @@ func Answer(a inputs.Ask, r inputs.Reply, toolOf ToolOf, st Stamp) (Outcome, err
 		}
 		for _, x := range binds {
 			for _, id := range x.b.Calls {
-				row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: id, ToolName: x.b.Tool,
+				row := ledger.ArgumentRow{Kind: rowkind.Argument, Turn: st.Turn, ToolCallID: id, ToolName: x.b.Tool,
 					Iteration: st.Iteration, Argument: x.b.Argument, Rule: RuleAsk}
 				if p := x.t.Declaration().Period; p != nil && p.Argument == x.b.Argument {
 					row.Period = true

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
@@ -223,7 +225,7 @@ func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp
 }
 
 func baseRow(c Call, t *tool.Tool, name string, st Stamp) ledger.ArgumentRow {
-	row := ledger.ArgumentRow{Kind: ledger.ArgumentRowKind, Turn: st.Turn, ToolCallID: c.ID, ToolName: c.Name,
+	row := ledger.ArgumentRow{Kind: rowkind.Argument, Turn: st.Turn, ToolCallID: c.ID, ToolName: c.Name,
 		Iteration: st.Iteration, Argument: name}
 	if p := t.Declaration().Period; p != nil && p.Argument == name {
 		row.Period = true

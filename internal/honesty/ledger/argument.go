@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
 )
 
 var (
@@ -23,7 +23,7 @@ func argumentProblem(row map[string]any) string {
 	const need = "an argument row needs kind \"argument\", whole-number turn and iteration, " +
 		"non-empty toolCallId, toolName and argument, a rule of ask or assume, and exactly one of " +
 		"source or asked"
-	if row["kind"] != ledger.ArgumentRowKind {
+	if row["kind"] != rowkind.Argument {
 		return need
 	}
 	for _, k := range []string{"turn", "iteration"} {

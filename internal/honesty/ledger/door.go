@@ -10,7 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
+
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
 )
@@ -29,8 +30,8 @@ type Door struct {
 // package's test, plus whole-number turn and iteration so the row decodes) and argument rows.
 func StandardDoor() Door {
 	return Door{checks: map[string]Check{
-		boundary.PeriodRowKind: periodProblem,
-		ledger.ArgumentRowKind: argumentProblem,
+		rowkind.Period:   periodProblem,
+		rowkind.Argument: argumentProblem,
 	}}
 }
 

@@ -45,21 +45,21 @@ func CoverageBlock(rows []coverage.DeclaredCoverage) string {
 			sections = append(sections, s)
 		}
 	}
-	add(limits.LabelChecked, itemLines(m.checked))
-	add(limits.LabelNotChecked, itemLines(m.notChecked))
-	add(limits.LabelCannotCover, itemLines(m.cannotCover))
+	add(labelChecked, itemLines(m.checked))
+	add(labelNotChecked, itemLines(m.notChecked))
+	add(labelCannotCover, itemLines(m.cannotCover))
 	periods := make([]string, len(m.periods))
 	for i, p := range m.periods {
 		periods[i] = oneLine(coverread.PeriodLine(p.ToolName, periodOf(p)))
 	}
-	add(limits.LabelPeriod, periods)
+	add(labelPeriod, periods)
 	var progress []string
 	for _, e := range m.inProgress {
 		for _, it := range e.Items {
 			progress = append(progress, inProgressLine(e.ToolName, it))
 		}
 	}
-	add(limits.LabelInProgress, progress)
+	add(labelInProgress, progress)
 	if len(sections) == 0 {
 		return ""
 	}

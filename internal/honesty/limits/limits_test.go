@@ -34,8 +34,8 @@ var (
 // rowsOf reads a tool result through the one reading channel, as dispatch does.
 func rowsOf(t *testing.T, result any, tool, id string, iteration int) []coverage.DeclaredCoverage {
 	t.Helper()
-	rd := boundary.Read(result, tool)
-	res, ok := rd.Result, rd.Record
+	rd := boundary.Read(result, tool, nil)
+	res, ok := rd, rd.Record
 	if !ok {
 		t.Fatalf("%s: result not recognized", tool)
 	}
@@ -197,7 +197,7 @@ func TestInProgressLine(t *testing.T) { // S15
 		InProgress: []coverage.InProgressItem{{What: "sessions syncing", Count: 96, Why: "since 08:10"}, {What: "a rebuild"}}, Period: &fresh}))
 	rows := rowsOf(t, led, "backup_runs", "c1", 1)
 	block := CoverageBlock(rows)
-	want := limits.LabelInProgress + ":\n- backup_runs: sessions syncing (96) — since 08:10\n- backup_runs: a rebuild"
+	want := labelInProgress + ":\n- backup_runs: sessions syncing (96) — since 08:10\n- backup_runs: a rebuild"
 	if !strings.HasSuffix(block, want) {
 		t.Errorf("block does not end with the In progress section:\n%s", block)
 	}

@@ -38,9 +38,9 @@ func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
 			sections = append(sections, s)
 		}
 	}
-	add(limits.LabelChecked, itemLines(m.checked))
-	add(limits.LabelNotChecked, itemLines(m.notChecked))
-	add(limits.LabelCannotCover, itemLines(m.cannotCover))
+	add(labelChecked, itemLines(m.checked))
+	add(labelNotChecked, itemLines(m.notChecked))
+	add(labelCannotCover, itemLines(m.cannotCover))
 	var periods []string
 	for _, p := range m.periods {
 		periods = append(periods, oneLine(render(p.ToolName, periodOf(p))))
@@ -48,19 +48,19 @@ func CoverageBlockWith(rows []coverage.DeclaredCoverage, x Extras) string {
 	for _, l := range x.PeriodChecks {
 		periods = append(periods, oneLine(l))
 	}
-	add(limits.LabelPeriod, periods)
+	add(labelPeriod, periods)
 	clocks := make([]string, len(x.Clocks))
 	for i, l := range x.Clocks {
 		clocks[i] = oneLine(l)
 	}
-	add(limits.LabelClocks, clocks)
+	add(labelClocks, clocks)
 	var progress []string
 	for _, e := range m.inProgress {
 		for _, it := range e.Items {
 			progress = append(progress, inProgressLine(e.ToolName, it))
 		}
 	}
-	add(limits.LabelInProgress, progress)
+	add(labelInProgress, progress)
 	if len(sections) == 0 {
 		return ""
 	}

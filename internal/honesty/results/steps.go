@@ -9,6 +9,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/internal/coverread"
+	"github.com/agentfootprint/agentfootprint-go/internal/honesty/rowkind"
 )
 
 // KeyToolResultsIteration is the layer's stamp: the iteration whose tool calls were dispatched
@@ -104,7 +105,7 @@ func PeriodRowsOf(checks []CheckedPeriod, st Stamp) []boundary.PeriodRow {
 	out := make([]boundary.PeriodRow, 0, len(checks))
 	for _, c := range checks {
 		out = append(out, boundary.PeriodRow{
-			Kind:       boundary.PeriodRowKind,
+			Kind:       rowkind.Period,
 			Turn:       st.Turn,
 			ToolCallID: c.ToolCallID,
 			ToolName:   c.ToolName,
