@@ -254,7 +254,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		// Nothing to answer with and nothing to run: the exchange is kept, the
 		// history is not given an empty turn, and the run ends naming the call.
 		kLLMRequest.Set(s, capt)
-		empty := &EmptyReplyError{Step: s.RuntimeStageID(), Iteration: iter, Provider: a.provider.Name()}
+		empty := &EmptyReplyError{Step: s.Info().RuntimeStageID, Iteration: iter, Provider: a.provider.Name()}
 		rs.failure = &failurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist
 		rs.emit(s, event.ErrorFatal, iter, func() any {

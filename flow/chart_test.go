@@ -47,6 +47,12 @@ func TestBuildRefusals(t *testing.T) {
 		{"duplicate key", func() *flow.Builder {
 			return flow.NewBuilder("c").Keys(flow.Key[int]("k"), flow.List[int]("k")).Stage("a", noop)
 		}, []string{`key "k" declared twice`}},
+		{"pausable without resume", func() *flow.Builder {
+			return flow.NewBuilder("c").Pausable("p", flow.Pausable{
+				Execute: func(context.Context, *flow.Scope) (*flow.Pause, error) { return nil, nil }})
+		}, []string{`pausable stage "p" has no Resume func`}},
+		{"pausable without funcs", func() *flow.Builder { return flow.NewBuilder("c").Pausable("p", flow.Pausable{}) },
+			[]string{`pausable stage "p" has no Execute func`, `pausable stage "p" has no Resume func`}},
 		{"mount without chart", func() *flow.Builder { return flow.NewBuilder("c").Mount("m", nil, flow.Mount{}) },
 			[]string{`subflow mount "m" has no chart`}},
 		{"duplicate across branch", func() *flow.Builder {

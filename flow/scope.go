@@ -26,7 +26,7 @@ type Scope struct {
 	ctx   context.Context
 	e     *exec
 	n     *node
-	info  HookInfo
+	info  StageInfo
 	reads []string
 	ops   []Op
 	views []view
@@ -61,17 +61,11 @@ type view struct {
 	valid   bool
 }
 
-// RunID returns the id of the run (the current leg when resumed).
-func (s *Scope) RunID() string { return s.info.RunID }
-
-// RuntimeStageID returns this execution's id, such as "call-llm#3".
-func (s *Scope) RuntimeStageID() string { return s.info.RuntimeStageID }
-
-// StageID returns the stable id of the node being executed.
-func (s *Scope) StageID() string { return s.n.id }
-
-// SubflowPath returns the mount path of the subflow running this stage, or "".
-func (s *Scope) SubflowPath() string { return s.info.SubflowPath }
+// Info says where this stage execution runs: the run's id (the current leg
+// when resumed), the execution's runtime id such as "call-llm#3", the subflow
+// path ("" at the top level) and how many back-edges the run had taken when
+// the stage started. It is the same value the run's hooks receive.
+func (s *Scope) Info() StageInfo { return s.info }
 
 // indexFrom is the number of reads past which they get a map index, so a
 // stage reading many keys stays linear.

@@ -138,9 +138,9 @@ func TestSubflowFailures(t *testing.T) {
 		{"mapping error", judgeChart(t, nil), flow.Mount{
 			Input: func(flow.Reader) (map[string]any, error) { return nil, errors.New("no batch") },
 		}, "input mapping: no batch"},
-		{"pause inside", flow.NewBuilder("judge").Keys(kBatch).Pausable("ask", flow.PausableFuncs{
-			ExecuteFunc: func(context.Context, *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
-			ResumeFunc:  func(context.Context, *flow.Scope, json.RawMessage) error { return nil },
+		{"pause inside", flow.NewBuilder("judge").Keys(kBatch).Pausable("ask", flow.Pausable{
+			Execute: func(context.Context, *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
+			Resume:  func(context.Context, *flow.Scope, json.RawMessage) error { return nil },
 		}).MustBuild(), flow.Mount{}, "a stage inside a subflow cannot pause"},
 	}
 	for _, tt := range tests {
