@@ -9,14 +9,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"slices"
-	"strconv"
-	"strings"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // backtrackFormat is the format id of a Chain's JSON encoding.
@@ -150,13 +152,13 @@ type ToolCallRef struct {
 // BornHop is who authored a suspect: the catalog entry written once per run,
 // its kind, content hash and definition site.
 type BornHop struct {
-	Step        string       `json:"step"`
-	Commit      int          `json:"commit"`
-	Key         string       `json:"key"`
-	Pointer     string       `json:"pointer"`
-	Kind        string       `json:"kind"`
-	ContentHash string       `json:"contentHash,omitempty"`
-	DefinedAt   *inject.Site `json:"definedAt,omitempty"`
+	Step        string     `json:"step"`
+	Commit      int        `json:"commit"`
+	Key         string     `json:"key"`
+	Pointer     string     `json:"pointer"`
+	Kind        string     `json:"kind"`
+	ContentHash string     `json:"contentHash,omitempty"`
+	DefinedAt   *tool.Site `json:"definedAt,omitempty"`
 }
 
 // Backtrack computes the chain for target from rec alone. It refuses a
