@@ -233,10 +233,11 @@ func (b *Builder) LoopTo(id string) *Builder {
 // branches or with duplicate branch ids, a LoopTo to a node that does not
 // exist or followed by more nodes, a mount without a chart, a duplicate key
 // declaration, a branch built on its own, and a decider's branch started with
-// NewBuilder or declaring keys; the error names each offending thing.
+// NewBuilder or declaring keys; the error names every offending thing at
+// once.
 func (b *Builder) Build() (*Chart, error) {
 	if b.branch {
-		return nil, &ChartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
+		return nil, &chartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
 	}
 	c := &Chart{id: b.id, byID: map[string]int{}, keys: map[string]keyKind{}}
 	var errs []error
@@ -284,7 +285,7 @@ func (b *Builder) Build() (*Chart, error) {
 		n.target = t
 	}
 	if len(errs) > 0 {
-		return nil, &ChartError{Chart: b.id, Errs: errs}
+		return nil, &chartError{Chart: b.id, Errs: errs}
 	}
 	return c, nil
 }

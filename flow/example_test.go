@@ -168,7 +168,7 @@ func ExampleBuilder_Mount() {
 			},
 			Output: func(res flow.SubflowResult, parent flow.Reader) ([]flow.Op, error) {
 				v, _ := res.State.Get("verdicts")
-				return []flow.Op{flow.AppendOp("findings", v)}, nil
+				return []flow.Op{{Key: "findings", Verb: flow.VerbAppend, Value: v}}, nil
 			},
 		}).
 		Stage("report", func(ctx context.Context, s *flow.Scope) (any, error) { return findings.Get(s), nil }).

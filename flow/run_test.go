@@ -105,7 +105,7 @@ func TestOneCommitPerStageIncludingFailures(t *testing.T) {
 			panic("kaput")
 		}, `stage "work" panicked: kaput`, []flow.Op{{Key: "k", Verb: flow.VerbSet, Value: 8}}},
 		{"refused write fails the stage, others land", func(ctx context.Context, s *flow.Scope) (any, error) {
-			s.Set("undeclared", 1)
+			flow.Key[any]("undeclared").Set(s, 1)
 			k.Set(s, 9)
 			return nil, nil
 		}, `key "undeclared": not declared on chart c`, []flow.Op{{Key: "k", Verb: flow.VerbSet, Value: 9}}},

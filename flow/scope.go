@@ -10,10 +10,13 @@ import (
 	"time"
 )
 
-// Scope is the state seen by one stage execution. Every Get, Has and Input is
-// a tracked read; Set, Merge, Append and Delete stage writes that land as one
-// commit when the stage returns (also when it fails). A stage reads its own
-// staged writes; other stages see them only after the commit.
+// Scope is the state seen by one stage execution. Every Get, Has and Input
+// is a tracked read; the Set and Append of a declared key ([ValueKey.Set],
+// [ListKey.Append]) and the scope's Merge and Delete stage writes that land
+// as one commit when the stage returns (also when it fails). A stage reads
+// its own staged writes; other stages see them only after the commit. A key
+// whose name is known only at run time is written through Key[any] or
+// List[any] of that name: the write is checked against the declaration.
 //
 // A Scope is valid only during the stage call that received it and is not
 // safe for concurrent use. Values returned by Get are shared with the
@@ -283,9 +286,9 @@ func (s *Scope) stage(op Op) {
 	}
 }
 
-// Set stages v as the key's full new value. The key must be declared with a
+// set stages v as the key's full new value. The key must be declared with a
 // matching type.
-func (s *Scope) Set(key string, v any) {
+func (s *Scope) set(key string, v any) {
 	k, ok := s.declared(key)
 	if !ok {
 		return
@@ -323,15 +326,6 @@ func (s *Scope) Merge(key string, patch any) {
 		}
 	}
 	s.stage(Op{Key: key, Verb: VerbMerge, Value: p})
-}
-
-// Append stages items as a tail of a list key (declared with [List]); the
-// commit records only the tail. Items must have the list's element type.
-func (s *Scope) Append(key string, items ...any) {
-	if len(items) == 0 {
-		return
-	}
-	s.appendTail(key, items)
 }
 
 func (s *Scope) appendTail(key string, tail any) {

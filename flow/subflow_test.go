@@ -61,7 +61,7 @@ var judgeMount = flow.Mount{
 	},
 	Output: func(res flow.SubflowResult, p flow.Reader) ([]flow.Op, error) {
 		v, _ := res.State.Get("verdicts")
-		return []flow.Op{flow.AppendOp("findings", v)}, nil
+		return []flow.Op{{Key: "findings", Verb: flow.VerbAppend, Value: v}}, nil
 	},
 }
 
@@ -132,7 +132,7 @@ func TestSubflowFailures(t *testing.T) {
 		{"output mapping to undeclared key", judgeChart(t, nil), flow.Mount{
 			Input: judgeMount.Input,
 			Output: func(flow.SubflowResult, flow.Reader) ([]flow.Op, error) {
-				return []flow.Op{flow.SetOp("ghost", 1)}, nil
+				return []flow.Op{{Key: "ghost", Verb: flow.VerbSet, Value: 1}}, nil
 			},
 		}, `key "ghost": not declared on chart host`},
 		{"mapping error", judgeChart(t, nil), flow.Mount{
@@ -200,7 +200,7 @@ func TestSubflowOutputVerbs(t *testing.T) {
 			return nil, nil
 		}).
 		Mount("m", sub, flow.Mount{Output: func(res flow.SubflowResult, p flow.Reader) ([]flow.Op, error) {
-			return []flow.Op{flow.MergeOp("meta", map[string]any{"a": 2.0, "out": res.Output}), flow.DeleteOp("finalContent")}, nil
+			return []flow.Op{{Key: "meta", Verb: flow.VerbMerge, Value: map[string]any{"a": 2.0, "out": res.Output}}, {Key: "finalContent", Verb: flow.VerbDelete}}, nil
 		}}).
 		Stage("read", func(ctx context.Context, s *flow.Scope) (any, error) {
 			m, _ := kMeta.Get(s)
