@@ -69,7 +69,7 @@ func agentChart(t testing.TB, toolRounds, pauseOn int) *flow.Chart {
 	c, err := flow.NewBuilder("agent").
 		Keys(kIter, kMax, kUser, kHistory, kCalls, kFinal, kMeta).
 		Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) {
-			u, _ := s.Input("userMessage")
+			u, _ := s.Get("userMessage")
 			kHistory.Set(s, []msg{{Role: "user", Content: u.(string)}})
 			kIter.Set(s, 1)
 			kFinal.Set(s, "")

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// Scope is the state seen by one stage execution. Every Get, Has and Input
-// is a tracked read; the Set and Append of a declared key ([ValueKey.Set],
+// Scope is the state seen by one stage execution. Every Get and Has is a
+// tracked read, of a run input too (inputs are the keys commit 0 seeds, and
+// they are read-only). The Set and Append of a declared key ([ValueKey.Set],
 // [ListKey.Append]) and the scope's Merge and Delete stage writes that land
 // as one commit when the stage returns (also when it fails). A stage reads
 // its own staged writes; other stages see them only after the commit. A key
@@ -119,15 +120,6 @@ func (s *Scope) Has(key string) bool {
 func (s *Scope) Peek(key string) (any, bool) {
 	s.flags |= untrackedSilent
 	return s.lookup(key)
-}
-
-// Input returns a frozen run input (a key seeded by the input commit) and
-// records the read; it reports false for a key that is not an input.
-func (s *Scope) Input(name string) (any, bool) {
-	if !s.e.inputs[name] {
-		return nil, false
-	}
-	return s.Get(name)
 }
 
 // Env returns the infrastructure values attached to the run's context with
