@@ -167,8 +167,7 @@ func ExampleBuilder_Mount() {
 				return map[string]any{"items": []string{"a", "b"}}, nil
 			},
 			Output: func(res flow.SubflowResult, parent flow.Reader) ([]flow.Op, error) {
-				v, _ := res.State.Get("verdicts")
-				return []flow.Op{{Key: "findings", Verb: flow.VerbAppend, Value: v}}, nil
+				return []flow.Op{findings.AppendOp(verdicts.Get(res.State)...)}, nil
 			},
 		}).
 		Stage("report", func(ctx context.Context, s *flow.Scope) (any, error) { return findings.Get(s), nil }).
