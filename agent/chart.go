@@ -57,8 +57,8 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 	rules := a.routeRules()
 	route := func(ctx context.Context, s *flow.Scope) (*flow.Decision, error) { return a.routeStage(ctx, s, rules) }
 	b.Decider(stageRoute, route, append([]*flow.Builder{
-		flow.Branch(branchToolCalls).Pausable(stageToolCalls, flow.PausableFuncs{
-			ExecuteFunc: a.toolCallsExecute, ResumeFunc: a.toolCallsResume,
+		flow.Branch(branchToolCalls).Pausable(stageToolCalls, flow.Pausable{
+			Execute: a.toolCallsExecute, Resume: a.toolCallsResume,
 		}).LoopTo(head),
 		flow.Branch(branchWrapUp).Stage(stageWrapUp, a.wrapUpStage).LoopTo(head),
 		flow.Branch(branchFinal).

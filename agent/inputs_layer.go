@@ -258,7 +258,7 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 	if resolved == nil {
 		resolved = []inputslayer.Resolution{}
 	}
-	ops := []flow.Op{flow.SetOp(kArgumentResolutions.KeyName(), resolved)}
+	ops := []flow.Op{kArgumentResolutions.SetOp(resolved)}
 	if kept, had := res.State.Get(kInKept.KeyName()); had {
 		left := kept
 		if b, ok := res.State.Get(kInChecks.KeyName()); ok {
@@ -269,14 +269,14 @@ func inputsMountOutput(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error)
 		if left == nil {
 			left = []inputslayer.KeptAnswer{}
 		}
-		ops = append(ops, flow.SetOp(kArgumentAnswersKept.KeyName(), left))
+		ops = append(ops, flow.Op{Key: kArgumentAnswersKept.KeyName(), Verb: flow.VerbSet, Value: left})
 	}
 	if len(rows) > 0 {
 		out := make([]ledger.Row, len(rows))
 		for i, a := range rows {
 			out[i] = ledger.FromArgument(a)
 		}
-		ops = append([]flow.Op{flow.AppendOp(kFindings.KeyName(), out)}, ops...)
+		ops = append([]flow.Op{kFindings.AppendOp(out...)}, ops...)
 	}
 	return ops, nil
 }

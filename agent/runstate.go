@@ -163,9 +163,9 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 	now := rs.a.cfg.now()
 	path, it := rs.shared(iter)
 	meta := event.Meta{
-		RunID:           s.RunID(),
-		RuntimeStageID:  s.RuntimeStageID(),
-		SubflowPath:     s.SubflowPath(),
+		RunID:           s.Info().RunID,
+		RuntimeStageID:  s.Info().RuntimeStageID,
+		SubflowPath:     s.Info().SubflowPath,
 		WallClockMs:     now.UnixMilli(),
 		RunOffsetMs:     now.Sub(rs.start).Milliseconds(),
 		IterIndex:       it,

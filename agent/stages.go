@@ -15,6 +15,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/internal/contextunits"
 	"github.com/agentfootprint/agentfootprint-go/internal/retrievalcov"
 	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -57,7 +58,7 @@ const inlineUnitBytes = 4096
 func (a *Agent) catalog(rs *runState) []inject.CatalogEntry {
 	out := make([]inject.CatalogEntry, 0, len(a.cfg.units)+len(a.order))
 	for _, u := range a.cfg.units {
-		e := u.Entry()
+		e := contextunits.CatalogEntry(u)
 		if len(e.Content) > inlineUnitBytes {
 			e.ContentRef = rs.blobRef([]byte(e.Content))
 			e.Content = ""
@@ -88,7 +89,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 	rs := runOf(ctx)
 	iter, _ := kIteration.Get(s)
 	hist := kHistory.Get(s)
-	env := inject.Env{Iteration: iter}
+	env := contextunits.Env{Iteration: iter}
 	if a.needsReturns() {
 		results, _ := kToolResults.Get(s)
 		for _, r := range results {
@@ -101,7 +102,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 		env.Activations = skillActivations(hist)
 	}
 	env.Context = ctx // bounds the queries of retrieval units
-	entries := inject.Evaluate(a.cfg.units, s, env)
+	entries := contextunits.Evaluate(a.cfg.units, s, env)
 	if a.hasRetrieval() {
 		// What a retrieval's corpus declared it covers is filed like a
 		// tool's declaration, once per query, so it reaches the standing
@@ -167,7 +168,7 @@ func (p *providerFailure) Unwrap() error { return p.err }
 
 func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
 	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
-	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
+	for _, u := range contextunits.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
 		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Definition().Text})
 	}
 	req.Messages = make([]llm.Message, 0, len(hist)+1)
@@ -179,7 +180,7 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		m.Unit = rs.historyUnit(i)
 		req.Messages = append(req.Messages, m)
 	}
-	for _, u := range inject.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
+	for _, u := range contextunits.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
 		d := u.Definition()
 		req.Messages = append(req.Messages, llm.Message{Role: d.Role, Content: d.Text, Unit: u.ID()})
 	}
@@ -254,7 +255,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		// Nothing to answer with and nothing to run: the exchange is kept, the
 		// history is not given an empty turn, and the run ends naming the call.
 		kLLMRequest.Set(s, capt)
-		empty := &EmptyReplyError{Step: s.RuntimeStageID(), Iteration: iter, Provider: a.provider.Name()}
+		empty := &EmptyReplyError{Step: s.Info().RuntimeStageID, Iteration: iter, Provider: a.provider.Name()}
 		rs.failure = &failurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist
 		rs.emit(s, event.ErrorFatal, iter, func() any {

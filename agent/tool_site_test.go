@@ -21,7 +21,7 @@ func TestCatalogToolDefinedAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &inject.Site{File: file, Line: line + 1, Function: runtime.FuncForPC(pc).Name()}
+	want := &tool.Site{File: file, Line: line + 1, Function: runtime.FuncForPC(pc).Name()}
 
 	a, err := agent.New(scripted.New(scripted.Reply{Content: "done"}), agent.WithTools(lookup))
 	if err != nil {

@@ -2,10 +2,10 @@
 // names, their typed payloads and the form a listener receives.
 //
 // Every event is an Event{Type, Payload, Meta}, written as
-// {"type", "payload", "meta"}. Types are the closed set of Name constants,
-// spelled agentfootprint.<domain>.<action> (AgentTurnStart, ToolsResult,
-// FindingsPeriod, …); payloads are the typed structs in this package, whose
-// JSON keys are wire facts. Honesty events carry names, enums and counts:
+// {"type", "payload", "meta"}. Types are the closed set that Names lists,
+// spelled agentfootprint.<domain>.<action>; every name a run emits has a Name
+// constant (AgentTurnStart, ToolsResult, FindingsPeriod, …), and payloads are
+// the typed structs in this package, whose JSON keys are wire facts. Honesty events carry names, enums and counts:
 // the values themselves live in the run record.
 //
 // Listen through the agent, which delivers each event to the listeners whose

@@ -17,8 +17,12 @@ const (
 	AgentIterationEnd    Name = "agentfootprint.agent.iteration_end"
 	AgentRouteDecided    Name = "agentfootprint.agent.route_decided"
 	AgentBudgetExhausted Name = "agentfootprint.agent.budget_exhausted"
-	AgentRunConfigured   Name = "agentfootprint.agent.run_configured"
 )
+
+// agentRunConfigured is reserved by the wire spec: it is in Names and a
+// pattern may name it, but no run emits it, so it has no exported constant
+// that would suggest otherwise.
+const agentRunConfigured Name = "agentfootprint.agent.run_configured"
 
 // Model (llm) events.
 const (
@@ -62,7 +66,7 @@ const (
 // on every call.
 func Names() []Name {
 	return []Name{
-		AgentTurnStart, AgentTurnEnd, AgentIterationStart, AgentIterationEnd, AgentRouteDecided, AgentBudgetExhausted, AgentRunConfigured,
+		AgentTurnStart, AgentTurnEnd, AgentIterationStart, AgentIterationEnd, AgentRouteDecided, AgentBudgetExhausted, agentRunConfigured,
 		LLMRequest, LLMResponse, LLMToken,
 		ToolsStart, ToolsProgress, ToolsResult, ValidationArgsInvalid, ToolsResultRefused, ToolsAbsent, ToolsCoverageDeclared, ToolsSemanticsDeclared,
 		FindingsPeriod, FindingsArgument,
@@ -74,7 +78,7 @@ func Names() []Name {
 // known reports whether n is one of the names above.
 func (n Name) known() bool {
 	switch n {
-	case AgentTurnStart, AgentTurnEnd, AgentIterationStart, AgentIterationEnd, AgentRouteDecided, AgentBudgetExhausted, AgentRunConfigured,
+	case AgentTurnStart, AgentTurnEnd, AgentIterationStart, AgentIterationEnd, AgentRouteDecided, AgentBudgetExhausted, agentRunConfigured,
 		LLMRequest, LLMResponse, LLMToken,
 		ToolsStart, ToolsProgress, ToolsResult, ValidationArgsInvalid, ToolsResultRefused, ToolsAbsent, ToolsCoverageDeclared, ToolsSemanticsDeclared,
 		FindingsPeriod, FindingsArgument,

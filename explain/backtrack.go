@@ -14,6 +14,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
 	"github.com/agentfootprint/agentfootprint-go/llm"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,13 +151,13 @@ type ToolCallRef struct {
 // BornHop is who authored a suspect: the catalog entry written once per run,
 // its kind, content hash and definition site.
 type BornHop struct {
-	Step        string       `json:"step"`
-	Commit      int          `json:"commit"`
-	Key         string       `json:"key"`
-	Pointer     string       `json:"pointer"`
-	Kind        string       `json:"kind"`
-	ContentHash string       `json:"contentHash,omitempty"`
-	DefinedAt   *inject.Site `json:"definedAt,omitempty"`
+	Step        string     `json:"step"`
+	Commit      int        `json:"commit"`
+	Key         string     `json:"key"`
+	Pointer     string     `json:"pointer"`
+	Kind        string     `json:"kind"`
+	ContentHash string     `json:"contentHash,omitempty"`
+	DefinedAt   *tool.Site `json:"definedAt,omitempty"`
 }
 
 // Backtrack computes the chain for target from rec alone. It refuses a

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/explain"
-	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
 // TestBornSiteWithoutLine checks the BORN line of a site that has no Go line
@@ -18,8 +18,8 @@ func TestBornSiteWithoutLine(t *testing.T) {
 	if len(ch.Suspects) < 2 {
 		t.Fatalf("want two suspects, got %d", len(ch.Suspects))
 	}
-	ch.Suspects[0].Born.DefinedAt = &inject.Site{File: "mcp server echoer (http: http://127.0.0.1:9)", Function: "tool echo"}
-	ch.Suspects[1].Born.DefinedAt = &inject.Site{File: "example.com/ops/units.go", Line: 42, Function: "ops.Units"}
+	ch.Suspects[0].Born.DefinedAt = &tool.Site{File: "mcp server echoer (http: http://127.0.0.1:9)", Function: "tool echo"}
+	ch.Suspects[1].Born.DefinedAt = &tool.Site{File: "example.com/ops/units.go", Line: 42, Function: "ops.Units"}
 	text := ch.String()
 	for _, want := range []string{
 		"defined at mcp server echoer (http: http://127.0.0.1:9) (tool echo)\n",

@@ -19,7 +19,7 @@ func floorLoop(iters int) []flow.Op {
 	var log []flow.Op
 	for n := 0; n < iters; n++ {
 		state["iteration"] = n + 1
-		log = append(log, flow.SetOp("iteration", n+1))
+		log = append(log, flow.Op{Key: "iteration", Verb: flow.VerbSet, Value: n + 1})
 	}
 	return log
 }

@@ -238,7 +238,7 @@ func BenchmarkCommitWrites(b *testing.B) {
 			n := 0
 			c := flow.NewBuilder("writes").Keys(keys...).Stage("w", func(ctx context.Context, s *flow.Scope) (any, error) {
 				for i, name := range names {
-					s.Set(name, i)
+					flow.Key[any](name).Set(s, i)
 				}
 				n++
 				if n%passes == 0 {

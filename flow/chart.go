@@ -21,36 +21,21 @@ type StageFunc func(ctx context.Context, s *Scope) (any, error)
 // branch runs.
 type DeciderFunc func(ctx context.Context, s *Scope) (*Decision, error)
 
-// Pausable is a stage that may stop the run to wait for outside input.
-// Execute returning a non-nil [*Pause] commits the stage and ends the run with
-// a checkpoint; [Chart.Resume] later runs Resume as a new execution of the
-// same node with the input, and the walk continues after it. Resume cannot
-// pause again.
-type Pausable interface {
-	Execute(ctx context.Context, s *Scope) (*Pause, error)
-	Resume(ctx context.Context, s *Scope, input json.RawMessage) error
+// Pausable is a stage that may stop the run to wait for outside input, given
+// as its two funcs (the way [Mount] gives a subflow's mappings). Execute
+// returning a non-nil [*Pause] commits the stage and ends the run with a
+// checkpoint; [Chart.Resume] later runs Resume as a new execution of the same
+// node with the input, and the walk continues after it. Resume cannot pause
+// again. Build refuses a Pausable missing either func.
+type Pausable struct {
+	Execute func(ctx context.Context, s *Scope) (*Pause, error)
+	Resume  func(ctx context.Context, s *Scope, input json.RawMessage) error
 }
 
 // Pause asks the run to stop after the stage commits. Data must encode to JSON;
 // it is carried in the checkpoint as pauseData.
 type Pause struct {
 	Data any
-}
-
-// PausableFuncs adapts two funcs to [Pausable].
-type PausableFuncs struct {
-	ExecuteFunc func(ctx context.Context, s *Scope) (*Pause, error)
-	ResumeFunc  func(ctx context.Context, s *Scope, input json.RawMessage) error
-}
-
-// Execute calls ExecuteFunc.
-func (p PausableFuncs) Execute(ctx context.Context, s *Scope) (*Pause, error) {
-	return p.ExecuteFunc(ctx, s)
-}
-
-// Resume calls ResumeFunc.
-func (p PausableFuncs) Resume(ctx context.Context, s *Scope, input json.RawMessage) error {
-	return p.ResumeFunc(ctx, s, input)
 }
 
 type nodeKind uint8
@@ -248,10 +233,11 @@ func (b *Builder) LoopTo(id string) *Builder {
 // branches or with duplicate branch ids, a LoopTo to a node that does not
 // exist or followed by more nodes, a mount without a chart, a duplicate key
 // declaration, a branch built on its own, and a decider's branch started with
-// NewBuilder or declaring keys; the error names each offending thing.
+// NewBuilder or declaring keys; the error names every offending thing at
+// once.
 func (b *Builder) Build() (*Chart, error) {
 	if b.branch {
-		return nil, &ChartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
+		return nil, &chartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
 	}
 	c := &Chart{id: b.id, byID: map[string]int{}, keys: map[string]keyKind{}}
 	var errs []error
@@ -299,7 +285,7 @@ func (b *Builder) Build() (*Chart, error) {
 		n.target = t
 	}
 	if len(errs) > 0 {
-		return nil, &ChartError{Chart: b.id, Errs: errs}
+		return nil, &chartError{Chart: b.id, Errs: errs}
 	}
 	return c, nil
 }
@@ -381,8 +367,11 @@ func (cp *compiler) seq(items []spec, after int, where string) int {
 				cp.errf("%s: %s %q has no children", where, it.kind, it.id)
 			}
 		case kindPausable:
-			if it.pause == nil {
-				cp.errf("%s: pausable stage %q has no implementation", where, it.id)
+			if it.pause.Execute == nil {
+				cp.errf("%s: pausable stage %q has no Execute func", where, it.id)
+			}
+			if it.pause.Resume == nil {
+				cp.errf("%s: pausable stage %q has no Resume func", where, it.id)
 			}
 		case kindMount:
 			if it.sub == nil {

@@ -4,7 +4,6 @@ package flow_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -47,6 +46,12 @@ func TestBuildRefusals(t *testing.T) {
 		{"duplicate key", func() *flow.Builder {
 			return flow.NewBuilder("c").Keys(flow.Key[int]("k"), flow.List[int]("k")).Stage("a", noop)
 		}, []string{`key "k" declared twice`}},
+		{"pausable without resume", func() *flow.Builder {
+			return flow.NewBuilder("c").Pausable("p", flow.Pausable{
+				Execute: func(context.Context, *flow.Scope) (*flow.Pause, error) { return nil, nil }})
+		}, []string{`pausable stage "p" has no Resume func`}},
+		{"pausable without funcs", func() *flow.Builder { return flow.NewBuilder("c").Pausable("p", flow.Pausable{}) },
+			[]string{`pausable stage "p" has no Execute func`, `pausable stage "p" has no Resume func`}},
 		{"mount without chart", func() *flow.Builder { return flow.NewBuilder("c").Mount("m", nil, flow.Mount{}) },
 			[]string{`subflow mount "m" has no chart`}},
 		{"duplicate across branch", func() *flow.Builder {
@@ -73,9 +78,13 @@ func TestBuildRefusals(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Build succeeded (%v), want an error", c.ID())
 			}
-			var ce *flow.ChartError
-			if !errors.As(err, &ce) {
-				t.Fatalf("error %T is not a *ChartError", err)
+			if !strings.HasPrefix(err.Error(), "flow: chart ") {
+				t.Errorf("error %q does not name the chart", err)
+			}
+			// Each problem is its own error in the tree, for errors.Is and As.
+			multi, ok := err.(interface{ Unwrap() []error })
+			if !ok || len(multi.Unwrap()) < len(tt.want) {
+				t.Errorf("error %T does not unwrap to its %d problems", err, len(tt.want))
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {

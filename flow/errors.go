@@ -14,14 +14,16 @@ import (
 // only top-level stages may pause.
 var ErrPauseInSubflow = errors.New("flow: a stage inside a subflow cannot pause")
 
-// ChartError lists every problem Build found in a chart.
-type ChartError struct {
+// chartError lists every problem Build found in a chart. A chart that does
+// not build is a programming error to read and fix, so no caller branches on
+// its type; Unwrap still hands each problem to errors.Is and errors.As.
+type chartError struct {
 	Chart string
 	Errs  []error
 }
 
 // Error describes the failure.
-func (e *ChartError) Error() string {
+func (e *chartError) Error() string {
 	parts := make([]string, len(e.Errs))
 	for i, err := range e.Errs {
 		parts[i] = err.Error()
@@ -30,7 +32,7 @@ func (e *ChartError) Error() string {
 }
 
 // Unwrap returns the individual problems.
-func (e *ChartError) Unwrap() []error { return e.Errs }
+func (e *chartError) Unwrap() []error { return e.Errs }
 
 // StageError is a failure of one executed stage; its commit is in the log.
 type StageError struct {

@@ -102,28 +102,25 @@ func ExampleChart_DecodeRecord() {
 	// int 1
 }
 
-type approval struct{}
-
-func (approval) Execute(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
-	return &flow.Pause{Data: "may I send the email?"}, nil
-}
-
-func (approval) Resume(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
-	var yes bool
-	if err := json.Unmarshal(input, &yes); err != nil {
-		return err
-	}
-	s.Set("approved", yes)
-	return nil
-}
-
 // A pausable stage stops the run with a JSON checkpoint; Resume continues
 // from it without re-running earlier stages.
 func ExampleChart_Resume() {
 	approved := flow.Key[bool]("approved")
 	c := flow.NewBuilder("mail").Keys(approved).
 		Stage("draft", func(ctx context.Context, s *flow.Scope) (any, error) { return nil, nil }).
-		Pausable("ask", approval{}).
+		Pausable("ask", flow.Pausable{
+			Execute: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
+				return &flow.Pause{Data: "may I send the email?"}, nil
+			},
+			Resume: func(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
+				var yes bool
+				if err := json.Unmarshal(input, &yes); err != nil {
+					return err
+				}
+				approved.Set(s, yes)
+				return nil
+			},
+		}).
 		Stage("send", func(ctx context.Context, s *flow.Scope) (any, error) {
 			ok, _ := approved.Get(s)
 			return fmt.Sprint("sent: ", ok), nil
@@ -170,8 +167,7 @@ func ExampleBuilder_Mount() {
 				return map[string]any{"items": []string{"a", "b"}}, nil
 			},
 			Output: func(res flow.SubflowResult, parent flow.Reader) ([]flow.Op, error) {
-				v, _ := res.State.Get("verdicts")
-				return []flow.Op{flow.AppendOp("findings", v)}, nil
+				return []flow.Op{findings.AppendOp(verdicts.Get(res.State)...)}, nil
 			},
 		}).
 		Stage("report", func(ctx context.Context, s *flow.Scope) (any, error) { return findings.Get(s), nil }).

@@ -12,14 +12,14 @@ import (
 // parallel runs the children kids concurrently and commits them in order.
 // ctl gives each child's control edge (nil: the current one).
 func (e *exec) parallel(ctx context.Context, parent *node, kids []int, ctl func(child string) *Control) error {
-	e.r.obs.flow(HookInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path, LoopIteration: e.r.loops},
+	e.r.obs.flow(StageInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path, LoopIteration: e.r.loops},
 		func(h *Hooks) {
 			if h.Fork != nil {
 				ids := make([]string, len(kids))
 				for i, k := range kids {
 					ids[i] = e.chart.nodes[k].id
 				}
-				h.Fork(HookInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path}, ids)
+				h.Fork(StageInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path}, ids)
 			}
 		})
 	cctx, cancel := context.WithCancel(ctx)

@@ -36,6 +36,10 @@ var (
 // it pauses; Resume appends the input as the tool result.
 type toolStage struct{ pauseOn int }
 
+func (t toolStage) pausable() flow.Pausable {
+	return flow.Pausable{Execute: t.Execute, Resume: t.Resume}
+}
+
 func (t toolStage) Execute(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
 	n, _ := kIter.Get(s)
 	if n == t.pauseOn {
@@ -65,7 +69,7 @@ func agentChart(t testing.TB, toolRounds, pauseOn int) *flow.Chart {
 	c, err := flow.NewBuilder("agent").
 		Keys(kIter, kMax, kUser, kHistory, kCalls, kFinal, kMeta).
 		Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) {
-			u, _ := s.Input("userMessage")
+			u, _ := s.Get("userMessage")
 			kHistory.Set(s, []msg{{Role: "user", Content: u.(string)}})
 			kIter.Set(s, 1)
 			kFinal.Set(s, "")
@@ -94,7 +98,7 @@ func agentChart(t testing.TB, toolRounds, pauseOn int) *flow.Chart {
 				},
 			}}, "final"), nil
 		},
-			flow.Branch("tool-calls").Pausable("tool-calls", toolStage{pauseOn: pauseOn}).LoopTo("call-llm"),
+			flow.Branch("tool-calls").Pausable("tool-calls", toolStage{pauseOn: pauseOn}.pausable()).LoopTo("call-llm"),
 			flow.Branch("final").
 				Stage("prepare-final", func(ctx context.Context, s *flow.Scope) (any, error) {
 					h := kHistory.Get(s)

@@ -10,8 +10,11 @@ import (
 	"time"
 )
 
-// HookInfo identifies where a hook fired.
-type HookInfo struct {
+// StageInfo identifies where something happened in a run: a hook receives
+// it for the event it reports, and a stage reads its own with [Scope.Info].
+// RuntimeStageID is empty in RunStart and Resume; RunEnd and RunFailed carry
+// the last execution's.
+type StageInfo struct {
 	RunID          string
 	RuntimeStageID string
 	SubflowPath    string
@@ -43,28 +46,28 @@ type Event struct {
 // Fork, then its children's StageStart in declaration order.
 type Hooks struct {
 	// scope channel
-	StageStart func(HookInfo)
-	Read       func(info HookInfo, key string, value any)
-	Write      func(info HookInfo, op Op)
-	Commit     func(info HookInfo, c *Commit)
-	StageEnd   func(HookInfo)
-	Error      func(info HookInfo, err error)
+	StageStart func(StageInfo)
+	Read       func(info StageInfo, key string, value any)
+	Write      func(info StageInfo, op Op)
+	Commit     func(info StageInfo, c *Commit)
+	StageEnd   func(StageInfo)
+	Error      func(info StageInfo, err error)
 
 	// flow channel
-	StageExecuted func(info HookInfo, stageType string)
-	Next          func(info HookInfo, toStageID string)
-	Decision      func(info HookInfo, d *Decision)
-	Fork          func(info HookInfo, children []string)
-	Selected      func(info HookInfo, d *Decision)
-	SubflowEnter  func(info HookInfo, path string)
-	SubflowExit   func(info HookInfo, path string)
-	Loop          func(info HookInfo, toStageID string, visit int)
-	Break         func(info HookInfo, reason string)
-	Pause         func(info HookInfo, data any)
-	Resume        func(info HookInfo, resumedFrom string)
-	RunStart      func(HookInfo)
-	RunEnd        func(info HookInfo, output any)
-	RunFailed     func(info HookInfo, err error)
+	StageExecuted func(info StageInfo, stageType string)
+	Next          func(info StageInfo, toStageID string)
+	Decision      func(info StageInfo, d *Decision)
+	Fork          func(info StageInfo, children []string)
+	Selected      func(info StageInfo, d *Decision)
+	SubflowEnter  func(info StageInfo, path string)
+	SubflowExit   func(info StageInfo, path string)
+	Loop          func(info StageInfo, toStageID string, visit int)
+	Break         func(info StageInfo, reason string)
+	Pause         func(info StageInfo, data any)
+	Resume        func(info StageInfo, resumedFrom string)
+	RunStart      func(StageInfo)
+	RunEnd        func(info StageInfo, output any)
+	RunFailed     func(info StageInfo, err error)
 
 	// emit channel
 	Emit func(Event)
@@ -103,7 +106,7 @@ func (o *observers) any() bool { return len(o.list) > 0 }
 
 // call runs f for each observer, isolating panics. f receives the hooks and
 // returns false when the observer has no such hook.
-func (o *observers) call(info HookInfo, isError bool, f func(*Hooks)) {
+func (o *observers) call(info StageInfo, isError bool, f func(*Hooks)) {
 	if o.locked {
 		o.mu.Lock()
 		defer o.mu.Unlock()
@@ -113,7 +116,7 @@ func (o *observers) call(info HookInfo, isError bool, f func(*Hooks)) {
 	}
 }
 
-func (o *observers) one(info HookInfo, isError bool, id string, h *Hooks, f func(*Hooks)) {
+func (o *observers) one(info StageInfo, isError bool, id string, h *Hooks, f func(*Hooks)) {
 	defer func() {
 		if p := recover(); p != nil {
 			o.panics.Add(1)
@@ -131,7 +134,7 @@ func (o *observers) one(info HookInfo, isError bool, id string, h *Hooks, f func
 	f(h)
 }
 
-func (o *observers) stageStart(info HookInfo) {
+func (o *observers) stageStart(info StageInfo) {
 	if !o.any() {
 		return
 	}
@@ -142,7 +145,7 @@ func (o *observers) stageStart(info HookInfo) {
 	})
 }
 
-func (o *observers) stageEnd(info HookInfo) {
+func (o *observers) stageEnd(info StageInfo) {
 	if !o.any() {
 		return
 	}
@@ -153,7 +156,7 @@ func (o *observers) stageEnd(info HookInfo) {
 	})
 }
 
-func (o *observers) commit(info HookInfo, c *Commit) {
+func (o *observers) commit(info StageInfo, c *Commit) {
 	if !o.any() {
 		return
 	}
@@ -164,7 +167,7 @@ func (o *observers) commit(info HookInfo, c *Commit) {
 	})
 }
 
-func (o *observers) error(info HookInfo, err error) {
+func (o *observers) error(info StageInfo, err error) {
 	if !o.any() {
 		return
 	}
@@ -175,7 +178,7 @@ func (o *observers) error(info HookInfo, err error) {
 	})
 }
 
-func (o *observers) readHook(info HookInfo, key string, v any) {
+func (o *observers) readHook(info StageInfo, key string, v any) {
 	o.call(info, false, func(h *Hooks) {
 		if h.Read != nil {
 			h.Read(info, key, v)
@@ -183,7 +186,7 @@ func (o *observers) readHook(info HookInfo, key string, v any) {
 	})
 }
 
-func (o *observers) writeHook(info HookInfo, op Op) {
+func (o *observers) writeHook(info StageInfo, op Op) {
 	o.call(info, false, func(h *Hooks) {
 		if h.Write != nil {
 			h.Write(info, op)
@@ -192,7 +195,7 @@ func (o *observers) writeHook(info HookInfo, op Op) {
 }
 
 func (o *observers) emitHook(ev Event) {
-	info := HookInfo{RunID: ev.RunID, RuntimeStageID: ev.RuntimeStageID, SubflowPath: ev.SubflowPath}
+	info := StageInfo{RunID: ev.RunID, RuntimeStageID: ev.RuntimeStageID, SubflowPath: ev.SubflowPath}
 	o.call(info, false, func(h *Hooks) {
 		if h.Emit != nil {
 			h.Emit(ev)
@@ -200,7 +203,7 @@ func (o *observers) emitHook(ev Event) {
 	})
 }
 
-func (o *observers) flow(info HookInfo, f func(*Hooks)) {
+func (o *observers) flow(info StageInfo, f func(*Hooks)) {
 	if !o.any() {
 		return
 	}

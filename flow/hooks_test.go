@@ -17,19 +17,19 @@ func TestHookOrder(t *testing.T) {
 	var log []string
 	add := func(format string, a ...any) { log = append(log, fmt.Sprintf(format, a...)) }
 	h := &flow.Hooks{
-		RunStart:      func(i flow.HookInfo) { add("run-start %s", i.RunID) },
-		StageStart:    func(i flow.HookInfo) { add("start %s", i.RuntimeStageID) },
-		Read:          func(i flow.HookInfo, k string, v any) { add("read %s %s=%v", i.RuntimeStageID, k, v) },
-		Write:         func(i flow.HookInfo, op flow.Op) { add("write %s %s %s", i.RuntimeStageID, op.Verb, op.Key) },
-		StageEnd:      func(i flow.HookInfo) { add("end %s", i.RuntimeStageID) },
-		Commit:        func(i flow.HookInfo, c *flow.Commit) { add("commit %s idx=%d", i.RuntimeStageID, c.Idx) },
-		Decision:      func(i flow.HookInfo, d *flow.Decision) { add("decision %s %v", i.RuntimeStageID, d.Chosen) },
-		StageExecuted: func(i flow.HookInfo, typ string) { add("executed %s %s", i.RuntimeStageID, typ) },
-		Next:          func(i flow.HookInfo, to string) { add("next %s->%s", i.RuntimeStageID, to) },
-		Loop:          func(i flow.HookInfo, to string, v int) { add("loop ->%s visit=%d iter=%d", to, v, i.LoopIteration) },
-		Break:         func(i flow.HookInfo, why string) { add("break %s %s", i.RuntimeStageID, why) },
+		RunStart:      func(i flow.StageInfo) { add("run-start %s", i.RunID) },
+		StageStart:    func(i flow.StageInfo) { add("start %s", i.RuntimeStageID) },
+		Read:          func(i flow.StageInfo, k string, v any) { add("read %s %s=%v", i.RuntimeStageID, k, v) },
+		Write:         func(i flow.StageInfo, op flow.Op) { add("write %s %s %s", i.RuntimeStageID, op.Verb, op.Key) },
+		StageEnd:      func(i flow.StageInfo) { add("end %s", i.RuntimeStageID) },
+		Commit:        func(i flow.StageInfo, c *flow.Commit) { add("commit %s idx=%d", i.RuntimeStageID, c.Idx) },
+		Decision:      func(i flow.StageInfo, d *flow.Decision) { add("decision %s %v", i.RuntimeStageID, d.Chosen) },
+		StageExecuted: func(i flow.StageInfo, typ string) { add("executed %s %s", i.RuntimeStageID, typ) },
+		Next:          func(i flow.StageInfo, to string) { add("next %s->%s", i.RuntimeStageID, to) },
+		Loop:          func(i flow.StageInfo, to string, v int) { add("loop ->%s visit=%d iter=%d", to, v, i.LoopIteration) },
+		Break:         func(i flow.StageInfo, why string) { add("break %s %s", i.RuntimeStageID, why) },
 		Emit:          func(e flow.Event) { add("emit %s %s %v", e.RuntimeStageID, e.Name, e.Payload) },
-		RunEnd:        func(i flow.HookInfo, out any) { add("run-end %v", out) },
+		RunEnd:        func(i flow.StageInfo, out any) { add("run-end %v", out) },
 	}
 	k := flow.Key[int]("k")
 	c := flow.NewBuilder("h").Keys(k).
@@ -72,11 +72,11 @@ func TestHookOrder(t *testing.T) {
 func TestObserverPanicsAreIsolated(t *testing.T) {
 	var reported []string
 	bad := &flow.Hooks{
-		StageStart: func(flow.HookInfo) { panic("observer bug") },
+		StageStart: func(flow.StageInfo) { panic("observer bug") },
 		Emit:       func(flow.Event) { panic("emit bug") },
-		Error:      func(flow.HookInfo, error) { panic("error hook bug") },
+		Error:      func(flow.StageInfo, error) { panic("error hook bug") },
 	}
-	good := &flow.Hooks{Error: func(i flow.HookInfo, err error) { reported = append(reported, err.Error()) }}
+	good := &flow.Hooks{Error: func(i flow.StageInfo, err error) { reported = append(reported, err.Error()) }}
 	k := flow.Key[int]("k")
 	c := flow.NewBuilder("p").Keys(k).Stage("a", func(ctx context.Context, s *flow.Scope) (any, error) {
 		s.Emit("x", nil)
@@ -95,7 +95,7 @@ func TestObserverPanicsAreIsolated(t *testing.T) {
 	}
 	// Attaching the same id again replaces, so the hook runs once.
 	n := 0
-	once := &flow.Hooks{StageStart: func(flow.HookInfo) { n++ }}
+	once := &flow.Hooks{StageStart: func(flow.StageInfo) { n++ }}
 	if _, err := c.Run(context.Background(), nil, flow.WithObserver("x", once), flow.WithObserver("x", once)); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestEmitWithoutListenerCostsNothing(t *testing.T) {
 		})
 		return allocs, nil
 	}).MustBuild()
-	res, err := c.Run(context.Background(), nil, flow.WithObserver("", &flow.Hooks{StageStart: func(flow.HookInfo) {}}))
+	res, err := c.Run(context.Background(), nil, flow.WithObserver("", &flow.Hooks{StageStart: func(flow.StageInfo) {}}))
 	if err != nil {
 		t.Fatal(err)
 	}

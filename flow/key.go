@@ -64,7 +64,11 @@ func (k ValueKey[T]) Get(r Reader) (T, bool) {
 }
 
 // Set stages v as the key's new value in this stage.
-func (k ValueKey[T]) Set(s *Scope, v T) { s.Set(k.n, v) }
+func (k ValueKey[T]) Set(s *Scope, v T) { s.set(k.n, v) }
+
+// SetOp returns the op that sets the key to v, for a subflow's output
+// mapping ([Mount]).
+func (k ValueKey[T]) SetOp(v T) Op { return Op{Key: k.n, Verb: VerbSet, Value: v} }
 
 // ListKey declares a key holding a list of E that grows with the append
 // verb, whose log entries store only the appended tail. Create it with [List].
@@ -90,7 +94,7 @@ func (k ListKey[E]) Get(r Reader) []E {
 }
 
 // Set stages v as the whole list.
-func (k ListKey[E]) Set(s *Scope, v []E) { s.Set(k.n, v) }
+func (k ListKey[E]) Set(s *Scope, v []E) { s.set(k.n, v) }
 
 // Append stages items as a tail of the list; the commit records only them.
 func (k ListKey[E]) Append(s *Scope, items ...E) {
@@ -98,6 +102,12 @@ func (k ListKey[E]) Append(s *Scope, items ...E) {
 		return
 	}
 	s.appendTail(k.n, items[:len(items):len(items)])
+}
+
+// AppendOp returns the op that appends items to the list, for a subflow's
+// output mapping ([Mount]).
+func (k ListKey[E]) AppendOp(items ...E) Op {
+	return Op{Key: k.n, Verb: VerbAppend, Value: items[:len(items):len(items)]}
 }
 
 // valueKind is the behaviour of a ValueKey.

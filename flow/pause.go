@@ -186,7 +186,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 	e.ctl = last.Control
 
 	n := &c.nodes[ni]
-	info := HookInfo{RunID: r.id, LoopIteration: r.loops}
+	info := StageInfo{RunID: r.id, LoopIteration: r.loops}
 	r.obs.flow(info, func(h *Hooks) {
 		if h.RunStart != nil {
 			h.RunStart(info)

@@ -53,7 +53,7 @@ func TestPauseResumeExact(t *testing.T) {
 	for _, from := range []*flow.Checkpoint{cp, decoded} {
 		var starts []string
 		out, err := c.Resume(context.Background(), from, json.RawMessage(`"approved"`), flow.WithRunID("run-2"),
-			flow.WithObserver("", &flow.Hooks{StageStart: func(i flow.HookInfo) { starts = append(starts, i.RuntimeStageID) }}))
+			flow.WithObserver("", &flow.Hooks{StageStart: func(i flow.StageInfo) { starts = append(starts, i.RuntimeStageID) }}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,11 +147,11 @@ func TestResumeErrorIsRecorded(t *testing.T) {
 }
 
 func TestPauseDataMustEncode(t *testing.T) {
-	c := flow.NewBuilder("p").Pausable("p", flow.PausableFuncs{
-		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
+	c := flow.NewBuilder("p").Pausable("p", flow.Pausable{
+		Execute: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
 			return &flow.Pause{Data: func() {}}, nil
 		},
-		ResumeFunc: func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
+		Resume: func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
 	}).MustBuild()
 	res, err := c.Run(context.Background(), nil)
 	if err == nil || !strings.Contains(err.Error(), "pause data does not encode") || res.Paused {
@@ -160,9 +160,9 @@ func TestPauseDataMustEncode(t *testing.T) {
 }
 
 func TestResumeKeepsTypedSubflowLogs(t *testing.T) {
-	ask := flow.PausableFuncs{
-		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: "ok?"}, nil },
-		ResumeFunc:  func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
+	ask := flow.Pausable{
+		Execute: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: "ok?"}, nil },
+		Resume:  func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
 	}
 	c := flow.NewBuilder("host").Keys(kFindings, kHistory).
 		Stage("seed", func(ctx context.Context, s *flow.Scope) (any, error) {
@@ -196,9 +196,9 @@ func TestResumeKeepsTypedSubflowLogs(t *testing.T) {
 }
 
 func TestResumeInsideBranchRestoresGoverningDecision(t *testing.T) {
-	ask := flow.PausableFuncs{
-		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
-		ResumeFunc:  func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
+	ask := flow.Pausable{
+		Execute: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
+		Resume:  func(ctx context.Context, s *flow.Scope, in json.RawMessage) error { return nil },
 	}
 	c := flow.NewBuilder("br").
 		Decider("outer", pick("x"),

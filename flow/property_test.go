@@ -55,9 +55,9 @@ func randomOps(r *rand.Rand) func(s *flow.Scope) {
 		i := r.IntN(100)
 		switch r.IntN(9) {
 		case 0:
-			ws = append(ws, func(s *flow.Scope) { s.Set("n", i) })
+			ws = append(ws, func(s *flow.Scope) { flow.Key[any]("n").Set(s, i) })
 		case 1:
-			ws = append(ws, func(s *flow.Scope) { s.Set("s", fmt.Sprint("v", i)) })
+			ws = append(ws, func(s *flow.Scope) { flow.Key[any]("s").Set(s, fmt.Sprint("v", i)) })
 		case 2, 3:
 			n := 1 + r.IntN(3)
 			ws = append(ws, func(s *flow.Scope) {
@@ -66,17 +66,17 @@ func randomOps(r *rand.Rand) func(s *flow.Scope) {
 				}
 			})
 		case 4:
-			ws = append(ws, func(s *flow.Scope) { s.Set("l", []msg{{Role: "reset", Content: fmt.Sprint(i)}}) })
+			ws = append(ws, func(s *flow.Scope) { flow.Key[any]("l").Set(s, []msg{{Role: "reset", Content: fmt.Sprint(i)}}) })
 		case 5:
 			p := randomPatch(r, 0)
 			ws = append(ws, func(s *flow.Scope) { s.Merge("m", p) })
 		case 6:
-			ws = append(ws, func(s *flow.Scope) { s.Set("m", map[string]any{"base": float64(i)}) })
+			ws = append(ws, func(s *flow.Scope) { flow.Key[any]("m").Set(s, map[string]any{"base": float64(i)}) })
 		case 7:
 			key := []string{"n", "s", "l", "m", "one"}[r.IntN(5)]
 			ws = append(ws, func(s *flow.Scope) { s.Delete(key) })
 		case 8:
-			ws = append(ws, func(s *flow.Scope) { s.Set("one", msg{Role: "one", Content: fmt.Sprint(i)}) })
+			ws = append(ws, func(s *flow.Scope) { flow.Key[any]("one").Set(s, msg{Role: "one", Content: fmt.Sprint(i)}) })
 		}
 	}
 	return func(s *flow.Scope) {

@@ -35,7 +35,10 @@ const InputStageID = "input"
 
 // Op is one write in a commit. Value is the full value for set, the patch for
 // merge, the appended tail for append and absent for delete. ReadsBefore is
-// the number of the commit's reads that happened before this write.
+// the number of the commit's reads that happened before this write (the
+// engine sets it). A subflow's output mapping returns ops: build a set or an
+// append with the key's [ValueKey.SetOp] or [ListKey.AppendOp], any other op
+// as a literal such as Op{Key: "profile", Verb: VerbMerge, Value: patch}.
 type Op struct {
 	Key         string `json:"key"`
 	Verb        Verb   `json:"verb"`
@@ -81,20 +84,6 @@ func (o *Op) UnmarshalJSON(data []byte) error {
 	}
 	return nil
 }
-
-// SetOp builds a set op, for subflow output mappings.
-func SetOp(key string, value any) Op { return Op{Key: key, Verb: VerbSet, Value: value} }
-
-// AppendOp builds an append op whose value is the tail ([]E or []any).
-func AppendOp(key string, tail any) Op { return Op{Key: key, Verb: VerbAppend, Value: tail} }
-
-// MergeOp builds a merge op whose value is an object patch.
-func MergeOp(key string, patch map[string]any) Op {
-	return Op{Key: key, Verb: VerbMerge, Value: patch}
-}
-
-// DeleteOp builds a delete op.
-func DeleteOp(key string) Op { return Op{Key: key, Verb: VerbDelete} }
 
 // Control is the decision governing a commit: the decider's runtime stage id,
 // the branch taken and the rule (label and index; -1 for the default) that

@@ -391,7 +391,7 @@ type pausePoint struct {
 func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOption) (*Result, error) {
 	r := newRun(opts)
 	e := newExec(r, c, "")
-	info := HookInfo{RunID: r.id}
+	info := StageInfo{RunID: r.id}
 	r.obs.flow(info, func(h *Hooks) {
 		if h.RunStart != nil {
 			h.RunStart(info)
@@ -407,7 +407,7 @@ func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOptio
 // finish turns a walk's end into a Result and fires the run hooks.
 func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
-	info := HookInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
+	info := StageInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
 	if err == nil && out.paused != nil {
 		cp, cerr := e.checkpoint(out.paused)
 		if cerr != nil {
@@ -526,7 +526,7 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	// Field by field: cheaper than a whole-struct store while the
 	// collector is marking, and the buffers keep their capacity.
 	s.ctx, s.e, s.n = ctx, e, n
-	s.info = HookInfo{RunID: e.r.id, RuntimeStageID: rid, SubflowPath: e.path, LoopIteration: e.r.loops}
+	s.info = StageInfo{RunID: e.r.id, RuntimeStageID: rid, SubflowPath: e.path, LoopIteration: e.r.loops}
 	s.reads, s.ops, s.views = s.reads[:0], s.ops[:0], s.views[:0]
 	s.tr.s, s.tr.reads = s, s.tr.reads[:0]
 	s.flags, s.brk, s.why, s.werr = 0, false, "", nil
@@ -701,7 +701,7 @@ func (e *exec) walk(ctx context.Context, start int) (outcome, error) {
 			}
 			e.r.loops++
 			if e.r.obs.any() {
-				info := HookInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path, LoopIteration: e.r.loops}
+				info := StageInfo{RunID: e.r.id, RuntimeStageID: e.lastRID, SubflowPath: e.path, LoopIteration: e.r.loops}
 				e.r.obs.flow(info, func(h *Hooks) {
 					if h.Loop != nil {
 						h.Loop(info, head, v)

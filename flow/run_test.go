@@ -105,7 +105,7 @@ func TestOneCommitPerStageIncludingFailures(t *testing.T) {
 			panic("kaput")
 		}, `stage "work" panicked: kaput`, []flow.Op{{Key: "k", Verb: flow.VerbSet, Value: 8}}},
 		{"refused write fails the stage, others land", func(ctx context.Context, s *flow.Scope) (any, error) {
-			s.Set("undeclared", 1)
+			flow.Key[any]("undeclared").Set(s, 1)
 			k.Set(s, 9)
 			return nil, nil
 		}, `key "undeclared": not declared on chart c`, []flow.Op{{Key: "k", Verb: flow.VerbSet, Value: 9}}},
@@ -204,12 +204,9 @@ func TestJoinRestoresGoverningDecision(t *testing.T) {
 
 func TestInputsAreFrozenAndTyped(t *testing.T) {
 	c := flow.NewBuilder("in").Keys(kUser, kIter).Stage("a", func(ctx context.Context, s *flow.Scope) (any, error) {
-		u, ok := s.Input("userMessage")
+		u, ok := s.Get("userMessage")
 		if !ok {
 			return nil, errors.New("no input")
-		}
-		if _, ok := s.Input("iteration"); ok {
-			return nil, errors.New("iteration is not an input")
 		}
 		kUser.Set(s, "changed")
 		return u, nil

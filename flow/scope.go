@@ -10,10 +10,14 @@ import (
 	"time"
 )
 
-// Scope is the state seen by one stage execution. Every Get, Has and Input is
-// a tracked read; Set, Merge, Append and Delete stage writes that land as one
-// commit when the stage returns (also when it fails). A stage reads its own
-// staged writes; other stages see them only after the commit.
+// Scope is the state seen by one stage execution. Every Get and Has is a
+// tracked read, of a run input too (inputs are the keys commit 0 seeds, and
+// they are read-only). The Set and Append of a declared key ([ValueKey.Set],
+// [ListKey.Append]) and the scope's Merge and Delete stage writes that land
+// as one commit when the stage returns (also when it fails). A stage reads
+// its own staged writes; other stages see them only after the commit. A key
+// whose name is known only at run time is written through Key[any] or
+// List[any] of that name: the write is checked against the declaration.
 //
 // A Scope is valid only during the stage call that received it and is not
 // safe for concurrent use. Values returned by Get are shared with the
@@ -26,7 +30,7 @@ type Scope struct {
 	ctx   context.Context
 	e     *exec
 	n     *node
-	info  HookInfo
+	info  StageInfo
 	reads []string
 	ops   []Op
 	views []view
@@ -61,17 +65,11 @@ type view struct {
 	valid   bool
 }
 
-// RunID returns the id of the run (the current leg when resumed).
-func (s *Scope) RunID() string { return s.info.RunID }
-
-// RuntimeStageID returns this execution's id, such as "call-llm#3".
-func (s *Scope) RuntimeStageID() string { return s.info.RuntimeStageID }
-
-// StageID returns the stable id of the node being executed.
-func (s *Scope) StageID() string { return s.n.id }
-
-// SubflowPath returns the mount path of the subflow running this stage, or "".
-func (s *Scope) SubflowPath() string { return s.info.SubflowPath }
+// Info says where this stage execution runs: the run's id (the current leg
+// when resumed), the execution's runtime id such as "call-llm#3", the subflow
+// path ("" at the top level) and how many back-edges the run had taken when
+// the stage started. It is the same value the run's hooks receive.
+func (s *Scope) Info() StageInfo { return s.info }
 
 // indexFrom is the number of reads past which they get a map index, so a
 // stage reading many keys stays linear.
@@ -122,15 +120,6 @@ func (s *Scope) Has(key string) bool {
 func (s *Scope) Peek(key string) (any, bool) {
 	s.flags |= untrackedSilent
 	return s.lookup(key)
-}
-
-// Input returns a frozen run input (a key seeded by the input commit) and
-// records the read; it reports false for a key that is not an input.
-func (s *Scope) Input(name string) (any, bool) {
-	if !s.e.inputs[name] {
-		return nil, false
-	}
-	return s.Get(name)
 }
 
 // Env returns the infrastructure values attached to the run's context with
@@ -289,9 +278,9 @@ func (s *Scope) stage(op Op) {
 	}
 }
 
-// Set stages v as the key's full new value. The key must be declared with a
+// set stages v as the key's full new value. The key must be declared with a
 // matching type.
-func (s *Scope) Set(key string, v any) {
+func (s *Scope) set(key string, v any) {
 	k, ok := s.declared(key)
 	if !ok {
 		return
@@ -329,15 +318,6 @@ func (s *Scope) Merge(key string, patch any) {
 		}
 	}
 	s.stage(Op{Key: key, Verb: VerbMerge, Value: p})
-}
-
-// Append stages items as a tail of a list key (declared with [List]); the
-// commit records only the tail. Items must have the list's element type.
-func (s *Scope) Append(key string, items ...any) {
-	if len(items) == 0 {
-		return
-	}
-	s.appendTail(key, items)
 }
 
 func (s *Scope) appendTail(key string, tail any) {

@@ -28,21 +28,23 @@ func TestVerbsAndReadYourWrites(t *testing.T) {
 		final any
 	}{
 		{"set then set", flow.Key[int]("n"), []step{
-			{"set 1", func(s *flow.Scope) { s.Set("n", 1) }, 1},
-			{"set 2", func(s *flow.Scope) { s.Set("n", 2) }, 2},
+			{"set 1", func(s *flow.Scope) { flow.Key[any]("n").Set(s, 1) }, 1},
+			{"set 2", func(s *flow.Scope) { flow.Key[any]("n").Set(s, 2) }, 2},
 		}, []flow.Verb{flow.VerbSet, flow.VerbSet}, 2},
 		{"append materialises committed ++ tail", flow.List[string]("l"), []step{
-			{"set", func(s *flow.Scope) { s.Set("l", []string{"a"}) }, []string{"a"}},
-			{"append", func(s *flow.Scope) { s.Append("l", "b", "c") }, []string{"a", "b", "c"}},
+			{"set", func(s *flow.Scope) { flow.Key[any]("l").Set(s, []string{"a"}) }, []string{"a"}},
+			{"append", func(s *flow.Scope) { flow.List[any]("l").Append(s, "b", "c") }, []string{"a", "b", "c"}},
 			{"append again", func(s *flow.Scope) { flow.List[string]("l").Append(s, "d") }, []string{"a", "b", "c", "d"}},
 		}, []flow.Verb{flow.VerbSet, flow.VerbAppend, flow.VerbAppend}, []string{"a", "b", "c", "d"}},
 		{"merge deep", flow.Key[map[string]any]("m"), []step{
-			{"set", func(s *flow.Scope) { s.Set("m", map[string]any{"a": map[string]any{"x": 1.0}, "b": []any{1.0}}) }, nil},
+			{"set", func(s *flow.Scope) {
+				flow.Key[any]("m").Set(s, map[string]any{"a": map[string]any{"x": 1.0}, "b": []any{1.0}})
+			}, nil},
 			{"merge", func(s *flow.Scope) { s.Merge("m", map[string]any{"a": map[string]any{"y": 2}, "b": []int{3}}) },
 				map[string]any{"a": map[string]any{"x": 1.0, "y": 2.0}, "b": []any{3.0}}},
 		}, []flow.Verb{flow.VerbSet, flow.VerbMerge}, map[string]any{"a": map[string]any{"x": 1.0, "y": 2.0}, "b": []any{3.0}}},
 		{"delete", flow.Key[string]("d"), []step{
-			{"set", func(s *flow.Scope) { s.Set("d", "x") }, "x"},
+			{"set", func(s *flow.Scope) { flow.Key[any]("d").Set(s, "x") }, "x"},
 			{"delete", func(s *flow.Scope) { s.Delete("d") }, nil},
 		}, []flow.Verb{flow.VerbSet, flow.VerbDelete}, nil},
 	}
@@ -182,10 +184,10 @@ func TestWriteRefusals(t *testing.T) {
 		do   func(s *flow.Scope)
 		want string
 	}{
-		{"undeclared", func(s *flow.Scope) { s.Set("ghost", 1) }, `key "ghost": not declared`},
-		{"wrong type", func(s *flow.Scope) { s.Set("n", "one") }, `key "n": key "n" holds int, got string`},
-		{"append to value key", func(s *flow.Scope) { s.Append("n", 1) }, `is not a list`},
-		{"append wrong element", func(s *flow.Scope) { s.Append("l", 1) }, `element 0: want string, got int`},
+		{"undeclared", func(s *flow.Scope) { flow.Key[any]("ghost").Set(s, 1) }, `key "ghost": not declared`},
+		{"wrong type", func(s *flow.Scope) { flow.Key[any]("n").Set(s, "one") }, `key "n": key "n" holds int, got string`},
+		{"append to value key", func(s *flow.Scope) { flow.List[any]("n").Append(s, 1) }, `is not a list`},
+		{"append wrong element", func(s *flow.Scope) { flow.List[any]("l").Append(s, 1) }, `element 0: want string, got int`},
 		{"merge non-mergeable", func(s *flow.Scope) { s.Merge("n", map[string]any{"a": 1}) }, `merge needs a key declared`},
 		{"merge non-object patch", func(s *flow.Scope) { s.Merge("m", []int{1}) }, `not a JSON object`},
 		{"delete undeclared", func(s *flow.Scope) { s.Delete("ghost") }, `key "ghost"`},
@@ -269,7 +271,7 @@ func TestDevChecks(t *testing.T) {
 			return nil, nil
 		}, `key "meta": committed value was modified in place by stage mutate#1`},
 		{"value that does not encode", func(ctx context.Context, s *flow.Scope) (any, error) {
-			s.Set("fn", func() {})
+			flow.Key[any]("fn").Set(s, func() {})
 			return nil, nil
 		}, `key "fn": value does not encode to JSON`},
 	}
@@ -301,8 +303,8 @@ func TestManyKeysInOneStage(t *testing.T) {
 	c := flow.NewBuilder("many").Keys(keys...).
 		Stage("write", func(ctx context.Context, s *flow.Scope) (any, error) {
 			for i := range n {
-				s.Set(fmt.Sprint("k", i), i)
-				s.Set(fmt.Sprint("k", i), i+1) // rewrite: read-your-writes sees the last
+				flow.Key[any](fmt.Sprint("k", i)).Set(s, i)
+				flow.Key[any](fmt.Sprint("k", i)).Set(s, i+1) // rewrite: read-your-writes sees the last
 			}
 			sum := 0
 			for i := range n {

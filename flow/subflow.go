@@ -134,7 +134,7 @@ func (e *exec) mountRun(ctx context.Context, n *node) (*Scope, outcome, error) {
 func (s *Scope) applyExternal(op Op) {
 	switch op.Verb {
 	case VerbSet:
-		s.Set(op.Key, op.Value)
+		s.set(op.Key, op.Value)
 	case VerbMerge:
 		s.Merge(op.Key, op.Value)
 	case VerbAppend:

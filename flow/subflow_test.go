@@ -60,8 +60,7 @@ var judgeMount = flow.Mount{
 		return map[string]any{"batch": items}, nil
 	},
 	Output: func(res flow.SubflowResult, p flow.Reader) ([]flow.Op, error) {
-		v, _ := res.State.Get("verdicts")
-		return []flow.Op{flow.AppendOp("findings", v)}, nil
+		return []flow.Op{kFindings.AppendOp(kVerdicts.Get(res.State)...)}, nil
 	},
 }
 
@@ -132,15 +131,15 @@ func TestSubflowFailures(t *testing.T) {
 		{"output mapping to undeclared key", judgeChart(t, nil), flow.Mount{
 			Input: judgeMount.Input,
 			Output: func(flow.SubflowResult, flow.Reader) ([]flow.Op, error) {
-				return []flow.Op{flow.SetOp("ghost", 1)}, nil
+				return []flow.Op{{Key: "ghost", Verb: flow.VerbSet, Value: 1}}, nil
 			},
 		}, `key "ghost": not declared on chart host`},
 		{"mapping error", judgeChart(t, nil), flow.Mount{
 			Input: func(flow.Reader) (map[string]any, error) { return nil, errors.New("no batch") },
 		}, "input mapping: no batch"},
-		{"pause inside", flow.NewBuilder("judge").Keys(kBatch).Pausable("ask", flow.PausableFuncs{
-			ExecuteFunc: func(context.Context, *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
-			ResumeFunc:  func(context.Context, *flow.Scope, json.RawMessage) error { return nil },
+		{"pause inside", flow.NewBuilder("judge").Keys(kBatch).Pausable("ask", flow.Pausable{
+			Execute: func(context.Context, *flow.Scope) (*flow.Pause, error) { return &flow.Pause{Data: 1}, nil },
+			Resume:  func(context.Context, *flow.Scope, json.RawMessage) error { return nil },
 		}).MustBuild(), flow.Mount{}, "a stage inside a subflow cannot pause"},
 	}
 	for _, tt := range tests {
@@ -200,7 +199,7 @@ func TestSubflowOutputVerbs(t *testing.T) {
 			return nil, nil
 		}).
 		Mount("m", sub, flow.Mount{Output: func(res flow.SubflowResult, p flow.Reader) ([]flow.Op, error) {
-			return []flow.Op{flow.MergeOp("meta", map[string]any{"a": 2.0, "out": res.Output}), flow.DeleteOp("finalContent")}, nil
+			return []flow.Op{{Key: "meta", Verb: flow.VerbMerge, Value: map[string]any{"a": 2.0, "out": res.Output}}, {Key: "finalContent", Verb: flow.VerbDelete}}, nil
 		}}).
 		Stage("read", func(ctx context.Context, s *flow.Scope) (any, error) {
 			m, _ := kMeta.Get(s)
@@ -220,5 +219,39 @@ func TestSubflowOutputVerbs(t *testing.T) {
 	}
 	if !cmp.Equal(verbs, []flow.Verb{flow.VerbMerge, flow.VerbDelete}) {
 		t.Errorf("mount verbs = %v", verbs)
+	}
+}
+
+// TestKeyOps checks that the ops a key builds for an output mapping are the
+// plain ops the record holds, and that a set built by SetOp lands typed.
+func TestKeyOps(t *testing.T) {
+	count := flow.Key[int]("count")
+	if diff := cmp.Diff(flow.Op{Key: "count", Verb: flow.VerbSet, Value: 3}, count.SetOp(3)); diff != "" {
+		t.Errorf("SetOp (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(flow.Op{Key: "findings", Verb: flow.VerbAppend, Value: []string{"a", "b"}}, kFindings.AppendOp("a", "b")); diff != "" {
+		t.Errorf("AppendOp (-want +got):\n%s", diff)
+	}
+	c := flow.NewBuilder("host").Keys(count).
+		Mount("sf", judgeChart(t, nil), flow.Mount{
+			Input: func(flow.Reader) (map[string]any, error) { return map[string]any{"batch": []string{"x", "y"}}, nil },
+			Output: func(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
+				return []flow.Op{count.SetOp(len(kVerdicts.Get(res.State)))}, nil
+			},
+		}).
+		Stage("read", func(ctx context.Context, s *flow.Scope) (any, error) {
+			n, ok := count.Get(s)
+			if !ok {
+				return nil, errors.New("count is not an int")
+			}
+			return n, nil
+		}).
+		MustBuild()
+	res, err := c.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Output != 2 {
+		t.Errorf("output = %v, want 2", res.Output)
 	}
 }

@@ -2,6 +2,8 @@
 
 package inject
 
+import "github.com/agentfootprint/agentfootprint-go/tool"
+
 // TriggerDecl is a unit's trigger as declared (not evaluated).
 type TriggerDecl struct {
 	Kind  TriggerKind `json:"kind"`
@@ -20,34 +22,10 @@ type CatalogEntry struct {
 	Trigger     *TriggerDecl `json:"trigger,omitempty"`
 	ContentHash string       `json:"contentHash,omitempty"`
 	Chars       int          `json:"chars,omitempty"`
-	DefinedAt   *Site        `json:"definedAt,omitempty"`
+	DefinedAt   *tool.Site   `json:"definedAt,omitempty"`
 	Content     string       `json:"content,omitempty"`
 	ContentRef  string       `json:"contentRef,omitempty"`
 	SchemaHash  string       `json:"schemaHash,omitempty"`
 	Priority    int          `json:"priority,omitempty"`
 	Version     string       `json:"version,omitempty"`
-}
-
-// Entry returns the unit's catalog entry with its text inline.
-func (u *Unit) Entry() CatalogEntry {
-	td := &TriggerDecl{Kind: u.trig}
-	switch u.trig {
-	case TriggerRule:
-		td.Label = u.rule.Label
-	case TriggerOnToolReturn:
-		td.Tools = append([]string(nil), u.tools...)
-		if u.toolRe != nil {
-			td.Tools = append(td.Tools, "/"+u.toolRe.String()+"/")
-		}
-	case TriggerRetrieved:
-		td.Label = u.retrieval.Name()
-	case TriggerLLMActivated:
-		td.Tools = append([]string(nil), u.skillTo...)
-	}
-	site := u.site
-	return CatalogEntry{
-		ID: u.id, Kind: string(u.kind), Slot: u.slot, Trigger: td,
-		ContentHash: u.hash, Chars: u.chars, DefinedAt: &site, Content: u.text,
-		Priority: u.priority, Version: u.version,
-	}
 }

@@ -22,9 +22,12 @@
 //		}}))
 //	a, err := agent.New(provider, agent.WithUnits(refunds, vip))
 //
-// Each iteration the agent evaluates every unit with [Evaluate] and records
-// why it fired or did not: a rule's evidence lists each state key its
-// predicate read, with the stage and commit that last wrote it. A predicate
-// must read state through the reader it is given; values captured in a
-// closure are invisible to the record.
+// Each iteration the agent evaluates every unit and records why it fired or
+// did not, as one [Entry] per unit in the run record: a rule's [Evidence]
+// lists each state key its predicate read, with the stage and commit that
+// last wrote it. A predicate must read state through the reader it is given;
+// values captured in a closure are invisible to the record. Once per run the
+// agent also records each unit's [CatalogEntry]: what it is, the hash of its
+// text and where it was defined ([Unit.Definition] has the same facts as Go
+// values).
 package inject

@@ -16,22 +16,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// mapReader is a Reader over a fixed map whose writers are named per key.
-type mapReader struct {
-	vals    map[string]any
-	writers map[string]int
-}
-
-func (m mapReader) Get(k string) (any, bool) { v, ok := m.vals[k]; return v, ok }
-func (m mapReader) Has(k string) bool        { _, ok := m.vals[k]; return ok }
-func (m mapReader) WriterOf(k string) (string, int, bool) {
-	c, ok := m.writers[k]
-	if !ok {
-		return "", 0, false
-	}
-	return "stage#" + string(rune('0'+c)), c, true
-}
-
 func helperFact(id string) *inject.Unit {
 	return inject.Must(inject.Fact(id, "from a helper", inject.WithCallerSkip(1)))
 }
@@ -54,10 +38,6 @@ func TestBornTracked(t *testing.T) {
 	h := helperFact("via-helper") // CallerSkip(1) records this line, not the helper's
 	if got := h.Definition().DefinedAt; got.Line != line+1 || !strings.HasSuffix(got.Function, "TestBornTracked") {
 		t.Errorf("helper site = %+v", got)
-	}
-	e := u.Entry()
-	if e.Kind != "fact" || e.Slot != inject.SlotSystem || e.Trigger.Kind != inject.TriggerAlways || e.Content != u.Definition().Text {
-		t.Errorf("entry = %+v", e)
 	}
 }
 
@@ -85,48 +65,6 @@ func TestDefinitionRefusals(t *testing.T) {
 				t.Errorf("err = %v, want %q", tc.err, tc.want)
 			}
 		})
-	}
-}
-
-func TestEvaluate(t *testing.T) {
-	vip := func(r flow.Reader) bool {
-		v, _ := r.Get("userMessage")
-		s, _ := v.(string)
-		_ = r.Has("tier")
-		return strings.Contains(s, "VIP")
-	}
-	units := []*inject.Unit{
-		inject.Must(inject.Fact("always", "a")),
-		inject.Must(inject.Instruction("vip", "v", inject.Rule{Label: "VIP", When: vip}, inject.WithPriority(5))),
-		inject.Must(inject.Steering("after", "s", inject.WithToolReturnMatching(regexp.MustCompile(`^search_`)))),
-		inject.Must(inject.Fact("panicky", "p", inject.WithRule("boom", func(flow.Reader) bool { panic("no") }))),
-		inject.Must(inject.Fact("note", "n", inject.WithMessageSlot(llm.RoleUser))),
-	}
-	r := mapReader{vals: map[string]any{"userMessage": "a VIP asks"}, writers: map[string]int{"userMessage": 1}}
-	got := inject.Evaluate(units, r, inject.Env{Iteration: 2, Returns: []inject.ToolReturn{
-		{ToolCallID: "c1", ToolName: "search_logs", Iteration: 1}, {ToolCallID: "c2", ToolName: "other", Iteration: 1},
-	}})
-	yes, no := true, false
-	want := []inject.Entry{
-		{ID: "always", Active: true, Trigger: inject.Evidence{Kind: "always"}, Placed: &inject.Placement{Slot: "system", Position: 1}},
-		{ID: "vip", Active: true, Trigger: inject.Evidence{Kind: "rule", Label: "VIP", Matched: &yes,
-			Reads: []inject.KeyRead{{Key: "userMessage", Writer: "stage#1", Commit: 1}, {Key: "tier", Writer: "", Commit: -1}}},
-			Placed: &inject.Placement{Slot: "system", Position: 0}},
-		{ID: "after", Active: true, Trigger: inject.Evidence{Kind: "on-tool-return", Matches: []inject.ToolReturn{{ToolCallID: "c1", ToolName: "search_logs", Iteration: 1}}},
-			Placed: &inject.Placement{Slot: "system", Position: 2}},
-		{ID: "panicky", Trigger: inject.Evidence{Kind: "rule", Label: "boom", Matched: &no, Reads: []inject.KeyRead{}, Error: "the predicate panicked: no"}},
-		{ID: "note", Active: true, Trigger: inject.Evidence{Kind: "always"}, Placed: &inject.Placement{Slot: "messages", Position: 0}},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("entries (-want +got):\n%s", diff)
-	}
-	sys := inject.Placed(units, got, inject.SlotSystem)
-	var ids []string
-	for _, u := range sys {
-		ids = append(ids, u.ID())
-	}
-	if diff := cmp.Diff([]string{"vip", "always", "after"}, ids); diff != "" {
-		t.Errorf("system order (-want +got):\n%s", diff)
 	}
 }
 

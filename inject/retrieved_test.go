@@ -1,12 +1,10 @@
-// Passage units: refusals, one query per evaluation, the record on the first
-// passage only, a panicking retrieval recorded, a picked passage without a
-// unit dropped.
+// Passage units: what Passage refuses. Their evaluation is tested in
+// internal/contextunits.
 
 package inject_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -33,17 +31,6 @@ func (f *fixed) Retrieve(ctx context.Context, r flow.Reader) inject.Retrieved {
 	return inject.Retrieved{Query: q, Candidates: append([]inject.Candidate(nil), f.picks...), Spent: 10}
 }
 
-type kvReader map[string]any
-
-func (m kvReader) Get(k string) (any, bool) { v, ok := m[k]; return v, ok }
-func (m kvReader) Has(k string) bool        { _, ok := m[k]; return ok }
-func (m kvReader) WriterOf(k string) (string, int, bool) {
-	if _, ok := m[k]; ok {
-		return "seed#0", 0, true
-	}
-	return "", -1, false
-}
-
 func TestPassageRefusals(t *testing.T) {
 	r := &fixed{name: "kb"}
 	for name, mk := range map[string]func() (*inject.Unit, error){
@@ -57,48 +44,5 @@ func TestPassageRefusals(t *testing.T) {
 		if _, err := mk(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
-	}
-}
-
-func TestPassageEvaluation(t *testing.T) {
-	r := &fixed{name: "kb", picks: []inject.Candidate{
-		{ID: "a", Score: 0.9, Rank: 1, Chars: 4, Picked: true},
-		{ID: "gone", Score: 0.8, Rank: 2, Chars: 6, Picked: true},
-		{ID: "b", Score: 0.1, Rank: 3, Chars: 4, Dropped: inject.DropThreshold},
-	}}
-	a := inject.Must(inject.Passage(inject.KindRAG, "a", "aaaa", r))
-	b := inject.Must(inject.Passage(inject.KindRAG, "b", "bbbb", r))
-	c := inject.Must(inject.Passage(inject.KindMemory, "c", "cccc", r))
-	es := inject.Evaluate([]*inject.Unit{a, b, c}, kvReader{"userMessage": "hello"}, inject.Env{Iteration: 1})
-	if r.calls != 1 {
-		t.Fatalf("%d queries for one evaluation", r.calls)
-	}
-	if !es[0].Active || es[0].Placed == nil || es[1].Active || es[2].Active {
-		t.Errorf("active: %v %v %v", es[0].Active, es[1].Active, es[2].Active)
-	}
-	rec := es[0].Trigger.Retrieval.Record
-	if rec == nil || es[1].Trigger.Retrieval.Record != nil || es[2].Trigger.Retrieval.Record != nil {
-		t.Fatalf("the record must ride on the first passage only")
-	}
-	if rec.Query != "hello" || rec.Retrieval != "kb" || rec.Candidates[1].Dropped != inject.DropNoUnit || rec.Spent != 4 {
-		t.Errorf("record: %+v", rec)
-	}
-	if got := es[0].Trigger.Reads; len(got) != 1 || got[0].Key != "userMessage" || got[0].Writer != "seed#0" {
-		t.Errorf("reads: %+v", got)
-	}
-	if es[2].Trigger.Retrieval.Candidate != nil {
-		t.Errorf("c was no candidate, got %+v", es[2].Trigger.Retrieval.Candidate)
-	}
-	if e := a.Entry(); e.Trigger.Kind != inject.TriggerRetrieved || e.Trigger.Label != "kb" || e.Kind != "rag" {
-		t.Errorf("catalog entry: %+v", e)
-	}
-}
-
-func TestPanickingRetrieval(t *testing.T) {
-	r := &fixed{name: "kb", panicky: true}
-	a := inject.Must(inject.Passage(inject.KindRAG, "a", "aaaa", r))
-	es := inject.Evaluate([]*inject.Unit{a}, kvReader{}, inject.Env{})
-	if es[0].Active || !strings.Contains(es[0].Trigger.Error, "index gone") || es[0].Trigger.Retrieval.Record == nil {
-		t.Errorf("entry: %+v", es[0])
 	}
 }

@@ -54,10 +54,6 @@ type Rule struct {
 	When  func(flow.Reader) bool
 }
 
-// Site is where a unit was defined: the caller of its constructor. It is
-// the same type as a tool's definition site.
-type Site = tool.Site
-
 // Unit is one context piece. It is immutable once built and safe to share
 // between agents and goroutines. Build one with Fact, Steering, Instruction
 // or Skill, which refuse a malformed definition naming what is wrong; Must
@@ -75,7 +71,7 @@ type Unit struct {
 	priority int
 	version  string
 	skillTo  []string
-	site     Site
+	site     tool.Site
 	hash     string
 	chars    int
 	err      error
@@ -236,7 +232,7 @@ func (u *Unit) fail(msg string) {
 func callerSite(skip int) tool.Site {
 	pc, file, line, ok := runtime.Caller(skip)
 	if !ok {
-		return Site{}
+		return tool.Site{}
 	}
 	s := tool.Site{File: file, Line: line}
 	if fn := runtime.FuncForPC(pc); fn != nil {
@@ -279,8 +275,9 @@ type Definition struct {
 	ToolPattern *regexp.Regexp
 	SkillTools  []string
 	Retrieval   Retrieval
-	// DefinedAt is where the unit's constructor was called.
-	DefinedAt Site
+	// DefinedAt is where the unit's constructor was called, as the same
+	// Site a tool records.
+	DefinedAt tool.Site
 }
 
 // Definition returns the unit's definition. Only the fields of its trigger

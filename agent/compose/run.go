@@ -269,7 +269,7 @@ func (cc *compiler) emit(s Step, q nodeAdder) string {
 func removedNode(st *callStep, group string) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) (any, error) {
 		msg, _ := kCMessage.Get(s)
-		kCOutcomes.Append(s, Outcome{Agent: st.name, Node: s.RuntimeStageID(), Group: group, Input: msg, Removed: true})
+		kCOutcomes.Append(s, Outcome{Agent: st.name, Node: s.Info().RuntimeStageID, Group: group, Input: msg, Removed: true})
 		return nil, nil
 	}
 }
@@ -325,12 +325,12 @@ func (e *InnerError) Unwrap() error { return e.Err }
 // callNode is a Call's node: the inner turn, pausing the outer run when the
 // inner one pauses and answering it on resume.
 func (c *Composition) callNode(st *callStep) flow.Pausable {
-	return flow.PausableFuncs{
-		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
+	return flow.Pausable{
+		Execute: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
 			msg, _ := kCMessage.Get(s)
 			return c.runCall(ctx, s, st, msg, "")
 		},
-		ResumeFunc: func(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
+		Resume: func(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
 			return c.resumeCall(ctx, s, st, input)
 		},
 	}
@@ -359,13 +359,13 @@ func (c *Composition) resumeCall(ctx context.Context, s *flow.Scope, st *callSte
 func (c *Composition) runCall(ctx context.Context, s *flow.Scope, st *callStep, msg, group string) (*flow.Pause, error) {
 	cr := compRunOf(ctx)
 	conv := st.a.NewConversation()
-	res, err := conv.Send(ctx, agent.Input{Message: msg, RunID: cr.runID + "/" + s.RuntimeStageID()})
+	res, err := conv.Send(ctx, agent.Input{Message: msg, RunID: cr.runID + "/" + s.Info().RuntimeStageID})
 	return c.settle(cr, s, st, msg, group, conv, res, err)
 }
 
 // settle keeps the inner run under the node and writes its outcome.
 func (c *Composition) settle(cr *compRun, s *flow.Scope, st *callStep, msg, group string, conv *agent.Conversation, res *agent.Result, err error) (*flow.Pause, error) {
-	rid := s.RuntimeStageID()
+	rid := s.Info().RuntimeStageID
 	o := Outcome{Agent: st.name, Node: rid, Group: group, Input: msg}
 	if res != nil && res.Record() != nil {
 		cr.keep(rid, st.name, res.Record())
@@ -467,11 +467,11 @@ func (c *Composition) mergeNode(p *parStep) flow.StageFunc {
 
 // mergeAgentNode is the merge agent's call: its message lists the outcomes.
 func (c *Composition) mergeAgentNode(p *parStep, m *callStep) flow.Pausable {
-	return flow.PausableFuncs{
-		ExecuteFunc: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
+	return flow.Pausable{
+		Execute: func(ctx context.Context, s *flow.Scope) (*flow.Pause, error) {
 			return c.runCall(ctx, s, m, mergeMessage(branchOutcomes(s, p)), "")
 		},
-		ResumeFunc: func(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
+		Resume: func(ctx context.Context, s *flow.Scope, input json.RawMessage) error {
 			return c.resumeCall(ctx, s, m, input)
 		},
 	}

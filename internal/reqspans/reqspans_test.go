@@ -27,10 +27,10 @@ func TestOf(t *testing.T) {
 	greedy := call(4, "d", 5, span("history/3", 120))   // keeps more than the chain has
 	log := &flow.Record{Commits: []*flow.Commit{
 		{Idx: 0},
-		{Idx: 1, Ops: []flow.Op{flow.SetOp(state.KeyLLMRequest.KeyName(), first)}},
-		{Idx: 2, Ops: []flow.Op{flow.SetOp("other", 1), flow.SetOp(state.KeyLLMRequest.KeyName(), second)}},
-		{Idx: 3, Ops: []flow.Op{flow.SetOp(state.KeyLLMRequest.KeyName(), third)}},
-		{Idx: 4, Ops: []flow.Op{flow.SetOp(state.KeyLLMRequest.KeyName(), greedy)}},
+		{Idx: 1, Ops: []flow.Op{state.KeyLLMRequest.SetOp(first)}},
+		{Idx: 2, Ops: []flow.Op{{Key: "other", Verb: flow.VerbSet, Value: 1}, state.KeyLLMRequest.SetOp(second)}},
+		{Idx: 3, Ops: []flow.Op{state.KeyLLMRequest.SetOp(third)}},
+		{Idx: 4, Ops: []flow.Op{state.KeyLLMRequest.SetOp(greedy)}},
 	}}
 	for _, c := range []struct {
 		name string

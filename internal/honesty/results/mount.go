@@ -92,7 +92,7 @@ func Output(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	return []flow.Op{flow.AppendOp(state.KeyFindingsLedger.KeyName(), ledgerops.PeriodRowsOf(rows))}, nil
+	return []flow.Op{state.KeyFindingsLedger.AppendOp(ledgerops.PeriodRowsOf(rows)...)}, nil
 }
 
 // PeriodsOf picks the periods the batch declared: every coverageDeclared row of the batch's

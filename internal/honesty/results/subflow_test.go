@@ -287,8 +287,8 @@ func TestCustomEmitGetsStageContext(t *testing.T) {
 	var tag any
 	c := parentChart(t, st, Deps{EmitRows: func(ctx context.Context, s *flow.Scope, rows []boundary.PeriodRow) {
 		tag = ctx.Value(ctxKey{})
-		if s.SubflowPath() != SubflowID {
-			t.Errorf("emit ran at %q, want inside %q", s.SubflowPath(), SubflowID)
+		if s.Info().SubflowPath != SubflowID {
+			t.Errorf("emit ran at %q, want inside %q", s.Info().SubflowPath, SubflowID)
 		}
 		got = append(got, rows...)
 	}})
