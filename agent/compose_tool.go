@@ -31,6 +31,7 @@ type agentToolRun struct {
 // blobs and its events after the outer ones (composition path: outer
 // agent, inner agent). An inner failure or pause is served as the tool's
 // failure, naming the inner agent; its record is kept all the same.
+// Wrap it in tool.Must for a tool defined from constant inputs.
 func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 	if a == nil {
 		return nil, fmt.Errorf("agent: AsTool(%q): the agent is nil", name)
@@ -68,15 +69,6 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 		}
 		return res.Answer, nil
 	})
-}
-
-// MustAsTool is AsTool that panics on a refused tool.
-func MustAsTool(name, description string, a *Agent) *tool.Tool {
-	t, err := AsTool(name, description, a)
-	if err != nil {
-		panic(err)
-	}
-	return t
 }
 
 func (rs *runState) keepAgentTool(r agentToolRun) {

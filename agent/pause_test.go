@@ -254,8 +254,8 @@ func TestProviderErrorCheckpoint(t *testing.T) {
 	if !errors.As(err, &rce) {
 		t.Fatalf("error %T %v, want *agent.RunCheckpointError", err, err)
 	}
-	if !rce.Resumable() || llm.KindOf(err) != llm.KindServer {
-		t.Errorf("resumable=%v kind=%s", rce.Resumable(), llm.KindOf(err))
+	if !rce.Resumable || llm.KindOf(err) != llm.KindServer {
+		t.Errorf("resumable=%v kind=%s", rce.Resumable, llm.KindOf(err))
 	}
 	cv := decodeCheckpoint(t, rce.Checkpoint)
 	if cv.LastCompletedIteration != 1 || len(cv.History) != 3 || cv.FailurePoint == nil || cv.FailurePoint.Phase != "llm" || cv.FailurePoint.Stage != "call-llm" {

@@ -214,10 +214,10 @@ func (r *Result) Findings() []ledger.Row {
 	return r.record.Findings()
 }
 
-// ReasonNotArmed is the one reason of the assessment of a turn nothing
+// reasonNotArmed is the one reason of the assessment of a turn nothing
 // judged: the agent has no results layer (WithResultsLayer, or a tool that
 // declares a period), so no verdict was filed and no standing folded.
-const ReasonNotArmed = "results-layer-not-armed"
+const reasonNotArmed = "results-layer-not-armed"
 
 // reasonNoRecord is the one reason of the assessment of a turn that left no
 // record to fold (it failed before its first stage committed).
@@ -226,7 +226,7 @@ const reasonNoRecord = "no-record"
 // Assessment returns the turn's standing, folded from the run record by the
 // same function prepare-final used. It is never nil: for an agent without
 // the results layer it is standing not-assessed with the one reason
-// ReasonNotArmed, so res.Assessment().Standing is always safe to read. A
+// "results-layer-not-armed", so res.Assessment().Standing is always safe to read. A
 // paused turn is folded as of its pause.
 func (r *Result) Assessment() *assess.Assessment {
 	if r == nil {
@@ -238,14 +238,14 @@ func (r *Result) Assessment() *assess.Assessment {
 // AssessRecord folds the standing of a recorded turn, a stored one included,
 // exactly as the run did at its end (Result.Assessment is this fold of the
 // turn's own record). It is never nil: a record of an agent without the
-// results layer gives not-assessed with ReasonNotArmed, and a nil or empty
+// results layer gives not-assessed with the reason "results-layer-not-armed", and a nil or empty
 // record not-assessed with the reason "no-record".
 func AssessRecord(rec *record.Record) *assess.Assessment {
 	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return notAssessed(reasonNoRecord)
 	}
 	if _, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
-		return notAssessed(ReasonNotArmed)
+		return notAssessed(reasonNotArmed)
 	}
 	st, err := assessfold.InputFromRecord(rec.Log)
 	if err != nil {
@@ -256,10 +256,10 @@ func AssessRecord(rec *record.Record) *assess.Assessment {
 }
 
 // NotFolded reports an assessment that folded nothing: the agent had no
-// results layer (ReasonNotArmed) or there was no record (reason "no-record").
+// results layer (reason "results-layer-not-armed") or there was no record (reason "no-record").
 // A report that shows a standing only when one was folded branches on it.
 func NotFolded(a *assess.Assessment) bool {
-	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == ReasonNotArmed || a.Reasons[0].Reason == reasonNoRecord)
+	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == reasonNotArmed || a.Reasons[0].Reason == reasonNoRecord)
 }
 
 // notAssessed is the assessment of a turn that was not folded, with why.

@@ -383,8 +383,8 @@ func TestResultsLayerS13UnarmedAddsNothing(t *testing.T) {
 	if plain.Findings() != nil {
 		t.Error("unarmed run reports findings")
 	}
-	if a := plain.Assessment(); a.Standing != assess.StandingNotAssessed || len(a.Reasons) != 1 || a.Reasons[0].Reason != agent.ReasonNotArmed {
-		t.Errorf("unarmed run's assessment = %+v, want not-assessed with the one reason %s", a, agent.ReasonNotArmed)
+	if a := plain.Assessment(); a.Standing != assess.StandingNotAssessed || len(a.Reasons) != 1 || a.Reasons[0].Reason != "results-layer-not-armed" {
+		t.Errorf("unarmed run's assessment = %+v, want not-assessed with the one reason %s", a, "results-layer-not-armed")
 	}
 	if n := len(plog.of(event.ToolsAbsent)); n != 1 {
 		t.Errorf("the boundary still fires tools.absent: got %d", n)

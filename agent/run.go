@@ -95,14 +95,20 @@ func (r *Result) History() []llm.Message { return cloneMessages(r.history) }
 // turn ran on keeps it too, so a later Send continues from there when
 // Resumable says that can help.
 type RunCheckpointError struct {
-	Cause      error
+	// Cause is why the model call failed: the provider's error, or an
+	// *EmptyReplyError.
+	Cause error
+	// Checkpoint is the conversation checkpoint to continue from.
 	Checkpoint []byte
+	// Resumable reports whether the provider said resuming later can help
+	// (its *llm.Error was marked resumable).
+	Resumable bool
 }
 
 // Error says the model call failed, why, and whether resuming can help.
 func (e *RunCheckpointError) Error() string {
 	hint := "resuming later will not help until the cause is fixed"
-	if e.Resumable() {
+	if e.Resumable {
 		hint = "resuming from the checkpoint later may succeed"
 	}
 	return fmt.Sprintf("agent: the run stopped because the model call failed (%v); %s", e.Cause, hint)
@@ -111,10 +117,10 @@ func (e *RunCheckpointError) Error() string {
 // Unwrap returns the provider's error.
 func (e *RunCheckpointError) Unwrap() error { return e.Cause }
 
-// Resumable reports whether the provider said resuming later can help.
-func (e *RunCheckpointError) Resumable() bool {
+// resumable reports whether the provider said resuming later can help.
+func resumable(cause error) bool {
 	var le *llm.Error
-	return errors.As(e.Cause, &le) && le.Resumable
+	return errors.As(cause, &le) && le.Resumable
 }
 
 // Run takes one turn of a fresh conversation: the convenience for a
@@ -227,7 +233,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseChe
 			cv.FailurePoint = rs.failure
 			out.history = cv.History
 			saved, _ := json.Marshal(cv) // plain data: it always encodes
-			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: saved}
+			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: saved, Resumable: resumable(pf.err)}
 		}
 		return out, turnEnd{}, fmt.Errorf("agent: run %s: %w", out.RunID, err)
 	}

@@ -487,7 +487,7 @@ func TestAgentAsTool(t *testing.T) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("ask1", "ask_backups", `{"question":"Any failed backups at 09:00?"}`)}},
 		scripted.Reply{Content: "The backup agent could not see 09:00."},
 	)
-	outer := mustNew(t, outerP, agent.WithID("lead"), agent.WithTools(agent.MustAsTool("ask_backups", "Ask the backup agent.", inner)))
+	outer := mustNew(t, outerP, agent.WithID("lead"), agent.WithTools(tool.Must(agent.AsTool("ask_backups", "Ask the backup agent.", inner))))
 	res, err := outer.Run(context.Background(), agent.Input{Message: "backups?"})
 	if err != nil {
 		t.Fatal(err)
