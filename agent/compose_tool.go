@@ -46,7 +46,7 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 		}
 		fres, ferr := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(id)...)
 		res, _, err := a.finish(rs, fres, ferr, nil, in.Question)
-		if outer != nil && res != nil && res.record != nil {
+		if outer != nil && res != nil && res.Record != nil {
 			outer.keepAgentTool(agentToolRun{callID: call.ID, agent: a.cfg.id, res: res})
 		}
 		switch {
@@ -55,7 +55,7 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 		case res.Paused:
 			return "", fmt.Errorf("the agent %q paused to ask a person, which an agent tool cannot pass on; run it in a composition instead", a.cfg.id)
 		}
-		if as := res.Assessment(); as.Standing != "not-assessed" {
+		if as := res.Assessment; as.Standing != "not-assessed" {
 			why := ""
 			for i, r := range as.Reasons {
 				if i == 0 {
@@ -90,7 +90,7 @@ func (rs *runState) mountAgentTools(log *flow.Record) {
 		log.Subflows = map[string]*flow.Record{}
 	}
 	for _, r := range rs.agentTools {
-		ir := r.res.record
+		ir := r.res.Record
 		log.Subflows[r.callID] = ir.Log
 		if rs.blobs == nil {
 			rs.blobs = map[string][]byte{}

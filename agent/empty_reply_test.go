@@ -39,7 +39,7 @@ func TestEmptyReplyIsRefusedNamingTheCall(t *testing.T) {
 			t.Errorf("the empty reply entered the history: %+v", cv.History)
 		}
 	}
-	if res == nil || res.Record() == nil {
+	if res == nil || res.Record == nil {
 		t.Fatal("no record kept for the failed turn")
 	}
 }

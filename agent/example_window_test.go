@@ -25,8 +25,8 @@ func ExampleWithWindow() {
 	}))
 	res, _ := conv.Send(context.Background(), agent.Input{Message: "Approve order 7 from ACME?"})
 
-	i, _ := res.Record().Log.Find("context#1")
-	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
+	i, _ := res.Record.Log.Find("context#1")
+	v, _, _ := flow.ValueAt(res.Record.Log, i, "contextUnits")
 	h := v.(state.ContextUnits).History
 	fmt.Println("sent:", h.Sent)
 	for _, e := range h.Evicted {

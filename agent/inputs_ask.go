@@ -134,7 +134,9 @@ func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) 
 		first := last.Bindings[0]
 		pi := PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: inputslayer.Pause(*last)}
 		next.Flow.PauseData = pi
-		return &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}, &next, nil, nil
+		res := &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}
+		res.seal()
+		return res, &next, nil, nil
 	}
 	b, err := json.Marshal(repliesInput{Replies: replies})
 	return nil, nil, b, err

@@ -69,7 +69,7 @@ func layerShape(t *testing.T, opts []agent.Option) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	var b strings.Builder
 	fmt.Fprintf(&b, "structure: %s\n", rec.Structure)
 	for _, c := range rec.Log.Commits {

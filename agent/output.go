@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
@@ -346,14 +347,13 @@ func answerCoverageOf(s *flow.Scope, o *outputConfig) *limits.AnswerCoverage {
 	return limitsblock.AnswerCoverageOf(kCoverage.Get(s), assumed)
 }
 
-// AnswerCoverage returns what the turn's tools declared, beside a typed
-// answer under WithLimitsBlock (the answerCoverage key), or nil:
-// an untyped agent, the option off, or nothing declared or assumed.
-func (r *Result) AnswerCoverage() *limits.AnswerCoverage {
-	if r == nil || r.record == nil || r.record.Log == nil || len(r.record.Log.Commits) == 0 {
+// answerCoverageIn reads answerCoverage from a record's last commit (typed in
+// a live record, JSON in a decoded one), or nil.
+func answerCoverageIn(rec *record.Record) *limits.AnswerCoverage {
+	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return nil
 	}
-	v, ok, err := flow.ValueAt(r.record.Log, len(r.record.Log.Commits)-1, kAnswerCoverage.KeyName())
+	v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kAnswerCoverage.KeyName())
 	if err != nil || !ok {
 		return nil
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -74,19 +76,27 @@ type Result struct {
 	StoppedEarly *event.StoppedEarly
 	// RunID names the run (the last leg's id after a resume).
 	RunID string
-
-	record  *record.Record
-	history []llm.Message
+	// Record is the turn's run record (of the last leg after a resume); nil
+	// only for a resumed inputs-layer question that asked again without
+	// running anything.
+	Record *record.Record
+	// History is the conversation's messages as of the end of this turn
+	// (including the final answer, or as of the pause, or as of the last
+	// iteration boundary of a failed turn); nil when the turn failed before
+	// any history existed. The slice is the caller's.
+	History []llm.Message
+	// Assessment is the turn's standing, folded from Record by the same
+	// function prepare-final used (Record.Assessment); a paused turn is
+	// folded as of its pause. It is never nil in a Result the agent
+	// returns: for an agent without the results layer it is standing
+	// not-assessed with the one reason "results-layer-not-armed", so
+	// res.Assessment.Standing is always safe to read.
+	Assessment *assess.Assessment
+	// AnswerCoverage is what the turn's tools declared, beside a typed
+	// answer under WithLimitsBlock (the answerCoverage key), or nil: an
+	// untyped agent, the option off, or nothing declared or assumed.
+	AnswerCoverage *limits.AnswerCoverage
 }
-
-// Record returns the turn's run record.
-func (r *Result) Record() *record.Record { return r.record }
-
-// History returns the conversation's messages as of the end of this turn
-// (including the final answer, or as of the pause, or as of the last
-// iteration boundary of a failed turn); nil when the turn failed before any
-// history existed. The slice is the caller's.
-func (r *Result) History() []llm.Message { return cloneMessages(r.history) }
 
 // RunCheckpointError ends a run whose model call failed. Checkpoint is the
 // conversation as of the last iteration boundary, with where the run
@@ -205,11 +215,27 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *pauseCheckpoint, input json.
 // finish turns a flow result into the agent's Result and what the
 // conversation keeps.
 func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseCheckpoint, message string) (*Result, turnEnd, error) {
+	out, end, err := a.finishLeg(rs, res, err, from, message)
+	out.seal()
+	return out, end, err
+}
+
+// seal fills what a Result derives from its record and history: the
+// caller's copy of the history, the folded standing and answerCoverage.
+func (r *Result) seal() {
+	r.History = cloneMessages(r.History)
+	r.Assessment = r.Record.Assessment()
+	r.AnswerCoverage = answerCoverageIn(r.Record)
+}
+
+// finishLeg is finish before the Result is sealed; History holds the
+// conversation's own slice until then.
+func (a *Agent) finishLeg(rs *runState, res *flow.Result, err error, from *pauseCheckpoint, message string) (*Result, turnEnd, error) {
 	out := &Result{}
 	if res != nil && res.Record != nil {
 		last := len(res.Record.Commits) - 1
 		out.RunID = res.Record.RunID
-		out.record = a.record(rs, res.Record, from, err == nil && !res.Paused)
+		out.Record = a.record(rs, res.Record, from, err == nil && !res.Paused)
 		if v, ok, _ := flow.ValueAt(res.Record, last, kIteration.KeyName()); ok {
 			out.Iterations, _ = v.(int)
 		}
@@ -231,7 +257,7 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseChe
 			cv := a.checkpoint(out.RunID, rs.failHistory, rs.failure.Iteration-1, message)
 			a.attachLedger(cv, res)
 			cv.FailurePoint = rs.failure
-			out.history = cv.History
+			out.History = cv.History
 			saved, _ := json.Marshal(cv) // plain data: it always encodes
 			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: saved, Resumable: resumable(pf.err)}
 		}
@@ -249,14 +275,14 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseChe
 			hist, _ := h.([]llm.Message)
 			end.state = a.checkpoint(out.RunID, hist, out.Iterations-1, message)
 			a.attachLedger(end.state, res)
-			out.history = end.state.History
+			out.History = end.state.History
 		}
 		return out, end, nil
 	}
 	out.Answer, _ = res.Output.(string)
 	cv := a.checkpoint(out.RunID, rs.finalHistory, rs.lastIter, message)
 	a.attachLedger(cv, res)
-	out.history = cv.History
+	out.History = cv.History
 	return out, turnEnd{state: cv}, nil
 }
 

@@ -56,7 +56,7 @@ func messageUnits(req *llm.Request) []string {
 
 func TestWindowEvictsEarlyMessages(t *testing.T) {
 	res, p, log := windowRun(t, agent.WithWindow(agent.LastMessages(1)))
-	rec := res.Record()
+	rec := res.Record
 
 	// Iteration 1: history is [override, noted, question]; the newest message is kept.
 	// Iteration 2: [.., question, assistant(c1), tool(c1)]: the call and its
@@ -108,7 +108,7 @@ func TestWindowEvictsEarlyMessages(t *testing.T) {
 		t.Errorf("context.evaluated dropped (-want +got):\n%s", diff)
 	}
 	// The conversation keeps every message: a window shapes requests only.
-	if got := len(res.History()); got != 6 {
+	if got := len(res.History); got != 6 {
 		t.Errorf("conversation history = %d messages, want 6", got)
 	}
 
@@ -139,7 +139,7 @@ func callOf(stage string) string {
 
 func TestKeepHistoryRestoresAnEviction(t *testing.T) {
 	res, p, _ := windowRun(t, agent.WithWindow(agent.LastMessages(1)), agent.WithPinnedHistory(0))
-	cu := valueAt[state.ContextUnits](t, res.Record(), "context#1", "contextUnits")
+	cu := valueAt[state.ContextUnits](t, res.Record, "context#1", "contextUnits")
 	want := state.HistoryWindow{Sent: []int{0, 2}, Evicted: []state.Evicted{{Index: 1, Reason: "window"}}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
@@ -162,7 +162,7 @@ func TestCharBudgetWindow(t *testing.T) {
 		{"context#5", state.HistoryWindow{Sent: []int{2, 3, 4}, Evicted: []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}}}},
 	}
 	for _, tc := range tests {
-		cu := valueAt[state.ContextUnits](t, res.Record(), tc.stage, "contextUnits")
+		cu := valueAt[state.ContextUnits](t, res.Record, tc.stage, "contextUnits")
 		if diff := cmp.Diff(tc.want, cu.History); diff != "" {
 			t.Errorf("%s history (-want +got):\n%s", tc.stage, diff)
 		}
@@ -171,7 +171,7 @@ func TestCharBudgetWindow(t *testing.T) {
 
 func TestNoWindowSendsEverything(t *testing.T) {
 	res, p, log := windowRun(t)
-	cu := valueAt[state.ContextUnits](t, res.Record(), "context#5", "contextUnits")
+	cu := valueAt[state.ContextUnits](t, res.Record, "context#5", "contextUnits")
 	want := state.HistoryWindow{Sent: []int{0, 1, 2, 3, 4}, Evicted: []state.Evicted{}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
@@ -186,7 +186,7 @@ func TestNoWindowSendsEverything(t *testing.T) {
 	}
 	// WithPinnedHistory alone changes nothing.
 	res2, _, _ := windowRun(t, agent.WithPinnedHistory(1))
-	if diff := cmp.Diff(want, valueAt[state.ContextUnits](t, res2.Record(), "context#5", "contextUnits").History); diff != "" {
+	if diff := cmp.Diff(want, valueAt[state.ContextUnits](t, res2.Record, "context#5", "contextUnits").History); diff != "" {
 		t.Errorf("WithPinnedHistory without a window (-want +got):\n%s", diff)
 	}
 }
