@@ -18,7 +18,7 @@ import (
 // so with the reason, so explain can list it as missing context.
 func ExampleWithWindow() {
 	p := scripted.New(scripted.Reply{Content: "Order 7 needs a manual review."})
-	a, _ := agent.New(p, agent.WithWindow(agent.LastMessages(1)))
+	a, _ := agent.New(p, agent.WithWindow(agent.Window{LastMessages: 1}))
 	conv := a.NewConversation(agent.WithHistory([]llm.Message{
 		{Role: llm.RoleUser, Content: "Orders from ACME are pre-approved."},
 		{Role: llm.RoleAssistant, Content: "Noted."},

@@ -55,7 +55,7 @@ func messageUnits(req *llm.Request) []string {
 }
 
 func TestWindowEvictsEarlyMessages(t *testing.T) {
-	res, p, log := windowRun(t, agent.WithWindow(agent.LastMessages(1)))
+	res, p, log := windowRun(t, agent.WithWindow(agent.Window{LastMessages: 1}))
 	rec := res.Record
 
 	// Iteration 1: history is [override, noted, question]; the newest message is kept.
@@ -138,7 +138,7 @@ func callOf(stage string) string {
 }
 
 func TestKeepHistoryRestoresAnEviction(t *testing.T) {
-	res, p, _ := windowRun(t, agent.WithWindow(agent.LastMessages(1)), agent.WithPinnedHistory(0))
+	res, p, _ := windowRun(t, agent.WithWindow(agent.Window{LastMessages: 1}), agent.WithPinnedHistory(0))
 	cu := valueAt[state.ContextUnits](t, res.Record, "context#1", "contextUnits")
 	want := state.HistoryWindow{Sent: []int{0, 2}, Evicted: []state.Evicted{{Index: 1, Reason: "window"}}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
@@ -150,7 +150,7 @@ func TestKeepHistoryRestoresAnEviction(t *testing.T) {
 }
 
 func TestCharBudgetWindow(t *testing.T) {
-	res, _, _ := windowRun(t, agent.WithWindow(agent.CharBudget(60)))
+	res, _, _ := windowRun(t, agent.WithWindow(agent.Window{MaxChars: 60}))
 	tests := []struct {
 		stage string
 		want  state.HistoryWindow
@@ -197,9 +197,10 @@ func TestWindowRefusals(t *testing.T) {
 		opt  agent.Option
 		want string
 	}{
-		{"nil", agent.WithWindow(nil), "the strategy is nil"},
-		{"last0", agent.WithWindow(agent.LastMessages(0)), "LastMessages(0): n must be at least 1"},
-		{"budget-1", agent.WithWindow(agent.CharBudget(-1)), "CharBudget(-1): maxChars must be at least 1"},
+		{"zero", agent.WithWindow(agent.Window{}), "WithWindow: the Window sets neither LastMessages nor MaxChars; set one"},
+		{"both", agent.WithWindow(agent.Window{LastMessages: 4, MaxChars: 60}), "WithWindow: set one of LastMessages and MaxChars, not both"},
+		{"last-1", agent.WithWindow(agent.Window{LastMessages: -1}), "WithWindow: LastMessages is -1; it must be at least 1"},
+		{"budget-1", agent.WithWindow(agent.Window{MaxChars: -1}), "WithWindow: MaxChars is -1; it must be at least 1"},
 		{"keep-neg", agent.WithPinnedHistory(-2), "WithPinnedHistory: index -2: must not be negative"},
 	}
 	for _, tc := range tests {

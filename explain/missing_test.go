@@ -64,7 +64,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 		Units: []*inject.Unit{inject.Must(inject.Steering("style", styleText))},
 		Tools: []*tool.Tool{lookupTool(t, &live)},
 		Options: []agent.Option{
-			agent.WithID("refunds"), agent.WithClock(fixedClock), agent.WithWindow(agent.LastMessages(4)),
+			agent.WithID("refunds"), agent.WithClock(fixedClock), agent.WithWindow(agent.Window{LastMessages: 4}),
 		},
 	}
 	a, err := bp.Build(model)
