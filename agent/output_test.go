@@ -331,7 +331,7 @@ func ExampleWithOutputSchema() {
 
 // FuzzOutputAnswer feeds any final answer to a typed agent: the turn either
 // returns that answer unchanged or ends with an *OutputError naming at least
-// one violation (a blank reply ends with an *EmptyReplyError), never anything else.
+// one violation (a blank reply ends with ErrEmptyReply), never anything else.
 func FuzzOutputAnswer(f *testing.F) {
 	for _, s := range []string{`{"failures":0,"host":"h"}`, `{"failures":"x"}`, "", "null", `[1,2]`, "```json\n{}\n```", `{"failures":1e400,"host":"h"}`} {
 		f.Add(s)
@@ -349,8 +349,7 @@ func FuzzOutputAnswer(f *testing.F) {
 			}
 			return
 		}
-		var empty *agent.EmptyReplyError
-		if strings.TrimSpace(answer) == "" && errors.As(err, &empty) {
+		if strings.TrimSpace(answer) == "" && errors.Is(err, agent.ErrEmptyReply) {
 			return // a blank reply ends the run before any answer exists to check
 		}
 		var oe *agent.OutputError

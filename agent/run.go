@@ -32,6 +32,12 @@ var (
 	ErrPendingQuestion = errors.New("agent: the conversation is paused waiting for an answer; call Resume or AbandonPause")
 	// ErrNotPaused refuses Resume on a conversation that waits for nothing.
 	ErrNotPaused = errors.New("agent: the conversation is not paused; there is nothing to resume")
+	// ErrEmptyReply is the cause inside a *RunCheckpointError when the
+	// model answered with neither text nor a tool call: there is no answer
+	// to return and no tool to run. The error's text names the call, as in
+	// "call-llm#6 (iteration 2): scripted replied with no text and no tool
+	// call"; the checkpoint's failure point is that call.
+	ErrEmptyReply = errors.New("agent: the model replied with no text and no tool call")
 )
 
 // Input is one turn's input: the person's message and, for an agent built
@@ -106,7 +112,7 @@ type Result struct {
 // Resumable says that can help.
 type RunCheckpointError struct {
 	// Cause is why the model call failed: the provider's error, or an
-	// *EmptyReplyError.
+	// error that is ErrEmptyReply.
 	Cause error
 	// Checkpoint is the conversation checkpoint to continue from.
 	Checkpoint []byte
