@@ -78,7 +78,7 @@ func TestFrozenToolKeepsDeclarations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := out.Text(); got != "3 errors in checkout" {
+	if got, _ := toolrun.Text(out.Value); got != "3 errors in checkout" {
 		t.Errorf("frozen tool served %q, want the recorded output", got)
 	}
 }

@@ -126,8 +126,9 @@ func run(ctx context.Context, d tool.Declaration, args json.RawMessage) (v any, 
 type Outcome struct {
 	// Rejection holds the validation issues, or nil.
 	Rejection *Rejection
-	// Ran reports whether the func ran. It is false when an enforced
-	// rejection stopped the call.
+	// Ran reports whether the func ran. It is false only when the
+	// rejection stopped the call (Rejection.Stops), and Rejection then says
+	// why.
 	Ran bool
 	// Output is what the func produced, when it ran without error.
 	Output Output
@@ -135,9 +136,6 @@ type Outcome struct {
 	// arguments decode error or the tool's own), when it ran and failed.
 	Err error
 }
-
-// Enforced reports whether issues stopped the call.
-func (o Outcome) Enforced() bool { return o.Rejection != nil && !o.Ran }
 
 // PauseData reports whether err is (or wraps) the error of tool.Pause, and
 // returns the data the tool asked to show the person. A dispatcher that
