@@ -108,7 +108,7 @@ func (c *Composition) Replace(name string, a *agent.Agent) (*Composition, error)
 		return nil, err
 	}
 	if a == nil {
-		return nil, &Error{Step: fmt.Sprintf("agent %q", name), Reason: "the replacement agent is nil"}
+		return nil, &refusal{step: fmt.Sprintf("agent %q", name), reason: "the replacement agent is nil"}
 	}
 	replaced := maps.Clone(c.replaced)
 	if replaced == nil {
@@ -120,14 +120,14 @@ func (c *Composition) Replace(name string, a *agent.Agent) (*Composition, error)
 
 func (c *Composition) hasCall(n string) error {
 	if _, ok := c.calls[n]; !ok {
-		return &Error{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
+		return &refusal{step: fmt.Sprintf("agent %q", n), reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
 	}
 	return nil
 }
 
 func compose(name string, root Step, removed map[string]bool, replaced map[string]*agent.Agent) (*Composition, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &Error{Step: "composition", Reason: "a name is required"}
+		return nil, &refusal{step: "composition", reason: "a name is required"}
 	}
 	c := &Composition{name: name, root: root, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now,
 		removed: removed, replaced: replaced}
