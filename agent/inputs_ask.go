@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -20,7 +21,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // PauseArguments is the pause kind of the inputs layer's question; its
@@ -172,7 +172,7 @@ func answerBatch(toolOf inputslayer.ToolOf) func(ctx context.Context, s *flow.Sc
 				rows = append(rows, ledger.FromArgument(r))
 				hidden := false
 				if t, ok := toolOf(r.ToolName); ok {
-					hidden = toolrun.Hidden(t.Declaration(), r.Argument)
+					hidden = slices.Contains(t.Declaration().HiddenArguments, r.Argument)
 				}
 				b.rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 			}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,7 +25,6 @@ import (
 	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -295,7 +295,7 @@ func (o *outputConfig) arm(c *config) error {
 	}
 	o.hidden = func(name, arg string) bool {
 		t := tools[name]
-		return t != nil && toolrun.Hidden(t.Declaration(), arg)
+		return t != nil && slices.Contains(t.Declaration().HiddenArguments, arg)
 	}
 	return nil
 }

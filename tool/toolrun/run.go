@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/toolcall"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -80,12 +79,6 @@ func NeedsCheckIn(d tool.Declaration, args json.RawMessage) (need bool, err erro
 		}
 	}()
 	return d.CheckIn(bytes.Clone(args)), nil
-}
-
-// Hidden reports whether d's argument is one whose value is never printed
-// (tool.WithHiddenArguments).
-func Hidden(d tool.Declaration, argument string) bool {
-	return slices.Contains(d.HiddenArguments, argument)
 }
 
 // Execute runs d's func on args (already validated by the caller, or not,
