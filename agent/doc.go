@@ -82,7 +82,7 @@
 //
 // # Recording
 //
-// Result.Record returns the run record: the manifest, the chart structure,
+// Result.Record is the run record: the manifest, the chart structure,
 // the commit log, the blobs (exact request and response bytes per the
 // capture policy, raw tool outputs) and the events. Nothing the caller passed
 // in is modified, and an Agent is safe for concurrent use by any number of

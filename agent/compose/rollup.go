@@ -40,7 +40,7 @@ type RollUp struct {
 
 // InnerReason is one inner reason carried up. Witness points into the
 // inner run's record: the log kept under Node in the outer record's
-// subflows (Record().Log.Subflows[Node]); a reason the composition itself
+// subflows (Record.Log.Subflows[Node]); a reason the composition itself
 // adds (ReasonInnerFailed) points into the outer log (Node is "").
 type InnerReason struct {
 	Reason  string           `json:"reason"`
