@@ -85,11 +85,12 @@ func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exp
 
 // prepareFinal folds the standing into turn_end.
 func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
-	b, err := json.Marshal(assessfold.Fold(assessfold.InputFromReader(s)))
+	a := assessfold.Fold(assessfold.InputFromReader(s))
+	b, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
-	f.notes.Assessment = b
+	f.notes.Assessment, f.standing = b, &a
 	return nil
 }
 

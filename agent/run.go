@@ -222,15 +222,23 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *pauseCheckpoint, input json.
 // conversation keeps.
 func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseCheckpoint, message string) (*Result, turnEnd, error) {
 	out, end, err := a.finishLeg(rs, res, err, from, message)
+	if err == nil && !out.Paused && rs.standing != nil {
+		// prepare-final folded the committed keys the record fold reads,
+		// and nothing after it writes them: the same standing.
+		out.Assessment = rs.standing
+	}
 	out.seal()
 	return out, end, err
 }
 
 // seal fills what a Result derives from its record and history: the
-// caller's copy of the history, the folded standing and answerCoverage.
+// caller's copy of the history, the folded standing (unless prepare-final's
+// is kept) and answerCoverage.
 func (r *Result) seal() {
 	r.History = cloneMessages(r.History)
-	r.Assessment = r.Record.Assessment()
+	if r.Assessment == nil {
+		r.Assessment = r.Record.Assessment()
+	}
 	r.AnswerCoverage = answerCoverageIn(r.Record)
 }
 

@@ -416,7 +416,7 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 	var notes finalNotes
 	if len(a.seams.final) > 0 {
 		var err error
-		if content, notes, err = a.seams.prepareFinal(s, content); err != nil {
+		if content, notes, rs.standing, err = a.seams.prepareFinal(s, content); err != nil {
 			return nil, err
 		}
 	}
