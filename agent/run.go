@@ -77,19 +77,20 @@ type Result struct {
 	PauseData *PauseInfo
 	// Iterations is the iteration the turn ended on.
 	Iterations int
-	Usage      Usage
+	// Usage sums the token counts of the turn's model calls.
+	Usage Usage
 	// StoppedEarly is set when the step budget ended the turn.
 	StoppedEarly *event.StoppedEarly
 	// RunID names the run (the last leg's id after a resume).
 	RunID string
 	// Record is the turn's run record (of the last leg after a resume); nil
-	// only for a resumed inputs-layer question that asked again without
-	// running anything.
+	// when nothing ran, as for a resumed inputs-layer question that asked
+	// again.
 	Record *record.Record
 	// History is the conversation's messages as of the end of this turn
 	// (including the final answer, or as of the pause, or as of the last
-	// iteration boundary of a failed turn); nil when the turn failed before
-	// any history existed. The slice is the caller's.
+	// iteration boundary of a failed turn); empty when the turn failed
+	// before any history existed. The slice is the caller's.
 	History []llm.Message
 	// Assessment is the turn's standing, folded from Record by the same
 	// function prepare-final used (Record.Assessment); a paused turn is
