@@ -18,7 +18,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
@@ -205,12 +204,4 @@ func declarationRefusal(err error) (string, bool) {
 		return "", false
 	}
 	return ref.Error(), true
-}
-
-// NotFolded reports an assessment that folded nothing: the agent had no
-// results layer (reason "results-layer-not-armed") or there was no record
-// (reason "no-record"). A report that shows a standing only when one was
-// folded branches on it.
-func NotFolded(a *assess.Assessment) bool {
-	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == keys.ReasonNotArmed || a.Reasons[0].Reason == keys.ReasonNoRecord)
 }

@@ -76,7 +76,7 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		if last != nil {
 			rep.Record = last.Record
 			rep.Ledger = last.Record.Findings()
-			if a := last.Assessment; !agent.NotFolded(a) {
+			if a := last.Assessment; !record.NotFolded(a) {
 				rep.Standing = a
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // turn is folded as of its pause). It is never nil: the record of an agent
 // without the results layer gives standing not-assessed with the one reason
 // "results-layer-not-armed", and a nil or empty record not-assessed with
-// the reason "no-record" (agent.NotFolded tells both apart from a folded
+// the reason "no-record" (NotFolded tells both apart from a folded
 // standing). A composition's standing is its roll-up (compose.RollUpOf).
 func (r *Record) Assessment() *assess.Assessment {
 	if r == nil || r.Log == nil || len(r.Log.Commits) == 0 {
@@ -30,6 +30,15 @@ func (r *Record) Assessment() *assess.Assessment {
 	}
 	a := assessfold.Fold(st)
 	return &a
+}
+
+// NotFolded reports an assessment that folded nothing: the agent had no
+// results layer (reason "results-layer-not-armed") or there was no record
+// (reason "no-record"), the two answers of Record.Assessment (and so of
+// agent.Result.Assessment) that are not a standing. A report that shows a
+// standing only when one was folded branches on it.
+func NotFolded(a *assess.Assessment) bool {
+	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == keys.ReasonNotArmed || a.Reasons[0].Reason == keys.ReasonNoRecord)
 }
 
 // notAssessed is the assessment of a turn that was not folded, with why.

@@ -37,7 +37,7 @@ func TestAssessmentOfLiveAndDecodedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := res.Record.Assessment()
-	if live.Standing == assess.StandingNotAssessed || agent.NotFolded(live) {
+	if live.Standing == assess.StandingNotAssessed || record.NotFolded(live) {
 		t.Fatalf("a judged turn folded nothing: %+v", live)
 	}
 	if diff := cmp.Diff(res.Assessment, live); diff != "" {
@@ -77,7 +77,7 @@ func TestAssessmentOfRecordNothingJudged(t *testing.T) {
 		if got.Standing != assess.StandingNotAssessed || len(got.Reasons) != 1 || got.Reasons[0].Reason != tc.reason {
 			t.Errorf("%s: assessment = %+v, want not-assessed for %s", name, got, tc.reason)
 		}
-		if !agent.NotFolded(got) {
+		if !record.NotFolded(got) {
 			t.Errorf("%s: NotFolded = false", name)
 		}
 	}
