@@ -55,7 +55,7 @@ func bareTurn(ctx context.Context, p llm.Provider, t *tool.Tool, system, questio
 			if err != nil {
 				return "", err
 			}
-			text, err := out.Text()
+			text, err := toolrun.Text(out.Value)
 			if err != nil {
 				return "", err
 			}

@@ -31,6 +31,7 @@ type agentToolRun struct {
 // blobs and its events after the outer ones (composition path: outer
 // agent, inner agent). An inner failure or pause is served as the tool's
 // failure, naming the inner agent; its record is kept all the same.
+// Wrap it in tool.Must for a tool defined from constant inputs.
 func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 	if a == nil {
 		return nil, fmt.Errorf("agent: AsTool(%q): the agent is nil", name)
@@ -45,7 +46,7 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 		}
 		fres, ferr := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(id)...)
 		res, _, err := a.finish(rs, fres, ferr, nil, in.Question)
-		if outer != nil && res != nil && res.record != nil {
+		if outer != nil && res != nil && res.Record != nil {
 			outer.keepAgentTool(agentToolRun{callID: call.ID, agent: a.cfg.id, res: res})
 		}
 		switch {
@@ -54,7 +55,7 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 		case res.Paused:
 			return "", fmt.Errorf("the agent %q paused to ask a person, which an agent tool cannot pass on; run it in a composition instead", a.cfg.id)
 		}
-		if as := res.Assessment(); as.Standing != "not-assessed" {
+		if as := res.Assessment; as.Standing != "not-assessed" {
 			why := ""
 			for i, r := range as.Reasons {
 				if i == 0 {
@@ -68,15 +69,6 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 		}
 		return res.Answer, nil
 	})
-}
-
-// MustAsTool is AsTool that panics on a refused tool.
-func MustAsTool(name, description string, a *Agent) *tool.Tool {
-	t, err := AsTool(name, description, a)
-	if err != nil {
-		panic(err)
-	}
-	return t
 }
 
 func (rs *runState) keepAgentTool(r agentToolRun) {
@@ -98,7 +90,7 @@ func (rs *runState) mountAgentTools(log *flow.Record) {
 		log.Subflows = map[string]*flow.Record{}
 	}
 	for _, r := range rs.agentTools {
-		ir := r.res.record
+		ir := r.res.Record
 		log.Subflows[r.callID] = ir.Log
 		if rs.blobs == nil {
 			rs.blobs = map[string][]byte{}

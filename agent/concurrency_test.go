@@ -108,15 +108,16 @@ func TestInputsNotMutated(t *testing.T) {
 	if string(args) != `{"service":"checkout"}` || calls[0].ID != "c1" {
 		t.Errorf("tool call changed: %s %+v", args, calls[0])
 	}
-	h := res.History()
+	h := res.History
 	if h[0].Content != "earlier" || len(h) != 6 {
 		t.Errorf("history = %+v", h)
 	}
-	// Changing the returned history reaches neither the result nor the
-	// conversation.
+	// The result's history is the caller's: changing it (a message, or a
+	// tool call's arguments) does not reach the conversation.
 	h[0].Content = "changed"
-	if res.History()[0].Content != "earlier" {
-		t.Error("the result shares its history with the caller")
+	h[3].ToolCalls[0].Args[0] = '['
+	if c := conv.History(); c[0].Content != "earlier" || string(c[3].ToolCalls[0].Args) != `{"service":"checkout"}` {
+		t.Error("the result shares its history with the conversation")
 	}
 	ch := conv.History()
 	if ch[0].Content != "earlier" || len(ch) != 6 {

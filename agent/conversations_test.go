@@ -220,21 +220,21 @@ func TestConversationsConcurrent(t *testing.T) {
 			if res.Paused || res.Answer != want {
 				t.Errorf("conversation %d after resume: paused=%v answer=%q, want %q", i, res.Paused, res.Answer, want)
 			}
-			legs := res.Record().Manifest.Legs
+			legs := res.Record.Manifest.Legs
 			if len(legs) != 2 || legs[0].RunID != first[i].RunID || legs[1].ResumedFrom != first[i].RunID {
 				t.Errorf("conversation %d legs = %+v, want the second resuming %s", i, legs, first[i].RunID)
 			}
 			if prev, dup := runIDs[res.RunID]; dup && prev != i {
 				t.Errorf("conversation %d's resumed run id %q belongs to conversation %d", i, res.RunID, prev)
 			}
-		} else if legs := res.Record().Manifest.Legs; len(legs) != 1 || legs[0].RunID != res.RunID {
+		} else if legs := res.Record.Manifest.Legs; len(legs) != 1 || legs[0].RunID != res.RunID {
 			t.Errorf("conversation %d legs = %+v", i, legs)
 		}
-		if !res.Record().Manifest.Complete || res.Record().Manifest.RunID != res.RunID {
-			t.Errorf("conversation %d record: complete=%v runId=%q, want %q", i, res.Record().Manifest.Complete, res.Record().Manifest.RunID, res.RunID)
+		if !res.Record.Manifest.Complete || res.Record.Manifest.RunID != res.RunID {
+			t.Errorf("conversation %d record: complete=%v runId=%q, want %q", i, res.Record.Manifest.Complete, res.Record.Manifest.RunID, res.RunID)
 		}
 		// The history holds this conversation's messages and calls only.
-		for _, m := range res.History() {
+		for _, m := range res.History {
 			switch {
 			case m.Role == llm.RoleUser && !strings.HasPrefix(m.Content, token(i)+" "),
 				m.Role == llm.RoleTool && !strings.HasSuffix(m.ToolCallID, "-"+token(i)),
@@ -242,7 +242,7 @@ func TestConversationsConcurrent(t *testing.T) {
 				t.Errorf("conversation %d holds another's message %+v", i, m)
 			}
 		}
-		if h := res.History(); len(h) != 4 {
+		if h := res.History; len(h) != 4 {
 			t.Errorf("conversation %d history has %d messages, want 4", i, len(h))
 		}
 	}
@@ -371,8 +371,8 @@ func TestConversationRefusesBadInput(t *testing.T) {
 		t.Errorf("the refusals reached the model: %d calls", p.Calls())
 	}
 	done := must(conv.Resume(context.Background(), json.RawMessage(`"approved"`)))
-	if done.Answer != "Restarting." || len(done.History()) != 6 {
-		t.Errorf("after the refusals: answer %q, %d messages", done.Answer, len(done.History()))
+	if done.Answer != "Restarting." || len(done.History) != 6 {
+		t.Errorf("after the refusals: answer %q, %d messages", done.Answer, len(done.History))
 	}
 }
 
@@ -471,7 +471,7 @@ func TestResumeLoadedMatchesInPlace(t *testing.T) {
 	if here.Answer != there.Answer || here.Iterations != there.Iterations || here.Paused || there.Paused {
 		t.Errorf("in place %q after %d, loaded %q after %d", here.Answer, here.Iterations, there.Answer, there.Iterations)
 	}
-	if diff := cmp.Diff(here.History(), there.History()); diff != "" {
+	if diff := cmp.Diff(here.History, there.History); diff != "" {
 		t.Errorf("history (-in place +loaded):\n%s", diff)
 	}
 	if diff := cmp.Diff(conv.History(), loaded.History()); diff != "" {
@@ -482,11 +482,11 @@ func TestResumeLoadedMatchesInPlace(t *testing.T) {
 	// its replies from one, as a new provider session would).
 	replyID := regexp.MustCompile(`"responseId":"[^"]*"`)
 	norm := func(r *agent.Result, first *agent.Result) string {
-		legs := r.Record().Manifest.Legs
+		legs := r.Record.Manifest.Legs
 		if len(legs) != 2 || legs[0].RunID != first.RunID || legs[1].ResumedFrom != first.RunID {
 			t.Errorf("legs = %+v, want two, the second resuming %s", legs, first.RunID)
 		}
-		s := mustJSON(t, r.Record())
+		s := mustJSON(t, r.Record)
 		for i, l := range legs {
 			s = strings.ReplaceAll(s, l.RunID, fmt.Sprintf("RUN-%d", i))
 		}
@@ -496,8 +496,8 @@ func TestResumeLoadedMatchesInPlace(t *testing.T) {
 		t.Errorf("record (-in place +loaded):\n%s", diff)
 	}
 	if want := []string{"input", "seed#0", "context#1", "call-llm#2", "sf-route#3", "tool-calls#4", "tool-calls#5",
-		"context#6", "call-llm#7", "sf-route#8", "prepare-final#9", "break-final#10"}; !slices.Equal(want, stageIDs(there.Record())) {
-		t.Errorf("loaded resume's log = %v", stageIDs(there.Record()))
+		"context#6", "call-llm#7", "sf-route#8", "prepare-final#9", "break-final#10"}; !slices.Equal(want, stageIDs(there.Record)) {
+		t.Errorf("loaded resume's log = %v", stageIDs(there.Record))
 	}
 }
 
@@ -522,8 +522,8 @@ func TestResumeCancelledKeepsPause(t *testing.T) {
 		t.Fatalf("after a cancelled Resume the conversation waits on %+v, want q1", pi)
 	}
 	res := must(conv.Resume(context.Background(), json.RawMessage(`"yes"`)))
-	if res.Answer != "Restarting." || !slices.Equal(toolMessages(res.History()), []string{"q1:yes"}) {
-		t.Errorf("second Resume: %q %v", res.Answer, toolMessages(res.History()))
+	if res.Answer != "Restarting." || !slices.Equal(toolMessages(res.History), []string{"q1:yes"}) {
+		t.Errorf("second Resume: %q %v", res.Answer, toolMessages(res.History))
 	}
 }
 
@@ -564,7 +564,7 @@ func TestEmptyConversationCheckpoint(t *testing.T) {
 		t.Fatalf("loaded empty conversation: history %+v, pending %+v", h, pi)
 	}
 	res := must(conv.Send(context.Background(), agent.Input{Message: "hi"}))
-	if res.Answer != "Hello." || len(res.History()) != 2 || res.Record().Manifest.TurnNumber != 1 {
-		t.Errorf("first turn: %q, %d messages, turn %d", res.Answer, len(res.History()), res.Record().Manifest.TurnNumber)
+	if res.Answer != "Hello." || len(res.History) != 2 || res.Record.Manifest.TurnNumber != 1 {
+		t.Errorf("first turn: %q, %d messages, turn %d", res.Answer, len(res.History), res.Record.Manifest.TurnNumber)
 	}
 }

@@ -96,7 +96,7 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 	want := []string{"start:c1", "progress:c1", "result:c1=got first", "start:c2", "progress:c2", "result:c2=got middle", "start:c3", "progress:c3", "result:c3=got last"}
 	for name, res := range map[string]*agent.Result{"sequential": seq, "parallel": par} {
 		var tools []string
-		for _, e := range eventTrail(res.Record()) {
+		for _, e := range eventTrail(res.Record) {
 			if strings.HasPrefix(e, "start:") || strings.HasPrefix(e, "result:") || strings.HasPrefix(e, "progress:") {
 				tools = append(tools, e)
 			}
@@ -105,7 +105,7 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 			t.Errorf("%s: tool events (-want +got):\n%s", name, diff)
 		}
 	}
-	if diff := cmp.Diff(stageIDs(seq.Record()), stageIDs(par.Record())); diff != "" {
+	if diff := cmp.Diff(stageIDs(seq.Record), stageIDs(par.Record)); diff != "" {
 		t.Errorf("commits differ between sequential and parallel (-seq +par):\n%s", diff)
 	}
 	results := func(r *agent.Result) []string {
@@ -123,7 +123,7 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 // toolResultsOf reads the last committed toolResults.
 func toolResultsOf(t *testing.T, r *agent.Result) []state.ToolResult {
 	t.Helper()
-	b, err := json.Marshal(r.Record())
+	b, err := json.Marshal(r.Record)
 	if err != nil {
 		t.Fatal(err)
 	}

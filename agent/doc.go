@@ -24,7 +24,7 @@
 //	res, err := conv.Send(ctx, agent.Input{Message: "What is broken?"})
 //	fmt.Println(res.Answer, res.Iterations)
 //	res, err = conv.Send(ctx, agent.Input{Message: "Since when?"}) // turn 2
-//	rec, _ := json.Marshal(res.Record()) // format agentfootprint-go.record/3
+//	rec, _ := json.Marshal(res.Record) // format agentfootprint-go.record/3
 //
 // a.Run(ctx, in) is the one-shot form: a fresh conversation, one turn.
 //
@@ -82,7 +82,7 @@
 //
 // # Recording
 //
-// Result.Record returns the run record: the manifest, the chart structure,
+// Result.Record is the run record: the manifest, the chart structure,
 // the commit log, the blobs (exact request and response bytes per the
 // capture policy, raw tool outputs) and the events. Nothing the caller passed
 // in is modified, and an Agent is safe for concurrent use by any number of

@@ -23,12 +23,11 @@ func TestEmptyReplyIsRefusedNamingTheCall(t *testing.T) {
 	}
 	res, err := a.Run(context.Background(), agent.Input{Message: "Is checkout up?"})
 	var rce *agent.RunCheckpointError
-	var empty *agent.EmptyReplyError
-	if !errors.As(err, &rce) || !errors.As(err, &empty) {
-		t.Fatalf("err = %v, want a *RunCheckpointError caused by *EmptyReplyError", err)
+	if !errors.As(err, &rce) || !errors.Is(err, agent.ErrEmptyReply) {
+		t.Fatalf("err = %v, want a *RunCheckpointError caused by ErrEmptyReply", err)
 	}
-	if empty.Step != "call-llm#6" || empty.Iteration != 2 || empty.Provider != "scripted" {
-		t.Errorf("EmptyReplyError = %+v, want call-llm#6 at iteration 2 from scripted", empty)
+	if got, want := rce.Cause.Error(), "call-llm#6 (iteration 2): scripted replied with no text and no tool call"; got != want {
+		t.Errorf("cause = %q, want %q", got, want)
 	}
 	cv := decodeCheckpoint(t, rce.Checkpoint)
 	if cv.FailurePoint == nil || cv.FailurePoint.Stage != "call-llm" {
@@ -39,7 +38,7 @@ func TestEmptyReplyIsRefusedNamingTheCall(t *testing.T) {
 			t.Errorf("the empty reply entered the history: %+v", cv.History)
 		}
 	}
-	if res == nil || res.Record() == nil {
+	if res == nil || res.Record == nil {
 		t.Fatal("no record kept for the failed turn")
 	}
 }

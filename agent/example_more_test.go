@@ -31,7 +31,7 @@ func ExampleAgent_LoadConversation() {
 		panic(err)
 	}
 	res, _ := conv.Send(context.Background(), agent.Input{Message: "And now?"})
-	fmt.Println(res.Answer, len(res.History()))
+	fmt.Println(res.Answer, len(res.History))
 	// Output:
 	// Still checkout. 4
 }
@@ -52,8 +52,8 @@ func ExampleWithUnits() {
 	model := scripted.New(scripted.Reply{Content: "Of course."})
 	a, _ := agent.New(model, agent.WithUnits(units...))
 	res, _ := a.Run(context.Background(), agent.Input{Message: "Can I return this?"})
-	i, _ := res.Record().Log.Find("context#1")
-	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
+	i, _ := res.Record.Log.Find("context#1")
+	v, _, _ := flow.ValueAt(res.Record.Log, i, "contextUnits")
 	for _, e := range v.(state.ContextUnits).Units {
 		fmt.Println(e.ID, e.Active, e.Trigger.Kind)
 	}

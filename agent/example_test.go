@@ -39,7 +39,7 @@ func ExampleAgent_Run() {
 		panic(err)
 	}
 	fmt.Println(res.Answer, "after", res.Iterations, "iterations")
-	for _, c := range res.Record().Log.Commits[1:5] {
+	for _, c := range res.Record.Log.Commits[1:5] {
 		fmt.Print(c.RuntimeStageID, " ")
 	}
 	fmt.Println()
@@ -81,7 +81,7 @@ func ExampleConversation_Send() {
 	conv := a.NewConversation()
 	conv.Send(context.Background(), agent.Input{Message: "What is broken?"})
 	res, _ := conv.Send(context.Background(), agent.Input{Message: "Sure?"})
-	fmt.Println(res.Answer, len(res.History()))
+	fmt.Println(res.Answer, len(res.History))
 	// Output:
 	// turn 1
 	// turn 2

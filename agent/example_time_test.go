@@ -39,7 +39,7 @@ func ExampleWithInputsLayer() {
 		panic(err)
 	}
 	fmt.Println(res.Answer)
-	fmt.Println(res.Assessment().Standing)
+	fmt.Println(res.Assessment.Standing)
 	// Output:
 	// No errors.
 	//
@@ -77,12 +77,12 @@ func ExampleWithTimeLayer() {
 	if err != nil {
 		panic(err)
 	}
-	for _, m := range res.History() {
+	for _, m := range res.History {
 		if m.Role == llm.RoleTool {
 			fmt.Println(m.Content)
 		}
 	}
-	for _, r := range res.Findings() {
+	for _, r := range res.Record.Findings() {
 		if r.Kind() == "clock" {
 			b, _ := json.Marshal(r)
 			fmt.Println(string(b))

@@ -18,15 +18,15 @@ import (
 // so with the reason, so explain can list it as missing context.
 func ExampleWithWindow() {
 	p := scripted.New(scripted.Reply{Content: "Order 7 needs a manual review."})
-	a, _ := agent.New(p, agent.WithWindow(agent.LastMessages(1)))
+	a, _ := agent.New(p, agent.WithWindow(agent.Window{LastMessages: 1}))
 	conv := a.NewConversation(agent.WithHistory([]llm.Message{
 		{Role: llm.RoleUser, Content: "Orders from ACME are pre-approved."},
 		{Role: llm.RoleAssistant, Content: "Noted."},
 	}))
 	res, _ := conv.Send(context.Background(), agent.Input{Message: "Approve order 7 from ACME?"})
 
-	i, _ := res.Record().Log.Find("context#1")
-	v, _, _ := flow.ValueAt(res.Record().Log, i, "contextUnits")
+	i, _ := res.Record.Log.Find("context#1")
+	v, _, _ := flow.ValueAt(res.Record.Log, i, "contextUnits")
 	h := v.(state.ContextUnits).History
 	fmt.Println("sent:", h.Sent)
 	for _, e := range h.Evicted {

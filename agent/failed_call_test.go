@@ -43,7 +43,7 @@ func TestFailedCallInTheStanding(t *testing.T) {
 			p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", tc.args)}}, scripted.Reply{Content: "No errors."})
 			a := must(agent.New(p, agent.WithTools(tl), agent.WithResultsLayer()))
 			res := must(a.Run(context.Background(), agent.Input{Message: "Any errors on db-1?"}))
-			got := res.Assessment()
+			got := res.Assessment
 			if got.Standing != assess.StandingNotSure {
 				t.Fatalf("standing %q, want not-sure: %+v", got.Standing, got)
 			}
@@ -52,7 +52,7 @@ func TestFailedCallInTheStanding(t *testing.T) {
 			if diff := cmp.Diff(want, got.Reasons); diff != "" {
 				t.Errorf("reasons (-want +got):\n%s", diff)
 			}
-			if h := res.History(); !h[2].IsError || h[2].ToolCallID != "c1" {
+			if h := res.History; !h[2].IsError || h[2].ToolCallID != "c1" {
 				t.Errorf("the witness does not name the failed call's message: %+v", h[2])
 			}
 		})
@@ -65,7 +65,7 @@ func TestFailedCallInTheStanding(t *testing.T) {
 	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "search_logs", `{}`)}}, scripted.Reply{Content: "No errors."})
 	res := must(must(agent.New(p, agent.WithTools(ok), agent.WithResultsLayer())).Run(context.Background(), agent.Input{Message: "Any errors?"}))
 	var names []string
-	for _, r := range res.Assessment().Reasons {
+	for _, r := range res.Assessment.Reasons {
 		names = append(names, r.Reason)
 	}
 	if fmt.Sprint(names) != "[declared-absent]" {

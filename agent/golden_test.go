@@ -35,7 +35,7 @@ func TestPlainRunShapeGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	rec := res.Record()
+	rec := res.Record
 	for _, c := range rec.Log.Commits {
 		var ops []string
 		for _, op := range c.Ops {

@@ -31,8 +31,8 @@ func TestWithHistoryContinues(t *testing.T) {
 	if got := contents(p.Requests()[0].Messages); !cmp.Equal(got, []string{"Orders from ACME are pre-approved.", "Noted.", "Approve order 7?"}) {
 		t.Errorf("the model saw %q", got)
 	}
-	if len(res.History()) != 4 || res.Record().Manifest.TurnNumber != 2 {
-		t.Errorf("history %d messages, turn %d; want 4 and 2", len(res.History()), res.Record().Manifest.TurnNumber)
+	if len(res.History) != 4 || res.Record.Manifest.TurnNumber != 2 {
+		t.Errorf("history %d messages, turn %d; want 4 and 2", len(res.History), res.Record.Manifest.TurnNumber)
 	}
 }
 

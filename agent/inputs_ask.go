@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -20,7 +21,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // PauseArguments is the pause kind of the inputs layer's question; its
@@ -134,7 +134,9 @@ func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) 
 		first := last.Bindings[0]
 		pi := PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: inputslayer.Pause(*last)}
 		next.Flow.PauseData = pi
-		return &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}, &next, nil, nil
+		res := &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}
+		res.seal()
+		return res, &next, nil, nil
 	}
 	b, err := json.Marshal(repliesInput{Replies: replies})
 	return nil, nil, b, err
@@ -170,7 +172,7 @@ func answerBatch(toolOf inputslayer.ToolOf) func(ctx context.Context, s *flow.Sc
 				rows = append(rows, ledger.FromArgument(r))
 				hidden := false
 				if t, ok := toolOf(r.ToolName); ok {
-					hidden = toolrun.Hidden(t.Declaration(), r.Argument)
+					hidden = slices.Contains(t.Declaration().HiddenArguments, r.Argument)
 				}
 				b.rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 			}

@@ -61,7 +61,7 @@ func TestInputsAskedWindow(t *testing.T) {
 	if got := rowsOfKind(t, res, "argument"); len(got) != 2 || !strings.Contains(got[0], `"asked":"missing"`) {
 		t.Errorf("asked rows %v", got)
 	}
-	if as := res.Assessment(); as == nil || as.Standing != "ask" {
+	if as := res.Assessment; as == nil || as.Standing != "ask" {
 		t.Errorf("standing while asked: %+v", as)
 	}
 
@@ -80,11 +80,11 @@ func TestInputsAskedWindow(t *testing.T) {
 	if len(rows) != 4 || rows[2] != want {
 		t.Errorf("rows %v\nwant third %s", rows, want)
 	}
-	msgs := toolMessages(res.History())
+	msgs := toolMessages(res.History)
 	if len(msgs) != 2 || !strings.Contains(msgs[0], `came from the person's reply to a question`) {
 		t.Errorf("tool messages %q", msgs)
 	}
-	if as := res.Assessment(); as == nil || as.Standing == "ask" {
+	if as := res.Assessment; as == nil || as.Standing == "ask" {
 		t.Errorf("standing after the answer: %+v", as)
 	}
 }
@@ -131,7 +131,7 @@ func TestInputsAnswerMisfitsThrice(t *testing.T) {
 	if ran != 0 || res.Answer != "Could not count." {
 		t.Errorf("ran %d, answer %q", ran, res.Answer)
 	}
-	msgs := res.History()
+	msgs := res.History
 	var refusal llm.Message
 	for _, m := range msgs {
 		if m.Role == llm.RoleTool {
@@ -226,7 +226,7 @@ func TestInputsAnswerKeptForSecondPause(t *testing.T) {
 	if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || res.PauseData.ToolCallID != "c2" {
 		t.Fatalf("want c2's check-in, got %+v", res.PauseData)
 	}
-	msgs := toolMessages(res.History())
+	msgs := toolMessages(res.History)
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "asked to pause again") || !strings.Contains(msgs[0], "answers for window were kept") {
 		t.Errorf("c1's refusal %q", msgs)
 	}

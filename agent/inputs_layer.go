@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
@@ -19,7 +20,6 @@ import (
 	inputslayer "github.com/agentfootprint/agentfootprint-go/internal/honesty/inputs"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Wire facts of the subflow: its mount id and its stage ids.
@@ -163,7 +163,7 @@ func (l *inputsLayer) shapeRequest(_ *flow.Scope, req *llm.Request) {
 		if t == nil || len(t.Declaration().AskOrAssume) == 0 {
 			continue
 		}
-		if served, err := inputslayer.ServedSchema(ts.InputSchema, t.Declaration().AskOrAssume, func(arg string) bool { return toolrun.Hidden(t.Declaration(), arg) }); err == nil {
+		if served, err := inputslayer.ServedSchema(ts.InputSchema, t.Declaration().AskOrAssume, func(arg string) bool { return slices.Contains(t.Declaration().HiddenArguments, arg) }); err == nil {
 			req.Tools[i].InputSchema = served
 		}
 	}
@@ -180,11 +180,11 @@ func (l *inputsLayer) resultNote(s *flow.Scope, call llm.ToolCall) string {
 	for _, f := range res.Fills {
 		switch f.Source {
 		case inputslayer.SourceDefault:
-			b.WriteString(inputslayer.Note(inputslayer.AssumedClause(call.Name, f.Argument, f.Value, toolrun.Hidden(t.Declaration(), f.Argument))))
+			b.WriteString(inputslayer.Note(inputslayer.AssumedClause(call.Name, f.Argument, f.Value, slices.Contains(t.Declaration().HiddenArguments, f.Argument))))
 		case inputslayer.SourceApp:
-			b.WriteString(inputslayer.Note(inputslayer.BoundClause(call.Name, f.Argument, f.Value, toolrun.Hidden(t.Declaration(), f.Argument))))
+			b.WriteString(inputslayer.Note(inputslayer.BoundClause(call.Name, f.Argument, f.Value, slices.Contains(t.Declaration().HiddenArguments, f.Argument))))
 		case inputslayer.SourceAnswered:
-			b.WriteString(inputslayer.Note(inputslayer.AnsweredClause(call.Name, f.Argument, f.Value, toolrun.Hidden(t.Declaration(), f.Argument), true)))
+			b.WriteString(inputslayer.Note(inputslayer.AnsweredClause(call.Name, f.Argument, f.Value, slices.Contains(t.Declaration().HiddenArguments, f.Argument), true)))
 		}
 	}
 	return b.String()
@@ -199,7 +199,7 @@ func (l *inputsLayer) assumedText(s *flow.Scope) string {
 	for _, r := range inputslayer.AssumedRows(rows, turn) {
 		v := inputslayer.AssumedValue{ToolName: r.ToolName, Argument: r.Argument, Shown: r.Value}
 		if t := l.tools[r.ToolName]; t != nil {
-			v.Hidden = toolrun.Hidden(t.Declaration(), r.Argument)
+			v.Hidden = slices.Contains(t.Declaration().HiddenArguments, r.Argument)
 			if rule, ok := t.Declaration().AskOrAssume[r.Argument]; ok && rule.Assume != nil {
 				if _, isText := rule.Assume.(string); isText {
 					v.Shown = inputslayer.Quoted(r.Value)
@@ -334,7 +334,7 @@ func inputsChart(toolOf inputslayer.ToolOf) (*flow.Chart, error) {
 				for _, r := range b.Rows {
 					hidden := false
 					if t, ok := toolOf(r.ToolName); ok {
-						hidden = toolrun.Hidden(t.Declaration(), r.Argument)
+						hidden = slices.Contains(t.Declaration().HiddenArguments, r.Argument)
 					}
 					rs.emit(s, event.FindingsArgument, r.Iteration, func() any { return inputslayer.Payload(r, hidden) })
 				}

@@ -83,7 +83,7 @@ func runOnce(t *testing.T, tl *tool.Tool, args string, in agent.Input, opts ...a
 func rowsOfKind(t *testing.T, res *agent.Result, kind string) []string {
 	t.Helper()
 	var out []string
-	for _, r := range res.Findings() {
+	for _, r := range res.Record.Findings() {
 		if r.Kind() == kind {
 			out = append(out, mustJSON(t, r))
 		}
@@ -92,7 +92,7 @@ func rowsOfKind(t *testing.T, res *agent.Result, kind string) []string {
 }
 
 func reasonsOf(res *agent.Result) []string {
-	a := res.Assessment()
+	a := res.Assessment
 	if a == nil {
 		return nil
 	}
@@ -116,7 +116,7 @@ func TestInputsAssumeFillsDefault(t *testing.T) {
 	if len(starts) != 1 || string(starts[0].Payload.(event.ToolsStartPayload).Args) != `{"service":"checkout"}` {
 		t.Errorf("tools.start args: %+v", starts)
 	}
-	hist := res.History()
+	hist := res.History
 	if got := toolMessages(hist); len(got) != 1 || got[0] != "c1:[]"+assumedNote {
 		t.Errorf("tool message %q", got)
 	}
@@ -168,7 +168,7 @@ func TestInputsModelValueRunsAsSent(t *testing.T) {
 			if got := sn.got(); len(got) != 1 || got[0].Window != c.window {
 				t.Errorf("execute args %+v", got)
 			}
-			if got := toolMessages(res.History()); len(got) != 1 || got[0] != "c1:[]" {
+			if got := toolMessages(res.History); len(got) != 1 || got[0] != "c1:[]" {
 				t.Errorf("tool message %q (want no note)", got)
 			}
 			if diff := cmp.Diff([]string{c.row}, rowsOfKind(t, res, "argument")); diff != "" {
@@ -196,7 +196,7 @@ func TestInputsAssumedBlock(t *testing.T) {
 	if got := sn.got(); len(got) != 1 || got[0].Window != "2h" {
 		t.Errorf("hidden: execute args %+v", got)
 	}
-	everything := res.Answer + strings.Join(rowsOfKind(t, res, "argument"), "") + strings.Join(toolMessages(res.History()), "")
+	everything := res.Answer + strings.Join(rowsOfKind(t, res, "argument"), "") + strings.Join(toolMessages(res.History), "")
 	for _, e := range log.of(event.FindingsArgument) {
 		everything += mustJSON(t, e.Payload)
 	}
@@ -217,13 +217,13 @@ func TestInputsUnarmedAddsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range stageIDs(res.Record()) {
+	for _, id := range stageIDs(res.Record) {
 		if strings.Contains(id, "sf-inputs") {
 			t.Errorf("unarmed agent ran %s", id)
 		}
 	}
-	if res.Findings() != nil {
-		t.Errorf("unarmed findings %v", res.Findings())
+	if res.Record.Findings() != nil {
+		t.Errorf("unarmed findings %v", res.Record.Findings())
 	}
 }
 
@@ -277,7 +277,7 @@ func TestInputsWrapUpBatchFilesNothing(t *testing.T) {
 	if res.Paused || len(sn.got()) != 0 || len(rowsOfKind(t, res, "argument")) != 0 {
 		t.Errorf("paused %v, ran %v, rows %v", res.Paused, sn.got(), rowsOfKind(t, res, "argument"))
 	}
-	log := res.Record().Log
+	log := res.Record.Log
 	v, ok, err := flow.ValueAt(log, len(log.Commits)-1, "argumentResolutions")
 	if err != nil || !ok || mustJSON(t, v) != "[]" {
 		t.Errorf("argumentResolutions = %v (%v, %v)", v, ok, err)

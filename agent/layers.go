@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -125,6 +126,8 @@ type finalDraft struct {
 	reply  string
 	answer string
 	notes  finalNotes
+	// standing is the results layer's fold, kept for the Result.
+	standing *assess.Assessment
 }
 
 // finalNotes are what armed layers add to turn_end: the standing (results
@@ -440,12 +443,12 @@ func (sm *seams) runBatchDone(s *flow.Scope, iteration int) {
 }
 
 // prepareFinal runs the final steps in order on the model's reply.
-func (sm *seams) prepareFinal(s *flow.Scope, reply string) (string, finalNotes, error) {
+func (sm *seams) prepareFinal(s *flow.Scope, reply string) (string, finalNotes, *assess.Assessment, error) {
 	f := &finalDraft{reply: reply, answer: reply}
 	for _, x := range sm.final {
 		if err := x.prepareFinal(s, f); err != nil {
-			return reply, f.notes, err
+			return reply, f.notes, nil, err
 		}
 	}
-	return f.answer, f.notes, nil
+	return f.answer, f.notes, f.standing, nil
 }

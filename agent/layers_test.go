@@ -69,7 +69,12 @@ func layerShape(t *testing.T, opts []agent.Option) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
+	// The standing the Result keeps (prepare-final's fold, when the
+	// results layer is armed) is the fold of the turn's own record.
+	if diff := cmp.Diff(rec.Assessment(), res.Assessment); diff != "" {
+		t.Errorf("Result.Assessment is not the record's fold (-record +result):\n%s", diff)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "structure: %s\n", rec.Structure)
 	for _, c := range rec.Log.Commits {

@@ -12,9 +12,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
@@ -23,7 +25,6 @@ import (
 	limitsblock "github.com/agentfootprint/agentfootprint-go/internal/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -294,7 +295,7 @@ func (o *outputConfig) arm(c *config) error {
 	}
 	o.hidden = func(name, arg string) bool {
 		t := tools[name]
-		return t != nil && toolrun.Hidden(t.Declaration(), arg)
+		return t != nil && slices.Contains(t.Declaration().HiddenArguments, arg)
 	}
 	return nil
 }
@@ -346,14 +347,13 @@ func answerCoverageOf(s *flow.Scope, o *outputConfig) *limits.AnswerCoverage {
 	return limitsblock.AnswerCoverageOf(kCoverage.Get(s), assumed)
 }
 
-// AnswerCoverage returns what the turn's tools declared, beside a typed
-// answer under WithLimitsBlock (the answerCoverage key), or nil:
-// an untyped agent, the option off, or nothing declared or assumed.
-func (r *Result) AnswerCoverage() *limits.AnswerCoverage {
-	if r == nil || r.record == nil || r.record.Log == nil || len(r.record.Log.Commits) == 0 {
+// answerCoverageIn reads answerCoverage from a record's last commit (typed in
+// a live record, JSON in a decoded one), or nil.
+func answerCoverageIn(rec *record.Record) *limits.AnswerCoverage {
+	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
 		return nil
 	}
-	v, ok, err := flow.ValueAt(r.record.Log, len(r.record.Log.Commits)-1, kAnswerCoverage.KeyName())
+	v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kAnswerCoverage.KeyName())
 	if err != nil || !ok {
 		return nil
 	}

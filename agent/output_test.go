@@ -74,14 +74,14 @@ func TestOutputS16AnswerCoverage(t *testing.T) {
 	if got := mustJSON(t, te.AnswerCoverage); got != key {
 		t.Errorf("turn_end.answerCoverage = %s, want %s", got, key)
 	}
-	if got := mustJSON(t, res.AnswerCoverage()); got != key {
-		t.Errorf("AnswerCoverage() = %s, want %s", got, key)
+	if got := mustJSON(t, res.AnswerCoverage); got != key {
+		t.Errorf("AnswerCoverage = %s, want %s", got, key)
 	}
 	if te.FinalContent != answer {
 		t.Errorf("turn_end.finalContent = %q", te.FinalContent)
 	}
 	// The standing still travels on turn_end (the results layer's note is kept).
-	if te.AnswerAssessment == nil || res.Assessment() == nil {
+	if te.AnswerAssessment == nil || res.Assessment == nil {
 		t.Error("the assessment was lost on a typed answer")
 	}
 	// The model is told the schema in the system prompt.
@@ -90,7 +90,7 @@ func TestOutputS16AnswerCoverage(t *testing.T) {
 		t.Errorf("the first request does not carry the output schema: %q", sys)
 	}
 	// One conforming answer: no correction on the chart's path.
-	for _, id := range stageIDs(res.Record()) {
+	for _, id := range stageIDs(res.Record) {
 		if strings.HasPrefix(id, "output-correction") {
 			t.Errorf("a conforming answer ran %s", id)
 		}
@@ -190,7 +190,7 @@ func TestOutputNonConforming(t *testing.T) {
 			if diff := cmp.Diff(tc.wantErr, v); diff != "" {
 				t.Errorf("recorded outputViolations (-want +got):\n%s", diff)
 			}
-			if res.Answer != "" || res.AnswerCoverage() != nil {
+			if res.Answer != "" || res.AnswerCoverage != nil {
 				t.Errorf("a failed typed turn returned answer %q / coverage", res.Answer)
 			}
 		})
@@ -200,7 +200,7 @@ func TestOutputNonConforming(t *testing.T) {
 // turnNumberOf reads the turn_start event's turn number from a result's record.
 func turnNumberOf(t *testing.T, res *agent.Result) int {
 	t.Helper()
-	for _, e := range res.Record().Events {
+	for _, e := range res.Record.Events {
 		if e.Type == event.AgentTurnStart {
 			var ts event.TurnStart
 			if err := json.Unmarshal([]byte(mustJSON(t, e.Payload)), &ts); err != nil {
@@ -233,7 +233,7 @@ func typedRun(t *testing.T, opts ...agent.Option) (reqs string, events []string,
 	for _, e := range log.evs {
 		events = append(events, string(e.Type)+" "+mustJSON(t, e.Payload))
 	}
-	rec := res.Record().Log
+	rec := res.Record.Log
 	for _, c := range rec.Commits {
 		for _, op := range c.Ops {
 			keys = append(keys, c.RuntimeStageID+":"+op.Key)
@@ -258,8 +258,8 @@ func TestOutputNothingArmedAddsNothing(t *testing.T) {
 		if _, ok := finalState(t, r, "answerCoverage"); ok {
 			t.Error("answerCoverage written with nothing declared")
 		}
-		if r.AnswerCoverage() != nil {
-			t.Error("AnswerCoverage() is not nil with nothing declared")
+		if r.AnswerCoverage != nil {
+			t.Error("AnswerCoverage is not nil with nothing declared")
 		}
 		if r.Answer != `{"failures":0,"host":"h"}` {
 			t.Errorf("answer = %q", r.Answer)
@@ -273,7 +273,7 @@ func TestOutputNothingArmedAddsNothing(t *testing.T) {
 	// A declaring tool without WithLimitsBlock: still no key, and no block.
 	res, _, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: `{"failures":0,"host":"h"}`}},
 		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithOutputSchema(json.RawMessage(failuresSchema)))
-	if _, ok := finalState(t, res, "answerCoverage"); ok || res.AnswerCoverage() != nil {
+	if _, ok := finalState(t, res, "answerCoverage"); ok || res.AnswerCoverage != nil {
 		t.Error("answerCoverage without WithLimitsBlock")
 	}
 	if te := log.of(event.AgentTurnEnd)[0].Payload.(event.TurnEnd); te.AnswerCoverage != nil {
@@ -288,11 +288,11 @@ func TestOutputUntypedChartUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := string(res.Record().Structure); strings.Contains(s, "output-correction") || strings.Contains(s, "outputViolations") {
+	if s := string(res.Record.Structure); strings.Contains(s, "output-correction") || strings.Contains(s, "outputViolations") {
 		t.Errorf("an untyped chart has the typed answer's node or keys: %s", s)
 	}
-	if res.AnswerCoverage() != nil {
-		t.Error("untyped AnswerCoverage() is not nil")
+	if res.AnswerCoverage != nil {
+		t.Error("untyped AnswerCoverage is not nil")
 	}
 }
 
@@ -331,7 +331,7 @@ func ExampleWithOutputSchema() {
 
 // FuzzOutputAnswer feeds any final answer to a typed agent: the turn either
 // returns that answer unchanged or ends with an *OutputError naming at least
-// one violation (a blank reply ends with an *EmptyReplyError), never anything else.
+// one violation (a blank reply ends with ErrEmptyReply), never anything else.
 func FuzzOutputAnswer(f *testing.F) {
 	for _, s := range []string{`{"failures":0,"host":"h"}`, `{"failures":"x"}`, "", "null", `[1,2]`, "```json\n{}\n```", `{"failures":1e400,"host":"h"}`} {
 		f.Add(s)
@@ -349,8 +349,7 @@ func FuzzOutputAnswer(f *testing.F) {
 			}
 			return
 		}
-		var empty *agent.EmptyReplyError
-		if strings.TrimSpace(answer) == "" && errors.As(err, &empty) {
+		if strings.TrimSpace(answer) == "" && errors.Is(err, agent.ErrEmptyReply) {
 			return // a blank reply ends the run before any answer exists to check
 		}
 		var oe *agent.OutputError

@@ -105,24 +105,24 @@ func TestPauseAndResume(t *testing.T) {
 	if n, m := len(log.of(event.PauseRequest)), len(log.of(event.PauseResume)); n != 1 || m != 1 {
 		t.Errorf("pause.request %d, pause.resume %d", n, m)
 	}
-	ids := stageIDs(res2.Record())
+	ids := stageIDs(res2.Record)
 	wantIDs := []string{"input", "seed#0", "context#1", "call-llm#2", "sf-route#3", "tool-calls#4", "tool-calls#5",
 		"context#6", "call-llm#7", "sf-route#8", "prepare-final#9", "break-final#10"}
 	if diff := cmp.Diff(wantIDs, ids); diff != "" {
 		t.Errorf("resumed log (-want +got):\n%s", diff)
 	}
-	if legs := res2.Record().Manifest.Legs; len(legs) != 2 || legs[1].ResumedFrom != legs[0].RunID {
+	if legs := res2.Record.Manifest.Legs; len(legs) != 2 || legs[1].ResumedFrom != legs[0].RunID {
 		t.Errorf("legs = %+v", legs)
 	}
 	// The resumed record carries both legs' events and blobs and survives JSON.
-	if _, err := json.Marshal(res2.Record()); err != nil {
+	if _, err := json.Marshal(res2.Record); err != nil {
 		t.Fatal(err)
 	}
-	if ev := res2.Record().Events; len(ev) == 0 || ev[0].Type != event.AgentTurnStart {
+	if ev := res2.Record.Events; len(ev) == 0 || ev[0].Type != event.AgentTurnStart {
 		t.Errorf("resumed record events start with %v", ev)
 	}
-	lr := valueAt[state.LLMRequest](t, res2.Record(), "call-llm#2", "llmRequest")
-	if _, ok := res2.Record().Blob(lr.Request.Blob); !ok {
+	lr := valueAt[state.LLMRequest](t, res2.Record, "call-llm#2", "llmRequest")
+	if _, ok := res2.Record.Blob(lr.Request.Blob); !ok {
 		t.Error("the first leg's request blob is missing from the resumed record")
 	}
 	// The pending question is cleared: a next turn is allowed again (it
@@ -179,7 +179,7 @@ func TestConversationTurns(t *testing.T) {
 	if len(starts) != 2 || starts[1].Payload.(event.TurnStart).TurnNumber != 2 {
 		t.Errorf("turn_start = %+v", starts)
 	}
-	if diff := cmp.Diff(res.History(), conv.History()); diff != "" {
+	if diff := cmp.Diff(res.History, conv.History()); diff != "" {
 		t.Errorf("result and conversation histories differ (-result +conversation):\n%s", diff)
 	}
 	cv := checkpointOf(t, conv)
@@ -227,10 +227,10 @@ func TestCancellation(t *testing.T) {
 	if errors.As(err, &rce) {
 		t.Error("a cancelled run is not a provider failure")
 	}
-	if res == nil || res.Record() == nil || res.Record().Manifest.Complete {
+	if res == nil || res.Record == nil || res.Record.Manifest.Complete {
 		t.Fatal("a cancelled run must still return its (incomplete) record")
 	}
-	ids := stageIDs(res.Record())
+	ids := stageIDs(res.Record)
 	if ids[len(ids)-1] != "call-llm#2" {
 		t.Errorf("last commit = %s, want the cancelled call-llm#2", ids[len(ids)-1])
 	}
@@ -254,8 +254,8 @@ func TestProviderErrorCheckpoint(t *testing.T) {
 	if !errors.As(err, &rce) {
 		t.Fatalf("error %T %v, want *agent.RunCheckpointError", err, err)
 	}
-	if !rce.Resumable() || llm.KindOf(err) != llm.KindServer {
-		t.Errorf("resumable=%v kind=%s", rce.Resumable(), llm.KindOf(err))
+	if !rce.Resumable || llm.KindOf(err) != llm.KindServer {
+		t.Errorf("resumable=%v kind=%s", rce.Resumable, llm.KindOf(err))
 	}
 	cv := decodeCheckpoint(t, rce.Checkpoint)
 	if cv.LastCompletedIteration != 1 || len(cv.History) != 3 || cv.FailurePoint == nil || cv.FailurePoint.Phase != "llm" || cv.FailurePoint.Stage != "call-llm" {
@@ -394,7 +394,7 @@ func TestContinueFromPause(t *testing.T) {
 	if err != nil || !res.Paused {
 		t.Fatalf("paused=%v err=%v", res.Paused, err)
 	}
-	if h := res.History(); len(h) != 3 {
+	if h := res.History; len(h) != 3 {
 		t.Fatalf("paused history = %+v", h)
 	}
 	if cv := checkpointOf(t, conv); len(cv.History) != 3 || cv.LastCompletedIteration != 0 || cv.Pause == nil {
@@ -435,7 +435,7 @@ func TestContinueFromPause(t *testing.T) {
 	if diff := cmp.Diff(want, toolMessages(p.Requests()[1].Messages)); diff != "" {
 		t.Errorf("tool messages of the turn after the abandoned pause (-want +got):\n%s", diff)
 	}
-	if got := res3.Record().Manifest.AbandonedPause; got != res.RunID {
+	if got := res3.Record.Manifest.AbandonedPause; got != res.RunID {
 		t.Errorf("abandonedPause = %q, want %q", got, res.RunID)
 	}
 }
@@ -498,7 +498,7 @@ func TestCancellationDuringTools(t *testing.T) {
 		t.Errorf("model calls = %d", p.Calls())
 	}
 	// The first call's result was committed before the run stopped.
-	h := valueAt[[]llm.Message](t, res.Record(), "tool-calls#4", "history")
+	h := valueAt[[]llm.Message](t, res.Record, "tool-calls#4", "history")
 	if got := toolMessages(h); len(got) != 1 || got[0] != "a:stopping" {
 		t.Errorf("committed tool messages = %v", got)
 	}
@@ -539,7 +539,7 @@ func TestResumeInAnotherAgent(t *testing.T) {
 	if diff := cmp.Diff(want, toolMessages(p2.Requests()[0].Messages)); diff != "" {
 		t.Errorf("tool messages (-want +got):\n%s", diff)
 	}
-	rb, err := json.Marshal(res2.Record())
+	rb, err := json.Marshal(res2.Record)
 	if err != nil {
 		t.Fatal(err)
 	}

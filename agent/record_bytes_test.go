@@ -105,7 +105,7 @@ func runCalls(t testing.TB, name string, calls int) (*record.Record, int) {
 	if res.Answer != "Done." {
 		t.Fatalf("%s: answer %q after %d iterations", name, res.Answer, res.Iterations)
 	}
-	b, err := json.Marshal(res.Record())
+	b, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func conversationBytes(t testing.TB, turns int) (stored, unique int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := json.Marshal(res.Record())
+		b, err := json.Marshal(res.Record)
 		if err != nil {
 			t.Fatal(err)
 		}

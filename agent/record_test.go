@@ -64,7 +64,7 @@ func TestContextUnitsEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 
 	// BORN: the catalog names the definition site of each unit.
 	cat := valueAt[[]inject.CatalogEntry](t, rec, "seed#0", "contextCatalog")
@@ -147,11 +147,11 @@ func TestCaptureHashOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := valueAt[state.LLMRequest](t, res.Record(), "call-llm#2", "llmRequest")
+	lr := valueAt[state.LLMRequest](t, res.Record, "call-llm#2", "llmRequest")
 	if lr.Request.Stored != "hash-only" || lr.Request.Blob != "" || lr.Request.Sha256 == "" || len(lr.Spans) == 0 {
 		t.Errorf("llmRequest = %s", mustJSON(t, lr))
 	}
-	if n := len(res.Record().Blobs); n != 0 {
+	if n := len(res.Record.Blobs); n != 0 {
 		t.Errorf("hash-only record keeps %d blobs", n)
 	}
 	if _, err := agent.New(p, agent.WithCapture("everything")); err == nil {
@@ -169,7 +169,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(res.Record())
+	b, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,11 +262,11 @@ func TestLargeUnitIsABlob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := valueAt[[]inject.CatalogEntry](t, res.Record(), "seed#0", "contextCatalog")
+	cat := valueAt[[]inject.CatalogEntry](t, res.Record, "seed#0", "contextCatalog")
 	if cat[0].Content != "" || cat[0].ContentRef == "" || cat[1].Content != "short" || cat[1].ContentRef != "" {
 		t.Fatalf("catalog = %+v / %+v", cat[0].ContentRef, cat[1])
 	}
-	b, ok := res.Record().Blob(cat[0].ContentRef)
+	b, ok := res.Record.Blob(cat[0].ContentRef)
 	if !ok || string(b) != big || cat[0].ContentRef != cat[0].ContentHash {
 		t.Errorf("blob %v, ref %s, hash %s", ok, cat[0].ContentRef, cat[0].ContentHash)
 	}

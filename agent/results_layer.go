@@ -11,13 +11,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/keys"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
-	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	assessfold "github.com/agentfootprint/agentfootprint-go/internal/honesty/assess"
 	ledgerops "github.com/agentfootprint/agentfootprint-go/internal/honesty/ledger"
@@ -28,7 +28,7 @@ import (
 var (
 	kFindings             = state.KeyFindingsLedger
 	kToolResultsIteration = results.KeyToolResultsIteration
-	kHonestyLayers        = flow.Key[map[string]bool]("honestyLayers")
+	kHonestyLayers        = keys.HonestyLayers
 )
 
 // WithResultsLayer arms the results layer: after every batch of tool calls
@@ -84,11 +84,12 @@ func (*resultsLayer) exportLedger(rec *flow.Record) json.RawMessage { return exp
 
 // prepareFinal folds the standing into turn_end.
 func (*resultsLayer) prepareFinal(s *flow.Scope, f *finalDraft) error {
-	b, err := json.Marshal(assessfold.Fold(assessfold.InputFromReader(s)))
+	a := assessfold.Fold(assessfold.InputFromReader(s))
+	b, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
-	f.notes.Assessment = b
+	f.notes.Assessment, f.standing = b, &a
 	return nil
 }
 
@@ -203,70 +204,4 @@ func declarationRefusal(err error) (string, bool) {
 		return "", false
 	}
 	return ref.Error(), true
-}
-
-// Findings returns the turn's findings ledger (rows carried from earlier
-// turns included), or nil when the results layer was not armed.
-func (r *Result) Findings() []ledger.Row {
-	if r == nil || r.record == nil {
-		return nil
-	}
-	return r.record.Findings()
-}
-
-// ReasonNotArmed is the one reason of the assessment of a turn nothing
-// judged: the agent has no results layer (WithResultsLayer, or a tool that
-// declares a period), so no verdict was filed and no standing folded.
-const ReasonNotArmed = "results-layer-not-armed"
-
-// reasonNoRecord is the one reason of the assessment of a turn that left no
-// record to fold (it failed before its first stage committed).
-const reasonNoRecord = "no-record"
-
-// Assessment returns the turn's standing, folded from the run record by the
-// same function prepare-final used. It is never nil: for an agent without
-// the results layer it is standing not-assessed with the one reason
-// ReasonNotArmed, so res.Assessment().Standing is always safe to read. A
-// paused turn is folded as of its pause.
-func (r *Result) Assessment() *assess.Assessment {
-	if r == nil {
-		return notAssessed(reasonNoRecord)
-	}
-	return AssessRecord(r.record)
-}
-
-// AssessRecord folds the standing of a recorded turn, a stored one included,
-// exactly as the run did at its end (Result.Assessment is this fold of the
-// turn's own record). It is never nil: a record of an agent without the
-// results layer gives not-assessed with ReasonNotArmed, and a nil or empty
-// record not-assessed with the reason "no-record".
-func AssessRecord(rec *record.Record) *assess.Assessment {
-	if rec == nil || rec.Log == nil || len(rec.Log.Commits) == 0 {
-		return notAssessed(reasonNoRecord)
-	}
-	if _, ok, _ := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, kHonestyLayers.KeyName()); !ok {
-		return notAssessed(ReasonNotArmed)
-	}
-	st, err := assessfold.InputFromRecord(rec.Log)
-	if err != nil {
-		return notAssessed(reasonNoRecord)
-	}
-	a := assessfold.Fold(st)
-	return &a
-}
-
-// NotFolded reports an assessment that folded nothing: the agent had no
-// results layer (ReasonNotArmed) or there was no record (reason "no-record").
-// A report that shows a standing only when one was folded branches on it.
-func NotFolded(a *assess.Assessment) bool {
-	return a != nil && len(a.Reasons) == 1 && (a.Reasons[0].Reason == ReasonNotArmed || a.Reasons[0].Reason == reasonNoRecord)
-}
-
-// notAssessed is the assessment of a turn that was not folded, with why.
-func notAssessed(reason string) *assess.Assessment {
-	return &assess.Assessment{
-		Assessment: assess.ValueNotApplicable, Standing: assess.StandingNotAssessed,
-		Reasons: []assess.Reason{{Reason: reason, Witness: []assess.Pointer{}}}, Checked: []assess.Check{},
-		TurnFrom: assessfold.TurnFromWholeHistory,
-	}
 }

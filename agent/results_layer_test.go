@@ -89,7 +89,7 @@ func runResults(t *testing.T, replies []scripted.Reply, tools []*tool.Tool, opts
 
 func finalState(t *testing.T, res *agent.Result, key string) (any, bool) {
 	t.Helper()
-	rec := res.Record().Log
+	rec := res.Record.Log
 	v, ok, err := flow.ValueAt(rec, len(rec.Commits)-1, key)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func finalState(t *testing.T, res *agent.Result, key string) (any, bool) {
 func rowsJSON(t *testing.T, res *agent.Result) []string {
 	t.Helper()
 	var out []string
-	for _, r := range res.Findings() {
+	for _, r := range res.Record.Findings() {
 		out = append(out, mustJSON(t, r))
 	}
 	return out
@@ -182,7 +182,7 @@ func TestResultsLayerS1(t *testing.T) {
 	if v := served["period"].(map[string]any)["verdict"]; v != "not-held" {
 		t.Errorf("served period.verdict = %v", v)
 	}
-	a := res.Assessment()
+	a := res.Assessment
 	if diff := cmp.Diff([]string{"declared-absent", "period-not-held"}, reasonNames(a)); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
@@ -230,14 +230,14 @@ func TestResultsLayerVerdicts(t *testing.T) { // S3, S4, S5
 		t.Run(tt.name, func(t *testing.T) {
 			res, p, log := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "Done."}},
 				[]*tool.Tool{queueTool(t, "backup_runs", tt.result)}, agent.WithResultsLayer())
-			rows := res.Findings()
+			rows := res.Record.Findings()
 			if len(rows) != 1 {
 				t.Fatalf("rows = %v", rowsJSON(t, res))
 			}
 			if pr, _ := rows[0].Period(); string(pr.Verdict) != tt.verdict {
 				t.Errorf("verdict %s, want %s", pr.Verdict, tt.verdict)
 			}
-			a := res.Assessment()
+			a := res.Assessment
 			if diff := cmp.Diff(tt.reasons, reasonNames(a)); diff != "" || a.Standing != tt.standing {
 				t.Errorf("standing %s, reasons (-want +got):\n%s", a.Standing, diff)
 			}
@@ -293,7 +293,7 @@ func TestResultsLayerS10ReentryJudgesNothing(t *testing.T) {
 	res, _, log := runResults(t, []scripted.Reply{oneCall("c1"), oneCall("c2"), {Content: "No failures."}},
 		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale), s1Absent(t, rlStale))},
 		agent.WithResultsLayer(), agent.WithMaxIterations(2))
-	if n := len(res.Findings()); n != 1 {
+	if n := len(res.Record.Findings()); n != 1 {
 		t.Errorf("rows = %v, want exactly one", rowsJSON(t, res))
 	}
 	if n := len(log.of(event.FindingsPeriod)); n != 1 {
@@ -301,7 +301,7 @@ func TestResultsLayerS10ReentryJudgesNothing(t *testing.T) {
 	}
 	// The loop head ran three times; only the visit right after the batch wrote the ledger.
 	var writes int
-	for _, c := range res.Record().Log.Commits {
+	for _, c := range res.Record.Log.Commits {
 		if c.StageID == "sf-results" {
 			writes += len(c.Ops)
 		}
@@ -322,8 +322,8 @@ func TestResultsLayerS11ReusedIDAcrossBatches(t *testing.T) {
 	if diff := cmp.Diff(want, rowsJSON(t, res)); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(strings.Join(reasonNames(res.Assessment()), ","), "period-not-held") {
-		t.Errorf("a later covered row hid the not-held one: %v", reasonNames(res.Assessment()))
+	if !strings.Contains(strings.Join(reasonNames(res.Assessment), ","), "period-not-held") {
+		t.Errorf("a later covered row hid the not-held one: %v", reasonNames(res.Assessment))
 	}
 }
 
@@ -345,7 +345,7 @@ func TestResultsLayerS12S18NextTurns(t *testing.T) {
 	if diff := cmp.Diff(want, rowsJSON(t, r2)); diff != "" {
 		t.Errorf("S12 ledger (-want +got):\n%s", diff)
 	}
-	a2 := r2.Assessment()
+	a2 := r2.Assessment
 	if diff := cmp.Diff([]string{"declared-absent", "period-not-held"}, reasonNames(a2)); diff != "" {
 		t.Errorf("S12 turn-2 reasons (-want +got):\n%s", diff)
 	}
@@ -354,8 +354,8 @@ func TestResultsLayerS12S18NextTurns(t *testing.T) {
 	}
 	// S18: a third turn with no tool call folds none of the restored rows.
 	r3 := must(restored.Send(context.Background(), agent.Input{Message: "anything else?"}))
-	a3 := r3.Assessment()
-	if len(r3.Findings()) != 2 || len(a3.Reasons) != 0 {
+	a3 := r3.Assessment
+	if len(r3.Record.Findings()) != 2 || len(a3.Reasons) != 0 {
 		t.Errorf("S18: rows %v, reasons %v", rowsJSON(t, r3), reasonNames(a3))
 	}
 	if _, ok := checkOf(a3, "result-period"); ok {
@@ -372,7 +372,7 @@ func TestResultsLayerS13UnarmedAddsNothing(t *testing.T) {
 			t.Errorf("unarmed run has key %s", k)
 		}
 	}
-	for _, id := range stageIDs(plain.Record()) {
+	for _, id := range stageIDs(plain.Record) {
 		if strings.HasPrefix(id, "sf-results") {
 			t.Errorf("unarmed run has stage %s", id)
 		}
@@ -380,11 +380,11 @@ func TestResultsLayerS13UnarmedAddsNothing(t *testing.T) {
 	if n := len(plog.of(event.FindingsPeriod)); n != 0 {
 		t.Errorf("unarmed run fired %d findings.period", n)
 	}
-	if plain.Findings() != nil {
+	if plain.Record.Findings() != nil {
 		t.Error("unarmed run reports findings")
 	}
-	if a := plain.Assessment(); a.Standing != assess.StandingNotAssessed || len(a.Reasons) != 1 || a.Reasons[0].Reason != agent.ReasonNotArmed {
-		t.Errorf("unarmed run's assessment = %+v, want not-assessed with the one reason %s", a, agent.ReasonNotArmed)
+	if a := plain.Assessment; a.Standing != assess.StandingNotAssessed || len(a.Reasons) != 1 || a.Reasons[0].Reason != "results-layer-not-armed" {
+		t.Errorf("unarmed run's assessment = %+v, want not-assessed with the one reason %s", a, "results-layer-not-armed")
 	}
 	if n := len(plog.of(event.ToolsAbsent)); n != 1 {
 		t.Errorf("the boundary still fires tools.absent: got %d", n)
@@ -412,7 +412,7 @@ func TestResultsLayerS14TwoCallsOneBatch(t *testing.T) {
 	if diff := cmp.Diff(want, rowsJSON(t, res)); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
-	a := res.Assessment()
+	a := res.Assessment
 	if diff := cmp.Diff([]string{"declared-absent", "period-not-held", "period-unknown"}, reasonNames(a)); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
@@ -420,7 +420,7 @@ func TestResultsLayerS14TwoCallsOneBatch(t *testing.T) {
 		t.Errorf("result-period = %+v", c)
 	}
 	// One write for the batch.
-	for _, c := range res.Record().Log.Commits {
+	for _, c := range res.Record.Log.Commits {
 		if c.StageID == "sf-results" && len(c.Ops) > 1 {
 			t.Errorf("the batch was written in %d ops", len(c.Ops))
 		}
@@ -439,7 +439,7 @@ func TestResultsLayerS15InProgress(t *testing.T) {
 	if !strings.HasSuffix(res.Answer, "In progress (still running when read; the outcome is not known yet):\n- backup_runs: sessions syncing (96) — since 08:10") {
 		t.Errorf("answer:\n%s", res.Answer)
 	}
-	if a := res.Assessment(); a.Standing != "consistent" || len(a.Reasons) != 0 {
+	if a := res.Assessment; a.Standing != "consistent" || len(a.Reasons) != 0 {
 		t.Errorf("in-progress work changed the standing: %s %v", a.Standing, reasonNames(a))
 	}
 }
@@ -467,7 +467,7 @@ func TestResultsLayerS17Overflow(t *testing.T) {
 		t.Error("the duplicate printed twice")
 	}
 	// Limits alone arm no results layer.
-	if res.Findings() != nil {
+	if res.Record.Findings() != nil {
 		t.Error("WithLimitsBlock alone filed findings")
 	}
 }
@@ -490,7 +490,7 @@ func TestResultsLayerS6PeriodToolArmsItself(t *testing.T) {
 	if want := `{"kind":"period","turn":1,"toolCallId":"s1","toolName":"search_logs","iteration":1,"verdict":"undeclared","argument":"window"}`; rows[1] != want {
 		t.Errorf("period row %s, want %s", rows[1], want)
 	}
-	a := res.Assessment()
+	a := res.Assessment
 	if diff := cmp.Diff([]string{"argument-assumed", "empty-undeclared", "period-undeclared"}, reasonNames(a)); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
@@ -603,7 +603,7 @@ func TestResultsLayerS8RefusedDeclaration(t *testing.T) {
 	if cd, _ := finalState(t, res, "coverageDeclared"); len(cd.([]coverage.DeclaredCoverage)) != 0 {
 		t.Errorf("a refused declaration filed a coverage row")
 	}
-	if len(res.Findings()) != 0 || res.Answer != "I could not read the runs." {
+	if len(res.Record.Findings()) != 0 || res.Answer != "I could not read the runs." {
 		t.Errorf("rows %v, answer %q", rowsJSON(t, res), res.Answer)
 	}
 }
@@ -623,7 +623,7 @@ func TestResultsLayerS9ForeignMalformedPeriod(t *testing.T) {
 	if !strings.Contains(toolMessages(p.Requests()[1].Messages)[0], `"held":"sometimes"`) {
 		t.Error("the foreign value was not served as written")
 	}
-	if len(res.Findings()) != 0 {
+	if len(res.Record.Findings()) != 0 {
 		t.Errorf("a malformed period filed a row: %v", rowsJSON(t, res))
 	}
 }
@@ -678,7 +678,7 @@ func TestResultsLayerS13DevWarningOnce(t *testing.T) {
 	if !strings.Contains(buf.String(), "tool="+name) || instantRE.MatchString(buf.String()) {
 		t.Errorf("the warning must name the tool and carry no value:\n%s", buf.String())
 	}
-	if res.Findings() != nil {
+	if res.Record.Findings() != nil {
 		t.Error("an unarmed run filed findings")
 	}
 	// Armed: no warning.
@@ -702,11 +702,11 @@ func TestResultsLayerS13DevWarningOnce(t *testing.T) {
 func TestRecordFindingsSurviveDecoding(t *testing.T) {
 	res, _, _ := runResults(t, []scripted.Reply{oneCall("c1"), {Content: "No failures."}},
 		[]*tool.Tool{queueTool(t, "backup_runs", s1Absent(t, rlStale))}, agent.WithResultsLayer())
-	live := res.Record().Findings()
+	live := res.Record.Findings()
 	if len(live) == 0 {
 		t.Fatal("the live record has no findings")
 	}
-	b, err := json.Marshal(res.Record())
+	b, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}

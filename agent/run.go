@@ -16,6 +16,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
+	"github.com/agentfootprint/agentfootprint-go/honesty/limits"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -30,6 +32,12 @@ var (
 	ErrPendingQuestion = errors.New("agent: the conversation is paused waiting for an answer; call Resume or AbandonPause")
 	// ErrNotPaused refuses Resume on a conversation that waits for nothing.
 	ErrNotPaused = errors.New("agent: the conversation is not paused; there is nothing to resume")
+	// ErrEmptyReply is the cause inside a *RunCheckpointError when the
+	// model answered with neither text nor a tool call: there is no answer
+	// to return and no tool to run. The error's text names the call, as in
+	// "call-llm#6 (iteration 2): scripted replied with no text and no tool
+	// call"; the checkpoint's failure point is that call.
+	ErrEmptyReply = errors.New("agent: the model replied with no text and no tool call")
 )
 
 // Input is one turn's input: the person's message and, for an agent built
@@ -69,24 +77,33 @@ type Result struct {
 	PauseData *PauseInfo
 	// Iterations is the iteration the turn ended on.
 	Iterations int
-	Usage      Usage
+	// Usage sums the token counts of the turn's model calls.
+	Usage Usage
 	// StoppedEarly is set when the step budget ended the turn.
 	StoppedEarly *event.StoppedEarly
 	// RunID names the run (the last leg's id after a resume).
 	RunID string
-
-	record  *record.Record
-	history []llm.Message
+	// Record is the turn's run record (of the last leg after a resume); nil
+	// when nothing ran, as for a resumed inputs-layer question that asked
+	// again.
+	Record *record.Record
+	// History is the conversation's messages as of the end of this turn
+	// (including the final answer, or as of the pause, or as of the last
+	// iteration boundary of a failed turn); empty when the turn failed
+	// before any history existed. The slice is the caller's.
+	History []llm.Message
+	// Assessment is the turn's standing, folded from Record by the same
+	// function prepare-final used (Record.Assessment); a paused turn is
+	// folded as of its pause. It is never nil in a Result the agent
+	// returns: for an agent without the results layer it is standing
+	// not-assessed with the one reason "results-layer-not-armed", so
+	// res.Assessment.Standing is always safe to read.
+	Assessment *assess.Assessment
+	// AnswerCoverage is what the turn's tools declared, beside a typed
+	// answer under WithLimitsBlock (the answerCoverage key), or nil: an
+	// untyped agent, the option off, or nothing declared or assumed.
+	AnswerCoverage *limits.AnswerCoverage
 }
-
-// Record returns the turn's run record.
-func (r *Result) Record() *record.Record { return r.record }
-
-// History returns the conversation's messages as of the end of this turn
-// (including the final answer, or as of the pause, or as of the last
-// iteration boundary of a failed turn); nil when the turn failed before any
-// history existed. The slice is the caller's.
-func (r *Result) History() []llm.Message { return cloneMessages(r.history) }
 
 // RunCheckpointError ends a run whose model call failed. Checkpoint is the
 // conversation as of the last iteration boundary, with where the run
@@ -95,14 +112,20 @@ func (r *Result) History() []llm.Message { return cloneMessages(r.history) }
 // turn ran on keeps it too, so a later Send continues from there when
 // Resumable says that can help.
 type RunCheckpointError struct {
-	Cause      error
+	// Cause is why the model call failed: the provider's error, or an
+	// error that is ErrEmptyReply.
+	Cause error
+	// Checkpoint is the conversation checkpoint to continue from.
 	Checkpoint []byte
+	// Resumable reports whether the provider said resuming later can help
+	// (its *llm.Error was marked resumable).
+	Resumable bool
 }
 
 // Error says the model call failed, why, and whether resuming can help.
 func (e *RunCheckpointError) Error() string {
 	hint := "resuming later will not help until the cause is fixed"
-	if e.Resumable() {
+	if e.Resumable {
 		hint = "resuming from the checkpoint later may succeed"
 	}
 	return fmt.Sprintf("agent: the run stopped because the model call failed (%v); %s", e.Cause, hint)
@@ -111,10 +134,10 @@ func (e *RunCheckpointError) Error() string {
 // Unwrap returns the provider's error.
 func (e *RunCheckpointError) Unwrap() error { return e.Cause }
 
-// Resumable reports whether the provider said resuming later can help.
-func (e *RunCheckpointError) Resumable() bool {
+// resumable reports whether the provider said resuming later can help.
+func resumable(cause error) bool {
 	var le *llm.Error
-	return errors.As(e.Cause, &le) && le.Resumable
+	return errors.As(cause, &le) && le.Resumable
 }
 
 // Run takes one turn of a fresh conversation: the convenience for a
@@ -199,11 +222,35 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *pauseCheckpoint, input json.
 // finish turns a flow result into the agent's Result and what the
 // conversation keeps.
 func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseCheckpoint, message string) (*Result, turnEnd, error) {
+	out, end, err := a.finishLeg(rs, res, err, from, message)
+	if err == nil && !out.Paused && rs.standing != nil {
+		// prepare-final folded the committed keys the record fold reads,
+		// and nothing after it writes them: the same standing.
+		out.Assessment = rs.standing
+	}
+	out.seal()
+	return out, end, err
+}
+
+// seal fills what a Result derives from its record and history: the
+// caller's copy of the history, the folded standing (unless prepare-final's
+// is kept) and answerCoverage.
+func (r *Result) seal() {
+	r.History = cloneMessages(r.History)
+	if r.Assessment == nil {
+		r.Assessment = r.Record.Assessment()
+	}
+	r.AnswerCoverage = answerCoverageIn(r.Record)
+}
+
+// finishLeg is finish before the Result is sealed; History holds the
+// conversation's own slice until then.
+func (a *Agent) finishLeg(rs *runState, res *flow.Result, err error, from *pauseCheckpoint, message string) (*Result, turnEnd, error) {
 	out := &Result{}
 	if res != nil && res.Record != nil {
 		last := len(res.Record.Commits) - 1
 		out.RunID = res.Record.RunID
-		out.record = a.record(rs, res.Record, from, err == nil && !res.Paused)
+		out.Record = a.record(rs, res.Record, from, err == nil && !res.Paused)
 		if v, ok, _ := flow.ValueAt(res.Record, last, kIteration.KeyName()); ok {
 			out.Iterations, _ = v.(int)
 		}
@@ -225,9 +272,9 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseChe
 			cv := a.checkpoint(out.RunID, rs.failHistory, rs.failure.Iteration-1, message)
 			a.attachLedger(cv, res)
 			cv.FailurePoint = rs.failure
-			out.history = cv.History
+			out.History = cv.History
 			saved, _ := json.Marshal(cv) // plain data: it always encodes
-			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: saved}
+			return out, turnEnd{state: cv}, &RunCheckpointError{Cause: pf.err, Checkpoint: saved, Resumable: resumable(pf.err)}
 		}
 		return out, turnEnd{}, fmt.Errorf("agent: run %s: %w", out.RunID, err)
 	}
@@ -243,14 +290,14 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseChe
 			hist, _ := h.([]llm.Message)
 			end.state = a.checkpoint(out.RunID, hist, out.Iterations-1, message)
 			a.attachLedger(end.state, res)
-			out.history = end.state.History
+			out.History = end.state.History
 		}
 		return out, end, nil
 	}
 	out.Answer, _ = res.Output.(string)
 	cv := a.checkpoint(out.RunID, rs.finalHistory, rs.lastIter, message)
 	a.attachLedger(cv, res)
-	out.history = cv.History
+	out.History = cv.History
 	return out, turnEnd{state: cv}, nil
 }
 

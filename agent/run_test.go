@@ -47,7 +47,7 @@ func TestMultiIterationRun(t *testing.T) {
 	wantIDs := []string{"input", "seed#0", "context#1", "call-llm#2", "sf-route#3", "tool-calls#4",
 		"context#5", "call-llm#6", "sf-route#7", "tool-calls#8",
 		"context#9", "call-llm#10", "sf-route#11", "prepare-final#12", "break-final#13"}
-	if diff := cmp.Diff(wantIDs, stageIDs(res.Record())); diff != "" {
+	if diff := cmp.Diff(wantIDs, stageIDs(res.Record)); diff != "" {
 		t.Errorf("commit log (-want +got):\n%s", diff)
 	}
 	wantEvents := []string{
@@ -99,7 +99,7 @@ func TestMultiIterationRun(t *testing.T) {
 	if res.Usage.Input == 0 || res.Usage.Output == 0 {
 		t.Errorf("usage = %+v", res.Usage)
 	}
-	if !strings.Contains(mustJSON(t, res.Record()), `"format":"`+record.Format+`"`) {
+	if !strings.Contains(mustJSON(t, res.Record), `"format":"`+record.Format+`"`) {
 		t.Error("record JSON lacks its format")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
@@ -69,8 +70,11 @@ type runState struct {
 	// filled by the stages for the Result
 	finalHistory []llm.Message
 	lastIter     int
-	failure      *failurePoint
-	failHistory  []llm.Message
+	// standing is the fold prepare-final made (results layer), or nil; a
+	// completed turn's Result reuses it instead of folding its record again.
+	standing    *assess.Assessment
+	failure     *failurePoint
+	failHistory []llm.Message
 }
 
 type runKey struct{}

@@ -50,8 +50,8 @@ func TestSkillActivation(t *testing.T) {
 	if len(reqs[0].System) != 0 || len(reqs[1].System) != 1 || reqs[1].System[0].Unit != "restart-runbook" {
 		t.Errorf("system segments: %+v / %+v", reqs[0].System, reqs[1].System)
 	}
-	cu1 := valueAt[state.ContextUnits](t, res.Record(), "context#1", "contextUnits")
-	cu2 := valueAt[state.ContextUnits](t, res.Record(), "context#5", "contextUnits")
+	cu1 := valueAt[state.ContextUnits](t, res.Record, "context#1", "contextUnits")
+	cu2 := valueAt[state.ContextUnits](t, res.Record, "context#5", "contextUnits")
 	if cu1.Units[0].Active || cu1.Units[0].Trigger.Kind != inject.TriggerLLMActivated {
 		t.Errorf("iteration 1 entry = %s", mustJSON(t, cu1.Units[0]))
 	}

@@ -143,19 +143,22 @@ func (a *Agent) needsReturns() bool {
 	return false
 }
 
-// EmptyReplyError is the cause inside a *RunCheckpointError when the model
-// answered with neither text nor a tool call: there is no answer to return and
-// no tool to run. Step is the model call's runtime stage id (call-llm#n).
-type EmptyReplyError struct {
-	Step      string
-	Iteration int
-	Provider  string
+// emptyReply is the cause of a run whose model answered with neither text
+// nor a tool call; it is ErrEmptyReply, naming the call (step is the model
+// call's runtime stage id, call-llm#n).
+type emptyReply struct {
+	step      string
+	iteration int
+	provider  string
 }
 
 // Error names the call and says what was missing.
-func (e *EmptyReplyError) Error() string {
-	return fmt.Sprintf("%s (iteration %d): %s replied with no text and no tool call", e.Step, e.Iteration, e.Provider)
+func (e *emptyReply) Error() string {
+	return fmt.Sprintf("%s (iteration %d): %s replied with no text and no tool call", e.step, e.iteration, e.provider)
 }
+
+// Is makes errors.Is(err, ErrEmptyReply) hold.
+func (*emptyReply) Is(target error) bool { return target == ErrEmptyReply }
 
 // providerFailure carries a provider error out of call-llm with what a
 // conversation checkpoint needs.
@@ -255,7 +258,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		// Nothing to answer with and nothing to run: the exchange is kept, the
 		// history is not given an empty turn, and the run ends naming the call.
 		kLLMRequest.Set(s, capt)
-		empty := &EmptyReplyError{Step: s.Info().RuntimeStageID, Iteration: iter, Provider: a.provider.Name()}
+		empty := &emptyReply{step: s.Info().RuntimeStageID, iteration: iter, provider: a.provider.Name()}
 		rs.failure = &failurePoint{Iteration: iter, Phase: "llm", Stage: stageCallLLM}
 		rs.failHistory = hist
 		rs.emit(s, event.ErrorFatal, iter, func() any {
@@ -414,7 +417,7 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 	var notes finalNotes
 	if len(a.seams.final) > 0 {
 		var err error
-		if content, notes, err = a.seams.prepareFinal(s, content); err != nil {
+		if content, notes, rs.standing, err = a.seams.prepareFinal(s, content); err != nil {
 			return nil, err
 		}
 	}

@@ -28,7 +28,7 @@ func TestRecordStructureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw := res.Record().Structure
+	raw := res.Record.Structure
 	var st flow.Structure
 	if err := json.Unmarshal(raw, &st); err != nil {
 		t.Fatalf("structure is not flow's: %v", err)

@@ -144,7 +144,7 @@ func TestTimeRetention(t *testing.T) {
 			if got := contains(reasonsOf(res), assess.ReasonPeriodBeyondRetention); got == c.ran {
 				t.Errorf("reasons %v: beyond-retention reason %v", reasonsOf(res), got)
 			}
-			msgs := toolMessages(res.History())
+			msgs := toolMessages(res.History)
 			if !c.ran && (len(msgs) != 1 || !strings.Contains(msgs[0], "older than anything its source keeps") || strings.Contains(msgs[0], "2026")) {
 				t.Errorf("refusal %q (must name the reason, never the window)", msgs)
 			}
@@ -348,7 +348,7 @@ func TestTimeLineServedLate(t *testing.T) {
 			t.Errorf("second time line lacks %q:\n%s", part, second)
 		}
 	}
-	for _, m := range res.History() {
+	for _, m := range res.History {
 		if strings.Contains(m.Content, timelayer.TimeLineMarker) {
 			t.Errorf("the time line reached history: %+v", m)
 		}
@@ -423,7 +423,7 @@ func TestTimeDirectionAndMaxRange(t *testing.T) {
 			if len(rows) != 1 || !strings.Contains(rows[0], `"refused":"`+c.refused+`"`) {
 				t.Errorf("call-window %v", rows)
 			}
-			msgs := toolMessages(res.History())
+			msgs := toolMessages(res.History)
 			if len(msgs) != 1 || !strings.Contains(msgs[0], c.says) || strings.Contains(msgs[0], "2026") {
 				t.Errorf("refusal %q", msgs)
 			}
@@ -486,7 +486,7 @@ func TestTimeBoundToControlWindow(t *testing.T) {
 			if args := rowsOfKind(t, res, "argument"); len(args) != 1 || !strings.Contains(args[0], `"source":"app","value":"`+c.sent+`"`) {
 				t.Errorf("argument rows %v", args)
 			}
-			if msgs := toolMessages(res.History()); len(msgs) != 1 || !strings.Contains(msgs[0], "the window the person set in the app") {
+			if msgs := toolMessages(res.History); len(msgs) != 1 || !strings.Contains(msgs[0], "the window the person set in the app") {
 				t.Errorf("tool message %q", msgs)
 			}
 			if got := contains(reasonsOf(res), assess.ReasonPeriodDiffersFromAsked); got != c.differs {

@@ -31,7 +31,7 @@ func TestCatalogToolDefinedAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := valueAt[[]inject.CatalogEntry](t, res.Record(), "seed#0", "contextCatalog")
+	cat := valueAt[[]inject.CatalogEntry](t, res.Record, "seed#0", "contextCatalog")
 	if len(cat) != 1 {
 		t.Fatalf("catalog = %+v", cat)
 	}

@@ -218,7 +218,7 @@ func TestMaxIterationsWrapUp(t *testing.T) {
 				}
 			}
 			// The route's decision names its rule.
-			rec := res.Record()
+			rec := res.Record
 			var labels []string
 			for _, cm := range rec.Log.Commits {
 				if cm.StageID == "sf-route" {
@@ -271,7 +271,7 @@ func TestCoverageBoundary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, "coverageDeclared")
 	if err != nil || !ok {
 		t.Fatalf("coverageDeclared: %v %v", ok, err)
@@ -342,7 +342,7 @@ func TestCoverageEnvelopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := valueAt[[]coverage.DeclaredCoverage](t, res.Record(), "tool-calls#4", "coverageDeclared")
+	rows := valueAt[[]coverage.DeclaredCoverage](t, res.Record, "tool-calls#4", "coverageDeclared")
 	var got []string
 	for _, r := range rows {
 		got = append(got, r.ToolCallID+":"+string(r.Kind))
@@ -360,7 +360,7 @@ func TestCoverageEnvelopes(t *testing.T) {
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Errorf("boundary events (-want +got):\n%s", diff)
 	}
-	results := valueAt[[]state.ToolResult](t, res.Record(), "tool-calls#4", "toolResults")
+	results := valueAt[[]state.ToolResult](t, res.Record, "tool-calls#4", "toolResults")
 	if results[0].Status != tool.StatusAbsent || results[1].Status != "" {
 		t.Errorf("statuses = %q, %q", results[0].Status, results[1].Status)
 	}
@@ -409,8 +409,8 @@ func TestMaxToolResultCharsEndToEnd(t *testing.T) {
 		t.Errorf("tools.result carries %q, the model read %q", got, served)
 	}
 	// The record keeps the raw output whole.
-	r := valueAt[state.ToolResult](t, res.Record(), "tool-calls#4", "lastToolResult")
-	if b, ok := res.Record().Blob(r.OutputRef); !ok || string(b) != long {
+	r := valueAt[state.ToolResult](t, res.Record, "tool-calls#4", "lastToolResult")
+	if b, ok := res.Record.Blob(r.OutputRef); !ok || string(b) != long {
 		t.Errorf("raw output blob = %d bytes, %v", len(b), ok)
 	}
 	if _, err := agent.New(p, agent.WithMaxToolResultChars(0)); err == nil {

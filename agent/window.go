@@ -25,49 +25,68 @@ const (
 	evictedByBudget = "budget"
 )
 
-// Window chooses, every iteration, the history messages a model request
-// leaves out. Evict receives the iteration number and the whole history of
-// the turn (earlier turns first, the person's latest message, then this
-// turn's assistant and tool messages) and returns the indices to leave out,
-// each with a reason (evictedByWindow or evictedByBudget; any other reason is
-// recorded as evictedByWindow). It must not modify hist.
+// Window chooses the history messages each model request carries: set one
+// of its two fields. Both count whole groups (an assistant message that
+// asked for tools with the tool messages answering it), newest first, stop
+// before the first group that does not fit, and evict every older message.
 //
-// The agent applies the answer with three rules, so a strategy need not
-// know them: an assistant message that asked for tools and the tool messages
-// answering it travel together (evicting any one of them evicts the group,
-// since providers refuse a call without its results and the reverse); the
-// group holding the last message and the person's latest message (the
-// question being answered) are always sent, so a request is never empty or
-// without its question; and indices pinned with WithPinnedHistory are always sent,
-// with their group. Indices out of range are ignored. Every eviction is recorded in
-// contextUnits.history.evicted; none is silent.
-type Window interface {
+// The agent applies the choice with three rules: an assistant message that
+// asked for tools and the tool messages answering it travel together
+// (providers refuse a call without its results and the reverse); the group
+// holding the last message and the person's latest message (the question
+// being answered) are always sent, so a request is never empty or without
+// its question; and indices pinned with WithPinnedHistory are always sent,
+// with their group. Every eviction is recorded in
+// contextUnits.history.evicted with its reason; none is silent.
+type Window struct {
+	// LastMessages sends the latest n messages and evicts the older ones
+	// with reason "window". Fewer than n may be sent, since a group is never
+	// split; the newest group is sent even when it alone is larger than n.
+	LastMessages int
+	// MaxChars sends the newest messages whose combined size fits in
+	// MaxChars and evicts the older ones with reason "budget". A message's
+	// size is the length in UTF-16 code units (the unit the record counts
+	// characters in) of its content plus, for each tool call it makes, the
+	// tool's name and its argument text. The newest group is always sent.
+	MaxChars int
+}
+
+// windowStrategy is a built-in window: Evict receives the iteration number
+// and the whole history of the turn (earlier turns first, the person's
+// latest message, then this turn's assistant and tool messages) and returns
+// the indices to leave out, each with a reason (evictedByWindow or
+// evictedByBudget; any other reason is recorded as evictedByWindow). It must
+// not modify hist.
+type windowStrategy interface {
 	Evict(iteration int, hist []llm.Message) []state.Evicted
 }
 
 // windowConfig is what WithWindow and WithPinnedHistory asked.
 type windowConfig struct {
-	strategy Window
+	strategy windowStrategy
 	pinned   []int
 }
 
-// WithWindow sets the strategy that chooses the history each model call
+// WithWindow sets the window that chooses the history each model call
 // carries. Without it every message is sent and nothing is recorded as
-// evicted. New refuses a nil strategy and a strategy built with invalid
-// arguments (LastMessages(0), say).
+// evicted. New refuses a Window with neither or both fields set, and a
+// field below 1.
 func WithWindow(w Window) Option {
 	return func(c *config) {
-		if w == nil {
-			c.errs = append(c.errs, errors.New("agent: WithWindow: the strategy is nil"))
-			return
+		switch {
+		case w.LastMessages != 0 && w.MaxChars != 0:
+			c.errs = append(c.errs, errors.New("agent: WithWindow: set one of LastMessages and MaxChars, not both"))
+		case w.LastMessages != 0 && w.LastMessages < 1:
+			c.errs = append(c.errs, fmt.Errorf("agent: WithWindow: LastMessages is %d; it must be at least 1", w.LastMessages))
+		case w.MaxChars != 0 && w.MaxChars < 1:
+			c.errs = append(c.errs, fmt.Errorf("agent: WithWindow: MaxChars is %d; it must be at least 1", w.MaxChars))
+		case w.LastMessages > 0:
+			c.window.strategy = lastMessages{n: w.LastMessages}
+		case w.MaxChars > 0:
+			c.window.strategy = charBudget{max: w.MaxChars}
+		default:
+			c.errs = append(c.errs, errors.New("agent: WithWindow: the Window sets neither LastMessages nor MaxChars; set one"))
 		}
-		if v, ok := w.(interface{ check() error }); ok {
-			if err := v.check(); err != nil {
-				c.errs = append(c.errs, fmt.Errorf("agent: WithWindow: %w", err))
-				return
-			}
-		}
-		c.window.strategy = w
 	}
 }
 
@@ -89,44 +108,15 @@ func WithPinnedHistory(indices ...int) Option {
 	}
 }
 
-// LastMessages is a window that sends the latest n messages and evicts the
-// older ones with reason "window". It counts whole groups (an assistant
-// message with its tool results), newest first, and stops before a group
-// that would take the count past n, so fewer than n messages may be sent;
-// the newest group is always sent even when it alone is larger than n.
-// WithWindow refuses n < 1.
-func LastMessages(n int) Window { return lastMessages{n: n} }
-
+// lastMessages is Window.LastMessages.
 type lastMessages struct{ n int }
-
-func (w lastMessages) check() error {
-	if w.n < 1 {
-		return fmt.Errorf("LastMessages(%d): n must be at least 1", w.n)
-	}
-	return nil
-}
 
 func (w lastMessages) Evict(_ int, hist []llm.Message) []state.Evicted {
 	return keepNewest(hist, evictedByWindow, w.n, func(g group) int { return g.end - g.start })
 }
 
-// CharBudget is a window that sends the newest messages whose combined size
-// fits in maxChars and evicts the older ones with reason "budget". A
-// message's size is the length in UTF-16 code units (the unit the record
-// counts characters in) of its content plus, for each tool call it makes,
-// the tool's name and its argument text. Groups are counted whole, newest
-// first, stopping at the first that does not fit; the newest group is
-// always sent. WithWindow refuses maxChars < 1.
-func CharBudget(maxChars int) Window { return charBudget{max: maxChars} }
-
+// charBudget is Window.MaxChars.
 type charBudget struct{ max int }
-
-func (w charBudget) check() error {
-	if w.max < 1 {
-		return fmt.Errorf("CharBudget(%d): maxChars must be at least 1", w.max)
-	}
-	return nil
-}
 
 func (w charBudget) Evict(_ int, hist []llm.Message) []state.Evicted {
 	return keepNewest(hist, evictedByBudget, w.max, func(g group) int {
@@ -138,7 +128,7 @@ func (w charBudget) Evict(_ int, hist []llm.Message) []state.Evicted {
 	})
 }
 
-// messageChars is CharBudget's size of one message.
+// messageChars is Window.MaxChars's size of one message.
 func messageChars(m llm.Message) int {
 	n := textlen.UTF16(m.Content)
 	for _, c := range m.ToolCalls {

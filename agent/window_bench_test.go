@@ -24,8 +24,8 @@ func BenchmarkHistoryWindow(b *testing.B) {
 	}
 	for _, tc := range []struct {
 		name string
-		w    Window
-	}{{"last20", LastMessages(20)}, {"budget2000", CharBudget(2000)}} {
+		w    windowStrategy
+	}{{"last20", lastMessages{n: 20}}, {"budget2000", charBudget{max: 2000}}} {
 		a := &Agent{cfg: config{window: windowConfig{strategy: tc.w, pinned: []int{3}}}}
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -67,17 +67,17 @@ func TestBuiltInWindows(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		w    Window
+		w    windowStrategy
 		want []state.Evicted
 	}{
-		{"last 1", LastMessages(1), []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
-		{"last 2 stops before the group of 2", LastMessages(2), []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
-		{"last 3 takes the group", LastMessages(3), []state.Evicted{{Index: 0, Reason: "window"}}},
-		{"last 9", LastMessages(9), []state.Evicted{}},
-		{"budget 10 stops before the group of 8", CharBudget(10), []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
-		{"budget 11", CharBudget(11), []state.Evicted{{Index: 0, Reason: "budget"}}},
-		{"budget 21", CharBudget(21), []state.Evicted{}},
-		{"budget 1 keeps the newest", CharBudget(1), []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
+		{"last 1", lastMessages{n: 1}, []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
+		{"last 2 stops before the group of 2", lastMessages{n: 2}, []state.Evicted{{Index: 0, Reason: "window"}, {Index: 1, Reason: "window"}, {Index: 2, Reason: "window"}}},
+		{"last 3 takes the group", lastMessages{n: 3}, []state.Evicted{{Index: 0, Reason: "window"}}},
+		{"last 9", lastMessages{n: 9}, []state.Evicted{}},
+		{"budget 10 stops before the group of 8", charBudget{max: 10}, []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
+		{"budget 11", charBudget{max: 11}, []state.Evicted{{Index: 0, Reason: "budget"}}},
+		{"budget 21", charBudget{max: 21}, []state.Evicted{}},
+		{"budget 1 keeps the newest", charBudget{max: 1}, []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}, {Index: 2, Reason: "budget"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

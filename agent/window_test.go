@@ -55,8 +55,8 @@ func messageUnits(req *llm.Request) []string {
 }
 
 func TestWindowEvictsEarlyMessages(t *testing.T) {
-	res, p, log := windowRun(t, agent.WithWindow(agent.LastMessages(1)))
-	rec := res.Record()
+	res, p, log := windowRun(t, agent.WithWindow(agent.Window{LastMessages: 1}))
+	rec := res.Record
 
 	// Iteration 1: history is [override, noted, question]; the newest message is kept.
 	// Iteration 2: [.., question, assistant(c1), tool(c1)]: the call and its
@@ -108,7 +108,7 @@ func TestWindowEvictsEarlyMessages(t *testing.T) {
 		t.Errorf("context.evaluated dropped (-want +got):\n%s", diff)
 	}
 	// The conversation keeps every message: a window shapes requests only.
-	if got := len(res.History()); got != 6 {
+	if got := len(res.History); got != 6 {
 		t.Errorf("conversation history = %d messages, want 6", got)
 	}
 
@@ -138,8 +138,8 @@ func callOf(stage string) string {
 }
 
 func TestKeepHistoryRestoresAnEviction(t *testing.T) {
-	res, p, _ := windowRun(t, agent.WithWindow(agent.LastMessages(1)), agent.WithPinnedHistory(0))
-	cu := valueAt[state.ContextUnits](t, res.Record(), "context#1", "contextUnits")
+	res, p, _ := windowRun(t, agent.WithWindow(agent.Window{LastMessages: 1}), agent.WithPinnedHistory(0))
+	cu := valueAt[state.ContextUnits](t, res.Record, "context#1", "contextUnits")
 	want := state.HistoryWindow{Sent: []int{0, 2}, Evicted: []state.Evicted{{Index: 1, Reason: "window"}}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
@@ -150,7 +150,7 @@ func TestKeepHistoryRestoresAnEviction(t *testing.T) {
 }
 
 func TestCharBudgetWindow(t *testing.T) {
-	res, _, _ := windowRun(t, agent.WithWindow(agent.CharBudget(60)))
+	res, _, _ := windowRun(t, agent.WithWindow(agent.Window{MaxChars: 60}))
 	tests := []struct {
 		stage string
 		want  state.HistoryWindow
@@ -162,7 +162,7 @@ func TestCharBudgetWindow(t *testing.T) {
 		{"context#5", state.HistoryWindow{Sent: []int{2, 3, 4}, Evicted: []state.Evicted{{Index: 0, Reason: "budget"}, {Index: 1, Reason: "budget"}}}},
 	}
 	for _, tc := range tests {
-		cu := valueAt[state.ContextUnits](t, res.Record(), tc.stage, "contextUnits")
+		cu := valueAt[state.ContextUnits](t, res.Record, tc.stage, "contextUnits")
 		if diff := cmp.Diff(tc.want, cu.History); diff != "" {
 			t.Errorf("%s history (-want +got):\n%s", tc.stage, diff)
 		}
@@ -171,7 +171,7 @@ func TestCharBudgetWindow(t *testing.T) {
 
 func TestNoWindowSendsEverything(t *testing.T) {
 	res, p, log := windowRun(t)
-	cu := valueAt[state.ContextUnits](t, res.Record(), "context#5", "contextUnits")
+	cu := valueAt[state.ContextUnits](t, res.Record, "context#5", "contextUnits")
 	want := state.HistoryWindow{Sent: []int{0, 1, 2, 3, 4}, Evicted: []state.Evicted{}}
 	if diff := cmp.Diff(want, cu.History); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
@@ -186,7 +186,7 @@ func TestNoWindowSendsEverything(t *testing.T) {
 	}
 	// WithPinnedHistory alone changes nothing.
 	res2, _, _ := windowRun(t, agent.WithPinnedHistory(1))
-	if diff := cmp.Diff(want, valueAt[state.ContextUnits](t, res2.Record(), "context#5", "contextUnits").History); diff != "" {
+	if diff := cmp.Diff(want, valueAt[state.ContextUnits](t, res2.Record, "context#5", "contextUnits").History); diff != "" {
 		t.Errorf("WithPinnedHistory without a window (-want +got):\n%s", diff)
 	}
 }
@@ -197,9 +197,10 @@ func TestWindowRefusals(t *testing.T) {
 		opt  agent.Option
 		want string
 	}{
-		{"nil", agent.WithWindow(nil), "the strategy is nil"},
-		{"last0", agent.WithWindow(agent.LastMessages(0)), "LastMessages(0): n must be at least 1"},
-		{"budget-1", agent.WithWindow(agent.CharBudget(-1)), "CharBudget(-1): maxChars must be at least 1"},
+		{"zero", agent.WithWindow(agent.Window{}), "WithWindow: the Window sets neither LastMessages nor MaxChars; set one"},
+		{"both", agent.WithWindow(agent.Window{LastMessages: 4, MaxChars: 60}), "WithWindow: set one of LastMessages and MaxChars, not both"},
+		{"last-1", agent.WithWindow(agent.Window{LastMessages: -1}), "WithWindow: LastMessages is -1; it must be at least 1"},
+		{"budget-1", agent.WithWindow(agent.Window{MaxChars: -1}), "WithWindow: MaxChars is -1; it must be at least 1"},
 		{"keep-neg", agent.WithPinnedHistory(-2), "WithPinnedHistory: index -2: must not be negative"},
 	}
 	for _, tc := range tests {

@@ -247,7 +247,7 @@ func TestAllowedRuleContinuesChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := explain.Backtrack(res.Record(), explain.Target{})
+	ch, err := explain.Backtrack(res.Record, explain.Target{})
 	if err != nil {
 		t.Fatal(err)
 	}

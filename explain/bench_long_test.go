@@ -42,7 +42,7 @@ func longRunJSON(tb testing.TB, calls int) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	b, err := json.Marshal(res.Record())
+	b, err := json.Marshal(res.Record)
 	if err != nil {
 		tb.Fatal(err)
 	}

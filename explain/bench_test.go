@@ -98,7 +98,7 @@ func BenchmarkBacktrack(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := explain.Backtrack(rec, explain.Target{}); err != nil {

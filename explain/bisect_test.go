@@ -37,7 +37,7 @@ func TestScenario6RedundantCulprits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	w, err := explain.FrozenWorld(rec, model)
 	if err != nil {
 		t.Fatal(err)

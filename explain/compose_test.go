@@ -46,7 +46,7 @@ func TestBacktrackComposed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := explain.BacktrackComposed(res.Record())
+	ch, err := explain.BacktrackComposed(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestBacktrackComposed(t *testing.T) {
 		t.Errorf("inner backtrack of the writer = %+v", ch.Hops[0].Inner)
 	}
 	// The same walk from the record's JSON (as a store keeps it).
-	b, err := json.Marshal(res.Record())
+	b, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestBacktrackComposed(t *testing.T) {
 	}
 	// A plain agent's record is refused by name.
 	plain, _ := writer.Run(context.Background(), agent.Input{Message: "x"})
-	if _, err := explain.BacktrackComposed(plain.Record()); err == nil || !strings.Contains(err.Error(), `"writer" is not a composition's`) {
+	if _, err := explain.BacktrackComposed(plain.Record); err == nil || !strings.Contains(err.Error(), `"writer" is not a composition's`) {
 		t.Errorf("plain record: %v", err)
 	}
 }
@@ -114,7 +114,7 @@ func TestBacktrackComposedMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := explain.BacktrackComposed(res.Record())
+	ch, err := explain.BacktrackComposed(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func exampleBlueprint() explain.Blueprint {
 func exampleRecord() *record.Record {
 	a, _ := exampleBlueprint().Build(exampleModel())
 	res, _ := a.Run(context.Background(), agent.Input{Message: "Refund order A-17?"})
-	return res.Record()
+	return res.Record
 }
 
 func ExampleBacktrack() {

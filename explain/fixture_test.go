@@ -125,7 +125,7 @@ func (r *refunds) run(t testing.TB, p llm.Provider) *record.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Record()
+	return res.Record
 }
 
 // labelOf is the domain comparator's label extractor.

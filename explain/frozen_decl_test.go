@@ -78,7 +78,7 @@ func TestFrozenToolKeepsDeclarations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := out.Text(); got != "3 errors in checkout" {
+	if got, _ := toolrun.Text(out.Value); got != "3 errors in checkout" {
 		t.Errorf("frozen tool served %q, want the recorded output", got)
 	}
 }
@@ -110,14 +110,14 @@ func TestFrozenToolCeilingInRerun(t *testing.T) {
 	if strings.Contains(res.Answer, long) || !strings.Contains(res.Answer, "40") {
 		t.Fatalf("recorded answer %q, want the ceiling's refusal, not the long result", res.Answer)
 	}
-	w, err := FrozenWorld(res.Record(), model)
+	w, err := FrozenWorld(res.Record, model)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w.tools.Len() != 1 {
 		t.Fatalf("frozen table holds %d outputs, want the one recorded", w.tools.Len())
 	}
-	rep, err := Probe(context.Background(), res.Record(), bp, w, ProbeOptions{
+	rep, err := Probe(context.Background(), res.Record, bp, w, ProbeOptions{
 		Suspects:   []Spec{Input("userMessage", "Any errors in checkout?")},
 		Comparator: func(a, b string) bool { return a != b },
 	})

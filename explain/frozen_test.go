@@ -68,7 +68,7 @@ func TestFrozenWorldReplay(t *testing.T) {
 	if want := `a#1 / b#2 / a#3 / The tool "echo" failed: backend down`; res.Answer != want {
 		t.Fatalf("recorded answer %q, want %q", res.Answer, want)
 	}
-	rec := res.Record()
+	rec := res.Record
 	w, err := explain.FrozenWorld(rec, echoModel())
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func TestMessageSpecRemovesPriorMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	w, err := explain.FrozenWorld(rec, noteModel())
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 		Units: []*inject.Unit{inject.Must(inject.Steering("style", styleText))},
 		Tools: []*tool.Tool{lookupTool(t, &live)},
 		Options: []agent.Option{
-			agent.WithID("refunds"), agent.WithClock(fixedClock), agent.WithWindow(agent.LastMessages(4)),
+			agent.WithID("refunds"), agent.WithClock(fixedClock), agent.WithWindow(agent.Window{LastMessages: 4}),
 		},
 	}
 	a, err := bp.Build(model)
@@ -87,7 +87,7 @@ func TestScenario4EvictedMessageFoundMissing(t *testing.T) {
 	if got := labelOf(res.Answer); got != "DECLINED" {
 		t.Fatalf("second turn answered %q, want the wrong DECLINED", res.Answer)
 	}
-	data, err := json.Marshal(res.Record())
+	data, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestMissingInactiveRestoration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	m, err := explain.MissingContext(rec, explain.Target{})
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +242,7 @@ func TestScenario5FlatRankingShortlist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	ranked, err := explain.Rank(rec, explain.Target{})
 	if err != nil {
 		t.Fatal(err)

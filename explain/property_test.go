@@ -44,7 +44,7 @@ func TestPropertySpansMatchBornText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch, err := explain.Backtrack(res.Record(), explain.Target{})
+		ch, err := explain.Backtrack(res.Record, explain.Target{})
 		if err != nil {
 			t.Fatal(err)
 		}

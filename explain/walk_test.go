@@ -73,7 +73,7 @@ func TestScenario10WalkToRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record()
+	rec := res.Record
 	ranked, err := explain.Rank(rec, explain.Target{})
 	if err != nil {
 		t.Fatal(err)

@@ -196,7 +196,7 @@ func (h *Host) run(t *turn, in turnInput, before session.State) {
 		out.RunID = res.RunID
 		out.Answer = res.Answer
 		out.Paused = res.Paused
-		if as := res.Assessment(); as != nil {
+		if as := res.Assessment; as != nil {
 			out.Standing = as.Standing
 			if as.Reasons != nil {
 				out.Reasons = as.Reasons
@@ -212,7 +212,7 @@ func (h *Host) run(t *turn, in turnInput, before session.State) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if h.runs != nil && res != nil && res.Record() != nil {
+	if h.runs != nil && res != nil && res.Record != nil {
 		if run, rerr := store.RunFromResult(res, err); rerr == nil {
 			run.SessionID = t.conv
 			if perr := h.runs.PutRun(ctx, run); perr != nil {

@@ -178,7 +178,7 @@ func runDemo(t *testing.T, endpoint, service string) {
 	if runErr != nil {
 		t.Fatalf("the demo run failed: %v", runErr)
 	}
-	obs.End(res.Record(), nil)
+	obs.End(res.Record, nil)
 	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if err := tp.Shutdown(sctx); err != nil {

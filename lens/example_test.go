@@ -26,7 +26,7 @@ func ExampleRender() {
 		return
 	}
 	var page bytes.Buffer
-	if err := lens.Render(&page, res.Record()); err != nil {
+	if err := lens.Render(&page, res.Record); err != nil {
 		fmt.Println(err)
 		return
 	}

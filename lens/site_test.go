@@ -37,7 +37,7 @@ func TestSiteWithoutLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := page(t, res.Record())
+	html := page(t, res.Record)
 	site := `<code class="site">` + server + `</code> <span class="fn">tool echo</span>`
 	back := section(t, html, "backtrack")
 	i := strings.Index(back, `<li class="hop born">`)

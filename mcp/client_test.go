@@ -128,7 +128,7 @@ func TestEchoAndValidation(t *testing.T) {
 	}
 	// Validated before the call, with JSON pointers, like a native tool.
 	o, rec = invoke(t, echo, `{"message":3}`)
-	if !o.Enforced() || rec != nil {
+	if o.Ran || rec != nil {
 		t.Fatalf("bad args ran: %+v", o)
 	}
 	if got := o.Rejection.Issues[0].Path; got != "/message" {

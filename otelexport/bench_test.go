@@ -65,7 +65,7 @@ func BenchmarkObserverOverhead(b *testing.B) {
 					b.Fatal(err)
 				}
 				if obs != nil {
-					obs.End(res.Record(), nil)
+					obs.End(res.Record, nil)
 				}
 			}
 			// CPU time of the whole process (the batch processor's goroutine

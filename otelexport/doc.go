@@ -19,7 +19,7 @@
 //	stop := obs.Attach(a.MustOn)
 //	res, err := a.Run(ctx, agent.Input{Message: question})
 //	stop()
-//	obs.End(res.Record(), err)
+//	obs.End(res.Record, err)
 //
 // After the fact, ExportRecord reads a stored run record (its events and
 // commit log) and emits the same spans. Span times come from the events'

@@ -39,7 +39,7 @@ func Example() {
 	detach := obs.Attach(a.MustOn)
 	res, err := a.Run(ctx, agent.Input{Message: f.Question()})
 	detach()
-	obs.End(res.Record(), err)
+	obs.End(res.Record, err)
 
 	var lines []string
 	for _, s := range recorder.Ended() {

@@ -119,7 +119,7 @@ func TestFailedTurn(t *testing.T) {
 	}
 	var rec *record.Record
 	if res != nil {
-		rec = res.Record()
+		rec = res.Record
 	}
 	obs.End(rec, runErr)
 	byName := map[string]sdktrace.ReadOnlySpan{}
@@ -315,7 +315,7 @@ func TestPausedTurn(t *testing.T) {
 	if !res.Paused {
 		t.Fatal("the run did not pause")
 	}
-	obs.End(res.Record(), nil)
+	obs.End(res.Record, nil)
 	var root, call sdktrace.ReadOnlySpan
 	for _, s := range sr.Ended() {
 		switch s.Name() {
@@ -362,12 +362,12 @@ func TestRequestSettingsOnTheTurn(t *testing.T) {
 	if runErr != nil {
 		t.Fatal(runErr)
 	}
-	obs.End(res.Record(), nil)
+	obs.End(res.Record, nil)
 	got := map[string]map[string]string{}
 	for _, s := range sr.Ended() {
 		got[s.Name()] = attrMap(s.Attributes())
 	}
-	root, chat := got["invoke_agent tuned"], got["chat "+res.Record().Manifest.Model]
+	root, chat := got["invoke_agent tuned"], got["chat "+res.Record.Manifest.Model]
 	if root["gen_ai.request.max_tokens"] != "256" || root["gen_ai.request.temperature"] != "0.25" {
 		t.Errorf("root max_tokens %q, temperature %q; want 256 and 0.25", root["gen_ai.request.max_tokens"], root["gen_ai.request.temperature"])
 	}
@@ -393,15 +393,15 @@ func TestChatSpanNamesTheReply(t *testing.T) {
 	if runErr != nil {
 		t.Fatal(runErr)
 	}
-	obs.End(res.Record(), nil)
-	model := res.Record().Manifest.Model
+	obs.End(res.Record, nil)
+	model := res.Record.Manifest.Model
 	want := map[string]string{
 		"gen_ai.response.id":                   "scripted-1",
 		"gen_ai.response.model":                model,
 		"gen_ai.usage.output_tokens":           "40",
 		"gen_ai.usage.reasoning.output_tokens": "32",
 	}
-	for how, spans := range map[string][]sdktrace.ReadOnlySpan{"live": sr.Ended(), "stored": exportStored(t, res.Record())} {
+	for how, spans := range map[string][]sdktrace.ReadOnlySpan{"live": sr.Ended(), "stored": exportStored(t, res.Record)} {
 		var chat map[string]string
 		for _, s := range spans {
 			if s.Name() == "chat "+model {

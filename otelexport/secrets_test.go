@@ -42,7 +42,7 @@ func TestNoKeysOrHeadersInSpans(t *testing.T) {
 	if runErr != nil {
 		t.Fatalf("run: %v", runErr)
 	}
-	obs.End(res.Record(), nil)
+	obs.End(res.Record, nil)
 	if !sawKey {
 		t.Fatal("the provider did not send the key; the test proves nothing")
 	}

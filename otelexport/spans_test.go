@@ -91,8 +91,8 @@ func runLive(t *testing.T, load func() (*scenario.File, error), opts ...otelexpo
 	if runErr != nil {
 		t.Fatalf("the demo run failed: %v", runErr)
 	}
-	obs.End(res.Record(), runErr)
-	return rec.Ended(), res.Record()
+	obs.End(res.Record, runErr)
+	return rec.Ended(), res.Record
 }
 
 // exportStored writes rec as JSON, decodes it back (so payloads are raw

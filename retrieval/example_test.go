@@ -57,7 +57,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(res.Answer)
-	recs, _ := retrieval.Records(res.Record())
+	recs, _ := retrieval.Records(res.Record)
 	for _, c := range recs[0].Candidates {
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%d %-16s %.2f picked=%v %s", c.Rank, c.ID, c.Score, c.Picked, c.Dropped)))
 	}

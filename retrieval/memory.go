@@ -63,13 +63,13 @@ var ErrNoAnswer = errors.New("retrieval: the turn has no answer to remember (it 
 // passage of this memory (*FeedbackError). Call it after the turn; nothing
 // is written unless you do.
 func (m *Memory) Remember(ctx context.Context, res *agent.Result) (Passage, error) {
-	if res == nil || res.Record() == nil || res.Record().Log == nil {
+	if res == nil || res.Record == nil || res.Record.Log == nil {
 		return Passage{}, fmt.Errorf("retrieval: memory %q: the result has no record", m.corpus.name)
 	}
 	if res.Answer == "" || res.Paused {
 		return Passage{}, ErrNoAnswer
 	}
-	rec := res.Record()
+	rec := res.Record
 	used, err := placedFrom(rec.Log, m.corpus.name)
 	if err != nil {
 		return Passage{}, fmt.Errorf("retrieval: memory %q: %w", m.corpus.name, err)

@@ -141,7 +141,7 @@ func TestDropsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := retrieval.Records(res.Record())
+	recs, err := retrieval.Records(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestAblatingOnePassageChangesTheAnswer(t *testing.T) {
 	if res2.Answer != "I cannot find the refund window." {
 		t.Errorf("without refund-window the answer is %q", res2.Answer)
 	}
-	recs, _ := retrieval.Records(res2.Record())
+	recs, _ := retrieval.Records(res2.Record)
 	for _, cand := range recs[0].Candidates {
 		if cand.ID == "refund-window" && (cand.Picked || cand.Dropped != inject.DropNoUnit) {
 			t.Errorf("the ablated passage is recorded as %+v, want dropped %q", cand, inject.DropNoUnit)
@@ -298,7 +298,7 @@ func TestCoverageRowsFromTheRecord(t *testing.T) {
 	}
 	// Filed, the row reaches the standing as a tool's declaration does: the fold reads
 	// its cannotCover item as a coverage gap.
-	a2 := assessfold.Fold(assessfold.Input{Turn: 1, Coverage: rows, History: res.History(), UserMessage: "refund window"})
+	a2 := assessfold.Fold(assessfold.Input{Turn: 1, Coverage: rows, History: res.History, UserMessage: "refund window"})
 	var reasons []string
 	for _, r := range a2.Reasons {
 		reasons = append(reasons, r.Reason)
@@ -310,7 +310,7 @@ func TestCoverageRowsFromTheRecord(t *testing.T) {
 
 func contextUnitsOf(t *testing.T, res *agent.Result) (state.ContextUnits, bool) {
 	t.Helper()
-	log := res.Record().Log
+	log := res.Record.Log
 	for _, c := range log.Commits {
 		for _, op := range c.Ops {
 			if op.Key == state.KeyContextUnits.KeyName() {
@@ -333,7 +333,7 @@ func TestBacktrackReachesThePassage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := explain.Backtrack(res.Record(), explain.Target{})
+	ch, err := explain.Backtrack(res.Record, explain.Target{})
 	if err != nil {
 		t.Fatal(err)
 	}

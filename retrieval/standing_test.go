@@ -46,7 +46,7 @@ func TestCorpusCoverageReachesTheStanding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := res.Assessment()
+	st := res.Assessment
 	if st.Standing != assess.StandingNotSure || len(st.Reasons) == 0 || st.Reasons[0].Reason != assess.ReasonCoverageGap {
 		t.Fatalf("standing %+v, want not-sure with coverage-gap", st)
 	}

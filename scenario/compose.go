@@ -674,19 +674,19 @@ func runComposed(ctx context.Context, f *File, rc *runConfig) (*Report, error) {
 			rep.Problems = append(rep.Problems, rt.problems...)
 		}
 		if last != nil {
-			rep.addEvidence(last.Record())
-			rep.Record = last.Record()
-			ru := last.RollUp()
+			rep.addEvidence(last.Record)
+			rep.Record = last.Record
+			ru := last.RollUp
 			rep.RollUp = ru
-			rep.Standing = last.Assessment()
-			rep.Limits = last.LimitsBlock()
+			rep.Standing = last.Assessment
+			rep.Limits = last.LimitsBlock
 			for _, in := range ru.Inner {
 				rep.Ledger = append(rep.Ledger, in.Findings...)
 				rep.CoverageDeclared = append(rep.CoverageDeclared, in.Coverage...)
 			}
 			rep.Answer = last.Answer
 			if f.composed.limits {
-				rep.Answer = last.AnswerWithLimits()
+				rep.Answer = last.AnswerWithLimits
 			}
 		}
 		rep.finishCalls()

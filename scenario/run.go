@@ -69,14 +69,14 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 	conv := a.NewConversation()
 	finish := func() *Report {
 		if leg != nil {
-			rep.addEvidence(leg.Record())
+			rep.addEvidence(leg.Record)
 		}
 		rep.Problems = append(rep.Problems, rt.problems...)
 		rep.finishCalls()
 		if last != nil {
-			rep.Record = last.Record()
-			rep.Ledger = last.Findings()
-			if a := last.Assessment(); !agent.NotFolded(a) {
+			rep.Record = last.Record
+			rep.Ledger = last.Record.Findings()
+			if a := last.Assessment; !record.NotFolded(a) {
 				rep.Standing = a
 			}
 		}
@@ -98,7 +98,7 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 		}
 		if res != nil {
 			last = res
-			if h := res.History(); h != nil {
+			if h := res.History; h != nil {
 				hist = h
 			}
 			// A resumed leg's record holds the paused leg's evidence too.
@@ -107,7 +107,7 @@ func Run(ctx context.Context, f *File, opts ...Option) (*Report, error) {
 			if res.Paused && err == nil {
 				leg = res
 			} else {
-				rep.addEvidence(res.Record())
+				rep.addEvidence(res.Record)
 			}
 		}
 		if err != nil {

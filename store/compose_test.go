@@ -33,7 +33,7 @@ func TestComposedRunIsOneStoreEntry(t *testing.T) {
 	}
 	st := openStore(t)
 	ctx := context.Background()
-	run, err := store.RunFromRecord(res.Record(), store.StatusComplete, res.Answer)
+	run, err := store.RunFromRecord(res.Record, store.StatusComplete, res.Answer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestComposedRunIsOneStoreEntry(t *testing.T) {
 	if len(rec.Log.Subflows) != 2 {
 		t.Errorf("the stored record keeps %d inner runs, want 2", len(rec.Log.Subflows))
 	}
-	live, _ := json.Marshal(res.RollUp())
+	live, _ := json.Marshal(res.RollUp)
 	back, _ := json.Marshal(compose.RollUpOf(rec))
 	if d := cmp.Diff(string(live), string(back)); d != "" {
 		t.Errorf("roll-up differs (-live +stored):\n%s", d)

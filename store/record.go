@@ -34,10 +34,10 @@ func SaveResult(ctx context.Context, s Store, res *agent.Result, runErr error) (
 // the turn stopped for a person, failed when runErr is set, incomplete when the manifest does
 // not say the turn completed, else complete.
 func RunFromResult(res *agent.Result, runErr error) (*Run, error) {
-	if res == nil || res.Record() == nil {
+	if res == nil || res.Record == nil {
 		return nil, fmt.Errorf("store: the result holds no run record")
 	}
-	rec := res.Record()
+	rec := res.Record
 	status := StatusComplete
 	switch {
 	case runErr != nil:

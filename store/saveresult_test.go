@@ -63,7 +63,7 @@ func TestSaveLoadKeepsTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := json.Marshal(res.Record())
+	want, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +80,8 @@ func TestSaveLoadKeepsTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(run.Blobs) == 0 || len(run.Blobs) != len(res.Record().Blobs) {
-		t.Errorf("stored %d blobs, the record has %d", len(run.Blobs), len(res.Record().Blobs))
+	if len(run.Blobs) == 0 || len(run.Blobs) != len(res.Record.Blobs) {
+		t.Errorf("stored %d blobs, the record has %d", len(run.Blobs), len(res.Record.Blobs))
 	}
 	var inside struct {
 		Blobs map[string]string `json:"blobs"`
@@ -101,8 +101,8 @@ func TestSaveLoadKeepsTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ar.Events) != len(res.Record().Events) || ar.RecordFormat != record.Format {
-		t.Errorf("audit input: %d events (want %d), format %q", len(ar.Events), len(res.Record().Events), ar.RecordFormat)
+	if len(ar.Events) != len(res.Record.Events) || ar.RecordFormat != record.Format {
+		t.Errorf("audit input: %d events (want %d), format %q", len(ar.Events), len(res.Record.Events), ar.RecordFormat)
 	}
 }
 

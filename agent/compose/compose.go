@@ -172,16 +172,16 @@ func kindOf(s Step) string {
 	return s.kind()
 }
 
-// Error is a composition refused at construction: Step names
-// the step (or agent) at fault.
-type Error struct {
-	Step   string
-	Reason string
+// refusal is a composition refused at construction (or a Replace or
+// Without refused): step names the step (or agent) at fault.
+type refusal struct {
+	step   string
+	reason string
 }
 
 // Error names the step at fault and why.
-func (e *Error) Error() string {
-	return fmt.Sprintf("agent: composition: %s: %s", e.Step, e.Reason)
+func (e *refusal) Error() string {
+	return fmt.Sprintf("agent: composition: %s: %s", e.step, e.reason)
 }
 
 // check walks the step tree once: names present and unique, budgets set,
@@ -278,7 +278,7 @@ func (c *compiler) check(s Step, path []Step) {
 }
 
 func (c *compiler) fail(step, reason string) {
-	c.errs = append(c.errs, &Error{Step: step, Reason: reason})
+	c.errs = append(c.errs, &refusal{step: step, reason: reason})
 }
 
 // nodeAdder is what compiling needs of a chart or a branch flow.Builder.

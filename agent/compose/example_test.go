@@ -35,8 +35,8 @@ func ExampleNew() {
 		return
 	}
 	fmt.Println(res.Answer)
-	fmt.Println("standing:", res.RollUp().Standing)
-	for _, c := range res.Record().Log.Commits[1:] {
+	fmt.Println("standing:", res.RollUp.Standing)
+	for _, c := range res.Record.Log.Commits[1:] {
 		fmt.Print(c.RuntimeStageID, " ")
 	}
 	fmt.Println()

@@ -46,7 +46,7 @@ func TestComposedRecordNamesInnerResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := res.Record()
+	live := res.Record
 	b, err := json.Marshal(live)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -41,7 +40,7 @@ type RollUp struct {
 
 // InnerReason is one inner reason carried up. Witness points into the
 // inner run's record: the log kept under Node in the outer record's
-// subflows (Record().Log.Subflows[Node]); a reason the composition itself
+// subflows (Record.Log.Subflows[Node]); a reason the composition itself
 // adds (ReasonInnerFailed) points into the outer log (Node is "").
 type InnerReason struct {
 	Reason  string           `json:"reason"`
@@ -67,17 +66,17 @@ var confidence = map[string]int{
 	assess.StandingConsistent: 3, assess.StandingKnown: 4,
 }
 
-// RollUp folds the composition's standing from the inner runs (see the
-// RollUp type and docs/COMPOSE.md).
-func (r *Result) RollUp() *RollUp {
-	if r.roll == nil {
-		r.roll = RollUpOf(r.record)
-	}
-	return r.roll
+// seal folds the roll-up of the run's record and what the Result derives
+// from it.
+func (r *Result) seal() {
+	r.RollUp = RollUpOf(r.Record)
+	r.Assessment = assessmentOf(r.RollUp)
+	r.LimitsBlock = limitsBlockOf(r.RollUp)
+	r.AnswerWithLimits = limitsblock.Attach(r.Answer, r.LimitsBlock)
 }
 
 // RollUpOf folds a composition's standing from its record alone (live, or
-// decoded from JSON): the same fold as Result.RollUp. A record
+// decoded from JSON): the fold Result.RollUp holds. A record
 // that is not a composition's rolls up to not-assessed with no rows.
 func RollUpOf(rec *record.Record) *RollUp {
 	ru := &RollUp{Standing: assess.StandingNotAssessed, Reasons: []InnerReason{}, Inner: []InnerStanding{}}
@@ -105,7 +104,7 @@ func RollUpOf(rec *record.Record) *RollUp {
 			continue
 		}
 		runID := in.Log.RunID
-		a := agent.AssessRecord(in)
+		a := in.Assessment()
 		is := InnerStanding{Agent: o.Agent, Node: o.Node, RunID: runID, Standing: a.Standing,
 			Coverage: innerCoverage(in), Findings: in.Findings()}
 		if is.Findings == nil {
@@ -153,11 +152,11 @@ func innerCoverage(rec *record.Record) []coverage.DeclaredCoverage {
 	return rows
 }
 
-// LimitsBlock renders, per inner run that declared coverage, that run's
+// limitsBlockOf renders, per inner run that declared coverage, that run's
 // limits block under the agent's name ("" when none declared any).
-func (r *Result) LimitsBlock() string {
+func limitsBlockOf(ru *RollUp) string {
 	var parts []string
-	for _, is := range r.RollUp().Inner {
+	for _, is := range ru.Inner {
 		if b := limitsblock.CoverageBlock(is.Coverage); b != "" {
 			parts = append(parts, fmt.Sprintf("From agent %q (%s):\n%s", is.Agent, is.Node, b))
 		}
@@ -165,17 +164,9 @@ func (r *Result) LimitsBlock() string {
 	return strings.Join(parts, "\n\n")
 }
 
-// AnswerWithLimits is the answer with LimitsBlock attached after the
-// limits separator (the answer unchanged when no inner run declared any).
-func (r *Result) AnswerWithLimits() string {
-	return limitsblock.Attach(r.Answer, r.LimitsBlock())
-}
-
-// Assessment is the composition's counterpart of agent.Result.Assessment: the roll-up's
-// standing as an assess.Assessment whose reasons are the inner reasons'
-// names (their witnesses, which point into inner records, stay on RollUp).
-func (r *Result) Assessment() *assess.Assessment {
-	ru := r.RollUp()
+// assessmentOf is the roll-up's standing as an assess.Assessment whose
+// reasons are the inner reasons' names.
+func assessmentOf(ru *RollUp) *assess.Assessment {
 	a := &assess.Assessment{Standing: ru.Standing, Reasons: []assess.Reason{}, Checked: []assess.Check{}, TurnFrom: assessfold.TurnFromPerson}
 	switch ru.Standing {
 	case assess.StandingNotAssessed:

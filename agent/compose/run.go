@@ -22,6 +22,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 )
 
 // The composition chart's own keys.
@@ -107,7 +108,7 @@ func (c *Composition) Replace(name string, a *agent.Agent) (*Composition, error)
 		return nil, err
 	}
 	if a == nil {
-		return nil, &Error{Step: fmt.Sprintf("agent %q", name), Reason: "the replacement agent is nil"}
+		return nil, &refusal{step: fmt.Sprintf("agent %q", name), reason: "the replacement agent is nil"}
 	}
 	replaced := maps.Clone(c.replaced)
 	if replaced == nil {
@@ -119,14 +120,14 @@ func (c *Composition) Replace(name string, a *agent.Agent) (*Composition, error)
 
 func (c *Composition) hasCall(n string) error {
 	if _, ok := c.calls[n]; !ok {
-		return &Error{Step: fmt.Sprintf("agent %q", n), Reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
+		return &refusal{step: fmt.Sprintf("agent %q", n), reason: fmt.Sprintf("not an inner agent of composition %q (agents: %s)", c.name, strings.Join(c.agents, ", "))}
 	}
 	return nil
 }
 
 func compose(name string, root Step, removed map[string]bool, replaced map[string]*agent.Agent) (*Composition, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &Error{Step: "composition", Reason: "a name is required"}
+		return nil, &refusal{step: "composition", reason: "a name is required"}
 	}
 	c := &Composition{name: name, root: root, calls: map[string]*callStep{}, pars: map[string]*parStep{}, now: time.Now,
 		removed: removed, replaced: replaced}
@@ -367,10 +368,10 @@ func (c *Composition) runCall(ctx context.Context, s *flow.Scope, st *callStep, 
 func (c *Composition) settle(cr *compRun, s *flow.Scope, st *callStep, msg, group string, conv *agent.Conversation, res *agent.Result, err error) (*flow.Pause, error) {
 	rid := s.Info().RuntimeStageID
 	o := Outcome{Agent: st.name, Node: rid, Group: group, Input: msg}
-	if res != nil && res.Record() != nil {
-		cr.keep(rid, st.name, res.Record())
+	if res != nil && res.Record != nil {
+		cr.keep(rid, st.name, res.Record)
 		o.Answer = res.Answer
-		o.Standing = res.Assessment().Standing
+		o.Standing = res.Assessment.Standing
 	}
 	if err != nil {
 		o.Error = err.Error()
@@ -615,15 +616,26 @@ type Result struct {
 	Outcomes []Outcome
 	// Checkpoint resumes a paused run (nil otherwise).
 	Checkpoint *Checkpoint
+	// Record is the run's one record (nil when the run failed before its
+	// first commit).
+	Record *record.Record
+	// RollUp is the composition's standing folded from the inner runs
+	// (RollUpOf of Record; see the RollUp type and docs/COMPOSE.md).
+	RollUp *RollUp
+	// Assessment is the composition's counterpart of
+	// agent.Result.Assessment: the roll-up's standing as an
+	// assess.Assessment whose reasons are the inner reasons' names (their
+	// witnesses, which point into inner records, stay on RollUp).
+	Assessment *assess.Assessment
+	// LimitsBlock is, per inner run that declared coverage, that run's
+	// limits block under the agent's name ("" when none declared any).
+	LimitsBlock string
+	// AnswerWithLimits is Answer with LimitsBlock attached after the limits
+	// separator (Answer unchanged when no inner run declared any).
+	AnswerWithLimits string
 
-	record *record.Record
-	runs   []innerRun
-	roll   *RollUp
+	runs []innerRun
 }
-
-// Record returns the run's one record (nil when the run failed before its
-// first commit).
-func (r *Result) Record() *record.Record { return r.record }
 
 // Run runs the composition on the person's message: one run, one record.
 // A run that fails still returns its result with the record of everything
@@ -669,6 +681,13 @@ func (c *Composition) newRun(msg, id string, start time.Time) *compRun {
 
 // finishRun builds the one record and the roll-up.
 func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from *Checkpoint) (*Result, error) {
+	out, err := c.finishLeg(cr, fres, err, from)
+	out.seal()
+	return out, err
+}
+
+// finishLeg is finishRun before the roll-up is folded.
+func (c *Composition) finishLeg(cr *compRun, fres *flow.Result, err error, from *Checkpoint) (*Result, error) {
 	out := &Result{}
 	if fres != nil && fres.Record != nil {
 		log := fres.Record
@@ -682,7 +701,7 @@ func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from 
 		}
 		slices.SortStableFunc(runs, func(x, y innerRun) int { return order[x.node] - order[y.node] })
 		out.runs = runs
-		out.record = c.record(cr, log, runs, from, err == nil && !fres.Paused)
+		out.Record = c.record(cr, log, runs, from, err == nil && !fres.Paused)
 		if v, ok, _ := flow.ValueAt(log, len(log.Commits)-1, kCOutcomes.KeyName()); ok {
 			out.Outcomes, _ = v.([]Outcome)
 		}
@@ -693,8 +712,8 @@ func (c *Composition) finishRun(cr *compRun, fres *flow.Result, err error, from 
 	if fres.Paused {
 		out.Paused = true
 		cp := &Checkpoint{flow: fres.Checkpoint, inner: cr.pending, agent: cr.pendingCall, composition: c.name, runs: out.runs, start: cr.start}
-		if out.record != nil {
-			cp.legs = out.record.Manifest.Legs
+		if out.Record != nil {
+			cp.legs = out.Record.Manifest.Legs
 		}
 		out.Checkpoint = cp
 		if pd, ok := fres.PauseData.(pauseData); ok {

@@ -20,7 +20,7 @@ import (
 func ExampleDecode() {
 	a, _ := agent.New(scripted.New(scripted.Reply{Content: "All green."}))
 	res, _ := a.Run(context.Background(), agent.Input{Message: "Status?"})
-	data, _ := json.Marshal(res.Record())
+	data, _ := json.Marshal(res.Record)
 
 	rec, err := record.Decode(data)
 	if err != nil {

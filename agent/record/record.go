@@ -38,8 +38,8 @@ const Format = "agentfootprint-go.record/3"
 // formatV2 is the format before blobsInHistory and resultRef.
 const formatV2 = "agentfootprint-go.record/2"
 
-// FormatV1 is the earlier format, still read by Decode.
-const FormatV1 = "agentfootprint-go.record/1"
+// formatV1 is the earlier format, still read by Decode.
+const formatV1 = "agentfootprint-go.record/1"
 
 // LibraryVersion is the version of agentfootprint-go stamped on records.
 const LibraryVersion = "0.1.0"
@@ -246,8 +246,8 @@ func Decode(data []byte) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
-	if j.Format != Format && j.Format != formatV2 && j.Format != FormatV1 {
-		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q, %q)", j.Format, Format, formatV2, FormatV1)
+	if j.Format != Format && j.Format != formatV2 && j.Format != formatV1 {
+		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q, %q)", j.Format, Format, formatV2, formatV1)
 	}
 	logJSON, err := logObject(j.RunID, j.ChartID, j.ResumedFrom, j.Commits, j.Subflows)
 	if err != nil {

@@ -97,7 +97,7 @@ func TestBadToolArgsKeepTheRun(t *testing.T) {
 			if stream && tokens == 0 {
 				t.Error("the streaming case did not stream")
 			}
-			b, err := json.Marshal(res.Record())
+			b, err := json.Marshal(res.Record)
 			if err != nil {
 				t.Fatalf("the run's record does not encode: %v", err)
 			}

@@ -40,7 +40,7 @@ func cliRecord(t *testing.T) (string, *record.Record, explain.Blueprint) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := json.Marshal(res.Record())
+	data, err := json.Marshal(res.Record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func cliRecord(t *testing.T) (string, *record.Record, explain.Blueprint) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path, res.Record(), bp
+	return path, res.Record, bp
 }
 
 func TestExplainCommand(t *testing.T) {

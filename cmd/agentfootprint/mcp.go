@@ -170,7 +170,7 @@ func newMCPCallCmd() *cobra.Command {
 				}
 			}})
 			o := toolrun.Invoke(callCtx, t.Declaration(), json.RawMessage(argText), "")
-			if o.Enforced() {
+			if !o.Ran {
 				return inputError(cmd, fmt.Errorf("%s", o.Rejection.Text()))
 			}
 			if o.Err != nil {

@@ -112,7 +112,7 @@ func TestShow(t *testing.T) {
 	// --json carries the record as saved, blobs put back; this agent had no results layer,
 	// so the standing is null, and its answer carries no limits block.
 	out, _, code = runCLI(t, "", "show", id, "--store", path, "--json")
-	want, _ := json.Marshal(results[0].Record())
+	want, _ := json.Marshal(results[0].Record)
 	if code != 0 {
 		t.Fatalf("--json exit %d", code)
 	}

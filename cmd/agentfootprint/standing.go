@@ -9,7 +9,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
@@ -99,7 +98,7 @@ func writeStanding(w io.Writer, standing string, reasons []string, checked []eve
 // assessmentOf folds the standing of a recorded turn exactly as the run did at its end, or
 // returns nil when nothing was folded (no results layer, or no record).
 func assessmentOf(rec *record.Record) *assess.Assessment {
-	if a := agent.AssessRecord(rec); !agent.NotFolded(a) {
+	if a := rec.Assessment(); !record.NotFolded(a) {
 		return a
 	}
 	return nil

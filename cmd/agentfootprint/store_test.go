@@ -87,7 +87,7 @@ func storedRuns(t *testing.T, answers ...string) (string, []*agent.Result) {
 
 func TestLoadRecord(t *testing.T) {
 	path, results := storedRuns(t, "Checkout is degraded.")
-	want, _ := json.Marshal(results[0].Record())
+	want, _ := json.Marshal(results[0].Record)
 	file := filepath.Join(t.TempDir(), "record.json")
 	if err := os.WriteFile(file, want, 0o644); err != nil {
 		t.Fatal(err)

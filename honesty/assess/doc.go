@@ -4,7 +4,7 @@
 // witnesses, JSON Pointers into the record a reader can open to see the row or message it
 // rests on.
 //
-// A user reads it from agent.Result.Assessment (or agent.AssessRecord on a stored record) and
+// A user reads it from agent.Result.Assessment (or record.Record.Assessment on a stored record) and
 // branches on the words declared here: the Standing* and Value* values, the Reason* names (in
 // ReasonOrder's report order) and the Pointer* kinds. The Checks that ran are reported for a
 // reader to audit, by name and count (Check.Check, Ran, Of). Silence is never

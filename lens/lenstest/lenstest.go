@@ -82,7 +82,7 @@ func Paused(ctx context.Context) (*record.Record, error) {
 	if !res.Paused {
 		return nil, errors.New("lenstest: the paused run did not pause")
 	}
-	return res.Record(), nil
+	return res.Record, nil
 }
 
 // FailureMessage is the provider error the failed run ends on.
@@ -103,10 +103,10 @@ func Failed(ctx context.Context) (*record.Record, error) {
 	if runErr == nil {
 		return nil, errors.New("lenstest: the failed run did not fail")
 	}
-	if res == nil || res.Record() == nil {
+	if res == nil || res.Record == nil {
 		return nil, fmt.Errorf("lenstest: the failed run left no record: %w", runErr)
 	}
-	return res.Record(), nil
+	return res.Record, nil
 }
 
 // LongNeedle is the argument of the long run's last tool call, for a search
@@ -146,7 +146,7 @@ func Long(ctx context.Context, n int) (*record.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.Record(), nil
+	return res.Record, nil
 }
 
 // logPage is one shard's search result: eight log lines naming the shard.

@@ -58,5 +58,5 @@ func Retrieval(ctx context.Context) (*record.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lenstest: the retrieval run: %w", err)
 	}
-	return res.Record(), nil
+	return res.Record, nil
 }

@@ -153,13 +153,13 @@ func MemoryWalkBack(t *testing.T, idx retrieval.Index, st store.Store) {
 	if resB.Answer != "As before: Leeds." {
 		t.Fatalf("B answered %q; the memory was not placed", resB.Answer)
 	}
-	rec, err := retrieval.Records(resB.Record())
+	rec, err := retrieval.Records(resB.Record)
 	must(t, err)
 	if len(rec) != 1 || len(rec[0].Candidates) == 0 || !rec[0].Candidates[0].Picked || rec[0].Candidates[0].ID != entry.ID {
 		t.Fatalf("B's retrieval record: %+v", rec)
 	}
 	runID, turn, ok := retrieval.SourceRun(rec[0].Candidates[0].Source)
-	if !ok || runID != resA.RunID || turn != resA.Record().Manifest.TurnNumber {
+	if !ok || runID != resA.RunID || turn != resA.Record.Manifest.TurnNumber {
 		t.Fatalf("the memory's source %q does not name A's run %s", rec[0].Candidates[0].Source, resA.RunID)
 	}
 	got, run, err := store.LoadRecord(ctx, st, runID)

@@ -62,11 +62,11 @@ func ExampleInvoke() {
 	ctx := toolrun.WithCall(context.Background(), tool.Call{ID: "c1", Name: "search_logs", Iteration: 1, Turn: 1})
 
 	o := toolrun.Invoke(ctx, search.Declaration(), json.RawMessage(`{"service":"checkout","window":"2h"}`), "")
-	text, _ := o.Output.Text()
+	text, _ := toolrun.Text(o.Output.Value)
 	fmt.Println(o.Ran, text)
 
 	o = toolrun.Invoke(ctx, search.Declaration(), json.RawMessage(`{"window":"2h"}`), "")
-	fmt.Println(o.Ran, o.Enforced(), o.Rejection.Issues[0].Path)
+	fmt.Println(o.Ran, o.Rejection.Stops(search.Declaration().Validation), o.Rejection.Issues[0].Path)
 	// Output:
 	// true ["checkout: 3 errors in the last 2h"]
 	// false true /service

@@ -63,7 +63,7 @@ func TestReadRawResults(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Fatalf("Output (-want +got):\n%s", diff)
 			}
-			text, err := got.Text()
+			text, err := Text(got.Value)
 			if err != nil || text != tt.text {
 				t.Fatalf("Text() = %q, %v; want %q", text, err, tt.text)
 			}
@@ -110,7 +110,7 @@ func TestTypedResults(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Fatalf("Output (-want +got):\n%s", diff)
 			}
-			if text, _ := got.Text(); text != tt.text {
+			if text, _ := Text(got.Value); text != tt.text {
 				t.Fatalf("Text() = %q, want %q", text, tt.text)
 			}
 		})
@@ -127,7 +127,7 @@ func TestStringOutPassesAsIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text, _ := out.Text(); text != `a "quoted" <b>` {
+	if text, _ := Text(out.Value); text != `a "quoted" <b>` {
 		t.Fatalf("Text() = %q", text)
 	}
 }

@@ -31,9 +31,6 @@ func TestDeclarationWithoutFuncs(t *testing.T) {
 	if _, err := Execute(context.Background(), d, nil); err == nil || err.Error() != `tool "bare": the declaration has no func` {
 		t.Errorf("Execute without a Func: err = %v", err)
 	}
-	if !Hidden(d, "token") || Hidden(d, "a") {
-		t.Errorf("Hidden reads the wrong list: token %v, a %v", Hidden(d, "token"), Hidden(d, "a"))
-	}
 	refusal, size, over := CheckCeiling(d, "12345")
 	if !over || size != 5 || refusal != "No data was returned: the bare result was 5 characters, over the tool's limit of 4 characters, so it was withheld rather than cut. Call it again asking for less." {
 		t.Errorf("CheckCeiling = %q, %d, %v", refusal, size, over)

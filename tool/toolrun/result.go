@@ -27,17 +27,12 @@ type Output struct {
 	Wrapped bool
 }
 
-// Text renders Value as the text served to the model: a string as is,
-// json.RawMessage and []byte as their bytes, nil as "null", anything else
-// as compact JSON with HTML characters left unescaped. It fails only when
-// the value cannot be marshalled.
-func (o Output) Text() (string, error) {
-	return Text(o.Value)
-}
-
-// Text renders a tool's content the way Output.Text does, so a dispatcher
-// serving a value that did not come from Execute (a resumed pause's input,
-// a refusal) renders it by the same rule.
+// Text renders a tool's content (an Output's Value, or a value that did not
+// come from Execute, such as a resumed pause's input or a refusal) as the
+// text served to the model: a string as is, json.RawMessage and []byte as
+// their bytes, nil as "null", anything else as compact JSON with HTML
+// characters left unescaped. It fails only when the value cannot be
+// marshalled.
 func Text(v any) (string, error) {
 	switch x := v.(type) {
 	case string:

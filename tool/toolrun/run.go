@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/toolcall"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -82,12 +81,6 @@ func NeedsCheckIn(d tool.Declaration, args json.RawMessage) (need bool, err erro
 	return d.CheckIn(bytes.Clone(args)), nil
 }
 
-// Hidden reports whether d's argument is one whose value is never printed
-// (tool.WithHiddenArguments).
-func Hidden(d tool.Declaration, argument string) bool {
-	return slices.Contains(d.HiddenArguments, argument)
-}
-
 // Execute runs d's func on args (already validated by the caller, or not,
 // as its mode says) and reads the return value. The call (WithCall) should
 // be attached to ctx. A panic in the func is recovered and returned as a
@@ -126,8 +119,9 @@ func run(ctx context.Context, d tool.Declaration, args json.RawMessage) (v any, 
 type Outcome struct {
 	// Rejection holds the validation issues, or nil.
 	Rejection *Rejection
-	// Ran reports whether the func ran. It is false when an enforced
-	// rejection stopped the call.
+	// Ran reports whether the func ran. It is false only when the
+	// rejection stopped the call (Rejection.Stops), and Rejection then says
+	// why.
 	Ran bool
 	// Output is what the func produced, when it ran without error.
 	Output Output
@@ -135,9 +129,6 @@ type Outcome struct {
 	// arguments decode error or the tool's own), when it ran and failed.
 	Err error
 }
-
-// Enforced reports whether issues stopped the call.
-func (o Outcome) Enforced() bool { return o.Rejection != nil && !o.Ran }
 
 // PauseData reports whether err is (or wraps) the error of tool.Pause, and
 // returns the data the tool asked to show the person. A dispatcher that

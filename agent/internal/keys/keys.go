@@ -32,6 +32,17 @@ var (
 	NewMessages     = flow.Key[[]llm.Message]("newMessages")
 )
 
+// HonestyLayers is the results layer's mark that it was armed for the run: a record without it
+// was not judged, so its standing is not folded.
+var HonestyLayers = flow.Key[map[string]bool]("honestyLayers")
+
+// The reasons of the assessment of a turn that was not folded: the agent had no results layer,
+// or the turn left no record (it failed before its first stage committed).
+const (
+	ReasonNotArmed = "results-layer-not-armed"
+	ReasonNoRecord = "no-record"
+)
+
 // All returns every key the agent chart declares before any layer adds its own, in the chart's
 // order.
 func All() []flow.KeyDecl {

@@ -3,7 +3,7 @@
 // Assessment it returns and its vocabularies are the public package honesty/assess, imported
 // here under its own name; importers that also use the public package name this one
 // assessfold. A user gets the fold's result from agent.Result.Assessment or
-// agent.AssessRecord.
+// record.Record.Assessment (package agent/record).
 //
 // Fold is pure. It reads committed state only (never events, never a clock), so the same call
 // gives the same Assessment during the run, after it from a stored record, and from a

@@ -7,6 +7,7 @@ package inputs
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,7 +224,7 @@ func Answer(a inputs.Ask, r inputs.Reply, toolOf ToolOf, st Stamp) (Outcome, err
 					row.Period = true
 				}
 				if fits {
-					row.Source, row.Value, row.Free = SourceAnswered, Printed(x.value, toolrun.Hidden(x.t.Declaration(), x.b.Argument)), len(f.Enum) == 0
+					row.Source, row.Value, row.Free = SourceAnswered, Printed(x.value, slices.Contains(x.t.Declaration().HiddenArguments, x.b.Argument)), len(f.Enum) == 0
 					out.Fills[id] = append(out.Fills[id], Fill{Argument: x.b.Argument, Value: x.value, Source: SourceAnswered})
 				} else {
 					row.Asked = AskedInvalidAnswer

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/honesty/ledger"
 	"github.com/agentfootprint/agentfootprint-go/tool"
-	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
 // Rule and source words (wire facts of the argument row).
@@ -172,7 +171,7 @@ func resolveCall(c Call, t *tool.Tool, args map[string]json.RawMessage, st Stamp
 	for _, name := range RuledArguments(t) {
 		r := rules[name]
 		row := baseRow(c, t, name, st)
-		hidden := toolrun.Hidden(t.Declaration(), name)
+		hidden := slices.Contains(t.Declaration().HiddenArguments, name)
 		row.Rule = RuleAsk
 		if r.Assume != nil {
 			row.Rule = RuleAssume
