@@ -36,10 +36,14 @@ type runState struct {
 
 	// mu guards blobs and events: a tool may report progress from a
 	// goroutine of its own.
-	mu      sync.Mutex
-	blobs   map[string][]byte
-	events  []event.Event
-	dropped int
+	mu    sync.Mutex
+	blobs map[string][]byte
+	// blobBytes holds the copies of the small blobs (request tails,
+	// responses, tool outputs): a few chunks per run instead of one
+	// allocation per blob.
+	blobBytes chunk[byte]
+	events    []event.Event
+	dropped   int
 	// hold, when set, keeps this call's events for its batch to record in
 	// call order (parallel dispatch, dispatch_parallel.go).
 	hold *heldEvents
@@ -56,6 +60,8 @@ type runState struct {
 	// bodyHash hashes each request from the state inside the bytes it
 	// shares with the one before.
 	bodyHash prefixHasher
+	// spans holds the copies of the requests' span lists (call-llm only).
+	spans chunk[llm.Span]
 
 	// histUnits are the unit names ("history/<i>") of history messages
 	// past commonHistoryUnits, made once per index instead of once per
@@ -103,7 +109,7 @@ func (rs *runState) putBlob(h string, b []byte) {
 		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
 	}
 	if _, ok := rs.blobs[h]; !ok {
-		rs.blobs[h] = append([]byte(nil), b...)
+		rs.blobs[h] = rs.blobBytes.copyOf(b, 4<<10, 4<<10)
 	}
 }
 

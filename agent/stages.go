@@ -183,12 +183,15 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		d := u.Definition()
 		req.Messages = append(req.Messages, llm.Message{Role: d.Role, Content: d.Text, Unit: u.ID()})
 	}
-	for _, name := range a.order {
+	for i, name := range a.order {
 		if !a.offered(name, cu) {
 			continue
 		}
 		t := a.tools[name]
 		d := t.Declaration()
+		if req.Tools == nil {
+			req.Tools = make([]llm.ToolSchema, 0, len(a.order)-i)
+		}
 		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	if wrapped && len(req.Tools) > 0 {
