@@ -60,6 +60,9 @@ type batch struct {
 	msgs    []llm.Message
 	results []state.ToolResult
 	rows    []coverage.DeclaredCoverage
+	// one holds calls when the model made a single call (the usual case),
+	// so the batch and its calls are one allocation.
+	one [1]llm.ToolCall
 }
 
 // outcome is what dispatching one call produced.
@@ -88,9 +91,14 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 	b.turn, _ = kTurnNumber.Get(s)
 	calls, _ := kLatestToolCalls.Get(s)
 	// Copy the calls as plain data: what the tools see cannot reach state.
-	b.calls = make([]llm.ToolCall, len(calls))
+	// The arguments' copies come from the run's chunk (capacity-clipped).
+	if len(calls) == 1 {
+		b.calls = b.one[:]
+	} else {
+		b.calls = make([]llm.ToolCall, len(calls))
+	}
 	for i, c := range calls {
-		c.Args = append(json.RawMessage(nil), c.Args...)
+		c.Args = b.rs.argBytes.copyOf(c.Args, 512, 4<<10)
 		b.calls[i] = c
 	}
 	return b
