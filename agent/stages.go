@@ -172,13 +172,19 @@ func (p *providerFailure) Error() string { return "the model call failed: " + p.
 func (p *providerFailure) Unwrap() error { return p.err }
 
 func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
-	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
+	box := new(requestBox)
+	req := &box.req
+	*req = llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
 	var buf [8]placedUnit
-	if sys := placedUnits(buf[:0], a.cfg.units, cu.Units, inject.SlotSystem); len(sys) > 0 {
+	sys := placedUnits(buf[:0], a.cfg.units, cu.Units, inject.SlotSystem)
+	switch {
+	case len(sys) == 1:
+		req.System = box.sys[:0]
+	case len(sys) > 1:
 		req.System = make([]llm.Segment, 0, len(sys))
-		for _, p := range sys {
-			req.System = append(req.System, llm.Segment{Unit: p.u.ID(), Text: p.u.Definition().Text})
-		}
+	}
+	for _, p := range sys {
+		req.System = append(req.System, llm.Segment{Unit: p.u.ID(), Text: p.u.Definition().Text})
 	}
 	req.Messages = make([]llm.Message, 0, len(hist)+1)
 	for _, i := range cu.History.Sent {
@@ -200,7 +206,11 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		t := a.tools[name]
 		d := t.Declaration()
 		if req.Tools == nil {
-			req.Tools = make([]llm.ToolSchema, 0, len(a.order)-i)
+			if len(a.order)-i == 1 {
+				req.Tools = box.tool[:0]
+			} else {
+				req.Tools = make([]llm.ToolSchema, 0, len(a.order)-i)
+			}
 		}
 		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: d.Description, InputSchema: d.InputSchema})
 	}
@@ -212,6 +222,15 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 	}
 	a.seams.shapeRequest(s, req)
 	return req
+}
+
+// requestBox is a model call's request with room for one system segment and
+// one tool declaration, the shape of most requests: one allocation for the
+// three.
+type requestBox struct {
+	req  llm.Request
+	sys  [1]llm.Segment
+	tool [1]llm.ToolSchema
 }
 
 // placedUnit is a unit placed in a slot and its position there.
