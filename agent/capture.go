@@ -58,7 +58,11 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 	}
 	out.SpansKept = kept
 	// Copied: a provider written outside this module may reuse its buffers.
-	out.Spans = append([]llm.Span{}, ex.Spans[kept:]...)
+	// The copies of a run share a few chunks; an empty list stays [], not null.
+	out.Spans = rs.spans.copyOf(ex.Spans[kept:], 16, 64)
+	if out.Spans == nil {
+		out.Spans = []llm.Span{}
+	}
 	rs.prevSpans = ex.Spans
 	resp := ex.ResponseBody
 	if resp == nil && len(ex.Frames) > 0 {

@@ -60,6 +60,12 @@ type batch struct {
 	msgs    []llm.Message
 	results []state.ToolResult
 	rows    []coverage.DeclaredCoverage
+	// one, oneMsg and oneRes hold calls, msgs and results when the model
+	// made a single call (the usual case), so the batch and its lists are
+	// one allocation.
+	one    [1]llm.ToolCall
+	oneMsg [1]llm.Message
+	oneRes [1]state.ToolResult
 }
 
 // outcome is what dispatching one call produced.
@@ -88,9 +94,14 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 	b.turn, _ = kTurnNumber.Get(s)
 	calls, _ := kLatestToolCalls.Get(s)
 	// Copy the calls as plain data: what the tools see cannot reach state.
-	b.calls = make([]llm.ToolCall, len(calls))
+	// The arguments' copies come from the run's chunk (capacity-clipped).
+	if len(calls) == 1 {
+		b.calls, b.msgs, b.results = b.one[:], b.oneMsg[:0], b.oneRes[:0]
+	} else {
+		b.calls = make([]llm.ToolCall, len(calls))
+	}
 	for i, c := range calls {
-		c.Args = append(json.RawMessage(nil), c.Args...)
+		c.Args = b.rs.argBytes.copyOf(c.Args, 512, 4<<10)
 		b.calls[i] = c
 	}
 	return b
@@ -234,7 +245,13 @@ func (b *batch) commit(done bool) {
 		kHistory.Append(b.s, b.msgs...)
 		b.msgs = nil
 	}
-	kToolResults.Set(b.s, append([]state.ToolResult{}, b.results...))
+	// The batch's list itself, capacity-clipped: a later call of the batch
+	// appends past what this commit holds and writes nothing before it.
+	if b.results == nil {
+		kToolResults.Set(b.s, []state.ToolResult{})
+	} else {
+		kToolResults.Set(b.s, b.results[:len(b.results):len(b.results)])
+	}
 	if n := len(b.results); n > 0 {
 		kLastToolResult.Set(b.s, b.results[n-1])
 	}

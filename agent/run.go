@@ -317,16 +317,44 @@ func newRunID() string {
 	return "run-" + hex.EncodeToString(b[:])
 }
 
+// cloneMessages copies ms and every tool call's arguments: the tool calls of
+// all messages share one array and their arguments one byte slice (each
+// piece capacity-clipped), three allocations instead of two per call.
 func cloneMessages(ms []llm.Message) []llm.Message {
 	out := make([]llm.Message, len(ms))
+	ncalls, nargs := 0, 0
+	for _, m := range ms {
+		ncalls += len(m.ToolCalls)
+		for _, c := range m.ToolCalls {
+			nargs += len(c.Args)
+		}
+	}
+	var calls []llm.ToolCall
+	var args []byte
+	if ncalls > 0 {
+		calls = make([]llm.ToolCall, 0, ncalls)
+	}
+	if nargs > 0 {
+		args = make([]byte, 0, nargs)
+	}
 	for i, m := range ms {
 		if m.ToolCalls != nil {
-			calls := make([]llm.ToolCall, len(m.ToolCalls))
-			for j, c := range m.ToolCalls {
-				c.Args = append(json.RawMessage(nil), c.Args...)
-				calls[j] = c
+			from := len(calls)
+			for _, c := range m.ToolCalls {
+				if len(c.Args) > 0 {
+					at := len(args)
+					args = append(args, c.Args...)
+					c.Args = args[at:len(args):len(args)]
+				} else {
+					c.Args = nil
+				}
+				calls = append(calls, c)
 			}
-			m.ToolCalls = calls
+			m.ToolCalls = calls[from:len(calls):len(calls)]
+			if m.ToolCalls == nil {
+				// A non-nil empty list stays non-nil.
+				m.ToolCalls = []llm.ToolCall{}
+			}
 		}
 		out[i] = m
 	}

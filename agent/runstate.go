@@ -37,10 +37,14 @@ type runState struct {
 
 	// mu guards blobs and events: a tool may report progress from a
 	// goroutine of its own.
-	mu      sync.Mutex
-	blobs   map[string][]byte
-	events  []event.Event
-	dropped int
+	mu    sync.Mutex
+	blobs map[string][]byte
+	// blobBytes holds the copies of the small blobs (request tails,
+	// responses, tool outputs): a few chunks per run instead of one
+	// allocation per blob.
+	blobBytes chunk[byte]
+	events    []event.Event
+	dropped   int
 	// hold, when set, keeps this call's events for its batch to record in
 	// call order (parallel dispatch, dispatch_parallel.go).
 	hold *heldEvents
@@ -57,6 +61,18 @@ type runState struct {
 	// bodyHash hashes each request from the state inside the bytes it
 	// shares with the one before.
 	bodyHash prefixHasher
+	// spans holds the copies of the requests' span lists (call-llm only).
+	spans chunk[llm.Span]
+	// activeUnits holds the context.evaluated events' lists of active
+	// units (context stage only).
+	activeUnits chunk[event.ActiveUnit]
+	// indices backs firstIndices.
+	indices []int
+	// lastTools is the tool list of the last llm.request event.
+	lastTools []event.ToolName
+	// argBytes holds the batches' copies of tool-call arguments (the tool
+	// stage only, before any call runs).
+	argBytes chunk[byte]
 
 	// histUnits are the unit names ("history/<i>") of history messages
 	// past commonHistoryUnits, made once per index instead of once per
@@ -107,7 +123,7 @@ func (rs *runState) putBlob(h string, b []byte) {
 		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
 	}
 	if _, ok := rs.blobs[h]; !ok {
-		rs.blobs[h] = append([]byte(nil), b...)
+		rs.blobs[h] = rs.blobBytes.copyOf(b, 4<<10, 4<<10)
 	}
 }
 
@@ -204,6 +220,46 @@ func (rs *runState) shared(iter int) (path []string, it *int) {
 		it = rs.iterPtr
 	}
 	return rs.compPath[:1:1], it
+}
+
+// toolNames is the llm.request event's list of the tools a request
+// declared. The calls of a run usually declare the same tools, so the list
+// of the call before is shared when it names the same ones (capacity-clipped;
+// an event's payload is read, never written, once emitted). Call-llm only.
+func (rs *runState) toolNames(tools []llm.ToolSchema) []event.ToolName {
+	if len(rs.lastTools) == len(tools) && rs.lastTools != nil {
+		same := true
+		for i, t := range tools {
+			if rs.lastTools[i].Name != t.Name {
+				same = false
+				break
+			}
+		}
+		if same {
+			return rs.lastTools
+		}
+	}
+	out := make([]event.ToolName, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, event.ToolName{Name: t.Name})
+	}
+	rs.lastTools = out[:len(out):len(out)]
+	return out
+}
+
+// firstIndices returns 0, 1, …, n-1 (non-nil, capacity-clipped): the
+// history a call without a window sends. The calls of a run share one
+// array, each reading a prefix of it; nothing writes into it once handed
+// out. Context stage only.
+func (rs *runState) firstIndices(n int) []int {
+	if len(rs.indices) < n || rs.indices == nil {
+		next := make([]int, max(2*n, 16))
+		for i := range next {
+			next[i] = i
+		}
+		rs.indices = next
+	}
+	return rs.indices[:n:n]
 }
 
 // deliver keeps ev in the record (under the cap) and hands it to listeners.

@@ -111,16 +111,18 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 			kCoverage.Append(s, rows...)
 		}
 	}
-	cu := state.ContextUnits{Iteration: iter, Units: entries, History: a.historyWindow(iter, hist)}
+	cu := state.ContextUnits{Iteration: iter, Units: entries, History: a.historyWindow(iter, hist, rs)}
 	if cu.Units == nil {
 		cu.Units = []inject.Entry{}
 	}
 	kContextUnits.Set(s, cu)
 	rs.emit(s, event.ContextEvaluated, iter, func() any {
-		p := event.ContextEvaluatedPayload{Iteration: iter, Active: make([]event.ActiveUnit, 0, len(entries)), Dropped: []event.DroppedUnit{}}
+		p := event.ContextEvaluatedPayload{Iteration: iter, Dropped: []event.DroppedUnit{}}
+		var buf [8]event.ActiveUnit
+		active := buf[:0]
 		for _, e := range entries {
 			if e.Active {
-				p.Active = append(p.Active, event.ActiveUnit{ID: e.ID, Trigger: string(e.Trigger.Kind)})
+				active = append(active, event.ActiveUnit{ID: e.ID, Trigger: string(e.Trigger.Kind)})
 			} else {
 				p.InactiveCount++
 			}
@@ -129,6 +131,10 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 			}
 		}
 		p.Dropped = append(p.Dropped, evictedUnits(cu.History.Evicted)...)
+		// The lists of a run share chunks; none is active: [], not null.
+		if p.Active = rs.activeUnits.copyOf(active, 16, 64); p.Active == nil {
+			p.Active = []event.ActiveUnit{}
+		}
 		return p
 	})
 	return nil, nil
@@ -170,9 +176,19 @@ func (p *providerFailure) Error() string { return "the model call failed: " + p.
 func (p *providerFailure) Unwrap() error { return p.err }
 
 func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
-	req := &llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
-	for _, u := range contextunits.Placed(a.cfg.units, cu.Units, inject.SlotSystem) {
-		req.System = append(req.System, llm.Segment{Unit: u.ID(), Text: u.Definition().Text})
+	box := new(requestBox)
+	req := &box.req
+	*req = llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
+	var buf [8]placedUnit
+	sys := placedUnits(buf[:0], a.cfg.units, cu.Units, inject.SlotSystem)
+	switch {
+	case len(sys) == 1:
+		req.System = box.sys[:0]
+	case len(sys) > 1:
+		req.System = make([]llm.Segment, 0, len(sys))
+	}
+	for _, p := range sys {
+		req.System = append(req.System, llm.Segment{Unit: p.u.ID(), Text: p.u.Definition().Text})
 	}
 	req.Messages = make([]llm.Message, 0, len(hist)+1)
 	for _, i := range cu.History.Sent {
@@ -183,16 +199,23 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		m.Unit = rs.historyUnit(i)
 		req.Messages = append(req.Messages, m)
 	}
-	for _, u := range contextunits.Placed(a.cfg.units, cu.Units, inject.SlotMessages) {
-		d := u.Definition()
-		req.Messages = append(req.Messages, llm.Message{Role: d.Role, Content: d.Text, Unit: u.ID()})
+	for _, p := range placedUnits(buf[:0], a.cfg.units, cu.Units, inject.SlotMessages) {
+		d := p.u.Definition()
+		req.Messages = append(req.Messages, llm.Message{Role: d.Role, Content: d.Text, Unit: p.u.ID()})
 	}
-	for _, name := range a.order {
+	for i, name := range a.order {
 		if !a.offered(name, cu) {
 			continue
 		}
 		t := a.tools[name]
 		d := t.Declaration()
+		if req.Tools == nil {
+			if len(a.order)-i == 1 {
+				req.Tools = box.tool[:0]
+			} else {
+				req.Tools = make([]llm.ToolSchema, 0, len(a.order)-i)
+			}
+		}
 		req.Tools = append(req.Tools, llm.ToolSchema{Name: name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	if wrapped && len(req.Tools) > 0 {
@@ -203,6 +226,43 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 	}
 	a.seams.shapeRequest(s, req)
 	return req
+}
+
+// requestBox is a model call's request with room for one system segment and
+// one tool declaration, the shape of most requests: one allocation for the
+// three.
+type requestBox struct {
+	req  llm.Request
+	sys  [1]llm.Segment
+	tool [1]llm.ToolSchema
+}
+
+// placedUnit is a unit placed in a slot and its position there.
+type placedUnit struct {
+	u   *inject.Unit
+	pos int
+}
+
+// placedUnits appends to dst the units entries placed in slot, in placement
+// order — what inject.Placed answers, for the agent's units (each listed
+// once), into a buffer the caller keeps on its stack.
+func placedUnits(dst []placedUnit, units []*inject.Unit, entries []inject.Entry, slot inject.Slot) []placedUnit {
+	for i, e := range entries {
+		if e.Placed == nil || e.Placed.Slot != slot || i >= len(units) {
+			continue
+		}
+		p := placedUnit{u: units[i], pos: e.Placed.Position}
+		// Insertion keeps equal positions in entry order, as a stable
+		// sort does; a slot holds a handful of units.
+		j := len(dst)
+		dst = append(dst, p)
+		for j > 0 && dst[j-1].pos > p.pos {
+			dst[j] = dst[j-1]
+			j--
+		}
+		dst[j] = p
+	}
+	return dst
 }
 
 func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
@@ -245,11 +305,8 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		p := event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
 			SystemPromptChars: textlen.UTF16(llm.SystemText(req.System)),
-			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: make([]event.ToolName, 0, len(req.Tools)),
+			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: rs.toolNames(req.Tools),
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
-		}
-		for _, t := range req.Tools {
-			p.Tools = append(p.Tools, event.ToolName{Name: t.Name})
 		}
 		return p
 	})
@@ -266,8 +323,21 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		})
 		return nil, &providerFailure{err: empty}
 	}
-	calls := append([]llm.ToolCall{}, resp.ToolCalls...)
-	kHistory.Append(s, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
+	var calls []llm.ToolCall
+	var msg []llm.Message
+	if len(resp.ToolCalls) <= 1 {
+		// The usual reply (an answer or one call): its history message
+		// and its call list in one allocation.
+		t := new(assistantTurn)
+		calls = append(t.call[:0], resp.ToolCalls...)
+		calls = calls[:len(calls):len(calls)]
+		msg = t.msg[:]
+	} else {
+		calls = append([]llm.ToolCall{}, resp.ToolCalls...)
+		msg = make([]llm.Message, 1)
+	}
+	msg[0] = llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls}
+	kHistory.Append(s, msg...)
 	kLatestContent.Set(s, resp.Content)
 	kLatestToolCalls.Set(s, calls)
 	kLLMRequest.Set(s, capt)
@@ -297,6 +367,13 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		}
 	})
 	return nil, nil
+}
+
+// assistantTurn holds the history message of a reply with at most one tool
+// call, and that call.
+type assistantTurn struct {
+	msg  [1]llm.Message
+	call [1]llm.ToolCall
 }
 
 // complete calls the provider, streaming when it can and someone listens for

@@ -193,9 +193,12 @@ func keepNewest(hist []llm.Message, reason string, limit int, size func(group) i
 
 // historyWindow is the history part of contextUnits for one iteration:
 // every index sent, nothing evicted, unless a window is set.
-func (a *Agent) historyWindow(iter int, hist []llm.Message) state.HistoryWindow {
+func (a *Agent) historyWindow(iter int, hist []llm.Message, rs *runState) state.HistoryWindow {
 	w := a.cfg.window
 	if w.strategy == nil {
+		if rs != nil {
+			return state.HistoryWindow{Sent: rs.firstIndices(len(hist)), Evicted: []state.Evicted{}}
+		}
 		sent := make([]int, len(hist))
 		for i := range sent {
 			sent[i] = i

@@ -30,7 +30,7 @@ func BenchmarkHistoryWindow(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				a.historyWindow(5, hist)
+				a.historyWindow(5, hist, nil)
 			}
 		})
 	}

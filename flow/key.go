@@ -189,6 +189,9 @@ func (k listKind[E]) fromAnys(anys []any) ([]E, error) {
 func (k listKind[E]) tail(v any) (any, error) {
 	switch t := v.(type) {
 	case []E:
+		if len(t) == cap(t) {
+			return v, nil // already clipped (ListKey.Append): no second box
+		}
 		return t[:len(t):len(t)], nil
 	case []any:
 		return k.fromAnys(t)
