@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/storetest"
 	"github.com/jackc/pgx/v5"
@@ -131,4 +132,14 @@ func BenchmarkPutRunParallel(b *testing.B) {
 	s := openFresh(b)
 	defer s.Close()
 	storetest.BenchmarkPutRunParallel(b, s)
+}
+
+func TestOldRowsRead(t *testing.T) {
+	testDSN(t)
+	storetest.RunOldRows(t, openFresh, func(s store.Store, run *store.Run) error {
+		st := s.(*Store)
+		st.mode = stored.Whole
+		defer func() { st.mode = stored.Compact }()
+		return st.PutRun(context.Background(), run)
+	})
 }
