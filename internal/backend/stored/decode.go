@@ -38,7 +38,8 @@ func header(form []byte) (flags byte, dict Key, body []byte, err error) {
 		return 0, dict, nil, formErr("layout version %d, this library reads %d (written by a newer version?)", rest[0], version)
 	}
 	flags, rest = rest[1], rest[2:]
-	if flags&^(flagDeflate|flagDict) != 0 || flags == flagDict {
+	if flags&^(flagDeflate|flagDict|flagDictTail) != 0 || flags&flagDict != 0 && flags&flagDeflate == 0 ||
+		flags&flagDictTail != 0 && flags&flagDict == 0 {
 		return 0, dict, nil, formErr("unknown flags %#x", flags)
 	}
 	if flags&flagDict != 0 {
@@ -77,6 +78,9 @@ func (in *inflater) parse(form, dict []byte) (*Form, error) {
 	if flags&flagDeflate != 0 {
 		if flags&flagDict == 0 {
 			dict = nil
+		}
+		if flags&flagDictTail != 0 && len(dict) > dictTail {
+			dict = dict[len(dict)-dictTail:]
 		}
 		if body, err = in.inflate(body, dict, MaxValue); err != nil {
 			return nil, formErr("segments: %v", err)

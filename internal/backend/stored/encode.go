@@ -51,8 +51,12 @@ type Run struct {
 	NewDict *Key
 }
 
-// minDictBody is the shortest form body compressed against the dictionary.
-const minDictBody = 256
+// minDictBody is the shortest form body compressed against the dictionary; a body shorter
+// than dictTail is compressed against the dictionary's last dictTail bytes.
+const (
+	minDictBody = 128
+	dictTail    = 4 << 10
+)
 
 // piece is one cut of a value: a chunk candidate, or a short piece kept literal.
 type piece struct {
@@ -227,17 +231,24 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 		head = append(head, version)
 		flags := byte(0)
 		if m == Compact {
-			// Loading the dictionary costs about as much as compressing 32 KiB, so a short
-			// form is compressed without it.
-			d := dict
-			if len(body) < minDictBody {
+			// Loading a dictionary costs about as much as compressing as many bytes, so a
+			// short form is compressed against the dictionary's last dictTail bytes only,
+			// and a very short one without it.
+			d, tail := dict, false
+			switch {
+			case len(body) < minDictBody:
 				d = nil
+			case len(body) < dictTail && len(d) > dictTail:
+				d, tail = d[len(d)-dictTail:], true
 			}
 			zb := z.deflate(body, d)
 			if len(zb) < len(body) {
 				body, flags = zb, flagDeflate
 				if d != nil {
 					flags |= flagDict
+				}
+				if tail {
+					flags |= flagDictTail
 				}
 			}
 		}

@@ -52,8 +52,9 @@ const version = 1
 
 // The form's flags byte.
 const (
-	flagDeflate = 1 << iota // the segments are compressed with DEFLATE (RFC 1951)
-	flagDict                // ... against the dictionary chunk whose key follows the flags
+	flagDeflate  = 1 << iota // the segments are compressed with DEFLATE (RFC 1951)
+	flagDict                 // ... against the dictionary chunk whose key follows the flags
+	flagDictTail             // ... its last dictTail bytes only
 )
 
 // The segment tags.
@@ -161,31 +162,44 @@ func (in *inflater) unpack(data []byte, n int) ([]byte, error) {
 	return b, nil
 }
 
-// deflater compresses with one reusable writer per dictionary.
+// deflater compresses with one reusable writer per dictionary (a writer keeps the
+// dictionary it was made with across Reset).
 type deflater struct {
 	buf     bytes.Buffer
-	plain   *flate.Writer
-	withDic *flate.Writer
+	writers []dictWriter
+}
+
+type dictWriter struct {
+	dict []byte
+	w    *flate.Writer
+}
+
+// sameBytes reports whether a and b are the same slice (not merely equal bytes).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func (z *deflater) deflate(b, dict []byte) []byte {
 	z.buf.Reset()
-	w := &z.plain
-	if dict != nil {
-		w = &z.withDic
+	var w *flate.Writer
+	for _, dw := range z.writers {
+		if sameBytes(dw.dict, dict) && (dw.dict == nil) == (dict == nil) {
+			w = dw.w
+			w.Reset(&z.buf)
+			break
+		}
 	}
-	if *w == nil {
+	if w == nil {
 		// A valid level never fails.
 		if dict != nil {
-			*w, _ = flate.NewWriterDict(&z.buf, flate.DefaultCompression, dict)
+			w, _ = flate.NewWriterDict(&z.buf, flate.DefaultCompression, dict)
 		} else {
-			*w, _ = flate.NewWriter(&z.buf, flate.DefaultCompression)
+			w, _ = flate.NewWriter(&z.buf, flate.DefaultCompression)
 		}
-	} else {
-		(*w).Reset(&z.buf)
+		z.writers = append(z.writers, dictWriter{dict, w})
 	}
-	(*w).Write(b) // writes to a bytes.Buffer cannot fail
-	(*w).Close()
+	w.Write(b) // writes to a bytes.Buffer cannot fail
+	w.Close()
 	return bytes.Clone(z.buf.Bytes())
 }
 

@@ -142,6 +142,7 @@ func conversation(turns int) []*store.Run {
 				{Data: []byte{}},
 				{Data: append(bytes.Clone(marker), 1, 0, 'L', 1, 'x')},
 				{Data: bytes.Repeat([]byte{0}, 5000)},
+				{Data: []byte(fmt.Sprintf(`{"turn":%d,"text":%q}`, n, text[:min(len(text), 1000+n*200)]))},
 			},
 		}
 		for i := range run.Blobs {
