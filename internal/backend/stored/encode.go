@@ -114,7 +114,7 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 			n := cut(rest)
 			p := piece{b: rest[:n]}
 			rest = rest[n:]
-			if n >= minKeyed {
+			if n >= minChunk {
 				p.key, p.keyed = sha256.Sum256(p.b), true
 				if count[p.key] == 0 {
 					keys = append(keys, p.key)
@@ -300,7 +300,7 @@ func previousLiterals(run *store.Run, h Holder, dictKey Key, dict []byte, haveDi
 			continue
 		}
 		for _, s := range f.segs {
-			if !s.isChunk && len(s.literal) >= minKeyed {
+			if !s.isChunk && len(s.literal) >= minChunk {
 				seen[sha256.Sum256(s.literal)] = true
 			}
 		}
