@@ -205,7 +205,11 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 		}
 	}
 	for i, segs := range segsOf {
-		var body []byte
+		size := 16
+		for _, sg := range segs {
+			size += 48 + len(sg.literal)
+		}
+		body := make([]byte, 0, size)
 		body = binary.AppendUvarint(body, uint64(len(values[i])))
 		refs := false
 		for _, sg := range segs {

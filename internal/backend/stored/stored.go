@@ -218,6 +218,18 @@ func (in *inflater) inflate(z, dict []byte, limit int) ([]byte, error) {
 	} else if err := in.r.(flate.Resetter).Reset(&in.src, dict); err != nil {
 		return nil, err
 	}
+	// A chunk's length is known: its bytes are read into a buffer of that size at once.
+	if limit <= maxChunk {
+		b := make([]byte, limit+1)
+		n, err := io.ReadFull(in.r, b)
+		switch {
+		case err == io.ErrUnexpectedEOF || err == io.EOF:
+			return b[:n], nil
+		case err != nil:
+			return nil, err
+		}
+		return nil, fmt.Errorf("decompresses to more than %d bytes", limit)
+	}
 	b, err := io.ReadAll(io.LimitReader(in.r, int64(limit)+1))
 	if err != nil {
 		return nil, err
