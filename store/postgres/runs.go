@@ -61,7 +61,12 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 	// What the encoder asks (which chunks the store holds, the agent's dictionary, the
 	// conversation's previous run) is read before the write transaction: chunk rows are
 	// never deleted, so the answers stay true.
-	w, err := stored.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
+	enc, _ := s.encoders.Get().(*stored.Encoder)
+	if enc == nil {
+		enc = new(stored.Encoder)
+	}
+	w, err := enc.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
+	s.encoders.Put(enc)
 	if err != nil {
 		return fmt.Errorf("postgres: storing run %q: %w", run.ID, err)
 	}

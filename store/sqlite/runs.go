@@ -44,7 +44,12 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 	// Encoding is CPU work: it is done before taking the write lock. What it asks the
 	// store (which chunks it holds, the agent's dictionary) is read outside the write
 	// transaction: chunk rows are never deleted, so the answers stay true.
-	rows, err := stored.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
+	enc, _ := s.encoders.Get().(*stored.Encoder)
+	if enc == nil {
+		enc = new(stored.Encoder)
+	}
+	rows, err := enc.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
+	s.encoders.Put(enc)
 	if err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
 	}

@@ -34,6 +34,9 @@ type Store struct {
 	// mode is how PutRun lays out what it writes: stored.Compact, except in tests that
 	// write the layout of schema 1 (stored.Whole) or measure the encoding against it.
 	mode stored.Mode
+	// encoders keeps the encoders of finished writes (each holds DEFLATE writers of about a
+	// megabyte) for the next ones.
+	encoders sync.Pool
 
 	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
 	// the first half of its blobs are written: the place a crash does the most harm.

@@ -65,9 +65,22 @@ type piece struct {
 	keyed bool
 }
 
+// Encoder keeps the DEFLATE writers of the runs it encodes (about a megabyte each), so a
+// backend that keeps a few encoders (one per concurrent writer) does not make new ones for
+// every run. It is not safe for concurrent use.
+type Encoder struct {
+	z deflater
+}
+
+// EncodeRun returns what to write for run (already validated) in mode m, asking h which
+// chunks and which dictionary the store holds, with a new Encoder.
+func EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
+	return new(Encoder).EncodeRun(run, m, h)
+}
+
 // EncodeRun returns what to write for run (already validated) in mode m, asking h which
 // chunks and which dictionary the store holds.
-func EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
+func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 	values := [][]byte{run.Record}
 	if len(run.Events) > 0 {
 		values = append(values, run.Events)
@@ -81,7 +94,7 @@ func EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 		copy(out, values)
 	} else {
 		var err error
-		if r.Chunks, r.NewDict, err = encodeValues(values, out, run, m, h); err != nil {
+		if r.Chunks, r.NewDict, err = encodeValues(values, out, run, m, h, &e.z); err != nil {
 			return nil, err
 		}
 	}
@@ -101,7 +114,7 @@ func EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 
 // encodeValues writes the stored form of each of values into out and returns the chunk rows
 // to insert, and the key of the dictionary chunk this run made (nil when it made none).
-func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chunk, *Key, error) {
+func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder, z *deflater) ([]Chunk, *Key, error) {
 	cuts := make([][]piece, len(values))
 	count := map[Key]int{}
 	var keys []Key
@@ -146,7 +159,6 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 	}
 	shared := func(p piece) bool { return p.keyed && (count[p.key] > 1 || held[p.key] || seen[p.key]) }
 
-	var z deflater
 	var rows []Chunk
 	if m == Compact {
 		if haveDict {
@@ -188,7 +200,7 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 			run = append(run, segment{key: p.key, n: len(p.b), isChunk: true})
 			if !held[p.key] && !written[p.key] {
 				written[p.key] = true
-				rows = append(rows, Chunk{Key: p.key, Data: packChunk(p.b, m, &z)})
+				rows = append(rows, Chunk{Key: p.key, Data: packChunk(p.b, m, z)})
 			}
 		}
 		segsOf[i] = append(segs, groupRefs(run, nodes, &nodeKeys)...)
@@ -245,7 +257,7 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 			case len(body) < dictTail && len(d) > dictTail:
 				d, tail = d[len(d)-dictTail:], true
 			}
-			zb := z.deflate(body, d)
+			zb := z.deflate(body, d, dictID{key: dictKey, tail: tail})
 			if len(zb) < len(body) {
 				body, flags = zb, flagDeflate
 				if d != nil {
@@ -269,7 +281,7 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder) ([]Chu
 		usedDict = usedDict || flags&flagDict != 0
 	}
 	if newDict != nil && usedDict {
-		rows = append(rows, Chunk{Key: dictKey, Data: packChunk(newDict, m, &z)})
+		rows = append(rows, Chunk{Key: dictKey, Data: packChunk(newDict, m, z)})
 		return rows, &dictKey, nil
 	}
 	return rows, nil, nil

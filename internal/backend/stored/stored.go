@@ -125,7 +125,7 @@ func formErr(format string, args ...any) error {
 // is smaller.
 func packChunk(b []byte, m Mode, z *deflater) []byte {
 	if m == Compact {
-		if c := z.deflate(b, nil); len(c) < len(b) {
+		if c := z.deflate(b, nil, dictID{}); len(c) < len(b) {
 			return append([]byte{chunkDeflate}, c...)
 		}
 	}
@@ -166,37 +166,39 @@ func (in *inflater) unpack(data []byte, n int) ([]byte, error) {
 // dictionary it was made with across Reset).
 type deflater struct {
 	buf     bytes.Buffer
-	writers []dictWriter
+	writers map[dictID]*flate.Writer
 }
 
-type dictWriter struct {
-	dict []byte
-	w    *flate.Writer
+// dictID names the dictionary of a writer: the dictionary chunk's key and whether only its
+// tail is used; the zero value is no dictionary.
+type dictID struct {
+	key  Key
+	tail bool
 }
 
-// sameBytes reports whether a and b are the same slice (not merely equal bytes).
-func sameBytes(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-func (z *deflater) deflate(b, dict []byte) []byte {
-	z.buf.Reset()
-	var w *flate.Writer
-	for _, dw := range z.writers {
-		if sameBytes(dw.dict, dict) && (dw.dict == nil) == (dict == nil) {
-			w = dw.w
-			w.Reset(&z.buf)
-			break
-		}
+// deflate compresses b against dict, which id names (the zero id with a nil dict).
+func (z *deflater) deflate(b, dict []byte, id dictID) []byte {
+	if dict == nil {
+		id = dictID{}
 	}
-	if w == nil {
+	z.buf.Reset()
+	w := z.writers[id]
+	if w != nil {
+		w.Reset(&z.buf)
+	} else {
 		// A valid level never fails.
 		if dict != nil {
 			w, _ = flate.NewWriterDict(&z.buf, flate.DefaultCompression, dict)
 		} else {
 			w, _ = flate.NewWriter(&z.buf, flate.DefaultCompression)
 		}
-		z.writers = append(z.writers, dictWriter{dict, w})
+		if z.writers == nil {
+			z.writers = map[dictID]*flate.Writer{}
+		}
+		if len(z.writers) >= 4 {
+			clear(z.writers) // an encoder moving on to other agents' dictionaries
+		}
+		z.writers[id] = w
 	}
 	w.Write(b) // writes to a bytes.Buffer cannot fail
 	w.Close()
