@@ -278,15 +278,32 @@ func FuzzRebuild(f *testing.F) {
 	})
 }
 
-// FuzzEncode stores arbitrary values and checks they rebuild byte for byte.
+// FuzzEncode stores arbitrary values as two runs of one conversation and checks they
+// rebuild byte for byte. The agent's dictionary is made once, from a seed run, so that each
+// input costs a write, not a new dictionary (and CI's short runs explore many inputs).
 func FuzzEncode(f *testing.F) {
 	f.Add([]byte(`{"role":"user","content":"hi"}`), []byte("x"))
 	f.Add(bytes.Repeat([]byte(`{"role":"tool","content":"abc"},`), 200), bytes.Repeat([]byte{7}, 3000))
+	base := newMemStore()
+	base.put(f, conversation(1)[0], Compact)
+	enc := new(Encoder)
 	f.Fuzz(func(t *testing.T, record, blob []byte) {
 		m := newMemStore()
+		for k, v := range base.chunks {
+			m.chunks[k] = v
+		}
+		m.dicts["a"] = base.dicts["a"]
 		for i := range 2 {
-			run := &store.Run{RunInfo: store.RunInfo{ID: fmt.Sprint(i), AgentID: "a"}, Record: record, Blobs: []store.Blob{{SHA256: store.Digest(blob), Data: blob}}}
-			m.get(t, run, m.put(t, run, Compact))
+			run := &store.Run{RunInfo: store.RunInfo{ID: fmt.Sprint(i), SessionID: "s", AgentID: "a"}, Record: record, Blobs: []store.Blob{{SHA256: store.Digest(blob), Data: blob}}}
+			w, err := enc.EncodeRun(run, Compact, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range w.Chunks {
+				m.chunks[c.Key] = c.Data
+			}
+			m.last[PreviousKey(run)] = [][]byte{w.Record}
+			m.get(t, run, w)
 			record = append(bytes.Clone(record), blob...)
 		}
 	})
