@@ -6,6 +6,7 @@ package stored
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
@@ -148,6 +149,12 @@ func encodeValues(values, out [][]byte, run *store.Run, m Mode, h Holder, z *def
 	var dictKey Key
 	var newDict []byte
 	k, d, haveDict, err := h.Dict(run.AgentID)
+	var fe *FormError
+	if errors.As(err, &fe) {
+		// A damaged dictionary row must not cost the run: it is written without it (and
+		// makes a new dictionary, which its forms refer to by key).
+		k, d, haveDict, err = Key{}, nil, false, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}

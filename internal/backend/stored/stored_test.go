@@ -308,3 +308,18 @@ func FuzzEncode(f *testing.F) {
 		}
 	})
 }
+
+func TestDamagedDictionaryDoesNotCostTheRun(t *testing.T) {
+	m := newMemStore()
+	runs := conversation(3)
+	m.put(t, runs[0], Compact)
+	k := m.dicts["a"]
+	good := m.chunks[k]
+	m.chunks[k] = []byte{chunkRaw, 'x'} // no longer hashes to its key
+	w := m.put(t, runs[1], Compact)
+	m.chunks[k] = good
+	m.get(t, runs[1], w)
+	if got, ok, _ := DictKey(w.Record); ok && got == k {
+		t.Error("the run was compressed against the damaged dictionary")
+	}
+}
