@@ -90,9 +90,9 @@ func (h *memHolder) Dict(agentID string) (stored.Key, []byte, bool, error) {
 }
 
 // tally counts the bytes of the rows a SQLite store writes for runs in mode m, as
-// stored.EncodeRun lays them out: every column of each run row (times as 8 bytes each),
-// each blob row once (digest, size, data), each run's links to its blobs, each chunk row
-// once (key and data) and the meta rows naming an agent's dictionary chunk and the last run
+// stored.EncodeRun lays them out: every column of each run row (times as 8 bytes each; its
+// blob list), each blob row once (digest, size, data), the link rows of a run written in
+// the schema 1 layout, each chunk row once (key and data) and the meta rows naming an agent's dictionary chunk and the last run
 // of a conversation. Rows already
 // held are not written again, as PutRun's ON CONFLICT DO NOTHING does.
 func tally(t testing.TB, runs []*store.Run, m stored.Mode) int {
@@ -105,9 +105,11 @@ func tally(t testing.TB, runs []*store.Run, m stored.Mode) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n += len(run.ID) + len(run.SessionID) + len(run.AgentID) + 8 + 8 + len(run.Status) + len(run.Answer) + len(w.Record) + len(w.Events)
+		n += len(run.ID) + len(run.SessionID) + len(run.AgentID) + 8 + 8 + len(run.Status) + len(run.Answer) + len(w.Record) + len(w.Events) + len(w.BlobList)
 		for i, b := range run.Blobs {
-			n += len(run.ID) + len(b.SHA256)
+			if w.BlobList == nil {
+				n += len(run.ID) + len(b.SHA256) // a link row, as schema 1 wrote
+			}
 			if !blobs[b.SHA256] {
 				blobs[b.SHA256] = true
 				n += len(b.SHA256) + 8 + len(w.Blobs[i])
@@ -172,7 +174,8 @@ func sqliteBytes(t testing.TB, runs []*store.Run) int {
 	var n int
 	const q = `SELECT
 		(SELECT coalesce(sum(length(CAST(id AS BLOB)) + length(CAST(session_id AS BLOB)) + length(CAST(agent_id AS BLOB)) + 16
-			+ length(CAST(status AS BLOB)) + length(CAST(answer AS BLOB)) + length(record) + coalesce(length(events), 0)), 0) FROM runs)
+			+ length(CAST(status AS BLOB)) + length(CAST(answer AS BLOB)) + length(record) + coalesce(length(events), 0)
+			+ coalesce(length(blob_list), 0)), 0) FROM runs)
 		+ (SELECT coalesce(sum(length(CAST(sha256 AS BLOB)) + 8 + length(data)), 0) FROM blobs)
 		+ (SELECT coalesce(sum(length(CAST(run_id AS BLOB)) + length(CAST(sha256 AS BLOB))), 0) FROM run_blobs)
 		+ (SELECT coalesce(sum(length(sha256) + length(data)), 0) FROM chunks)

@@ -120,12 +120,15 @@ var schemaV1 = []string{
 
 // schemaV2 is what schema 2 adds to schema 1: the chunks that stored forms of records,
 // events and blobs refer to (see internal/backend/stored), each kept once under the SHA-256
-// of its bytes. Rows written under schema 1 read as they are.
+// of its bytes, and a run row's list of its blobs (32-byte digests; NULL in rows written
+// under schema 1, whose blobs are listed by agentfootprint_run_blobs). Rows written under
+// schema 1 read as they are.
 var schemaV2 = []string{
 	`CREATE TABLE IF NOT EXISTS agentfootprint_chunks (
 		sha256 bytea PRIMARY KEY,
 		data   bytea NOT NULL
 	)`,
+	`ALTER TABLE agentfootprint_runs ADD COLUMN IF NOT EXISTS blob_list bytea`,
 }
 
 // initSchema creates the tables, or checks the recorded version, under a transaction-scoped

@@ -101,13 +101,13 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 				ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
 					started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
-					answer = excluded.answer, record = excluded.record, events = excluded.events`,
+					answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list`,
 				run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
-				w.Record, events); err != nil {
+				w.Record, events, w.BlobList); err != nil {
 				return err
 			}
 			if s.midPut != nil && len(blobs) == 0 {
@@ -125,7 +125,9 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 				}
 				batch.Queue(`INSERT INTO agentfootprint_blobs (sha256, size, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
 					b.digest, b.size, b.data)
-				batch.Queue(`INSERT INTO agentfootprint_run_blobs (run_id, sha256) VALUES ($1, $2)`, run.ID, b.digest)
+				if w.BlobList == nil { // else the run row lists its blobs
+					batch.Queue(`INSERT INTO agentfootprint_run_blobs (run_id, sha256) VALUES ($1, $2)`, run.ID, b.digest)
+				}
 			}
 			batch.Queue(`INSERT INTO agentfootprint_meta (key, value) VALUES ($1, $2)
 				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, stored.PreviousKey(run), run.ID)
@@ -146,10 +148,10 @@ func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
 		return pgx.BeginTxFunc(ctx, c, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			var started, ended int64
 			var status string
-			var record, events []byte
-			err := tx.QueryRow(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events
+			var record, events, blobList []byte
+			err := tx.QueryRow(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list
 				FROM agentfootprint_runs WHERE id = $1`, id).
-				Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events)
+				Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return &store.NotFoundError{Kind: "run", ID: id}
 			}
@@ -157,23 +159,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
 				return err
 			}
 			run.StartedAt, run.EndedAt, run.Status = fromNanos(started), fromNanos(ended), store.Status(status)
-			rows, err := tx.Query(ctx, `SELECT b.sha256, b.data FROM agentfootprint_run_blobs l
-				JOIN agentfootprint_blobs b ON b.sha256 = l.sha256 WHERE l.run_id = $1 ORDER BY b.sha256`, id)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var b store.Blob
-				if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
-					rows.Close()
-					return err
-				}
-				if b.Data == nil {
-					b.Data = []byte{}
-				}
-				run.Blobs = append(run.Blobs, b)
-			}
-			if err := rows.Err(); err != nil {
+			if run.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
 				return err
 			}
 			var forms []*[]byte
@@ -495,8 +481,8 @@ func (h holder) Previous(run *store.Run) ([][]byte, error) {
 		if err != nil {
 			return err
 		}
-		var record, events []byte
-		err = c.QueryRow(h.ctx, `SELECT record, events FROM agentfootprint_runs WHERE id = $1`, id).Scan(&record, &events)
+		var record, events, blobList []byte
+		err = c.QueryRow(h.ctx, `SELECT record, events, blob_list FROM agentfootprint_runs WHERE id = $1`, id).Scan(&record, &events, &blobList)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -504,26 +490,61 @@ func (h holder) Previous(run *store.Run) ([][]byte, error) {
 			return err
 		}
 		out = [][]byte{record, events}
-		rows, err := c.Query(h.ctx, `SELECT b.sha256, b.data FROM agentfootprint_run_blobs l
-			JOIN agentfootprint_blobs b ON b.sha256 = l.sha256 WHERE l.run_id = $1`, id)
+		blobs, err := runBlobs(h.ctx, c, id, blobList)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var d string
-			var data []byte
-			if err := rows.Scan(&d, &data); err != nil {
-				return err
-			}
-			if stored.BlobIsForm(d, data) {
-				out = append(out, data)
+		for _, b := range blobs {
+			if stored.BlobIsForm(b.SHA256, b.Data) {
+				out = append(out, b.Data)
 			}
 		}
-		return rows.Err()
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("finding the previous run: %w", err)
+	}
+	return out, nil
+}
+
+// runBlobs returns the blob rows of run id as stored (forms not rebuilt), sorted by digest:
+// those its row lists (list, since schema 2) or, for a row written before (nil list), those
+// its links name. A listed blob that is missing is an error.
+func runBlobs(ctx context.Context, q querier, id string, list []byte) ([]store.Blob, error) {
+	var rows pgx.Rows
+	var err error
+	want := -1
+	if list == nil {
+		rows, err = q.Query(ctx, `SELECT b.sha256, b.data FROM agentfootprint_run_blobs l
+			JOIN agentfootprint_blobs b ON b.sha256 = l.sha256 WHERE l.run_id = $1 ORDER BY b.sha256`, id)
+	} else {
+		digests, perr := stored.ParseBlobList(list)
+		if perr != nil {
+			return nil, perr
+		}
+		want = len(digests)
+		rows, err = q.Query(ctx, `SELECT sha256, data FROM agentfootprint_blobs WHERE sha256 = ANY($1) ORDER BY sha256`, digests)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Blob
+	for rows.Next() {
+		var b store.Blob
+		if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
+			return nil, err
+		}
+		if b.Data == nil {
+			b.Data = []byte{}
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if want >= 0 && len(out) != want {
+		return nil, fmt.Errorf("%d of the %d blobs the run lists are missing", want-len(out), want)
 	}
 	return out, nil
 }

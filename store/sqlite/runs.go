@@ -66,13 +66,17 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 	defer tx.Rollback()
 	// The first statement writes, so the deferred transaction takes the write lock at once
 	// (waiting out busy_timeout) instead of failing on a read-to-write upgrade.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	var blobList any
+	if rows.BlobList != nil {
+		blobList = rows.BlobList
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
 			started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
-			answer = excluded.answer, record = excluded.record, events = excluded.events`,
+			answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list`,
 		run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
-		rows.Record, events); err != nil {
+		rows.Record, events, blobList); err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
 	}
 	for _, c := range rows.Chunks {
@@ -102,6 +106,9 @@ func (s *Store) PutRun(ctx context.Context, run *store.Run) error {
 			b.SHA256, len(b.Data), rows.Blobs[i]); err != nil {
 			return fmt.Errorf("sqlite: storing blob %s of run %q: %w", b.SHA256, run.ID, err)
 		}
+		if rows.BlobList != nil {
+			continue // the run row lists its blobs
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO run_blobs (run_id, sha256) VALUES (?, ?) ON CONFLICT DO NOTHING`,
 			run.ID, b.SHA256); err != nil {
 			return fmt.Errorf("sqlite: storing blob %s of run %q: %w", b.SHA256, run.ID, err)
@@ -129,9 +136,9 @@ func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
 	run := &store.Run{}
 	var started, ended int64
 	var status string
-	var record, events []byte
-	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events
-		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events)
+	var record, events, blobList []byte
+	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list
+		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &store.NotFoundError{Kind: "run", ID: id}
 	}
@@ -146,26 +153,9 @@ func (s *Store) GetRun(ctx context.Context, id string) (*store.Run, error) {
 	if stored.IsForm(events) {
 		forms = append(forms, &events)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT b.sha256, b.data FROM run_blobs l JOIN blobs b ON b.sha256 = l.sha256
-		WHERE l.run_id = ? ORDER BY b.sha256`, id)
-	if err != nil {
+	if run.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
 		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var b store.Blob
-		if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
-			return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
-		}
-		if b.Data == nil {
-			b.Data = []byte{}
-		}
-		run.Blobs = append(run.Blobs, b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
-	}
-	rows.Close()
 	for i := range run.Blobs {
 		if stored.BlobIsForm(run.Blobs[i].SHA256, run.Blobs[i].Data) {
 			forms = append(forms, &run.Blobs[i].Data)
@@ -258,8 +248,8 @@ func (h holder) Previous(run *store.Run) ([][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the previous run: %w", err)
 	}
-	var record, events []byte
-	err = h.s.db.QueryRowContext(h.ctx, `SELECT record, events FROM runs WHERE id = ?`, id).Scan(&record, &events)
+	var record, events, blobList []byte
+	err = h.s.db.QueryRowContext(h.ctx, `SELECT record, events, blob_list FROM runs WHERE id = ?`, id).Scan(&record, &events, &blobList)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -267,32 +257,80 @@ func (h holder) Previous(run *store.Run) ([][]byte, error) {
 		return nil, fmt.Errorf("reading the previous run %q: %w", id, err)
 	}
 	out := [][]byte{record, events}
-	rows, err := h.s.db.QueryContext(h.ctx, `SELECT b.sha256, b.data FROM run_blobs l JOIN blobs b ON b.sha256 = l.sha256
-		WHERE l.run_id = ?`, id)
+	blobs, err := runBlobs(h.ctx, h.s.db, id, blobList)
 	if err != nil {
 		return nil, fmt.Errorf("reading the previous run %q: %w", id, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var d string
-		var data []byte
-		if err := rows.Scan(&d, &data); err != nil {
-			return nil, fmt.Errorf("reading the previous run %q: %w", id, err)
-		}
-		if stored.BlobIsForm(d, data) {
-			out = append(out, data)
+	for _, b := range blobs {
+		if stored.BlobIsForm(b.SHA256, b.Data) {
+			out = append(out, b.Data)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// queryer is what the reads need of a database or a transaction.
+type queryer interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// runBlobs returns the blob rows of run id as stored (forms not rebuilt), sorted by digest:
+// those its row lists (list, since schema 2) or, for a row written before (nil list), those
+// its links name. A listed blob that is missing is an error.
+func runBlobs(ctx context.Context, q queryer, id string, list []byte) ([]store.Blob, error) {
+	var out []store.Blob
+	scan := func(rows *sql.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			var b store.Blob
+			if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
+				return err
+			}
+			if b.Data == nil {
+				b.Data = []byte{}
+			}
+			out = append(out, b)
+		}
+		return rows.Err()
+	}
+	if list == nil {
+		rows, err := q.QueryContext(ctx, `SELECT b.sha256, b.data FROM run_blobs l JOIN blobs b ON b.sha256 = l.sha256
+			WHERE l.run_id = ? ORDER BY b.sha256`, id)
+		if err != nil {
+			return nil, err
+		}
+		return out, scan(rows)
+	}
+	digests, err := stored.ParseBlobList(list)
+	if err != nil {
+		return nil, err
+	}
+	for len(digests) > 0 {
+		batch := digests[:min(len(digests), chunkBatch)]
+		digests = digests[len(batch):]
+		args := make([]any, len(batch))
+		for i := range batch {
+			args[i] = batch[i]
+		}
+		rows, err := q.QueryContext(ctx, `SELECT sha256, data FROM blobs WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`) ORDER BY sha256`, args...)
+		if err != nil {
+			return nil, err
+		}
+		if err := scan(rows); err != nil {
+			return nil, err
+		}
+	}
+	if want := len(list) / len(stored.Key{}); len(out) != want {
+		return nil, fmt.Errorf("%d of the %d blobs the run lists are missing", want-len(out), want)
+	}
+	return out, nil
 }
 
 // chunkBatch bounds the keys one chunk query names (SQLite caps a statement's parameters).
 const chunkBatch = 500
 
 // readChunks returns the stored data of the chunks under keys; keys not found are left out.
-func readChunks(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, keys []stored.Key) (map[stored.Key][]byte, error) {
+func readChunks(ctx context.Context, q queryer, keys []stored.Key) (map[stored.Key][]byte, error) {
 	out := make(map[stored.Key][]byte, len(keys))
 	for len(keys) > 0 {
 		batch := keys[:min(len(keys), chunkBatch)]

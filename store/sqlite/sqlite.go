@@ -143,12 +143,15 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 
 // schemaV2 is what schema 2 adds to schema 1: the chunks that stored forms of records,
 // events and blobs refer to (see internal/backend/stored), each kept once under the SHA-256
-// of its bytes. Rows written under schema 1 read as they are.
+// of its bytes, and a run row's list of its blobs (32-byte digests; NULL in rows written
+// under schema 1, whose blobs are listed by run_blobs). Rows written under schema 1 read as
+// they are.
 const schemaV2 = `
 CREATE TABLE IF NOT EXISTS chunks (
 	sha256 BLOB PRIMARY KEY,
 	data   BLOB NOT NULL
 );
+ALTER TABLE runs ADD COLUMN blob_list BLOB;
 `
 
 // initSchema creates the schema in an empty file, or checks the version of an existing one.

@@ -50,6 +50,9 @@ type Run struct {
 	// NewDict is set when this run made the dictionary chunk of its agent: the backend
 	// records its key for the agent (keeping an earlier one if another writer was first).
 	NewDict *Key
+	// BlobList is the run row's list of its blobs (see BlobList), written instead of link
+	// rows; nil in Whole mode, where the links are written as schema 1 did.
+	BlobList []byte
 }
 
 // minDictBody is the shortest form body compressed against the dictionary; a body shorter
@@ -96,6 +99,13 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 	} else {
 		var err error
 		if r.Chunks, r.NewDict, err = encodeValues(values, out, run, m, h, &e.z); err != nil {
+			return nil, err
+		}
+		digests := make([]string, len(run.Blobs))
+		for i, b := range run.Blobs {
+			digests[i] = b.SHA256
+		}
+		if r.BlobList, err = BlobList(digests); err != nil {
 			return nil, err
 		}
 	}

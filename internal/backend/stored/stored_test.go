@@ -323,3 +323,42 @@ func TestDamagedDictionaryDoesNotCostTheRun(t *testing.T) {
 		t.Error("the run was compressed against the damaged dictionary")
 	}
 }
+
+func TestBlobList(t *testing.T) {
+	a, b := store.Digest([]byte("a")), store.Digest([]byte("b"))
+	list, err := BlobList([]string{b, a, b})
+	if err != nil || len(list) != 64 {
+		t.Fatalf("BlobList = %d bytes, %v", len(list), err)
+	}
+	got, err := ParseBlobList(list)
+	want := []string{min(a, b), max(a, b)}
+	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("ParseBlobList = %v, %v; want %v", got, err, want)
+	}
+	if empty, err := BlobList(nil); err != nil || empty == nil || len(empty) != 0 {
+		t.Errorf("BlobList(nil) = %#v, %v; want an empty, non-nil list", empty, err)
+	}
+	for _, bad := range [][]byte{list[:40], append(bytes.Clone(list[32:]), list[:32]...), append(bytes.Clone(list[:32]), list[:32]...)} {
+		if _, err := ParseBlobList(bad); err == nil {
+			t.Errorf("ParseBlobList accepted %x", bad)
+		}
+	}
+}
+
+// FuzzParseBlobList: a blob list parses only when it is whole, sorted keys, and then
+// writes back to the same bytes.
+func FuzzParseBlobList(f *testing.F) {
+	l, _ := BlobList([]string{store.Digest([]byte("a")), store.Digest([]byte("b"))})
+	f.Add(l)
+	f.Add([]byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, list []byte) {
+		ds, err := ParseBlobList(list)
+		if err != nil {
+			return
+		}
+		back, err := BlobList(ds)
+		if err != nil || !bytes.Equal(back, list) {
+			t.Fatalf("%x parses to %v, which writes back as %x (%v)", list, ds, back, err)
+		}
+	})
+}
