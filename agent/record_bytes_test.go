@@ -190,12 +190,11 @@ func BenchmarkRecordBytes(b *testing.B) {
 	}
 }
 
-// conversationBytes holds a conversation of turns turns (each: one 2 KB
-// tool result, then an answer) and returns the bytes of its turns' records
-// together and the bytes of its unique content: each distinct text once —
-// the system prompt, the tool's declaration, every message and tool-call
-// argument of the final history.
-func conversationBytes(t testing.TB, turns int) (stored, unique int) {
+// conversation holds a conversation of turns turns, each: one page of the tool's logs, then
+// an answer. It returns every turn's result and the bytes of its unique content: each
+// distinct text once — the system prompt, the tool's declaration, every message and
+// tool-call argument of the final history.
+func conversation(t testing.TB, turns int, lt *tool.Tool) (results []*agent.Result, unique int) {
 	var rs []scripted.Reply
 	for i := 1; i <= turns; i++ {
 		rs = append(rs,
@@ -203,7 +202,6 @@ func conversationBytes(t testing.TB, turns int) (stored, unique int) {
 			scripted.Reply{Content: fmt.Sprintf("Page %d shows the checkout error rate at 12%% with upstream resets.", i)})
 	}
 	const system = "You read logs page by page."
-	lt := logsTool(t)
 	a, err := agent.New(scripted.New(rs...), agent.WithTools(lt), agent.WithSystemPrompt(system))
 	if err != nil {
 		t.Fatal(err)
@@ -214,11 +212,7 @@ func conversationBytes(t testing.TB, turns int) (stored, unique int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := json.Marshal(res.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stored += len(b)
+		results = append(results, res)
 	}
 	seen := map[string]bool{system: true}
 	seen[lt.Name()+lt.Declaration().Description+string(lt.Declaration().InputSchema)] = true
@@ -231,7 +225,22 @@ func conversationBytes(t testing.TB, turns int) (stored, unique int) {
 	for s := range seen {
 		unique += len(s)
 	}
-	return stored, unique
+	return results, unique
+}
+
+// conversationBytes holds a conversation of turns turns (each: one 2 KB tool result, then
+// an answer) and returns the bytes of its turns' records together and the bytes of its
+// unique content (see conversation).
+func conversationBytes(t testing.TB, turns int) (records, unique int) {
+	results, unique := conversation(t, turns, logsTool(t))
+	for _, res := range results {
+		b, err := json.Marshal(res.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records += len(b)
+	}
+	return records, unique
 }
 
 // TestConversationBytes logs how a 20-turn conversation's records compare

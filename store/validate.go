@@ -15,8 +15,10 @@ import (
 )
 
 // SchemaVersion is the newest store schema this library writes. A store recording a higher
-// number is refused with *SchemaVersionError.
-const SchemaVersion = 1
+// number is refused with *SchemaVersionError. Schema 2 keeps a run's record, events and
+// blobs as content-addressed chunks shared between runs (a backend opening a schema 1 store
+// upgrades it in place, and still reads the rows written before).
+const SchemaVersion = 2
 
 // maxIDLen bounds run and session ids; longer ids are refused rather than truncated.
 const maxIDLen = 256

@@ -7,9 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,6 +26,13 @@ type runStore struct {
 	pool   *pgxpool.Pool
 	where  string
 	closed atomic.Bool
+
+	// mode is how PutRun lays out what it writes: stored.Compact, except in tests that
+	// write the layout of schema 1 (stored.Whole) or measure the encoding against it.
+	mode stored.Mode
+	// encoders keeps the encoders of finished writes (each holds DEFLATE writers of about a
+	// megabyte) for the next ones.
+	encoders sync.Pool
 
 	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
 	// the first half of its blobs are sent.
@@ -56,7 +66,7 @@ func open(ctx context.Context, dsn string) (*runStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &runStore{pool: p}
+	s := &runStore{pool: p, mode: stored.Compact}
 	if err := s.initSchema(ctx); err != nil {
 		p.Close()
 		return nil, err
@@ -119,6 +129,19 @@ var schemaV1 = []string{
 	)`,
 }
 
+// schemaV2 is what schema 2 adds to schema 1: the chunks that stored forms of records,
+// events and blobs refer to (see internal/backend/stored), each kept once under the SHA-256
+// of its bytes, and a run row's list of its blobs (32-byte digests; NULL in rows written
+// under schema 1, whose blobs are listed by agentfootprint_run_blobs). Rows written under
+// schema 1 read as they are.
+var schemaV2 = []string{
+	`CREATE TABLE IF NOT EXISTS agentfootprint_chunks (
+		sha256 bytea PRIMARY KEY,
+		data   bytea NOT NULL
+	)`,
+	`ALTER TABLE agentfootprint_runs ADD COLUMN IF NOT EXISTS blob_list bytea`,
+}
+
 // initSchema creates the tables, or checks the recorded version, under a transaction-scoped
 // advisory lock so that processes starting together do not race.
 func (s *runStore) initSchema(ctx context.Context) error {
@@ -159,9 +182,21 @@ func (s *runStore) initSchema(ctx context.Context) error {
 			if n > store.SchemaVersion {
 				return &store.SchemaVersionError{Where: "postgres " + s.where, Found: n, Supported: store.SchemaVersion}
 			}
+			if n < 2 {
+				// Schema 1 → 2 adds the chunk table; the rows already there are read as they are.
+				for _, stmt := range schemaV2 {
+					if _, err := tx.Exec(ctx, stmt); err != nil {
+						return fmt.Errorf("postgres: %s: upgrading the schema: %w", s.where, err)
+					}
+				}
+				if _, err := tx.Exec(ctx, `UPDATE agentfootprint_meta SET value = $1 WHERE key = 'schema_version'`,
+					strconv.Itoa(store.SchemaVersion)); err != nil {
+					return fmt.Errorf("postgres: %s: upgrading the schema: %w", s.where, err)
+				}
+			}
 			return nil
 		}
-		for _, stmt := range schemaV1 {
+		for _, stmt := range append(slices.Clone(schemaV1), schemaV2...) {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return fmt.Errorf("postgres: %s: creating the schema: %w", s.where, err)
 			}

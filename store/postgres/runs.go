@@ -1,16 +1,22 @@
 // This file holds the postgres Store's reads and writes: runs with their blobs in one
-// transaction (sent as one batch), listing, blobs and checkpoints.
+// transaction (sent as one batch), listing, blobs and checkpoints. A run's record, events
+// and blobs are written in the stored encoding of internal/backend/stored (chunks shared by
+// content, compressed) and rebuilt byte for byte on reading; rows written before schema 2
+// read as they are.
 
 package postgres
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/jackc/pgx/v5"
 )
@@ -52,22 +58,56 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := run.Validate(); err != nil {
 		return err
 	}
-	blobs := slices.Clone(run.Blobs)
-	slices.SortFunc(blobs, func(a, b store.Blob) int { return strings.Compare(a.SHA256, b.SHA256) })
-	blobs = slices.CompactFunc(blobs, func(a, b store.Blob) bool { return a.SHA256 == b.SHA256 })
-	var events []byte
-	if len(run.Events) > 0 {
-		events = run.Events
+	// What the encoder asks (which chunks the store holds, the agent's dictionary, the
+	// conversation's previous run) is read before the write transaction: chunk rows are
+	// never deleted, so the answers stay true.
+	enc, _ := s.encoders.Get().(*stored.Encoder)
+	if enc == nil {
+		enc = new(stored.Encoder)
 	}
-	err := s.with(ctx, func(c *pgx.Conn) error {
+	w, err := enc.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
+	s.encoders.Put(enc)
+	if err != nil {
+		return fmt.Errorf("postgres: storing run %q: %w", run.ID, err)
+	}
+	type blobRow struct {
+		digest string
+		size   int
+		data   []byte
+	}
+	blobs := make([]blobRow, len(run.Blobs))
+	for i, b := range run.Blobs {
+		blobs[i] = blobRow{b.SHA256, len(b.Data), w.Blobs[i]}
+	}
+	slices.SortFunc(blobs, func(a, b blobRow) int { return strings.Compare(a.digest, b.digest) })
+	blobs = slices.CompactFunc(blobs, func(a, b blobRow) bool { return a.digest == b.digest })
+	// Chunks go in key order, like blobs in digest order, so that concurrent writers
+	// sharing them cannot deadlock.
+	chunks := slices.Clone(w.Chunks)
+	slices.SortFunc(chunks, func(a, b stored.Chunk) int { return bytes.Compare(a.Key[:], b.Key[:]) })
+	events := w.Events
+	err = s.with(ctx, func(c *pgx.Conn) error {
 		return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			var pre pgx.Batch
+			for _, ch := range chunks {
+				pre.Queue(`INSERT INTO agentfootprint_chunks (sha256, data) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING`, ch.Key[:], ch.Data)
+			}
+			if w.NewDict != nil {
+				pre.Queue(`INSERT INTO agentfootprint_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`,
+					dictMetaKey(run.AgentID), hex.EncodeToString(w.NewDict[:]))
+			}
+			if pre.Len() > 0 {
+				if err := tx.SendBatch(ctx, &pre).Close(); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 				ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
 					started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
-					answer = excluded.answer, record = excluded.record, events = excluded.events`,
+					answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list`,
 				run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
-				[]byte(run.Record), events); err != nil {
+				w.Record, events, w.BlobList); err != nil {
 				return err
 			}
 			if s.midPut != nil && len(blobs) == 0 {
@@ -83,14 +123,14 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 					batch = pgx.Batch{}
 					s.midPut()
 				}
-				data := b.Data
-				if data == nil {
-					data = []byte{}
-				}
 				batch.Queue(`INSERT INTO agentfootprint_blobs (sha256, size, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
-					b.SHA256, len(data), data)
-				batch.Queue(`INSERT INTO agentfootprint_run_blobs (run_id, sha256) VALUES ($1, $2)`, run.ID, b.SHA256)
+					b.digest, b.size, b.data)
+				if w.BlobList == nil { // else the run row lists its blobs
+					batch.Queue(`INSERT INTO agentfootprint_run_blobs (run_id, sha256) VALUES ($1, $2)`, run.ID, b.digest)
+				}
 			}
+			batch.Queue(`INSERT INTO agentfootprint_meta (key, value) VALUES ($1, $2)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, stored.PreviousKey(run), run.ID)
 			return tx.SendBatch(ctx, &batch).Close()
 		})
 	})
@@ -108,10 +148,10 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 		return pgx.BeginTxFunc(ctx, c, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			var started, ended int64
 			var status string
-			var record, events []byte
-			err := tx.QueryRow(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events
+			var record, events, blobList []byte
+			err := tx.QueryRow(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list
 				FROM agentfootprint_runs WHERE id = $1`, id).
-				Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events)
+				Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return &store.NotFoundError{Kind: "run", ID: id}
 			}
@@ -119,27 +159,31 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 				return err
 			}
 			run.StartedAt, run.EndedAt, run.Status = fromNanos(started), fromNanos(ended), store.Status(status)
+			if run.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
+				return err
+			}
+			var forms []*[]byte
+			if stored.IsForm(record) {
+				forms = append(forms, &record)
+			}
+			if stored.IsForm(events) {
+				forms = append(forms, &events)
+			}
+			for i := range run.Blobs {
+				if stored.BlobIsForm(run.Blobs[i].SHA256, run.Blobs[i].Data) {
+					forms = append(forms, &run.Blobs[i].Data)
+				}
+			}
+			if err := stored.Rebuild(forms, func(keys []stored.Key) (map[stored.Key][]byte, error) {
+				return readChunks(ctx, tx, keys)
+			}); err != nil {
+				return err
+			}
 			run.Record = record
 			if len(events) > 0 {
 				run.Events = events
 			}
-			rows, err := tx.Query(ctx, `SELECT b.sha256, b.data FROM agentfootprint_run_blobs l
-				JOIN agentfootprint_blobs b ON b.sha256 = l.sha256 WHERE l.run_id = $1 ORDER BY b.sha256`, id)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var b store.Blob
-				if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
-					rows.Close()
-					return err
-				}
-				if b.Data == nil {
-					b.Data = []byte{}
-				}
-				run.Blobs = append(run.Blobs, b)
-			}
-			return rows.Err()
+			return nil
 		})
 	})
 	var nf *store.NotFoundError
@@ -260,6 +304,16 @@ func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading blob %s: %w", d, err)
 	}
+	if stored.BlobIsForm(d, data) {
+		err := s.with(ctx, func(c *pgx.Conn) error {
+			return stored.Rebuild([]*[]byte{&data}, func(keys []stored.Key) (map[stored.Key][]byte, error) {
+				return readChunks(ctx, c, keys)
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("postgres: reading blob %s: %w", d, err)
+		}
+	}
 	if data == nil {
 		data = []byte{}
 	}
@@ -311,4 +365,186 @@ func (s *runStore) GetCheckpoint(ctx context.Context, sessionID string) (*store.
 	}
 	cp.Data, cp.UpdatedAt = data, fromNanos(updated)
 	return cp, nil
+}
+
+// dictMetaKey is the agentfootprint_meta key under which the dictionary chunk of an agent's
+// runs is recorded (its hex key).
+func dictMetaKey(agentID string) string { return "dict:" + agentID }
+
+// querier is what readChunks needs of a connection or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// readChunks returns the row data of the chunks under keys; keys not found are left out.
+func readChunks(ctx context.Context, q querier, keys []stored.Key) (map[stored.Key][]byte, error) {
+	args := make([][]byte, len(keys))
+	for i := range keys {
+		args[i] = keys[i][:]
+	}
+	rows, err := q.Query(ctx, `SELECT sha256, data FROM agentfootprint_chunks WHERE sha256 = ANY($1)`, args)
+	if err != nil {
+		return nil, fmt.Errorf("reading chunks: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[stored.Key][]byte, len(keys))
+	for rows.Next() {
+		var k, data []byte
+		if err := rows.Scan(&k, &data); err != nil {
+			return nil, fmt.Errorf("reading chunks: %w", err)
+		}
+		if len(k) == len(stored.Key{}) {
+			out[stored.Key(k)] = data
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading chunks: %w", err)
+	}
+	return out, nil
+}
+
+// holder answers the encoder's questions from the store.
+type holder struct {
+	s   *runStore
+	ctx context.Context
+}
+
+func (h holder) Held(keys []stored.Key) (map[stored.Key]bool, error) {
+	args := make([][]byte, len(keys))
+	for i := range keys {
+		args[i] = keys[i][:]
+	}
+	held := make(map[stored.Key]bool, len(keys))
+	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+		rows, err := c.Query(h.ctx, `SELECT sha256 FROM agentfootprint_chunks WHERE sha256 = ANY($1)`, args)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k []byte
+			if err := rows.Scan(&k); err != nil {
+				return err
+			}
+			if len(k) == len(stored.Key{}) {
+				held[stored.Key(k)] = true
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking up chunks: %w", err)
+	}
+	return held, nil
+}
+
+func (h holder) Dict(agentID string) (stored.Key, []byte, bool, error) {
+	var k stored.Key
+	var d []byte
+	found := false
+	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+		var hexKey string
+		err := c.QueryRow(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = $1`, dictMetaKey(agentID)).Scan(&hexKey)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if k, err = stored.ParseKey(hexKey); err != nil {
+			return err
+		}
+		rows, err := readChunks(h.ctx, c, []stored.Key{k})
+		if err != nil {
+			return err
+		}
+		if d, err = stored.UnpackDict(k, rows[k]); err != nil {
+			return err
+		}
+		found = true
+		return nil
+	})
+	if err != nil {
+		return stored.Key{}, nil, false, fmt.Errorf("reading the dictionary of agent %q: %w", agentID, err)
+	}
+	return k, d, found, nil
+}
+
+func (h holder) Previous(run *store.Run) ([][]byte, error) {
+	var out [][]byte
+	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+		var id string
+		err := c.QueryRow(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = $1`, stored.PreviousKey(run)).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var record, events, blobList []byte
+		err = c.QueryRow(h.ctx, `SELECT record, events, blob_list FROM agentfootprint_runs WHERE id = $1`, id).Scan(&record, &events, &blobList)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out = [][]byte{record, events}
+		blobs, err := runBlobs(h.ctx, c, id, blobList)
+		if err != nil {
+			return err
+		}
+		for _, b := range blobs {
+			if stored.BlobIsForm(b.SHA256, b.Data) {
+				out = append(out, b.Data)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("finding the previous run: %w", err)
+	}
+	return out, nil
+}
+
+// runBlobs returns the blob rows of run id as stored (forms not rebuilt), sorted by digest:
+// those its row lists (list, since schema 2) or, for a row written before (nil list), those
+// its links name. A listed blob that is missing is an error.
+func runBlobs(ctx context.Context, q querier, id string, list []byte) ([]store.Blob, error) {
+	var rows pgx.Rows
+	var err error
+	want := -1
+	if list == nil {
+		rows, err = q.Query(ctx, `SELECT b.sha256, b.data FROM agentfootprint_run_blobs l
+			JOIN agentfootprint_blobs b ON b.sha256 = l.sha256 WHERE l.run_id = $1 ORDER BY b.sha256`, id)
+	} else {
+		digests, perr := stored.ParseBlobList(list)
+		if perr != nil {
+			return nil, perr
+		}
+		want = len(digests)
+		rows, err = q.Query(ctx, `SELECT sha256, data FROM agentfootprint_blobs WHERE sha256 = ANY($1) ORDER BY sha256`, digests)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Blob
+	for rows.Next() {
+		var b store.Blob
+		if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
+			return nil, err
+		}
+		if b.Data == nil {
+			b.Data = []byte{}
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if want >= 0 && len(out) != want {
+		return nil, fmt.Errorf("%d of the %d blobs the run lists are missing", want-len(out), want)
+	}
+	return out, nil
 }

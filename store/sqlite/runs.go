@@ -1,16 +1,20 @@
 // This file holds the sqlite Store's reads and writes: runs with their blobs in one
-// transaction, listing, blobs and checkpoints.
+// transaction, listing, blobs and checkpoints. A run's record, events and blobs are written
+// in the stored encoding of internal/backend/stored (chunks shared by content, compressed)
+// and rebuilt byte for byte on reading; rows written before schema 2 read as they are.
 
 package sqlite
 
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
@@ -37,6 +41,22 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := run.Validate(); err != nil {
 		return err
 	}
+	// Encoding is CPU work: it is done before taking the write lock. What it asks the
+	// store (which chunks it holds, the agent's dictionary) is read outside the write
+	// transaction: chunk rows are never deleted, so the answers stay true.
+	enc, _ := s.encoders.Get().(*stored.Encoder)
+	if enc == nil {
+		enc = new(stored.Encoder)
+	}
+	rows, err := enc.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
+	s.encoders.Put(enc)
+	if err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	var events any
+	if rows.Events != nil {
+		events = rows.Events
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -44,20 +64,36 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
 	}
 	defer tx.Rollback()
-	var events any
-	if len(run.Events) > 0 {
-		events = []byte(run.Events)
-	}
 	// The first statement writes, so the deferred transaction takes the write lock at once
 	// (waiting out busy_timeout) instead of failing on a read-to-write upgrade.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	var blobList any
+	if rows.BlobList != nil {
+		blobList = rows.BlobList
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
 			started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
-			answer = excluded.answer, record = excluded.record, events = excluded.events`,
+			answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list`,
 		run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
-		[]byte(run.Record), events); err != nil {
+		rows.Record, events, blobList); err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	for _, c := range rows.Chunks {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks (sha256, data) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING`,
+			c.Key[:], c.Data); err != nil {
+			return fmt.Errorf("sqlite: storing a chunk of run %q: %w", run.ID, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, stored.PreviousKey(run), run.ID); err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	if rows.NewDict != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`,
+			dictMetaKey(run.AgentID), hex.EncodeToString(rows.NewDict[:])); err != nil {
+			return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM run_blobs WHERE run_id = ?`, run.ID); err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
@@ -67,8 +103,11 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 			s.midPut()
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
-			b.SHA256, len(b.Data), b.Data); err != nil {
+			b.SHA256, len(b.Data), rows.Blobs[i]); err != nil {
 			return fmt.Errorf("sqlite: storing blob %s of run %q: %w", b.SHA256, run.ID, err)
+		}
+		if rows.BlobList != nil {
+			continue // the run row lists its blobs
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO run_blobs (run_id, sha256) VALUES (?, ?) ON CONFLICT DO NOTHING`,
 			run.ID, b.SHA256); err != nil {
@@ -97,9 +136,9 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 	run := &store.Run{}
 	var started, ended int64
 	var status string
-	var record, events []byte
-	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events
-		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events)
+	var record, events, blobList []byte
+	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list
+		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &store.NotFoundError{Kind: "run", ID: id}
 	}
@@ -107,30 +146,220 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 		return nil, fmt.Errorf("sqlite: reading run %q: %w", id, err)
 	}
 	run.StartedAt, run.EndedAt, run.Status = fromNanos(started), fromNanos(ended), store.Status(status)
+	var forms []*[]byte
+	if stored.IsForm(record) {
+		forms = append(forms, &record)
+	}
+	if stored.IsForm(events) {
+		forms = append(forms, &events)
+	}
+	if run.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
+		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
+	}
+	for i := range run.Blobs {
+		if stored.BlobIsForm(run.Blobs[i].SHA256, run.Blobs[i].Data) {
+			forms = append(forms, &run.Blobs[i].Data)
+		}
+	}
+	if err := stored.Rebuild(forms, func(keys []stored.Key) (map[stored.Key][]byte, error) {
+		return readChunks(ctx, tx, keys)
+	}); err != nil {
+		return nil, fmt.Errorf("sqlite: reading run %q: %w", id, err)
+	}
 	run.Record = record
 	if len(events) > 0 {
 		run.Events = events
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT b.sha256, b.data FROM run_blobs l JOIN blobs b ON b.sha256 = l.sha256
-		WHERE l.run_id = ? ORDER BY b.sha256`, id)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var b store.Blob
-		if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
-			return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
-		}
-		if b.Data == nil {
-			b.Data = []byte{}
-		}
-		run.Blobs = append(run.Blobs, b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
-	}
 	return run, nil
+}
+
+// dictMetaKey is the agentfootprint_meta key under which the dictionary chunk of an agent's
+// runs is recorded (its hex key).
+func dictMetaKey(agentID string) string { return "dict:" + agentID }
+
+// holder answers the encoder's questions from the store.
+type holder struct {
+	s   *runStore
+	ctx context.Context
+}
+
+func (h holder) Held(keys []stored.Key) (map[stored.Key]bool, error) {
+	held := make(map[stored.Key]bool, len(keys))
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), chunkBatch)]
+		keys = keys[len(batch):]
+		args := make([]any, len(batch))
+		for i := range batch {
+			args[i] = batch[i][:]
+		}
+		rows, err := h.s.db.QueryContext(h.ctx, `SELECT sha256 FROM chunks WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("looking up chunks: %w", err)
+		}
+		for rows.Next() {
+			var k []byte
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("looking up chunks: %w", err)
+			}
+			if len(k) == len(stored.Key{}) {
+				held[stored.Key(k)] = true
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("looking up chunks: %w", err)
+		}
+	}
+	return held, nil
+}
+
+func (h holder) Dict(agentID string) (stored.Key, []byte, bool, error) {
+	var hexKey string
+	err := h.s.db.QueryRowContext(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = ?`, dictMetaKey(agentID)).Scan(&hexKey)
+	if errors.Is(err, sql.ErrNoRows) {
+		return stored.Key{}, nil, false, nil
+	}
+	if err != nil {
+		return stored.Key{}, nil, false, fmt.Errorf("reading the dictionary of agent %q: %w", agentID, err)
+	}
+	k, err := stored.ParseKey(hexKey)
+	if err != nil {
+		return stored.Key{}, nil, false, fmt.Errorf("the dictionary of agent %q: %w", agentID, err)
+	}
+	rows, err := readChunks(h.ctx, h.s.db, []stored.Key{k})
+	if err != nil {
+		return stored.Key{}, nil, false, err
+	}
+	d, err := stored.UnpackDict(k, rows[k])
+	if err != nil {
+		return stored.Key{}, nil, false, fmt.Errorf("the dictionary of agent %q: %w", agentID, err)
+	}
+	return k, d, true, nil
+}
+
+func (h holder) Previous(run *store.Run) ([][]byte, error) {
+	var id string
+	err := h.s.db.QueryRowContext(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = ?`, stored.PreviousKey(run)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("finding the previous run: %w", err)
+	}
+	var record, events, blobList []byte
+	err = h.s.db.QueryRowContext(h.ctx, `SELECT record, events, blob_list FROM runs WHERE id = ?`, id).Scan(&record, &events, &blobList)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the previous run %q: %w", id, err)
+	}
+	out := [][]byte{record, events}
+	blobs, err := runBlobs(h.ctx, h.s.db, id, blobList)
+	if err != nil {
+		return nil, fmt.Errorf("reading the previous run %q: %w", id, err)
+	}
+	for _, b := range blobs {
+		if stored.BlobIsForm(b.SHA256, b.Data) {
+			out = append(out, b.Data)
+		}
+	}
+	return out, nil
+}
+
+// queryer is what the reads need of a database or a transaction.
+type queryer interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// runBlobs returns the blob rows of run id as stored (forms not rebuilt), sorted by digest:
+// those its row lists (list, since schema 2) or, for a row written before (nil list), those
+// its links name. A listed blob that is missing is an error.
+func runBlobs(ctx context.Context, q queryer, id string, list []byte) ([]store.Blob, error) {
+	var out []store.Blob
+	scan := func(rows *sql.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			var b store.Blob
+			if err := rows.Scan(&b.SHA256, &b.Data); err != nil {
+				return err
+			}
+			if b.Data == nil {
+				b.Data = []byte{}
+			}
+			out = append(out, b)
+		}
+		return rows.Err()
+	}
+	if list == nil {
+		rows, err := q.QueryContext(ctx, `SELECT b.sha256, b.data FROM run_blobs l JOIN blobs b ON b.sha256 = l.sha256
+			WHERE l.run_id = ? ORDER BY b.sha256`, id)
+		if err != nil {
+			return nil, err
+		}
+		return out, scan(rows)
+	}
+	digests, err := stored.ParseBlobList(list)
+	if err != nil {
+		return nil, err
+	}
+	for len(digests) > 0 {
+		batch := digests[:min(len(digests), chunkBatch)]
+		digests = digests[len(batch):]
+		args := make([]any, len(batch))
+		for i := range batch {
+			args[i] = batch[i]
+		}
+		rows, err := q.QueryContext(ctx, `SELECT sha256, data FROM blobs WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`) ORDER BY sha256`, args...)
+		if err != nil {
+			return nil, err
+		}
+		if err := scan(rows); err != nil {
+			return nil, err
+		}
+	}
+	if want := len(list) / len(stored.Key{}); len(out) != want {
+		return nil, fmt.Errorf("%d of the %d blobs the run lists are missing", want-len(out), want)
+	}
+	return out, nil
+}
+
+// chunkBatch bounds the keys one chunk query names (SQLite caps a statement's parameters).
+const chunkBatch = 500
+
+// readChunks returns the stored data of the chunks under keys; keys not found are left out.
+func readChunks(ctx context.Context, q queryer, keys []stored.Key) (map[stored.Key][]byte, error) {
+	out := make(map[stored.Key][]byte, len(keys))
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), chunkBatch)]
+		keys = keys[len(batch):]
+		args := make([]any, len(batch))
+		for i := range batch {
+			args[i] = batch[i][:]
+		}
+		rows, err := q.QueryContext(ctx, `SELECT sha256, data FROM chunks WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("reading chunks: %w", err)
+		}
+		for rows.Next() {
+			var k, data []byte
+			if err := rows.Scan(&k, &data); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("reading chunks: %w", err)
+			}
+			if len(k) == len(stored.Key{}) {
+				out[stored.Key(k)] = data
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading chunks: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // ListRuns implements store.Store.
@@ -223,6 +452,13 @@ func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading blob %s: %w", d, err)
+	}
+	if stored.BlobIsForm(d, data) {
+		if err := stored.Rebuild([]*[]byte{&data}, func(keys []stored.Key) (map[stored.Key][]byte, error) {
+			return readChunks(ctx, s.db, keys)
+		}); err != nil {
+			return nil, fmt.Errorf("sqlite: reading blob %s: %w", d, err)
+		}
 	}
 	if data == nil {
 		data = []byte{}

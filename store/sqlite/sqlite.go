@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -29,6 +30,13 @@ type runStore struct {
 	// waiting here is cheaper than SQLite's sleep-and-retry busy handler. Other processes
 	// are still waited for through busy_timeout.
 	writeMu sync.Mutex
+
+	// mode is how PutRun lays out what it writes: stored.Compact, except in tests that
+	// write the layout of schema 1 (stored.Whole) or measure the encoding against it.
+	mode stored.Mode
+	// encoders keeps the encoders of finished writes (each holds DEFLATE writers of about a
+	// megabyte) for the next ones.
+	encoders sync.Pool
 
 	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
 	// the first half of its blobs are written: the place a crash does the most harm.
@@ -91,7 +99,7 @@ func open(ctx context.Context, path string) (*runStore, error) {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
-	s := &runStore{db: db, path: path}
+	s := &runStore{db: db, path: path, mode: stored.Compact}
 	if err := s.initSchema(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -143,6 +151,19 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 );
 `
 
+// schemaV2 is what schema 2 adds to schema 1: the chunks that stored forms of records,
+// events and blobs refer to (see internal/backend/stored), each kept once under the SHA-256
+// of its bytes, and a run row's list of its blobs (32-byte digests; NULL in rows written
+// under schema 1, whose blobs are listed by run_blobs). Rows written under schema 1 read as
+// they are.
+const schemaV2 = `
+CREATE TABLE IF NOT EXISTS chunks (
+	sha256 BLOB PRIMARY KEY,
+	data   BLOB NOT NULL
+);
+ALTER TABLE runs ADD COLUMN blob_list BLOB;
+`
+
 // initSchema creates the schema in an empty file, or checks the version of an existing one.
 func (s *runStore) initSchema(ctx context.Context) error {
 	conn, err := s.db.Conn(ctx)
@@ -176,10 +197,20 @@ func (s *runStore) initSchema(ctx context.Context) error {
 		if n > store.SchemaVersion {
 			return &store.SchemaVersionError{Where: s.path, Found: n, Supported: store.SchemaVersion}
 		}
+		if n < 2 {
+			// Schema 1 → 2 adds the chunk table; the rows already there are read as they are.
+			if _, err := conn.ExecContext(ctx, schemaV2); err != nil {
+				return fmt.Errorf("sqlite: upgrading the schema of %s: %w", s.path, err)
+			}
+			if _, err := conn.ExecContext(ctx, `UPDATE agentfootprint_meta SET value = ? WHERE key = 'schema_version'`,
+				strconv.Itoa(store.SchemaVersion)); err != nil {
+				return fmt.Errorf("sqlite: upgrading the schema of %s: %w", s.path, err)
+			}
+		}
 	case tables > 0:
 		return fmt.Errorf("sqlite: %s is a SQLite database but not an agentfootprint store (no schema_version)", s.path)
 	default:
-		if _, err := conn.ExecContext(ctx, schemaV1); err != nil {
+		if _, err := conn.ExecContext(ctx, schemaV1+schemaV2); err != nil {
 			return fmt.Errorf("sqlite: creating the schema in %s: %w", s.path, err)
 		}
 		if _, err := conn.ExecContext(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES ('schema_version', ?)`,

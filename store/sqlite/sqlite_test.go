@@ -4,13 +4,17 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/store"
 	"github.com/agentfootprint/agentfootprint-go/store/storetest"
 )
@@ -138,4 +142,117 @@ func BenchmarkPutRunParallel(b *testing.B) {
 	s := openTemp(b)
 	defer s.Close()
 	storetest.BenchmarkPutRunParallel(b, s)
+}
+
+func TestOldRowsRead(t *testing.T) {
+	storetest.RunOldRows(t, openTemp, func(s store.Store, run *store.Run) error {
+		st := s.(*runStore)
+		st.mode = stored.Whole
+		defer func() { st.mode = stored.Compact }()
+		return st.PutRun(context.Background(), run)
+	})
+}
+
+// TestSchema1FileUpgrades opens a store file written by schema 1 (its tables, its version,
+// a run row and blob rows as that code wrote them): Open upgrades it to the current schema
+// and the run reads back as it was written.
+func TestSchema1FileUpgrades(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := storetest.ConversationRuns(3)[2]
+	if err := run.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{schemaV1, nil},
+		{`INSERT INTO agentfootprint_meta (key, value) VALUES ('schema_version', '1')`, nil},
+		{`INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			[]any{run.ID, run.SessionID, run.AgentID, run.StartedAt.UnixNano(), run.EndedAt.UnixNano(), string(run.Status), run.Answer, []byte(run.Record), []byte(run.Events)}},
+	}
+	for _, b := range run.Blobs {
+		stmts = append(stmts,
+			struct {
+				q    string
+				args []any
+			}{`INSERT OR IGNORE INTO blobs (sha256, size, data) VALUES (?, ?, ?)`, []any{b.SHA256, len(b.Data), append([]byte{}, b.Data...)}},
+			struct {
+				q    string
+				args []any
+			}{`INSERT OR IGNORE INTO run_blobs (run_id, sha256) VALUES (?, ?)`, []any{run.ID, b.SHA256}})
+	}
+	for _, st := range stmts {
+		if _, err := db.ExecContext(ctx, st.q, st.args...); err != nil {
+			t.Fatalf("%s: %v", st.q, err)
+		}
+	}
+	db.Close()
+
+	s, err := open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open(schema 1 file): %v", err)
+	}
+	defer s.Close()
+	var version string
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM agentfootprint_meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != strconv.Itoa(store.SchemaVersion) {
+		t.Errorf("schema_version after Open = %q, %v; want %d", version, err, store.SchemaVersion)
+	}
+	got, err := s.GetRun(ctx, run.ID)
+	if err != nil {
+		t.Fatalf("GetRun: %v", err)
+	}
+	if !bytes.Equal(got.Record, run.Record) || !bytes.Equal(got.Events, run.Events) || len(got.Blobs) != 5 {
+		t.Errorf("the schema 1 run does not read back as written")
+	}
+	// New runs of the same conversation go in the current layout beside it.
+	for _, r := range storetest.ConversationRuns(5)[3:] {
+		if err := s.PutRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.GetRun(ctx, r.ID); err != nil || !bytes.Equal(got.Record, r.Record) {
+			t.Errorf("run %s after the upgrade: %v", r.ID, err)
+		}
+	}
+}
+
+// TestConversationIsCompacted: the runs of a conversation are written as forms whose
+// chunks are shared, and the store holds far fewer bytes than the runs' own.
+func TestConversationIsCompacted(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t).(*runStore)
+	defer s.Close()
+	runs := storetest.ConversationRuns(8)
+	given := 0
+	for _, r := range runs {
+		if err := s.PutRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		given += len(r.Record) + len(r.Events)
+		for _, b := range r.Blobs {
+			given += len(b.Data)
+		}
+	}
+	var forms, chunks, held int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE substr(record, 1, 4) = X'00616673'`).Scan(&forms); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(data)), 0) FROM chunks`).Scan(&chunks, &held); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT sum(length(record) + length(events)) FROM runs) + (SELECT sum(length(data)) FROM blobs)`).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if forms != len(runs) || chunks == 0 {
+		t.Errorf("%d of %d records are forms, %d chunks; want every record a form and shared chunks", forms, len(runs), chunks)
+	}
+	if total := rows + held; total*3 > given {
+		t.Errorf("the store holds %d bytes for runs of %d bytes; want under a third", total, given)
+	}
 }

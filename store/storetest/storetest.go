@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t testing.TB) store.Store) {
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"RecordBytesKept", testRecordBytesKept},
+		{"Conversation", testConversation},
 		{"NotFound", testNotFound},
 		{"Replace", testReplace},
 		{"Blobs", testBlobs},

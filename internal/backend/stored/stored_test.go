@@ -1,0 +1,364 @@
+// This file checks the stored encoding: every value rebuilds byte for byte in every mode,
+// across the runs of a conversation sharing chunks, nodes and a dictionary; damaged forms
+// and rows are refused with an error, never a panic.
+
+package stored
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/store"
+)
+
+// memStore keeps chunk rows, dictionaries and the forms of each conversation's last run, as
+// a backend does, for EncodeRun and Rebuild.
+type memStore struct {
+	chunks map[Key][]byte
+	dicts  map[string]Key
+	last   map[string][][]byte
+}
+
+func newMemStore() *memStore {
+	return &memStore{chunks: map[Key][]byte{}, dicts: map[string]Key{}, last: map[string][][]byte{}}
+}
+
+func (m *memStore) Held(keys []Key) (map[Key]bool, error) {
+	out := map[Key]bool{}
+	for _, k := range keys {
+		if _, ok := m.chunks[k]; ok {
+			out[k] = true
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) Dict(agent string) (Key, []byte, bool, error) {
+	k, ok := m.dicts[agent]
+	if !ok {
+		return k, nil, false, nil
+	}
+	d, err := UnpackDict(k, m.chunks[k])
+	return k, d, err == nil, err
+}
+
+func (m *memStore) Previous(run *store.Run) ([][]byte, error) { return m.last[PreviousKey(run)], nil }
+
+func (m *memStore) fetch(keys []Key) (map[Key][]byte, error) {
+	out := map[Key][]byte{}
+	for _, k := range keys {
+		if d, ok := m.chunks[k]; ok {
+			out[k] = d
+		}
+	}
+	return out, nil
+}
+
+// put encodes run as a backend's PutRun does and returns what it wrote.
+func (m *memStore) put(t testing.TB, run *store.Run, mode Mode) *Run {
+	t.Helper()
+	w, err := EncodeRun(run, mode, m)
+	if err != nil {
+		t.Fatalf("EncodeRun(%s): %v", run.ID, err)
+	}
+	for _, c := range w.Chunks {
+		if _, ok := m.chunks[c.Key]; !ok {
+			m.chunks[c.Key] = c.Data
+		}
+	}
+	if w.NewDict != nil {
+		if _, ok := m.dicts[run.AgentID]; !ok {
+			m.dicts[run.AgentID] = *w.NewDict
+		}
+	}
+	prev := [][]byte{w.Record, w.Events}
+	for i, b := range run.Blobs {
+		if BlobIsForm(b.SHA256, w.Blobs[i]) {
+			prev = append(prev, w.Blobs[i])
+		}
+	}
+	m.last[PreviousKey(run)] = prev
+	return w
+}
+
+// get rebuilds what put wrote for run and fails t unless it is run's bytes.
+func (m *memStore) get(t testing.TB, run *store.Run, w *Run) {
+	t.Helper()
+	record, events := bytes.Clone(w.Record), bytes.Clone(w.Events)
+	blobs := make([][]byte, len(w.Blobs))
+	var forms []*[]byte
+	if IsForm(record) {
+		forms = append(forms, &record)
+	}
+	if IsForm(events) {
+		forms = append(forms, &events)
+	}
+	for i, b := range w.Blobs {
+		blobs[i] = bytes.Clone(b)
+		if BlobIsForm(run.Blobs[i].SHA256, b) {
+			forms = append(forms, &blobs[i])
+		}
+	}
+	if err := Rebuild(forms, m.fetch); err != nil {
+		t.Fatalf("Rebuild(%s): %v", run.ID, err)
+	}
+	if !bytes.Equal(record, run.Record) {
+		t.Fatalf("run %s: record does not rebuild (%d bytes, want %d)", run.ID, len(record), len(run.Record))
+	}
+	if !bytes.Equal(events, run.Events) {
+		t.Fatalf("run %s: events do not rebuild", run.ID)
+	}
+	for i := range blobs {
+		if !bytes.Equal(blobs[i], run.Blobs[i].Data) {
+			t.Fatalf("run %s: blob %d does not rebuild", run.ID, i)
+		}
+	}
+}
+
+// conversation returns runs whose records repeat a growing history, with JSON messages,
+// random text, a blob starting with the form marker, and an empty blob.
+func conversation(turns int) []*store.Run {
+	r := rand.New(rand.NewPCG(1, 2))
+	var history []string
+	var runs []*store.Run
+	for n := 1; n <= turns; n++ {
+		text := make([]byte, 1500+r.IntN(1500))
+		for i := range text {
+			text[i] = "abcdefghij klmnop\n"[r.IntN(18)]
+		}
+		history = append(history, fmt.Sprintf(`{"role":"user","content":"question %d"}`, n), fmt.Sprintf(`{"role":"tool","content":%q}`, text))
+		h := strings.Join(history, ",")
+		run := &store.Run{
+			RunInfo: store.RunInfo{ID: fmt.Sprintf("r%d", n), SessionID: "s", AgentID: "a", StartedAt: time.Unix(int64(n), 0), Status: store.StatusComplete},
+			Record:  []byte(fmt.Sprintf(`{"runId":"r%d","history":[%s],"turn":%d}`, n, h, n)),
+			Events:  []byte(fmt.Sprintf(`[{"type":"x","meta":{"runId":"r%d"}}]`, n)),
+			Blobs: []store.Blob{
+				{Data: []byte(`{"messages":[` + h + `]}`)},
+				{Data: []byte{}},
+				{Data: append(bytes.Clone(marker), 1, 0, 'L', 1, 'x')},
+				{Data: bytes.Repeat([]byte{0}, 5000)},
+				{Data: []byte(fmt.Sprintf(`{"turn":%d,"text":%q}`, n, text[:min(len(text), 1000+n*200)]))},
+			},
+		}
+		for i := range run.Blobs {
+			run.Blobs[i].SHA256 = store.Digest(run.Blobs[i].Data)
+		}
+		runs = append(runs, run)
+	}
+	return runs
+}
+
+func TestConversationRebuilds(t *testing.T) {
+	for _, mode := range []Mode{Whole, Shared, Compact} {
+		t.Run(fmt.Sprint(mode), func(t *testing.T) {
+			m := newMemStore()
+			runs := conversation(12)
+			var written []*Run
+			for _, run := range runs {
+				written = append(written, m.put(t, run, mode))
+			}
+			for i, run := range runs {
+				m.get(t, run, written[i])
+			}
+			last := written[len(written)-1]
+			switch {
+			case mode == Whole && len(m.chunks) != 0:
+				t.Errorf("Whole wrote %d chunks", len(m.chunks))
+			case mode != Whole && (!IsForm(last.Record) || len(last.Record)*4 > len(runs[len(runs)-1].Record)):
+				t.Errorf("the last record is kept in %d bytes for %d; want a form under a quarter", len(last.Record), len(runs[len(runs)-1].Record))
+			}
+		})
+	}
+}
+
+func TestRandomValuesRebuild(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := newMemStore()
+	for i := range 40 {
+		data := make([]byte, r.IntN(40000))
+		for j := range data {
+			data[j] = byte(r.IntN(4 + i))
+		}
+		run := &store.Run{RunInfo: store.RunInfo{ID: fmt.Sprint(i), AgentID: "a"}, Record: data, Blobs: []store.Blob{{SHA256: store.Digest(data), Data: data}}}
+		m.get(t, run, m.put(t, run, Compact))
+	}
+}
+
+func TestBlobIsForm(t *testing.T) {
+	raw := append(bytes.Clone(marker), "anything"...)
+	if BlobIsForm(store.Digest(raw), raw) {
+		t.Error("a blob whose own bytes start with the marker was taken for a form")
+	}
+	if !BlobIsForm(store.Digest([]byte("other")), raw) {
+		t.Error("a marked row that does not hash to its key was not taken for a form")
+	}
+	if BlobIsForm(store.Digest([]byte("x")), []byte("{}")) {
+		t.Error("an unmarked row was taken for a form")
+	}
+}
+
+func TestDamagedFormsAreRefused(t *testing.T) {
+	m := newMemStore()
+	run := conversation(3)[2]
+	w := m.put(t, run, Compact)
+	f := w.Record
+	var fe *FormError
+	cases := map[string][]byte{
+		"no marker":     []byte("{}"),
+		"truncated":     f[:5],
+		"newer version": append(append(bytes.Clone(marker), 9), f[len(marker)+1:]...),
+		"unknown flags": append(append(bytes.Clone(marker), version, 0x80), f[len(marker)+2:]...),
+		"cut short":     f[:len(f)-3],
+	}
+	for name, form := range cases {
+		v := bytes.Clone(form)
+		if err := Rebuild([]*[]byte{&v}, m.fetch); !errors.As(err, &fe) {
+			t.Errorf("%s: Rebuild = %v, want a *FormError", name, err)
+		}
+	}
+	// A chunk row that went missing or was damaged is reported, not rebuilt wrongly.
+	for k, data := range m.chunks {
+		if k == m.dicts["a"] {
+			continue
+		}
+		damaged := bytes.Clone(data)
+		damaged[len(damaged)-1] ^= 0xff
+		m.chunks[k] = damaged
+		v := bytes.Clone(w.Record)
+		err := Rebuild([]*[]byte{&v}, m.fetch)
+		delete(m.chunks, k)
+		v2 := bytes.Clone(w.Record)
+		err2 := Rebuild([]*[]byte{&v2}, m.fetch)
+		m.chunks[k] = data
+		if err == nil && !bytes.Equal(v, run.Record) || err2 == nil && !bytes.Equal(v2, run.Record) {
+			t.Fatalf("chunk %x damaged or missing: the record rebuilt to other bytes without an error", k)
+		}
+	}
+}
+
+// FuzzRebuild feeds arbitrary bytes as a form, its dictionary and chunk rows: Rebuild must
+// return an error or bytes of the declared length, never panic or run past its caps.
+func FuzzRebuild(f *testing.F) {
+	m := newMemStore()
+	for _, run := range conversation(3) {
+		w := m.put(f, run, Compact)
+		var first []byte
+		for _, d := range m.chunks {
+			first = d
+			break
+		}
+		f.Add(w.Record, first, first)
+		f.Add(w.Blobs[0], first, []byte{chunkDeflate, 1, 2, 3})
+	}
+	f.Add(append(bytes.Clone(marker), version, 0, 5, tagLiteral, 5, 'h', 'e', 'l', 'l', 'o'), []byte{}, []byte{})
+	f.Fuzz(func(t *testing.T, form, a, b []byte) {
+		fetch := func(keys []Key) (map[Key][]byte, error) {
+			out := map[Key][]byte{}
+			for i, k := range keys {
+				if i%2 == 0 {
+					out[k] = a
+				} else {
+					out[k] = b
+				}
+			}
+			return out, nil
+		}
+		v := bytes.Clone(form)
+		if err := Rebuild([]*[]byte{&v}, fetch); err != nil {
+			return
+		}
+		if len(v) > MaxValue {
+			t.Fatalf("rebuilt %d bytes, over the cap", len(v))
+		}
+	})
+}
+
+// FuzzEncode stores arbitrary values as two runs of one conversation and checks they
+// rebuild byte for byte. The agent's dictionary is made once, from a seed run, so that each
+// input costs a write, not a new dictionary (and CI's short runs explore many inputs).
+func FuzzEncode(f *testing.F) {
+	f.Add([]byte(`{"role":"user","content":"hi"}`), []byte("x"))
+	f.Add(bytes.Repeat([]byte(`{"role":"tool","content":"abc"},`), 200), bytes.Repeat([]byte{7}, 3000))
+	base := newMemStore()
+	base.put(f, conversation(1)[0], Compact)
+	enc := new(Encoder)
+	f.Fuzz(func(t *testing.T, record, blob []byte) {
+		m := newMemStore()
+		for k, v := range base.chunks {
+			m.chunks[k] = v
+		}
+		m.dicts["a"] = base.dicts["a"]
+		for i := range 2 {
+			run := &store.Run{RunInfo: store.RunInfo{ID: fmt.Sprint(i), SessionID: "s", AgentID: "a"}, Record: record, Blobs: []store.Blob{{SHA256: store.Digest(blob), Data: blob}}}
+			w, err := enc.EncodeRun(run, Compact, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range w.Chunks {
+				m.chunks[c.Key] = c.Data
+			}
+			m.last[PreviousKey(run)] = [][]byte{w.Record}
+			m.get(t, run, w)
+			record = append(bytes.Clone(record), blob...)
+		}
+	})
+}
+
+func TestDamagedDictionaryDoesNotCostTheRun(t *testing.T) {
+	m := newMemStore()
+	runs := conversation(3)
+	m.put(t, runs[0], Compact)
+	k := m.dicts["a"]
+	good := m.chunks[k]
+	m.chunks[k] = []byte{chunkRaw, 'x'} // no longer hashes to its key
+	w := m.put(t, runs[1], Compact)
+	m.chunks[k] = good
+	m.get(t, runs[1], w)
+	if got, ok, _ := DictKey(w.Record); ok && got == k {
+		t.Error("the run was compressed against the damaged dictionary")
+	}
+}
+
+func TestBlobList(t *testing.T) {
+	a, b := store.Digest([]byte("a")), store.Digest([]byte("b"))
+	list, err := BlobList([]string{b, a, b})
+	if err != nil || len(list) != 64 {
+		t.Fatalf("BlobList = %d bytes, %v", len(list), err)
+	}
+	got, err := ParseBlobList(list)
+	want := []string{min(a, b), max(a, b)}
+	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("ParseBlobList = %v, %v; want %v", got, err, want)
+	}
+	if empty, err := BlobList(nil); err != nil || empty == nil || len(empty) != 0 {
+		t.Errorf("BlobList(nil) = %#v, %v; want an empty, non-nil list", empty, err)
+	}
+	for _, bad := range [][]byte{list[:40], append(bytes.Clone(list[32:]), list[:32]...), append(bytes.Clone(list[:32]), list[:32]...)} {
+		if _, err := ParseBlobList(bad); err == nil {
+			t.Errorf("ParseBlobList accepted %x", bad)
+		}
+	}
+}
+
+// FuzzParseBlobList: a blob list parses only when it is whole, sorted keys, and then
+// writes back to the same bytes.
+func FuzzParseBlobList(f *testing.F) {
+	l, _ := BlobList([]string{store.Digest([]byte("a")), store.Digest([]byte("b"))})
+	f.Add(l)
+	f.Add([]byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, list []byte) {
+		ds, err := ParseBlobList(list)
+		if err != nil {
+			return
+		}
+		back, err := BlobList(ds)
+		if err != nil || !bytes.Equal(back, list) {
+			t.Fatalf("%x parses to %v, which writes back as %x (%v)", list, ds, back, err)
+		}
+	})
+}
