@@ -7,12 +7,12 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -64,16 +64,6 @@ func bareTurn(ctx context.Context, p llm.Provider, t *tool.Tool, system, questio
 	}
 }
 
-// ratioTool is statusTool with a result that declares what it checked, so
-// the armed layers have something to judge.
-func ratioTool(b *testing.B) *tool.Tool {
-	return tool.Must(tool.NewRaw("service_status", "Report a service's health.",
-		json.RawMessage(`{"type":"object","properties":{"service":{"type":"string"}},"required":["service"]}`),
-		func(context.Context, json.RawMessage) (any, error) {
-			return json.RawMessage(`{"content":"checkout is degraded: error rate 12%","af_coverage":{"checked":["checkout"]}}`), nil
-		}))
-}
-
 // BenchmarkAgentVsBareLoop reports, per model call, the CPU time of the bare
 // loop and of the agent (full recording, and with layers armed) and their
 // ratio, each turn of one run right after the other.
@@ -88,7 +78,7 @@ func BenchmarkAgentVsBareLoop(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
-			st := ratioTool(b)
+			st := agenttest.RatioTool()
 			bareP := scripted.New(ratioReplies()...)
 			agentP := scripted.New(ratioReplies()...)
 			a, err := agent.New(agentP, append([]agent.Option{agent.WithTools(st), agent.WithSystemPrompt("You triage incidents."), agent.WithMaxIterations(ratioCalls + 1)}, bc.opts...)...)
@@ -99,16 +89,16 @@ func BenchmarkAgentVsBareLoop(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				bareP.Reset()
-				c0 := cpuTime()
+				c0 := agenttest.CPUTime()
 				if _, err := bareTurn(ctx, bareP, st, "You triage incidents.", "What is broken?"); err != nil {
 					b.Fatal(err)
 				}
-				c1 := cpuTime()
+				c1 := agenttest.CPUTime()
 				agentP.Reset()
 				if _, err := a.Run(ctx, agent.Input{Message: "What is broken?"}); err != nil {
 					b.Fatal(err)
 				}
-				full += cpuTime() - c1
+				full += agenttest.CPUTime() - c1
 				bare += c1 - c0
 			}
 			calls := float64(b.N * (ratioCalls + 1))

@@ -6,11 +6,11 @@ package agent_test
 import (
 	"context"
 	"sort"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -37,14 +37,14 @@ func BenchmarkAgentIteration(b *testing.B) {
 			}
 			ctx := context.Background()
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := agenttest.CPUTime()
 			for b.Loop() {
 				p.Reset()
 				if _, err := a.Run(ctx, agent.Input{Message: "What is broken?"}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64((agenttest.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
 }
@@ -70,7 +70,7 @@ func BenchmarkMockRun(b *testing.B) {
 	ctx := context.Background()
 	var lat []time.Duration
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := agenttest.CPUTime()
 	for b.Loop() {
 		p.Reset()
 		t0 := time.Now()
@@ -80,19 +80,9 @@ func BenchmarkMockRun(b *testing.B) {
 			b.Fatalf("run: %v", err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+	b.ReportMetric(float64((agenttest.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	pct := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Microseconds()) }
 	b.ReportMetric(pct(0.50), "p50-µs")
 	b.ReportMetric(pct(0.99), "p99-µs")
-}
-
-// cpuTime is this process's user+system CPU time: the per-core cost that load
-// from other processes on the machine does not inflate.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -56,7 +56,7 @@ func restartTool(t testing.TB, c *counter) *tool.Tool {
 	t.Helper()
 	return tool.Must(tool.New("restart_service", "Restart a service.",
 		func(ctx context.Context, in statusIn) (string, error) {
-			c.add("restart:" + in.Service)
+			c.Add("restart:" + in.Service)
 			return "restarted " + in.Service, nil
 		}, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 }
@@ -246,7 +246,7 @@ func TestConversationsConcurrent(t *testing.T) {
 			t.Errorf("conversation %d history has %d messages, want 4", i, len(h))
 		}
 	}
-	got := ran.list()
+	got := ran.List()
 	slices.Sort(got)
 	slices.Sort(wantRan)
 	if diff := cmp.Diff(wantRan, got); diff != "" {

@@ -67,7 +67,7 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 			case "last":
 				close(lastDone)
 			}
-			finished.add(in.Name)
+			finished.Add(in.Name)
 			return "got " + in.Name, nil
 		}))
 		p := scripted.New(
@@ -86,7 +86,7 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 		if got := toolMessages(p.Requests()[1].Messages); !cmp.Equal(got, []string{"c1:got first", "c2:got middle", "c3:got last"}) {
 			t.Errorf("served in history = %v", got)
 		}
-		return res, finished.list()
+		return res, finished.List()
 	}
 	seq, seqOrder := run(t)
 	par, parOrder := run(t, agent.WithParallelTools(3))
@@ -201,7 +201,7 @@ func TestParallelToolsCheckIn(t *testing.T) {
 	var c counter
 	restart := tool.Must(tool.New("restart_service", "Restart a service.",
 		func(ctx context.Context, in statusIn) (string, error) {
-			c.add("restart:" + in.Service)
+			c.Add("restart:" + in.Service)
 			return "restarted " + in.Service, nil
 		}, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 	p := scripted.New(
@@ -221,13 +221,13 @@ func TestParallelToolsCheckIn(t *testing.T) {
 	if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || res.PauseData.ToolCallID != "r1" {
 		t.Fatalf("paused=%v data=%+v", res.Paused, res.PauseData)
 	}
-	if diff := cmp.Diff([]string{"status:checkout"}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{"status:checkout"}, c.List()); diff != "" {
 		t.Errorf("before the answer (-want +got):\n%s", diff)
 	}
 	if _, err := conv.Resume(context.Background(), json.RawMessage(`true`)); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"status:checkout", "restart:checkout", "status:payments"}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{"status:checkout", "restart:checkout", "status:payments"}, c.List()); diff != "" {
 		t.Errorf("after the answer (-want +got):\n%s", diff)
 	}
 	want := []string{"s1:checkout is degraded: error rate 12%", "r1:restarted checkout", "s2:payments is degraded: error rate 12%"}

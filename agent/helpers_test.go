@@ -6,38 +6,30 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
+// The fixtures shared with agent/compose's tests live in package agenttest.
+type counter = agenttest.Counter
+
+var (
+	call         = agenttest.Call
+	approvalTool = agenttest.ApprovalTool
+	mustJSON     = agenttest.MustJSON
+	toolMessages = agenttest.ToolMessages
+)
+
 type statusIn struct {
 	Service string `json:"service" jsonschema:"the service to check"`
-}
-
-// statusTool reports a canned status per service and counts its calls.
-type counter struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (c *counter) add(s string) {
-	c.mu.Lock()
-	c.calls = append(c.calls, s)
-	c.mu.Unlock()
-}
-
-func (c *counter) list() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]string(nil), c.calls...)
 }
 
 func statusTool(t testing.TB, c *counter) *tool.Tool {
@@ -45,7 +37,7 @@ func statusTool(t testing.TB, c *counter) *tool.Tool {
 	tl, err := tool.New("service_status", "Report a service's health.",
 		func(ctx context.Context, in statusIn) (string, error) {
 			if c != nil {
-				c.add("status:" + in.Service)
+				c.Add("status:" + in.Service)
 			}
 			switch in.Service {
 			case "boom":
@@ -59,30 +51,6 @@ func statusTool(t testing.TB, c *counter) *tool.Tool {
 		t.Fatal(err)
 	}
 	return tl
-}
-
-type approveIn struct {
-	Action string `json:"action" jsonschema:"the action needing approval"`
-}
-
-func approvalTool(t testing.TB, c *counter) *tool.Tool {
-	t.Helper()
-	tl, err := tool.New("ask_approval", "Ask the operator to approve an action.",
-		func(ctx context.Context, in approveIn) (string, error) {
-			if c != nil {
-				c.add("approve:" + in.Action)
-			}
-			return "", tool.Pause(map[string]any{"question": "Approve " + in.Action + "?"})
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl
-}
-
-func call(id, name, args string) llm.ToolCall {
-	a, aerr := llm.ParseArgs([]byte(args))
-	return llm.ToolCall{ID: id, Name: name, Args: a, ArgsError: aerr}
 }
 
 func stageIDs(r *record.Record) []string {
@@ -127,25 +95,6 @@ func (l *eventLog) of(n event.Name) []event.Event {
 		}
 	}
 	return out
-}
-
-func toolMessages(h []llm.Message) []string {
-	var out []string
-	for _, m := range h {
-		if m.Role == llm.RoleTool {
-			out = append(out, fmt.Sprintf("%s:%s", m.ToolCallID, m.Content))
-		}
-	}
-	return out
-}
-
-func mustJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // loadCheckpoint loads a hand-built conversation checkpoint on a, the way a

@@ -51,7 +51,7 @@ func TestPauseAndResume(t *testing.T) {
 	if diff := cmp.Diff(res.PauseData, conv.Pending()); diff != "" {
 		t.Errorf("Pending differs from the result's pause (-result +pending):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout"}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout"}, c.List()); diff != "" {
 		t.Errorf("calls before the pause (-want +got):\n%s", diff)
 	}
 	// A new turn of this conversation is refused while the question is pending.
@@ -92,7 +92,7 @@ func TestPauseAndResume(t *testing.T) {
 		t.Fatalf("after resume: paused=%v answer=%q", res2.Paused, res2.Answer)
 	}
 	// Earlier calls were not re-run; the later call ran once.
-	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout", "status:payments"}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{"status:checkout", "approve:restart checkout", "status:payments"}, c.List()); diff != "" {
 		t.Errorf("calls after resume (-want +got):\n%s", diff)
 	}
 	want := []string{"c1:checkout is degraded: error rate 12%", "c2:approved by the operator", "c3:payments is degraded: error rate 12%"}
@@ -330,7 +330,7 @@ func TestCheckIn(t *testing.T) {
 			var c counter
 			restart := tool.Must(tool.New("restart_service", "Restart a service.",
 				func(ctx context.Context, in statusIn) (string, error) {
-					c.add("restart:" + in.Service)
+					c.Add("restart:" + in.Service)
 					return "restarted " + in.Service, nil
 				}, tool.WithCheckIn(func(json.RawMessage) bool { return true })))
 			p := scripted.New(
@@ -348,8 +348,8 @@ func TestCheckIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || len(c.list()) != 0 {
-				t.Fatalf("paused=%v data=%+v calls=%v", res.Paused, res.PauseData, c.list())
+			if !res.Paused || res.PauseData.Kind != agent.PauseCheckIn || len(c.List()) != 0 {
+				t.Fatalf("paused=%v data=%+v calls=%v", res.Paused, res.PauseData, c.List())
 			}
 			if ci, ok := res.PauseData.Data.(agent.CheckInRequest); !ok || ci.ToolName != "restart_service" || string(ci.Args) != `{"service":"checkout"}` {
 				t.Errorf("check-in data = %#v", res.PauseData.Data)
@@ -370,7 +370,7 @@ func TestCheckIn(t *testing.T) {
 			if tc.ran {
 				want = []string{"restart:checkout", "approve:again"}
 			}
-			if diff := cmp.Diff(want, c.list()); diff != "" {
+			if diff := cmp.Diff(want, c.List()); diff != "" {
 				t.Errorf("executions (-want +got):\n%s", diff)
 			}
 			if n, m := len(log.of(event.ToolsStart)), len(log.of(event.ToolsResult)); n != 2 || m != 2 {
@@ -478,7 +478,7 @@ func TestCancellationDuringTools(t *testing.T) {
 	defer cancel()
 	var c counter
 	stopper := tool.Must(tool.New("stopper", "Cancels the run.", func(_ context.Context, in statusIn) (string, error) {
-		c.add("stop")
+		c.Add("stop")
 		cancel()
 		return "stopping", nil
 	}))
@@ -491,7 +491,7 @@ func TestCancellationDuringTools(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if diff := cmp.Diff([]string{"stop"}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{"stop"}, c.List()); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 	if p.Calls() != 1 {
@@ -532,7 +532,7 @@ func TestResumeInAnotherAgent(t *testing.T) {
 	if res2.Answer != "Approved and checked." || res2.Iterations != 2 {
 		t.Errorf("answer %q after %d iterations", res2.Answer, res2.Iterations)
 	}
-	if diff := cmp.Diff([]string{"status:checkout"}, c2.list()); diff != "" {
+	if diff := cmp.Diff([]string{"status:checkout"}, c2.List()); diff != "" {
 		t.Errorf("second process ran (-want +got):\n%s", diff)
 	}
 	want := []string{`c1:{"approved":true}`, "c2:checkout is degraded: error rate 12%"}

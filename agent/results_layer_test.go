@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/coverage/boundary"
@@ -574,14 +575,14 @@ func BenchmarkResultsLayerIteration(b *testing.B) {
 			a := must(agent.New(p, append([]agent.Option{agent.WithTools(tl)}, bc.opts...)...))
 			ctx := context.Background()
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := agenttest.CPUTime()
 			for b.Loop() {
 				p.Reset()
 				if _, err := a.Run(ctx, agent.Input{Message: "Any failed backups?"}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64((agenttest.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
 }

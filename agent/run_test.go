@@ -41,7 +41,7 @@ func TestMultiIterationRun(t *testing.T) {
 	if res.Iterations != 3 {
 		t.Errorf("iterations = %d, want 3", res.Iterations)
 	}
-	if diff := cmp.Diff([]string{"status:checkout", "status:payments", "status:search"}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{"status:checkout", "status:payments", "status:search"}, c.List()); diff != "" {
 		t.Errorf("tool calls (-want +got):\n%s", diff)
 	}
 	wantIDs := []string{"input", "seed#0", "context#1", "call-llm#2", "sf-route#3", "tool-calls#4",

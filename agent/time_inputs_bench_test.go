@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -41,14 +42,14 @@ func BenchmarkTimeInputsIteration(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := agenttest.CPUTime()
 			for b.Loop() {
 				p.Reset()
 				if _, err := a.Run(context.Background(), c.in); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64((agenttest.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
 }

@@ -60,7 +60,7 @@ func TestToolFailuresReachTheModel(t *testing.T) {
 			if res.Answer != "Recovered." {
 				t.Errorf("answer = %q", res.Answer)
 			}
-			if got := len(c.list()) > 0; got != tc.ran {
+			if got := len(c.List()) > 0; got != tc.ran {
 				t.Errorf("tool ran = %v, want %v", got, tc.ran)
 			}
 			msgs := p.Requests()[1].Messages
@@ -101,7 +101,7 @@ func TestInvalidArgumentsCorrected(t *testing.T) {
 	tl, err := tool.NewRaw("service_status", "Report a service's health.",
 		json.RawMessage(`{"type":"object","properties":{"service":{"type":"string"}},"required":["service"],"additionalProperties":false}`),
 		func(ctx context.Context, args json.RawMessage) (any, error) {
-			c.add(string(args))
+			c.Add(string(args))
 			return "degraded", nil
 		})
 	if err != nil {
@@ -120,7 +120,7 @@ func TestInvalidArgumentsCorrected(t *testing.T) {
 	if res.Answer != "Checkout is degraded." || res.Iterations != 3 {
 		t.Errorf("answer %q after %d iterations", res.Answer, res.Iterations)
 	}
-	if diff := cmp.Diff([]string{`{"service":"checkout"}`}, c.list()); diff != "" {
+	if diff := cmp.Diff([]string{`{"service":"checkout"}`}, c.List()); diff != "" {
 		t.Errorf("executions (-want +got):\n%s", diff)
 	}
 	inv := log.of(event.ValidationArgsInvalid)
@@ -186,7 +186,7 @@ func TestMaxIterationsWrapUp(t *testing.T) {
 			if p.Calls() != tc.calls {
 				t.Errorf("model calls = %d, want %d", p.Calls(), tc.calls)
 			}
-			if n := len(c.list()); n != 2 {
+			if n := len(c.List()); n != 2 {
 				t.Errorf("tool batches run = %d, want maxIterations-1 = 2", n)
 			}
 			last := p.Requests()[p.Calls()-1]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
@@ -21,7 +22,7 @@ func benchInner(b *testing.B, id string) (*agent.Agent, *scripted.Provider) {
 		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"checkout"}`)}},
 		scripted.Reply{Content: "Checkout is degraded."},
 	)
-	a, err := agent.New(p, agent.WithID(id), agent.WithTools(ratioTool(b)), agent.WithResultsLayer())
+	a, err := agent.New(p, agent.WithID(id), agent.WithTools(agenttest.RatioTool()), agent.WithResultsLayer())
 	if err != nil {
 		b.Fatal(err)
 	}
