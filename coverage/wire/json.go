@@ -10,10 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/jsonscan"
 	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 )
 
@@ -26,16 +26,7 @@ type rawParser struct {
 	seen map[string]string // short strings met so far (see intern)
 }
 
-func (p *rawParser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
+func (p *rawParser) skipSpace() { p.pos = jsonscan.SkipSpace(p.data, p.pos) }
 
 func (p *rawParser) value(depth int) (any, error) {
 	if depth > maxDecodeDepth {
@@ -104,10 +95,12 @@ func (p *rawParser) value(depth int) (any, error) {
 		return nil, nil
 	default:
 		start := p.pos
-		for p.pos < len(p.data) && bytes.IndexByte([]byte("+-.0123456789eE"), p.data[p.pos]) >= 0 {
-			p.pos++
+		end, problem := jsonscan.Number(p.data, p.pos)
+		if problem != "" { // json.Valid let no such number through
+			return nil, errors.New(problem)
 		}
-		return json.Number(p.data[start:p.pos]), nil
+		p.pos = end
+		return json.Number(p.data[start:end]), nil
 	}
 }
 
@@ -131,35 +124,24 @@ func (p *rawParser) str() string {
 		case '\\':
 			e := p.data[p.pos+1]
 			p.pos += 2
-			switch e {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r := p.hex4()
-				if utf16.IsSurrogate(r) && p.pos+6 <= len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
-					save := p.pos
-					p.pos += 2
-					if r2 := utf16.DecodeRune(r, p.hex4()); r2 != utf8.RuneError {
-						r = r2
-					} else {
-						p.pos = save
-						r = utf8.RuneError
-					}
-				} else if utf16.IsSurrogate(r) {
+			if e != 'u' {
+				c, _ := jsonscan.Escape(e) // json.Valid let no other letter through
+				b = append(b, c)
+				continue
+			}
+			r, _ := jsonscan.Hex4(p.data[p.pos:])
+			p.pos += 4
+			// A surrogate that no low surrogate escape completes reads as
+			// U+FFFD, as in encoding/json.
+			if utf16.IsSurrogate(r) {
+				if pair, ok := jsonscan.SurrogatePair(r, p.data[p.pos:]); ok {
+					r = pair
+					p.pos += 6
+				} else {
 					r = utf8.RuneError
 				}
-				b = utf8.AppendRune(b, r)
-			default: // '"', '\\', '/'
-				b = append(b, e)
 			}
+			b = utf8.AppendRune(b, r)
 		default:
 			b = append(b, c)
 			p.pos++
@@ -185,12 +167,6 @@ func (p *rawParser) intern(raw []byte) string {
 		p.seen[s] = s
 	}
 	return s
-}
-
-func (p *rawParser) hex4() rune {
-	n, _ := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
-	p.pos += 4
-	return rune(n)
 }
 
 // decodeKeepingBytes decodes a syntactically valid document whose strings may hold bytes that are

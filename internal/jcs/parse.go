@@ -8,9 +8,10 @@ package jcs
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/jsonscan"
 )
 
 // MaxDepth bounds the nesting of arrays and objects Parse accepts.
@@ -56,16 +57,7 @@ func (p *parser) errorf(format string, args ...any) error {
 	return &SyntaxError{Offset: p.pos, Reason: fmt.Sprintf(format, args...)}
 }
 
-func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
+func (p *parser) skipSpace() { p.pos = jsonscan.SkipSpace(p.data, p.pos) }
 
 func (p *parser) value(depth int) (any, error) {
 	if p.pos >= len(p.data) {
@@ -179,46 +171,14 @@ func (p *parser) array(depth int) (any, error) {
 	}
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
 func (p *parser) number() (any, error) {
 	start := p.pos
-	d := p.data
-	if d[p.pos] == '-' {
-		p.pos++
+	end, problem := jsonscan.Number(p.data, p.pos)
+	p.pos = end
+	if problem != "" {
+		return nil, p.errorf("%s", problem)
 	}
-	switch {
-	case p.pos < len(d) && d[p.pos] == '0':
-		p.pos++
-	case p.pos < len(d) && d[p.pos] >= '1' && d[p.pos] <= '9':
-		for p.pos < len(d) && isDigit(d[p.pos]) {
-			p.pos++
-		}
-	default:
-		return nil, p.errorf("a number needs a digit here")
-	}
-	if p.pos < len(d) && d[p.pos] == '.' {
-		p.pos++
-		if p.pos >= len(d) || !isDigit(d[p.pos]) {
-			return nil, p.errorf("a fraction needs a digit")
-		}
-		for p.pos < len(d) && isDigit(d[p.pos]) {
-			p.pos++
-		}
-	}
-	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
-			p.pos++
-		}
-		if p.pos >= len(d) || !isDigit(d[p.pos]) {
-			return nil, p.errorf("an exponent needs a digit")
-		}
-		for p.pos < len(d) && isDigit(d[p.pos]) {
-			p.pos++
-		}
-	}
-	return json.Number(d[start:p.pos]), nil
+	return json.Number(p.data[start:end]), nil
 }
 
 func (p *parser) str() (string, error) {
@@ -266,54 +226,52 @@ func (p *parser) str() (string, error) {
 		}
 		e := d[p.pos+1]
 		p.pos += 2
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, err := p.hex4()
-			if err != nil {
-				return "", err
+		if e != 'u' {
+			c, ok := jsonscan.Escape(e)
+			if !ok {
+				return "", p.errorf("unknown escape \\%c", e)
 			}
-			if utf16.IsSurrogate(r) {
-				if r >= 0xDC00 || p.pos+1 >= len(d) || d[p.pos] != '\\' || d[p.pos+1] != 'u' {
-					return "", p.errorf("lone surrogate \\u%04x", r)
-				}
-				p.pos += 2
-				r2, err := p.hex4()
-				if err != nil {
-					return "", err
-				}
-				if r2 < 0xDC00 || r2 > 0xDFFF {
-					return "", p.errorf("lone surrogate \\u%04x", r)
-				}
-				r = utf16.DecodeRune(r, r2)
-			}
-			buf = utf8.AppendRune(buf, r)
-		default:
-			return "", p.errorf("unknown escape \\%c", e)
+			buf = append(buf, c)
+			continue
 		}
+		r, err := p.hex4()
+		if err != nil {
+			return "", err
+		}
+		if utf16.IsSurrogate(r) {
+			pair, ok := jsonscan.SurrogatePair(r, d[p.pos:])
+			if !ok {
+				return "", p.loneSurrogate(r)
+			}
+			r = pair
+			p.pos += 6
+		}
+		buf = utf8.AppendRune(buf, r)
 	}
 	return "", p.errorf("unexpected end of input in a string")
 }
 
 func (p *parser) hex4() (rune, error) {
-	if p.pos+4 > len(p.data) {
-		return 0, p.errorf("\\u needs four hex digits")
-	}
-	n, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
-	if err != nil {
+	r, ok := jsonscan.Hex4(p.data[p.pos:])
+	if !ok {
 		return 0, p.errorf("\\u needs four hex digits")
 	}
 	p.pos += 4
-	return rune(n), nil
+	return r, nil
+}
+
+// loneSurrogate builds the error for the surrogate escape r (p.pos just after it) that no low
+// surrogate escape completes: at the offset after r when no \u escape follows or r is itself a
+// low surrogate, at the following escape's digits when they are not four hex digits, and after
+// that escape when it holds something other than a low surrogate.
+func (p *parser) loneSurrogate(r rune) error {
+	d := p.data
+	if r >= 0xDC00 || p.pos+1 >= len(d) || d[p.pos] != '\\' || d[p.pos+1] != 'u' {
+		return p.errorf("lone surrogate \\u%04x", r)
+	}
+	p.pos += 2
+	if _, err := p.hex4(); err != nil {
+		return err
+	}
+	return p.errorf("lone surrogate \\u%04x", r)
 }
