@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,6 +65,40 @@ type memHolder struct {
 	chunks map[stored.Key][]byte
 	dicts  map[string]stored.Key
 	last   map[string][][]byte // the stored forms of the last run of a conversation
+	rows   map[string]*stored.StoredRun
+	lastID map[string]string
+	views  stored.ViewCache
+}
+
+func (h *memHolder) Base(run *store.Run) (*stored.Base, uint64, error) {
+	id, ok := h.lastID[stored.PreviousKey(run)]
+	if !ok || id == run.ID {
+		return nil, 0, nil
+	}
+	b, err := stored.FindBase(h, stored.Ref{ID: id}, &h.views)
+	return b, 0, err
+}
+
+func (h *memHolder) Run(ref stored.Ref) (*stored.StoredRun, bool, error) {
+	r, ok := h.rows[ref.ID]
+	if !ok || ref.Version != 0 {
+		return nil, false, nil
+	}
+	c := &stored.StoredRun{Record: slices.Clone(r.Record), Events: slices.Clone(r.Events)}
+	for _, b := range r.Blobs {
+		c.Blobs = append(c.Blobs, store.Blob{SHA256: b.SHA256, Data: slices.Clone(b.Data)})
+	}
+	return c, true, nil
+}
+
+func (h *memHolder) Chunks(keys []stored.Key) (map[stored.Key][]byte, error) {
+	out := map[stored.Key][]byte{}
+	for _, k := range keys {
+		if d, ok := h.chunks[k]; ok {
+			out[k] = d
+		}
+	}
+	return out, nil
 }
 
 func (h *memHolder) Previous(run *store.Run) ([][]byte, error) {
@@ -90,13 +125,15 @@ func (h *memHolder) Dict(agentID string) (stored.Key, []byte, bool, error) {
 }
 
 // tally counts the bytes of the rows a SQLite store writes for runs in mode m, as
-// stored.EncodeRun lays them out: every column of each run row (times as 8 bytes each; its
-// blob list), each blob row once (digest, size, data), the link rows of a run written in
+// stored.EncodeRun lays them out: every column of each run row (times and the row's version
+// as 8 bytes each; its blob list), each blob row once (digest, size, data), the link rows of a run written in
 // the schema 1 layout, each chunk row once (key and data) and the meta rows naming an agent's dictionary chunk and the last run
 // of a conversation. Rows already
 // held are not written again, as PutRun's ON CONFLICT DO NOTHING does.
 func tally(t testing.TB, runs []*store.Run, m stored.Mode) int {
-	h := &memHolder{chunks: map[stored.Key][]byte{}, dicts: map[string]stored.Key{}, last: map[string][][]byte{}}
+	h := &memHolder{chunks: map[stored.Key][]byte{}, dicts: map[string]stored.Key{}, last: map[string][][]byte{},
+		rows: map[string]*stored.StoredRun{}, lastID: map[string]string{}}
+	blobRows := map[string][]byte{}
 	lastIDs := map[string]string{}
 	blobs := map[string]bool{}
 	n := 0
@@ -105,13 +142,14 @@ func tally(t testing.TB, runs []*store.Run, m stored.Mode) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n += len(run.ID) + len(run.SessionID) + len(run.AgentID) + 8 + 8 + len(run.Status) + len(run.Answer) + len(w.Record) + len(w.Events) + len(w.BlobList)
+		n += len(run.ID) + len(run.SessionID) + len(run.AgentID) + 8 + 8 + 8 + len(run.Status) + len(run.Answer) + len(w.Record) + len(w.Events) + len(w.BlobList)
 		for i, b := range run.Blobs {
 			if w.BlobList == nil {
 				n += len(run.ID) + len(b.SHA256) // a link row, as schema 1 wrote
 			}
 			if !blobs[b.SHA256] {
 				blobs[b.SHA256] = true
+				blobRows[b.SHA256] = w.Blobs[i]
 				n += len(b.SHA256) + 8 + len(w.Blobs[i])
 			}
 		}
@@ -129,6 +167,14 @@ func tally(t testing.TB, runs []*store.Run, m stored.Mode) int {
 		}
 		h.last[stored.PreviousKey(run)] = prev
 		lastIDs[stored.PreviousKey(run)] = run.ID
+		row := &stored.StoredRun{Record: w.Record, Events: w.Events}
+		for _, b := range run.Blobs {
+			row.Blobs = append(row.Blobs, store.Blob{SHA256: b.SHA256, Data: blobRows[b.SHA256]})
+		}
+		slices.SortFunc(row.Blobs, func(a, b store.Blob) int { return strings.Compare(a.SHA256, b.SHA256) })
+		h.rows[run.ID] = row
+		h.lastID[stored.PreviousKey(run)] = run.ID
+		h.views.Put(w.Written)
 		if w.NewDict != nil {
 			if _, ok := h.dicts[run.AgentID]; !ok {
 				h.dicts[run.AgentID] = *w.NewDict
@@ -173,7 +219,7 @@ func sqliteBytes(t testing.TB, runs []*store.Run) int {
 	defer db.Close()
 	var n int
 	const q = `SELECT
-		(SELECT coalesce(sum(length(CAST(id AS BLOB)) + length(CAST(session_id AS BLOB)) + length(CAST(agent_id AS BLOB)) + 16
+		(SELECT coalesce(sum(length(CAST(id AS BLOB)) + length(CAST(session_id AS BLOB)) + length(CAST(agent_id AS BLOB)) + 24
 			+ length(CAST(status AS BLOB)) + length(CAST(answer AS BLOB)) + length(record) + coalesce(length(events), 0)
 			+ coalesce(length(blob_list), 0)), 0) FROM runs)
 		+ (SELECT coalesce(sum(length(CAST(sha256 AS BLOB)) + 8 + length(data)), 0) FROM blobs)

@@ -17,8 +17,10 @@ import (
 // SchemaVersion is the newest store schema this library writes. A store recording a higher
 // number is refused with *SchemaVersionError. Schema 2 keeps a run's record, events and
 // blobs as content-addressed chunks shared between runs (a backend opening a schema 1 store
-// upgrades it in place, and still reads the rows written before).
-const SchemaVersion = 2
+// upgrades it in place, and still reads the rows written before). Schema 3 writes a run as a
+// delta on the run before it in its conversation and keeps the earlier version of a run row
+// written again (the runs after it may be deltas on it).
+const SchemaVersion = 3
 
 // maxIDLen bounds run and session ids; longer ids are refused rather than truncated.
 const maxIDLen = 256

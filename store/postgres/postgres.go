@@ -34,6 +34,9 @@ type runStore struct {
 	// megabyte) for the next ones.
 	encoders sync.Pool
 
+	// views keeps the last runs written, as the bases of the runs after them.
+	views stored.ViewCache
+
 	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
 	// the first half of its blobs are sent.
 	midPut func()
@@ -142,6 +145,21 @@ var schemaV2 = []string{
 	`ALTER TABLE agentfootprint_runs ADD COLUMN IF NOT EXISTS blob_list bytea`,
 }
 
+// schemaV3 is what schema 3 adds to schema 2: each run row's version (0 when first written,
+// one more each time it is written again) and the earlier versions of rows written again,
+// kept because the runs after one may be stored as deltas on it (see internal/backend/stored).
+var schemaV3 = []string{
+	`ALTER TABLE agentfootprint_runs ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0`,
+	`CREATE TABLE IF NOT EXISTS agentfootprint_run_versions (
+		id        text NOT NULL,
+		version   bigint NOT NULL,
+		record    bytea NOT NULL,
+		events    bytea,
+		blob_list bytea,
+		PRIMARY KEY (id, version)
+	)`,
+}
+
 // initSchema creates the tables, or checks the recorded version, under a transaction-scoped
 // advisory lock so that processes starting together do not race.
 func (s *runStore) initSchema(ctx context.Context) error {
@@ -182,9 +200,14 @@ func (s *runStore) initSchema(ctx context.Context) error {
 			if n > store.SchemaVersion {
 				return &store.SchemaVersionError{Where: "postgres " + s.where, Found: n, Supported: store.SchemaVersion}
 			}
-			if n < 2 {
-				// Schema 1 → 2 adds the chunk table; the rows already there are read as they are.
-				for _, stmt := range schemaV2 {
+			if n < store.SchemaVersion {
+				// Schema 1 → 2 adds the chunk table, 2 → 3 the row versions; the rows already
+				// there are read as they are.
+				upgrade := schemaV3
+				if n < 2 {
+					upgrade = append(slices.Clone(schemaV2), schemaV3...)
+				}
+				for _, stmt := range upgrade {
 					if _, err := tx.Exec(ctx, stmt); err != nil {
 						return fmt.Errorf("postgres: %s: upgrading the schema: %w", s.where, err)
 					}
@@ -196,7 +219,7 @@ func (s *runStore) initSchema(ctx context.Context) error {
 			}
 			return nil
 		}
-		for _, stmt := range append(slices.Clone(schemaV1), schemaV2...) {
+		for _, stmt := range slices.Concat(schemaV1, schemaV2, schemaV3) {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return fmt.Errorf("postgres: %s: creating the schema: %w", s.where, err)
 			}

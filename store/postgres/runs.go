@@ -58,6 +58,22 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := run.Validate(); err != nil {
 		return err
 	}
+	for attempt := 0; ; attempt++ {
+		err := s.putRun(ctx, run)
+		if !errors.Is(err, errVersionMoved) || attempt == 2 {
+			if err != nil {
+				return fmt.Errorf("postgres: storing run %q: %w", run.ID, err)
+			}
+			return nil
+		}
+	}
+}
+
+// errVersionMoved is a run row written by another writer between encoding a run and writing
+// it: the run is encoded again against the row's new version.
+var errVersionMoved = errors.New("the run row was written meanwhile")
+
+func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 	// What the encoder asks (which chunks the store holds, the agent's dictionary, the
 	// conversation's previous run) is read before the write transaction: chunk rows are
 	// never deleted, so the answers stay true.
@@ -68,7 +84,7 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	w, err := enc.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
 	s.encoders.Put(enc)
 	if err != nil {
-		return fmt.Errorf("postgres: storing run %q: %w", run.ID, err)
+		return err
 	}
 	type blobRow struct {
 		digest string
@@ -101,14 +117,27 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			// A row written again keeps its earlier version: the runs after it may be
+			// deltas on it. The row is written only at the version it was encoded for.
+			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_run_versions (id, version, record, events, blob_list)
+				SELECT id, version, record, events, blob_list FROM agentfootprint_runs WHERE id = $1
+				ON CONFLICT DO NOTHING`, run.ID); err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list, version)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 				ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
 					started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
-					answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list`,
+					answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list,
+					version = excluded.version
+				WHERE agentfootprint_runs.version + 1 = excluded.version`,
 				run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
-				w.Record, events, w.BlobList); err != nil {
+				w.Record, events, w.BlobList, int64(w.Version))
+			if err != nil {
 				return err
+			}
+			if tag.RowsAffected() != 1 {
+				return errVersionMoved
 			}
 			if s.midPut != nil && len(blobs) == 0 {
 				s.midPut()
@@ -135,8 +164,9 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("postgres: storing run %q: %w", run.ID, err)
+		return err
 	}
+	s.views.Put(w.Written)
 	return nil
 }
 
@@ -149,9 +179,10 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 			var started, ended int64
 			var status string
 			var record, events, blobList []byte
-			err := tx.QueryRow(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list
+			var version int64
+			err := tx.QueryRow(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list, version
 				FROM agentfootprint_runs WHERE id = $1`, id).
-				Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList)
+				Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList, &version)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return &store.NotFoundError{Kind: "run", ID: id}
 			}
@@ -159,29 +190,16 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 				return err
 			}
 			run.StartedAt, run.EndedAt, run.Status = fromNanos(started), fromNanos(ended), store.Status(status)
-			if run.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
+			row := &stored.StoredRun{Record: record, Events: events}
+			if row.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
 				return err
 			}
-			var forms []*[]byte
-			if stored.IsForm(record) {
-				forms = append(forms, &record)
-			}
-			if stored.IsForm(events) {
-				forms = append(forms, &events)
-			}
-			for i := range run.Blobs {
-				if stored.BlobIsForm(run.Blobs[i].SHA256, run.Blobs[i].Data) {
-					forms = append(forms, &run.Blobs[i].Data)
-				}
-			}
-			if err := stored.Rebuild(forms, func(keys []stored.Key) (map[stored.Key][]byte, error) {
-				return readChunks(ctx, tx, keys)
-			}); err != nil {
+			if err := stored.NewReader(source{ctx: ctx, q: tx}, &s.views).Run(stored.Ref{ID: id, Version: uint64(version)}, row); err != nil {
 				return err
 			}
-			run.Record = record
-			if len(events) > 0 {
-				run.Events = events
+			run.Record, run.Blobs = row.Record, row.Blobs
+			if len(row.Events) > 0 {
+				run.Events = row.Events
 			}
 			return nil
 		})
@@ -306,9 +324,9 @@ func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	}
 	if stored.BlobIsForm(d, data) {
 		err := s.with(ctx, func(c *pgx.Conn) error {
-			return stored.Rebuild([]*[]byte{&data}, func(keys []stored.Key) (map[stored.Key][]byte, error) {
-				return readChunks(ctx, c, keys)
-			})
+			var err error
+			data, err = stored.NewReader(source{ctx: ctx, q: c}, &s.views).Blob(d, data)
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("postgres: reading blob %s: %w", d, err)
@@ -371,9 +389,89 @@ func (s *runStore) GetCheckpoint(ctx context.Context, sessionID string) (*store.
 // runs is recorded (its hex key).
 func dictMetaKey(agentID string) string { return "dict:" + agentID }
 
-// querier is what readChunks needs of a connection or a transaction.
+// querier is what the reads need of a connection or a transaction.
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Base implements stored.Holder: the last run written in run's conversation, and the
+// version run's row will have.
+func (h holder) Base(run *store.Run) (*stored.Base, uint64, error) {
+	var base *stored.Base
+	next := uint64(0)
+	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+		own, ok, err := rowVersion(h.ctx, c, run.ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			next = own + 1
+		}
+		var id string
+		err = c.QueryRow(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = $1`, stored.PreviousKey(run)).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) || err == nil && id == run.ID {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		v, ok, err := rowVersion(h.ctx, c, id)
+		if err != nil || !ok {
+			return err
+		}
+		base, err = stored.FindBase(source{ctx: h.ctx, q: c}, stored.Ref{ID: id, Version: v}, &h.s.views)
+		return err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("finding the previous run: %w", err)
+	}
+	return base, next, nil
+}
+
+// rowVersion returns the version of run id's row; ok is false when there is none.
+func rowVersion(ctx context.Context, q querier, id string) (uint64, bool, error) {
+	var v int64
+	err := q.QueryRow(ctx, `SELECT version FROM agentfootprint_runs WHERE id = $1`, id).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return uint64(v), true, nil
+}
+
+// source reads the rows that delta forms name, for stored.Reader.
+type source struct {
+	ctx context.Context
+	q   querier
+}
+
+func (src source) Run(ref stored.Ref) (*stored.StoredRun, bool, error) {
+	var record, events, blobList []byte
+	var version int64
+	err := src.q.QueryRow(src.ctx, `SELECT record, events, blob_list, version FROM agentfootprint_runs WHERE id = $1`, ref.ID).
+		Scan(&record, &events, &blobList, &version)
+	if err == nil && uint64(version) != ref.Version {
+		err = src.q.QueryRow(src.ctx, `SELECT record, events, blob_list FROM agentfootprint_run_versions WHERE id = $1 AND version = $2`,
+			ref.ID, int64(ref.Version)).Scan(&record, &events, &blobList)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading run %q version %d: %w", ref.ID, ref.Version, err)
+	}
+	blobs, err := runBlobs(src.ctx, src.q, ref.ID, blobList)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the blobs of run %q: %w", ref.ID, err)
+	}
+	return &stored.StoredRun{Record: record, Events: events, Blobs: blobs}, true, nil
+}
+
+func (src source) Chunks(keys []stored.Key) (map[stored.Key][]byte, error) {
+	return readChunks(src.ctx, src.q, keys)
 }
 
 // readChunks returns the row data of the chunks under keys; keys not found are left out.

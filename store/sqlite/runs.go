@@ -44,6 +44,19 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	// Encoding is CPU work: it is done before taking the write lock. What it asks the
 	// store (which chunks it holds, the agent's dictionary) is read outside the write
 	// transaction: chunk rows are never deleted, so the answers stay true.
+	for attempt := 0; ; attempt++ {
+		err := s.putRun(ctx, run)
+		if !errors.Is(err, errVersionMoved) || attempt == 2 {
+			return err
+		}
+	}
+}
+
+// errVersionMoved is a run row written by another writer between encoding a run and writing
+// it: the run is encoded again against the row's new version.
+var errVersionMoved = errors.New("the run row was written meanwhile")
+
+func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 	enc, _ := s.encoders.Get().(*stored.Encoder)
 	if enc == nil {
 		enc = new(stored.Encoder)
@@ -70,13 +83,27 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if rows.BlobList != nil {
 		blobList = rows.BlobList
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	// A row written again keeps its earlier version: the runs after it may be deltas on it.
+	// The copy is the first statement, so it takes the write lock.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO run_versions (id, version, record, events, blob_list)
+		SELECT id, version, record, events, blob_list FROM runs WHERE id = ? ON CONFLICT DO NOTHING`, run.ID); err != nil {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	var cur int64 = -1
+	if err := tx.QueryRowContext(ctx, `SELECT version FROM runs WHERE id = ?`, run.ID).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	if uint64(cur+1) != rows.Version {
+		return errVersionMoved
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
 			started_at = excluded.started_at, ended_at = excluded.ended_at, status = excluded.status,
-			answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list`,
+			answer = excluded.answer, record = excluded.record, events = excluded.events, blob_list = excluded.blob_list,
+			version = excluded.version`,
 		run.ID, run.SessionID, run.AgentID, nanos(run.StartedAt), nanos(run.EndedAt), string(run.Status), run.Answer,
-		rows.Record, events, blobList); err != nil {
+		rows.Record, events, blobList, int64(rows.Version)); err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
 	}
 	for _, c := range rows.Chunks {
@@ -120,6 +147,7 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
 	}
+	s.views.Put(rows.Written)
 	return nil
 }
 
@@ -137,8 +165,9 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 	var started, ended int64
 	var status string
 	var record, events, blobList []byte
-	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list
-		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList)
+	var version int64
+	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list, version
+		FROM runs WHERE id = ?`, id).Scan(&run.ID, &run.SessionID, &run.AgentID, &started, &ended, &status, &run.Answer, &record, &events, &blobList, &version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &store.NotFoundError{Kind: "run", ID: id}
 	}
@@ -146,29 +175,16 @@ func (s *runStore) GetRun(ctx context.Context, id string) (*store.Run, error) {
 		return nil, fmt.Errorf("sqlite: reading run %q: %w", id, err)
 	}
 	run.StartedAt, run.EndedAt, run.Status = fromNanos(started), fromNanos(ended), store.Status(status)
-	var forms []*[]byte
-	if stored.IsForm(record) {
-		forms = append(forms, &record)
-	}
-	if stored.IsForm(events) {
-		forms = append(forms, &events)
-	}
-	if run.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
+	row := &stored.StoredRun{Record: record, Events: events}
+	if row.Blobs, err = runBlobs(ctx, tx, id, blobList); err != nil {
 		return nil, fmt.Errorf("sqlite: reading the blobs of run %q: %w", id, err)
 	}
-	for i := range run.Blobs {
-		if stored.BlobIsForm(run.Blobs[i].SHA256, run.Blobs[i].Data) {
-			forms = append(forms, &run.Blobs[i].Data)
-		}
-	}
-	if err := stored.Rebuild(forms, func(keys []stored.Key) (map[stored.Key][]byte, error) {
-		return readChunks(ctx, tx, keys)
-	}); err != nil {
+	if err := stored.NewReader(source{ctx: ctx, q: tx}, &s.views).Run(stored.Ref{ID: id, Version: uint64(version)}, row); err != nil {
 		return nil, fmt.Errorf("sqlite: reading run %q: %w", id, err)
 	}
-	run.Record = record
-	if len(events) > 0 {
-		run.Events = events
+	run.Record, run.Blobs = row.Record, row.Blobs
+	if len(row.Events) > 0 {
+		run.Events = row.Events
 	}
 	return run, nil
 }
@@ -269,9 +285,84 @@ func (h holder) Previous(run *store.Run) ([][]byte, error) {
 	return out, nil
 }
 
+// Base implements stored.Holder: the last run written in run's conversation, and the
+// version run's row will have.
+func (h holder) Base(run *store.Run) (*stored.Base, uint64, error) {
+	own, ok, err := rowVersion(h.ctx, h.s.db, run.ID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the version of run %q: %w", run.ID, err)
+	}
+	next := uint64(0)
+	if ok {
+		next = own + 1
+	}
+	var id string
+	err = h.s.db.QueryRowContext(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = ?`, stored.PreviousKey(run)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && id == run.ID {
+		return nil, next, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("finding the previous run: %w", err)
+	}
+	v, ok, err := rowVersion(h.ctx, h.s.db, id)
+	if err != nil || !ok {
+		return nil, next, err
+	}
+	b, err := stored.FindBase(source{ctx: h.ctx, q: h.s.db}, stored.Ref{ID: id, Version: v}, &h.s.views)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the previous run %q: %w", id, err)
+	}
+	return b, next, nil
+}
+
+// rowVersion returns the version of run id's row; ok is false when there is none.
+func rowVersion(ctx context.Context, q queryer, id string) (uint64, bool, error) {
+	var v int64
+	err := q.QueryRowContext(ctx, `SELECT version FROM runs WHERE id = ?`, id).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return uint64(v), true, nil
+}
+
+// source reads the rows that delta forms name, for stored.Reader.
+type source struct {
+	ctx context.Context
+	q   queryer
+}
+
+func (src source) Run(ref stored.Ref) (*stored.StoredRun, bool, error) {
+	var record, events, blobList []byte
+	var version int64
+	err := src.q.QueryRowContext(src.ctx, `SELECT record, events, blob_list, version FROM runs WHERE id = ?`, ref.ID).Scan(&record, &events, &blobList, &version)
+	if err == nil && uint64(version) != ref.Version {
+		err = src.q.QueryRowContext(src.ctx, `SELECT record, events, blob_list FROM run_versions WHERE id = ? AND version = ?`,
+			ref.ID, int64(ref.Version)).Scan(&record, &events, &blobList)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading run %q version %d: %w", ref.ID, ref.Version, err)
+	}
+	blobs, err := runBlobs(src.ctx, src.q, ref.ID, blobList)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the blobs of run %q: %w", ref.ID, err)
+	}
+	return &stored.StoredRun{Record: record, Events: events, Blobs: blobs}, true, nil
+}
+
+func (src source) Chunks(keys []stored.Key) (map[stored.Key][]byte, error) {
+	return readChunks(src.ctx, src.q, keys)
+}
+
 // queryer is what the reads need of a database or a transaction.
 type queryer interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
 }
 
 // runBlobs returns the blob rows of run id as stored (forms not rebuilt), sorted by digest:
@@ -453,12 +544,8 @@ func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading blob %s: %w", d, err)
 	}
-	if stored.BlobIsForm(d, data) {
-		if err := stored.Rebuild([]*[]byte{&data}, func(keys []stored.Key) (map[stored.Key][]byte, error) {
-			return readChunks(ctx, s.db, keys)
-		}); err != nil {
-			return nil, fmt.Errorf("sqlite: reading blob %s: %w", d, err)
-		}
+	if data, err = stored.NewReader(source{ctx: ctx, q: s.db}, &s.views).Blob(d, data); err != nil {
+		return nil, fmt.Errorf("sqlite: reading blob %s: %w", d, err)
 	}
 	if data == nil {
 		data = []byte{}

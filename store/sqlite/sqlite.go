@@ -38,6 +38,8 @@ type runStore struct {
 	// megabyte) for the next ones.
 	encoders sync.Pool
 
+	// views keeps the last runs written, as the bases of the runs after them.
+	views stored.ViewCache
 	// midPut, when set by a test, runs inside PutRun's transaction after the run row and
 	// the first half of its blobs are written: the place a crash does the most harm.
 	midPut func()
@@ -164,6 +166,21 @@ CREATE TABLE IF NOT EXISTS chunks (
 ALTER TABLE runs ADD COLUMN blob_list BLOB;
 `
 
+// schemaV3 is what schema 3 adds to schema 2: each run row's version (0 when first written,
+// one more each time it is written again) and the earlier versions of rows written again,
+// kept because the runs after one may be stored as deltas on it (see internal/backend/stored).
+const schemaV3 = `
+ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS run_versions (
+	id        TEXT NOT NULL,
+	version   INTEGER NOT NULL,
+	record    BLOB NOT NULL,
+	events    BLOB,
+	blob_list BLOB,
+	PRIMARY KEY (id, version)
+) WITHOUT ROWID;
+`
+
 // initSchema creates the schema in an empty file, or checks the version of an existing one.
 func (s *runStore) initSchema(ctx context.Context) error {
 	conn, err := s.db.Conn(ctx)
@@ -197,9 +214,14 @@ func (s *runStore) initSchema(ctx context.Context) error {
 		if n > store.SchemaVersion {
 			return &store.SchemaVersionError{Where: s.path, Found: n, Supported: store.SchemaVersion}
 		}
-		if n < 2 {
-			// Schema 1 → 2 adds the chunk table; the rows already there are read as they are.
-			if _, err := conn.ExecContext(ctx, schemaV2); err != nil {
+		if n < store.SchemaVersion {
+			// Schema 1 → 2 adds the chunk table, 2 → 3 the row versions; the rows already
+			// there are read as they are.
+			upgrade := schemaV3
+			if n < 2 {
+				upgrade = schemaV2 + schemaV3
+			}
+			if _, err := conn.ExecContext(ctx, upgrade); err != nil {
 				return fmt.Errorf("sqlite: upgrading the schema of %s: %w", s.path, err)
 			}
 			if _, err := conn.ExecContext(ctx, `UPDATE agentfootprint_meta SET value = ? WHERE key = 'schema_version'`,
@@ -210,7 +232,7 @@ func (s *runStore) initSchema(ctx context.Context) error {
 	case tables > 0:
 		return fmt.Errorf("sqlite: %s is a SQLite database but not an agentfootprint store (no schema_version)", s.path)
 	default:
-		if _, err := conn.ExecContext(ctx, schemaV1+schemaV2); err != nil {
+		if _, err := conn.ExecContext(ctx, schemaV1+schemaV2+schemaV3); err != nil {
 			return fmt.Errorf("sqlite: creating the schema in %s: %w", s.path, err)
 		}
 		if _, err := conn.ExecContext(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES ('schema_version', ?)`,

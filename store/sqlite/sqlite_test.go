@@ -81,6 +81,69 @@ func TestNewerSchemaRefused(t *testing.T) {
 	}
 }
 
+// TestSchema2Upgrades writes half a conversation into a store laid out as schema 2 (no row
+// versions), reopens it (schema 3 adds them) and writes the rest: every turn reads back.
+func TestSchema2Upgrades(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "runs.db")
+	s, err := open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	if _, err := s.db.ExecContext(ctx, `DROP TABLE run_versions; ALTER TABLE runs DROP COLUMN version;
+		UPDATE agentfootprint_meta SET value = '2' WHERE key = 'schema_version'`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// Schema 2 rows: written whole, as a schema 2 writer would lay them out (no deltas).
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := storetest.ConversationRuns(6)
+	for _, r := range runs[:3] {
+		if _, err := old.ExecContext(ctx, `INSERT INTO runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`, r.ID, r.SessionID, r.AgentID, nanos(r.StartedAt), nanos(r.EndedAt), string(r.Status), r.Answer,
+			[]byte(r.Record), []byte(r.Events)); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range r.Blobs {
+			d := store.Digest(b.Data)
+			if _, err := old.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, d, len(b.Data), b.Data); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := old.ExecContext(ctx, `INSERT INTO run_blobs (run_id, sha256) VALUES (?, ?) ON CONFLICT DO NOTHING`, r.ID, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := old.ExecContext(ctx, `INSERT INTO agentfootprint_meta (key, value) VALUES ('last:session:conversation', ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, r.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+	up, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open(schema 2 store): %v", err)
+	}
+	defer up.Close()
+	for _, r := range runs[3:] {
+		if err := up.PutRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range runs {
+		got, err := up.GetRun(ctx, r.ID)
+		if err != nil || !bytes.Equal(got.Record, r.Record) || !bytes.Equal(got.Events, r.Events) || len(got.Blobs) != len(r.Blobs) {
+			t.Fatalf("GetRun(%s) after the upgrade: %v", r.ID, err)
+		}
+	}
+	var version string
+	if err := up.(*runStore).db.QueryRowContext(ctx, `SELECT value FROM agentfootprint_meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != "3" {
+		t.Errorf("schema_version = %q, %v; want 3", version, err)
+	}
+}
+
 func TestNotAStoreRefused(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -251,6 +314,14 @@ func TestConversationIsCompacted(t *testing.T) {
 	}
 	if forms != len(runs) || chunks == 0 {
 		t.Errorf("%d of %d records are forms, %d chunks; want every record a form and shared chunks", forms, len(runs), chunks)
+	}
+	// Every turn after the first is a delta on the turn before it (layout version 2).
+	var deltas int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE substr(record, 1, 5) = X'0061667302'`).Scan(&deltas); err != nil {
+		t.Fatal(err)
+	}
+	if deltas != len(runs)-1 {
+		t.Errorf("%d of the %d turns after the first are deltas; want all", deltas, len(runs)-1)
 	}
 	if total := rows + held; total*3 > given {
 		t.Errorf("the store holds %d bytes for runs of %d bytes; want under a third", total, given)

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t testing.TB) store.Store) {
 		{"RoundTrip", testRoundTrip},
 		{"RecordBytesKept", testRecordBytesKept},
 		{"Conversation", testConversation},
+		{"LongConversation", testLongConversation},
 		{"NotFound", testNotFound},
 		{"Replace", testReplace},
 		{"Blobs", testBlobs},

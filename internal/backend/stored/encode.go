@@ -22,6 +22,10 @@ type Holder interface {
 	// the same conversation (see PreviousKey): its record and events columns and the data
 	// of its blob rows that are forms. Nil when there is none.
 	Previous(run *store.Run) ([][]byte, error)
+	// Base returns the run to write run as a delta on (nil: none; see FindBase) and the
+	// version run's row will have once written (0 for a new row, one more than the row's
+	// version when it replaces one).
+	Base(run *store.Run) (base *Base, version uint64, err error)
 }
 
 // PreviousKey names the run a backend remembers as the last one written for run's
@@ -53,6 +57,12 @@ type Run struct {
 	// BlobList is the run row's list of its blobs (see BlobList), written instead of link
 	// rows; nil in Whole mode, where the links are written as schema 1 did.
 	BlobList []byte
+	// Version is the version the run row is written at (see Holder.Base): a backend that
+	// finds the row at another version when it writes must encode the run again.
+	Version uint64
+	// Written is the run as a base for the run after it (its view and depth), for a
+	// backend's ViewCache once the write commits; nil in modes other than Compact.
+	Written *Base
 }
 
 // minDictBody is the shortest form body compressed against the dictionary; a body shorter
@@ -94,8 +104,29 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 	}
 	out := make([][]byte, len(values))
 	r := &Run{}
+	var base *Base
+	if m == Compact {
+		var err error
+		if base, r.Version, err = h.Base(run); err != nil {
+			return nil, err
+		}
+		if base != nil && (base.ID == run.ID || base.Depth >= MaxDepth || len(base.View) > maxBase) {
+			base = nil
+		}
+	}
 	if m == Whole {
 		copy(out, values)
+	} else if base != nil {
+		r.Written = &Base{Ref: Ref{ID: run.ID, Version: r.Version}, Depth: base.Depth + 1, View: ViewOf(run.Record, run.Events, run.Blobs)}
+		e.deltaValues(run, base, r.Written.Ref, out)
+		digests := make([]string, len(run.Blobs))
+		for i, b := range run.Blobs {
+			digests[i] = b.SHA256
+		}
+		var err error
+		if r.BlobList, err = BlobList(digests); err != nil {
+			return nil, err
+		}
 	} else {
 		var err error
 		if r.Chunks, r.NewDict, err = encodeValues(values, out, run, m, h, &e.z); err != nil {
@@ -107,6 +138,9 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 		}
 		if r.BlobList, err = BlobList(digests); err != nil {
 			return nil, err
+		}
+		if m == Compact {
+			r.Written = &Base{Ref: Ref{ID: run.ID, Version: r.Version}, View: ViewOf(run.Record, run.Events, run.Blobs)}
 		}
 	}
 	r.Record = out[0]
@@ -121,6 +155,33 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 		}
 	}
 	return r, nil
+}
+
+// deltaValues writes into out the forms of run's record, events and blobs (in the order
+// EncodeRun lists them) as deltas on base: the record on base's view, the events on that and
+// the record, each blob on those and the events. A value whose delta would not be smaller stays
+// as it is.
+func (e *Encoder) deltaValues(run *store.Run, base *Base, self Ref, out [][]byte) {
+	depth := base.Depth + 1
+	enc := newDeltaEncoder(base.View)
+	i := 0
+	put := func(v []byte, kind byte, ref Ref) {
+		if f := e.z.deltaForm(v, enc, kind, ref, depth); f != nil {
+			out[i] = f
+		} else {
+			out[i] = v
+		}
+		i++
+	}
+	put(run.Record, kindRecord, base.Ref)
+	enc.extend(run.Record)
+	if len(run.Events) > 0 {
+		put(run.Events, kindEvents, base.Ref)
+		enc.extend(run.Events)
+	}
+	for _, b := range run.Blobs {
+		put(b.Data, kindBlob, self)
+	}
 }
 
 // encodeValues writes the stored form of each of values into out and returns the chunk rows

@@ -1,6 +1,11 @@
 // Package stored is the encoding the run stores (store/sqlite, store/postgres) write for a
 // run's record, events and blobs. What a store reads back is the exact bytes it was given;
-// this package only changes how they are kept:
+// this package only changes how they are kept.
+//
+// A run that follows another in its conversation is written as a delta on it (layout version
+// 2, see deltaform.go): copies from the earlier run's bytes and what is new, so a turn costs
+// what it adds. A run with no run before it, or after MaxDepth deltas, is written whole, in
+// layout version 1:
 //
 //   - each value is cut into content-defined chunks (see cut), so the same run of bytes is
 //     cut the same way wherever it appears;

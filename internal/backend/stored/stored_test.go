@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,11 +23,48 @@ type memStore struct {
 	chunks map[Key][]byte
 	dicts  map[string]Key
 	last   map[string][][]byte
+	// rows are the run rows by version, lastID the last run of each conversation and
+	// versions each run's current version, for delta forms.
+	rows     map[Ref]*StoredRun
+	lastID   map[string]string
+	versions map[string]uint64
+	views    ViewCache
+	// noBase makes Base find none (every run written as a keyframe).
+	noBase bool
+	enc    *Encoder
 }
 
 func newMemStore() *memStore {
-	return &memStore{chunks: map[Key][]byte{}, dicts: map[string]Key{}, last: map[string][][]byte{}}
+	return &memStore{chunks: map[Key][]byte{}, dicts: map[string]Key{}, last: map[string][][]byte{},
+		rows: map[Ref]*StoredRun{}, lastID: map[string]string{}, versions: map[string]uint64{}}
 }
+
+func (m *memStore) Base(run *store.Run) (*Base, uint64, error) {
+	next := uint64(0)
+	if v, ok := m.versions[run.ID]; ok {
+		next = v + 1
+	}
+	id, ok := m.lastID[PreviousKey(run)]
+	if !ok || m.noBase || id == run.ID {
+		return nil, next, nil
+	}
+	b, err := FindBase(m, Ref{ID: id, Version: m.versions[id]}, &m.views)
+	return b, next, err
+}
+
+func (m *memStore) Run(ref Ref) (*StoredRun, bool, error) {
+	r, ok := m.rows[ref]
+	if !ok {
+		return nil, false, nil
+	}
+	c := &StoredRun{Record: bytes.Clone(r.Record), Events: bytes.Clone(r.Events)}
+	for _, b := range r.Blobs {
+		c.Blobs = append(c.Blobs, store.Blob{SHA256: b.SHA256, Data: bytes.Clone(b.Data)})
+	}
+	return c, true, nil
+}
+
+func (m *memStore) Chunks(keys []Key) (map[Key][]byte, error) { return m.fetch(keys) }
 
 func (m *memStore) Held(keys []Key) (map[Key]bool, error) {
 	out := map[Key]bool{}
@@ -62,7 +100,11 @@ func (m *memStore) fetch(keys []Key) (map[Key][]byte, error) {
 // put encodes run as a backend's PutRun does and returns what it wrote.
 func (m *memStore) put(t testing.TB, run *store.Run, mode Mode) *Run {
 	t.Helper()
-	w, err := EncodeRun(run, mode, m)
+	enc := m.enc
+	if enc == nil {
+		enc = new(Encoder)
+	}
+	w, err := enc.EncodeRun(run, mode, m)
 	if err != nil {
 		t.Fatalf("EncodeRun(%s): %v", run.ID, err)
 	}
@@ -83,6 +125,31 @@ func (m *memStore) put(t testing.TB, run *store.Run, mode Mode) *Run {
 		}
 	}
 	m.last[PreviousKey(run)] = prev
+	row := &StoredRun{Record: w.Record, Events: w.Events}
+	held := map[string]bool{}
+	for _, old := range m.rows {
+		for _, b := range old.Blobs {
+			held[b.SHA256] = true
+		}
+	}
+	for i, b := range run.Blobs {
+		data := w.Blobs[i]
+		// A blob row already held stays as it was first written.
+		for _, old := range m.rows {
+			for _, ob := range old.Blobs {
+				if ob.SHA256 == b.SHA256 {
+					data = ob.Data
+				}
+			}
+		}
+		row.Blobs = append(row.Blobs, store.Blob{SHA256: b.SHA256, Data: data})
+	}
+	slices.SortFunc(row.Blobs, func(a, b store.Blob) int { return strings.Compare(a.SHA256, b.SHA256) })
+	row.Blobs = slices.CompactFunc(row.Blobs, func(a, b store.Blob) bool { return a.SHA256 == b.SHA256 })
+	m.rows[Ref{ID: run.ID, Version: w.Version}] = row
+	m.versions[run.ID] = w.Version
+	m.lastID[PreviousKey(run)] = run.ID
+	m.views.Put(w.Written)
 	return w
 }
 
@@ -104,8 +171,33 @@ func (m *memStore) get(t testing.TB, run *store.Run, w *Run) {
 			forms = append(forms, &blobs[i])
 		}
 	}
-	if err := Rebuild(forms, m.fetch); err != nil {
+	deltas := false
+	for _, f := range forms {
+		deltas = deltas || IsDelta(*f)
+	}
+	if deltas {
+		record, events = bytes.Clone(run.Record), bytes.Clone(run.Events)
+		for i := range blobs {
+			blobs[i] = run.Blobs[i].Data
+		}
+	} else if err := Rebuild(forms, m.fetch); err != nil {
 		t.Fatalf("Rebuild(%s): %v", run.ID, err)
+	}
+	// The same through the Reader, as a backend's GetRun reads it.
+	row, ok, _ := m.Run(Ref{ID: run.ID, Version: w.Version})
+	if !ok {
+		t.Fatalf("run %s: no row", run.ID)
+	}
+	if err := NewReader(m, nil).Run(Ref{ID: run.ID, Version: w.Version}, row); err != nil {
+		t.Fatalf("Reader.Run(%s): %v", run.ID, err)
+	}
+	if !bytes.Equal(row.Record, run.Record) || !bytes.Equal(row.Events, run.Events) {
+		t.Fatalf("run %s: the Reader does not rebuild the record or events", run.ID)
+	}
+	for _, b := range row.Blobs {
+		if store.Digest(b.Data) != b.SHA256 {
+			t.Fatalf("run %s: the Reader does not rebuild blob %s", run.ID, b.SHA256)
+		}
 	}
 	if !bytes.Equal(record, run.Record) {
 		t.Fatalf("run %s: record does not rebuild (%d bytes, want %d)", run.ID, len(record), len(run.Record))
@@ -295,14 +387,8 @@ func FuzzEncode(f *testing.F) {
 		m.dicts["a"] = base.dicts["a"]
 		for i := range 2 {
 			run := &store.Run{RunInfo: store.RunInfo{ID: fmt.Sprint(i), SessionID: "s", AgentID: "a"}, Record: record, Blobs: []store.Blob{{SHA256: store.Digest(blob), Data: blob}}}
-			w, err := enc.EncodeRun(run, Compact, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range w.Chunks {
-				m.chunks[c.Key] = c.Data
-			}
-			m.last[PreviousKey(run)] = [][]byte{w.Record}
+			m.enc = enc
+			w := m.put(t, run, Compact)
 			m.get(t, run, w)
 			record = append(bytes.Clone(record), blob...)
 		}
@@ -311,6 +397,7 @@ func FuzzEncode(f *testing.F) {
 
 func TestDamagedDictionaryDoesNotCostTheRun(t *testing.T) {
 	m := newMemStore()
+	m.noBase = true
 	runs := conversation(3)
 	m.put(t, runs[0], Compact)
 	k := m.dicts["a"]
@@ -359,6 +446,32 @@ func FuzzParseBlobList(f *testing.F) {
 		back, err := BlobList(ds)
 		if err != nil || !bytes.Equal(back, list) {
 			t.Fatalf("%x parses to %v, which writes back as %x (%v)", list, ds, back, err)
+		}
+	})
+}
+
+// FuzzDelta checks the delta both ways: a value encoded on any base rebuilds byte for byte,
+// and arbitrary operations on a base are refused or rebuild at most what they declare, never
+// a panic.
+func FuzzDelta(f *testing.F) {
+	f.Add([]byte(`{"history":[{"role":"user","content":"hi"}]}`), []byte(`{"history":[{"role":"user","content":"hi"},{"role":"tool","content":"page"}]}`))
+	f.Add(bytes.Repeat([]byte("abc"), 100), []byte{opCopy, 0, 10, opLiteral, 2, 'x', 'y'})
+	f.Fuzz(func(t *testing.T, base, v []byte) {
+		ops := newDeltaEncoder(base).encode(nil, v)
+		got, err := applyDelta(ops, base, len(v))
+		if err != nil || !bytes.Equal(got, v) {
+			t.Fatalf("delta of %d bytes on %d rebuilds %d bytes, %v", len(v), len(base), len(got), err)
+		}
+		// v read as operations on base.
+		if out, err := applyDelta(v, base, 1<<16); err == nil && len(out) != 1<<16 {
+			t.Fatalf("applyDelta returned %d bytes without an error, want %d", len(out), 1<<16)
+		}
+		form := append(append([]byte(nil), marker...), deltaVersion)
+		form = append(form, v...)
+		if h, err := parseDeltaHeader(form); err == nil {
+			if _, err := new(inflater).rebuild(h, base); err == nil && h.depth == 0 {
+				t.Fatal("a delta of depth 0 rebuilt")
+			}
 		}
 	})
 }
