@@ -146,9 +146,15 @@ var schemaV2 = []string{
 }
 
 // schemaV3 is what schema 3 adds to schema 2: each run row's version (0 when first written,
-// one more each time it is written again) and the earlier versions of rows written again,
-// kept because the runs after one may be stored as deltas on it (see internal/backend/stored).
+// one more each time it is written again), the earlier versions of rows written again, kept
+// because the runs after one may be stored as deltas on it (see internal/backend/stored), and
+// agentfootprint_blob_data, where blob rows are written since, keyed by the binary digest.
+// Blob rows written before stay in agentfootprint_blobs and are read from there.
 var schemaV3 = []string{
+	`CREATE TABLE IF NOT EXISTS agentfootprint_blob_data (
+		sha256 bytea PRIMARY KEY,
+		data   bytea NOT NULL
+	)`,
 	`ALTER TABLE agentfootprint_runs ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0`,
 	`CREATE TABLE IF NOT EXISTS agentfootprint_run_versions (
 		id        text NOT NULL,

@@ -152,8 +152,9 @@ func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 					batch = pgx.Batch{}
 					s.midPut()
 				}
-				batch.Queue(`INSERT INTO agentfootprint_blobs (sha256, size, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
-					b.digest, b.size, b.data)
+				if err := s.queueBlob(&batch, b.digest, b.size, b.data); err != nil {
+					return err
+				}
 				if w.BlobList == nil { // else the run row lists its blobs
 					batch.Queue(`INSERT INTO agentfootprint_run_blobs (run_id, sha256) VALUES ($1, $2)`, run.ID, b.digest)
 				}
@@ -280,6 +281,25 @@ func (s *runStore) ListRuns(ctx context.Context, f store.Filter) ([]store.RunInf
 	return out, nil
 }
 
+// queueBlob queues the write of the blob row of digest (lowercase hex) holding data (the
+// blob's bytes or their form) unless the store holds it: since schema 3 in
+// agentfootprint_blob_data, under the binary digest; in the layout of schema 1 (tests) in
+// agentfootprint_blobs, under the hex one.
+func (s *runStore) queueBlob(b *pgx.Batch, digest string, size int, data []byte) error {
+	if s.mode == stored.Whole {
+		b.Queue(`INSERT INTO agentfootprint_blobs (sha256, size, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
+			digest, size, data)
+		return nil
+	}
+	k, err := stored.ParseKey(digest)
+	if err != nil {
+		return err
+	}
+	b.Queue(`INSERT INTO agentfootprint_blob_data (sha256, data) SELECT $1, $2
+		WHERE NOT EXISTS (SELECT 1 FROM agentfootprint_blobs WHERE sha256 = $3) ON CONFLICT (sha256) DO NOTHING`, k[:], data, digest)
+	return nil
+}
+
 // PutBlob implements store.Store.
 func (s *runStore) PutBlob(ctx context.Context, data []byte) (string, error) {
 	d := store.Digest(data)
@@ -287,9 +307,11 @@ func (s *runStore) PutBlob(ctx context.Context, data []byte) (string, error) {
 		data = []byte{}
 	}
 	err := s.with(ctx, func(c *pgx.Conn) error {
-		_, err := c.Exec(ctx, `INSERT INTO agentfootprint_blobs (sha256, size, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
-			d, len(data), data)
-		return err
+		var b pgx.Batch
+		if err := s.queueBlob(&b, d, len(data), data); err != nil {
+			return err
+		}
+		return c.SendBatch(ctx, &b).Close()
 	})
 	if errors.Is(err, store.ErrClosed) {
 		return "", err
@@ -311,7 +333,12 @@ func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 	}
 	var data []byte
 	err = s.with(ctx, func(c *pgx.Conn) error {
-		return c.QueryRow(ctx, `SELECT data FROM agentfootprint_blobs WHERE sha256 = $1`, d).Scan(&data)
+		k, err := stored.ParseKey(d)
+		if err != nil {
+			return err
+		}
+		return c.QueryRow(ctx, `SELECT data FROM agentfootprint_blob_data WHERE sha256 = $1
+			UNION ALL SELECT data FROM agentfootprint_blobs WHERE sha256 = $2 LIMIT 1`, k[:], d).Scan(&data)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, &store.NotFoundError{Kind: "blob", ID: d}
@@ -621,7 +648,18 @@ func runBlobs(ctx context.Context, q querier, id string, list []byte) ([]store.B
 			return nil, perr
 		}
 		want = len(digests)
-		rows, err = q.Query(ctx, `SELECT sha256, data FROM agentfootprint_blobs WHERE sha256 = ANY($1) ORDER BY sha256`, digests)
+		keys := make([][]byte, len(digests))
+		for i, d := range digests {
+			k, err := stored.ParseKey(d)
+			if err != nil {
+				return nil, err
+			}
+			keys[i] = k[:]
+		}
+		// Rows written since schema 3 are in agentfootprint_blob_data under binary digests;
+		// earlier ones in agentfootprint_blobs.
+		rows, err = q.Query(ctx, `SELECT encode(sha256, 'hex'), data FROM agentfootprint_blob_data WHERE sha256 = ANY($1)
+			UNION ALL SELECT sha256, data FROM agentfootprint_blobs WHERE sha256 = ANY($2) ORDER BY 1`, keys, digests)
 	}
 	if err != nil {
 		return nil, err
@@ -635,6 +673,9 @@ func runBlobs(ctx context.Context, q querier, id string, list []byte) ([]store.B
 		}
 		if b.Data == nil {
 			b.Data = []byte{}
+		}
+		if n := len(out); n > 0 && out[n-1].SHA256 == b.SHA256 {
+			continue // in both tables: the same bytes
 		}
 		out = append(out, b)
 	}

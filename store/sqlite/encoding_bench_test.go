@@ -52,7 +52,8 @@ func agentRun(tb testing.TB, calls int) *store.Run {
 func heldBytes(tb testing.TB, s *runStore) int {
 	var n int
 	err := s.db.QueryRow(`SELECT (SELECT coalesce(sum(length(record) + coalesce(length(events), 0)), 0) FROM runs)
-		+ (SELECT coalesce(sum(length(data)), 0) FROM blobs) + (SELECT coalesce(sum(length(sha256) + length(data)), 0) FROM chunks)`).Scan(&n)
+		+ (SELECT coalesce(sum(length(data)), 0) FROM blobs) + (SELECT coalesce(sum(length(data)), 0) FROM blob_data)
+		+ (SELECT coalesce(sum(length(sha256) + length(data)), 0) FROM chunks)`).Scan(&n)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -129,8 +130,7 @@ func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 		if i == len(run.Blobs)/2 && s.midPut != nil {
 			s.midPut()
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
-			b.SHA256, len(b.Data), rows.Blobs[i]); err != nil {
+		if err := s.insertBlob(ctx, tx, b.SHA256, len(b.Data), rows.Blobs[i]); err != nil {
 			return fmt.Errorf("sqlite: storing blob %s of run %q: %w", b.SHA256, run.ID, err)
 		}
 		if rows.BlobList != nil {
@@ -396,14 +396,57 @@ func runBlobs(ctx context.Context, q queryer, id string, list []byte) ([]store.B
 	if err != nil {
 		return nil, err
 	}
-	for len(digests) > 0 {
-		batch := digests[:min(len(digests), chunkBatch)]
-		digests = digests[len(batch):]
+	// Rows written since schema 3 are in blob_data under binary digests; earlier ones in
+	// blobs.
+	found := map[string]bool{}
+	for rest := digests; len(rest) > 0; {
+		batch := rest[:min(len(rest), chunkBatch)]
+		rest = rest[len(batch):]
+		args := make([]any, len(batch))
+		for i := range batch {
+			k, err := stored.ParseKey(batch[i])
+			if err != nil {
+				return nil, err
+			}
+			args[i] = k[:]
+		}
+		rows, err := q.QueryContext(ctx, `SELECT sha256, data FROM blob_data WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var k, data []byte
+			if err := rows.Scan(&k, &data); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if data == nil {
+				data = []byte{}
+			}
+			d := hex.EncodeToString(k)
+			found[d] = true
+			out = append(out, store.Blob{SHA256: d, Data: data})
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	var older []string
+	for _, d := range digests {
+		if !found[d] {
+			older = append(older, d)
+		}
+	}
+	for len(older) > 0 {
+		batch := older[:min(len(older), chunkBatch)]
+		older = older[len(batch):]
 		args := make([]any, len(batch))
 		for i := range batch {
 			args[i] = batch[i]
 		}
-		rows, err := q.QueryContext(ctx, `SELECT sha256, data FROM blobs WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`) ORDER BY sha256`, args...)
+		rows, err := q.QueryContext(ctx, `SELECT sha256, data FROM blobs WHERE sha256 IN (?`+strings.Repeat(", ?", len(batch)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -411,9 +454,10 @@ func runBlobs(ctx context.Context, q queryer, id string, list []byte) ([]store.B
 			return nil, err
 		}
 	}
-	if want := len(list) / len(stored.Key{}); len(out) != want {
+	if want := len(digests); len(out) != want {
 		return nil, fmt.Errorf("%d of the %d blobs the run lists are missing", want-len(out), want)
 	}
+	slices.SortFunc(out, func(a, b store.Blob) int { return strings.Compare(a.SHA256, b.SHA256) })
 	return out, nil
 }
 
@@ -520,11 +564,33 @@ func (s *runStore) PutBlob(ctx context.Context, data []byte) (string, error) {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
-		d, len(data), data); err != nil {
+	if err := s.insertBlob(ctx, s.db, d, len(data), data); err != nil {
 		return "", fmt.Errorf("sqlite: storing blob %s: %w", d, err)
 	}
 	return d, nil
+}
+
+// execer is what a write needs of a database or a transaction.
+type execer interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}
+
+// insertBlob writes the blob row of digest (lowercase hex) holding data (the blob's bytes or
+// their form) unless the store holds it: since schema 3 in blob_data, under the binary
+// digest; in the layout of schema 1 (tests) in blobs, under the hex one.
+func (s *runStore) insertBlob(ctx context.Context, q execer, digest string, size int, data []byte) error {
+	if s.mode == stored.Whole {
+		_, err := q.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+			digest, size, data)
+		return err
+	}
+	k, err := stored.ParseKey(digest)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO blob_data (sha256, data) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM blobs WHERE sha256 = ?)
+		ON CONFLICT (sha256) DO NOTHING`, k[:], data, digest)
+	return err
 }
 
 // GetBlob implements store.Store.
@@ -537,7 +603,14 @@ func (s *runStore) GetBlob(ctx context.Context, digest string) ([]byte, error) {
 		return nil, err
 	}
 	var data []byte
-	err = s.db.QueryRowContext(ctx, `SELECT data FROM blobs WHERE sha256 = ?`, d).Scan(&data)
+	k, err := stored.ParseKey(d)
+	if err != nil {
+		return nil, err
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT data FROM blob_data WHERE sha256 = ?`, k[:]).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = s.db.QueryRowContext(ctx, `SELECT data FROM blobs WHERE sha256 = ?`, d).Scan(&data)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &store.NotFoundError{Kind: "blob", ID: d}
 	}

@@ -167,9 +167,16 @@ ALTER TABLE runs ADD COLUMN blob_list BLOB;
 `
 
 // schemaV3 is what schema 3 adds to schema 2: each run row's version (0 when first written,
-// one more each time it is written again) and the earlier versions of rows written again,
-// kept because the runs after one may be stored as deltas on it (see internal/backend/stored).
+// one more each time it is written again), the earlier versions of rows written again, kept
+// because the runs after one may be stored as deltas on it (see internal/backend/stored), and
+// blob_data, where blob rows are written since, keyed by the binary digest (32 bytes instead
+// of 64 hex digits; the size, which nothing read, is left out). Blob rows written before stay
+// in blobs and are read from there.
 const schemaV3 = `
+CREATE TABLE IF NOT EXISTS blob_data (
+	sha256 BLOB PRIMARY KEY,
+	data   BLOB NOT NULL
+) WITHOUT ROWID;
 ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS run_versions (
 	id        TEXT NOT NULL,

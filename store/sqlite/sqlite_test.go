@@ -309,7 +309,8 @@ func TestConversationIsCompacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows int
-	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT sum(length(record) + length(events)) FROM runs) + (SELECT sum(length(data)) FROM blobs)`).Scan(&rows); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT sum(length(record) + length(events)) FROM runs) + (SELECT coalesce(sum(length(data)), 0) FROM blobs)
+		+ (SELECT coalesce(sum(length(data)), 0) FROM blob_data)`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
 	if forms != len(runs) || chunks == 0 {

@@ -2,7 +2,9 @@
 // the run before it in its conversation) and the literal bytes between them. A turn repeats
 // most of the turn before it in slightly different places (the history again, one more
 // message, new ids and times), so the copies carry the repeated bytes at a few bytes each
-// and only what is new is written out; DEFLATE then squeezes the literals.
+// and only what is new is written out; DEFLATE then squeezes the literals. A record also names
+// its run's blobs by their SHA-256 in hex: such a digest is written as its index in the run's
+// blob list.
 
 package stored
 
@@ -16,11 +18,15 @@ import (
 const (
 	opCopy    = 'B' // zigzag varint: where the copy starts, relative to where the last one ended; uvarint length
 	opLiteral = 'L' // uvarint length, then that many bytes
+	opDigest  = 'H' // uvarint index into the run's blob digests: that digest's 64 hex digits
 )
+
+// digestLen is the length of a blob digest written in hex.
+const digestLen = 64
 
 // minCopy is the shortest run of bytes taken from the base: a shorter one costs about as much
 // as a copy as it does as a literal under DEFLATE.
-const minCopy = 32
+const minCopy = 16
 
 // deltaIndexBits sizes the table of base positions the encoder looks matches up in.
 const deltaIndexBits = 17
@@ -34,14 +40,39 @@ func hashAt(b []byte, i int) uint32 {
 type deltaEncoder struct {
 	base  []byte
 	table []int32 // per hash, the last base position whose 8 bytes have it, plus one (0: none)
+	// digests are the run's blob digests by their hex, with their index in its sorted blob
+	// list: a record names its blobs by digest, and a reference costs a byte or two where
+	// 64 fresh hex digits cost DEFLATE about 36 bytes.
+	digests map[string]int
 }
 
 // newDeltaEncoder indexes base (every position, so a match is found wherever it starts).
-// It keeps a copy of base, which extend grows.
-func newDeltaEncoder(base []byte) *deltaEncoder {
-	e := &deltaEncoder{table: make([]int32, 1<<deltaIndexBits)}
+// It keeps a copy of base, which extend grows. digests is the run's sorted list of blob
+// digests (lowercase hex), which the delta may name by index.
+func newDeltaEncoder(base []byte, digests []string) *deltaEncoder {
+	e := &deltaEncoder{table: make([]int32, 1<<deltaIndexBits), digests: make(map[string]int, len(digests))}
+	for i, d := range digests {
+		if len(d) == digestLen {
+			e.digests[d] = i
+		}
+	}
 	e.extend(base)
 	return e
+}
+
+// isHex reports whether c is a lowercase hex digit.
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
+
+// digestAt returns the index of the run's blob digest written at v[i:], or -1.
+func (e *deltaEncoder) digestAt(v []byte, i int) int {
+	if len(e.digests) == 0 || i+digestLen > len(v) || i > 0 && isHex(v[i-1]) ||
+		i+digestLen < len(v) && isHex(v[i+digestLen]) || !isHex(v[i]) {
+		return -1
+	}
+	if k, ok := e.digests[string(v[i:i+digestLen])]; ok {
+		return k
+	}
+	return -1
 }
 
 // extend appends more to the base and indexes the positions it adds.
@@ -74,6 +105,14 @@ func (e *deltaEncoder) encode(out, v []byte) []byte {
 			p = c
 		}
 		if p < 0 {
+			if k := e.digestAt(v, i); k >= 0 {
+				flush(i)
+				out = append(out, opDigest)
+				out = binary.AppendUvarint(out, uint64(k))
+				i += digestLen
+				lit = i
+				continue
+			}
 			i++
 			continue
 		}
@@ -99,9 +138,10 @@ func (e *deltaEncoder) encode(out, v []byte) []byte {
 	return out
 }
 
-// applyDelta rebuilds a value of total bytes from its operations ops and the base. It refuses
-// a copy outside the base and operations that do not add up to total.
-func applyDelta(ops, base []byte, total int) ([]byte, error) {
+// applyDelta rebuilds a value of total bytes from its operations ops, the base and the run's
+// blob digests. It refuses a copy outside the base, a digest the run does not list and
+// operations that do not add up to total.
+func applyDelta(ops, base []byte, digests []string, total int) ([]byte, error) {
 	out := make([]byte, 0, total)
 	lastEnd := 0
 	for len(ops) > 0 {
@@ -132,6 +172,13 @@ func applyDelta(ops, base []byte, total int) ([]byte, error) {
 			}
 			out = append(out, base[start:start+int64(n)]...)
 			lastEnd = int(start) + int(n)
+		case opDigest:
+			k, n := binary.Uvarint(ops)
+			if n <= 0 || k >= uint64(len(digests)) || len(digests[k]) != digestLen || total-len(out) < digestLen {
+				return nil, fmt.Errorf("digest at byte %d: not one of the run's %d blobs", len(out), len(digests))
+			}
+			out = append(out, digests[k]...)
+			ops = ops[n:]
 		default:
 			return nil, fmt.Errorf("unknown delta operation %#x at byte %d", tag, len(out))
 		}

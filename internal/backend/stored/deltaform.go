@@ -144,7 +144,7 @@ func parseDeltaHeader(form []byte) (*deltaHeader, error) {
 }
 
 // rebuild applies the delta of h on base.
-func (in *inflater) rebuild(h *deltaHeader, base []byte) ([]byte, error) {
+func (in *inflater) rebuild(h *deltaHeader, base []byte, digests []string) ([]byte, error) {
 	body := h.body
 	if h.flate {
 		var err error
@@ -156,7 +156,7 @@ func (in *inflater) rebuild(h *deltaHeader, base []byte) ([]byte, error) {
 	if k <= 0 || total > MaxValue {
 		return nil, formErr("bad or oversized length")
 	}
-	out, err := applyDelta(body[k:], base, int(total))
+	out, err := applyDelta(body[k:], base, digests, int(total))
 	if err != nil {
 		return nil, formErr("delta on run %q: %v", h.ref.ID, err)
 	}
@@ -222,11 +222,11 @@ func (r *Reader) Blob(digest string, data []byte) ([]byte, error) {
 	if h.kind != kindBlob {
 		return nil, formErr("blob %s: a delta form of kind %q", digest, h.kind)
 	}
-	base, err := r.writerBase(h.ref, h.depth)
+	base, digests, err := r.writerBase(h.ref, h.depth)
 	if err != nil {
 		return nil, err
 	}
-	return r.in.rebuild(h, base)
+	return r.in.rebuild(h, base, digests)
 }
 
 // View returns the view of run ref (its record, events and blobs rebuilt, end to end) and the
@@ -249,6 +249,17 @@ func (r *Reader) View(ref Ref) (*Base, error) {
 	b := &Base{Ref: ref, View: ViewOf(row.Record, row.Events, row.Blobs), Depth: depth}
 	r.cache.Put(b)
 	return b, nil
+}
+
+// DigestsOf returns the digests of blobs (sorted by digest, as a run row lists them), each
+// once: the list a delta form names a blob digest by its index in.
+func DigestsOf(blobs []store.Blob) []string {
+	out := make([]string, 0, len(blobs))
+	for _, b := range blobs {
+		out = append(out, b.SHA256)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ViewOf lays a run's rebuilt record, events and blobs (sorted by digest, each once) end to
@@ -324,6 +335,7 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 		return 0, nil, err
 	}
 	var prevRef Ref // prev is the view of the run before self, built once
+	digests := DigestsOf(row.Blobs)
 	base := func(h *deltaHeader) ([]byte, error) {
 		if h.depth >= below {
 			return nil, formErr("a delta of depth %d where less than %d is allowed", h.depth, below)
@@ -352,7 +364,7 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 		if err != nil {
 			return 0, nil, err
 		}
-		if row.Record, err = r.in.rebuild(h, b); err != nil {
+		if row.Record, err = r.in.rebuild(h, b, digests); err != nil {
 			return 0, nil, err
 		}
 		recDepth, recHeader = h.depth, h
@@ -369,7 +381,7 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 		if err != nil {
 			return 0, nil, err
 		}
-		if row.Events, err = r.in.rebuild(h, concat(b, row.Record)); err != nil {
+		if row.Events, err = r.in.rebuild(h, concat(b, row.Record), digests); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -394,6 +406,7 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 		}
 		deepest = max(deepest, h.depth)
 		var b []byte
+		ds := digests
 		if h.ref == self && recHeader != nil && h.depth == recDepth {
 			if own == nil {
 				pv, err := base(recHeader)
@@ -403,10 +416,10 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 				own = concat(pv, row.Record, row.Events)
 			}
 			b = own
-		} else if b, err = r.writerBase(h.ref, h.depth); err != nil {
+		} else if b, ds, err = r.writerBase(h.ref, h.depth); err != nil {
 			return 0, nil, err
 		}
-		if bl.Data, err = r.in.rebuild(h, b); err != nil {
+		if bl.Data, err = r.in.rebuild(h, b, ds); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -414,30 +427,30 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 }
 
 // writerBase returns the base of a blob form of the given depth written by run w: the view of
-// the run before w, then w's record and events.
-func (r *Reader) writerBase(w Ref, depth int) ([]byte, error) {
+// the run before w, then w's record and events; and w's blob digests.
+func (r *Reader) writerBase(w Ref, depth int) ([]byte, []string, error) {
 	row, ok, err := r.src.Run(w)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !ok {
-		return nil, formErr("run %q version %d, the writer of a blob, is missing", w.ID, w.Version)
+		return nil, nil, formErr("run %q version %d, the writer of a blob, is missing", w.ID, w.Version)
 	}
 	if !IsDelta(row.Record) {
-		return nil, formErr("run %q, the writer of a blob, has no delta record", w.ID)
+		return nil, nil, formErr("run %q, the writer of a blob, has no delta record", w.ID)
 	}
 	h, err := parseDeltaHeader(row.Record)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if h.depth != depth {
-		return nil, formErr("a blob of depth %d names run %q, whose record has depth %d", depth, w.ID, h.depth)
+		return nil, nil, formErr("a blob of depth %d names run %q, whose record has depth %d", depth, w.ID, h.depth)
 	}
 	_, prev, err := r.decodeRun(w, row, depth+1, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return concat(prev, row.Record, row.Events), nil
+	return concat(prev, row.Record, row.Events), DigestsOf(row.Blobs), nil
 }
 
 // chunkForms rebuilds forms of layout version 1 from the chunk rows.

@@ -163,7 +163,7 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 // as it is.
 func (e *Encoder) deltaValues(run *store.Run, base *Base, self Ref, out [][]byte) {
 	depth := base.Depth + 1
-	enc := newDeltaEncoder(base.View)
+	enc := newDeltaEncoder(base.View, DigestsOf(run.Blobs))
 	i := 0
 	put := func(v []byte, kind byte, ref Ref) {
 		if f := e.z.deltaForm(v, enc, kind, ref, depth); f != nil {
