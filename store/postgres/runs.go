@@ -119,9 +119,23 @@ func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 			}
 			// A row written again keeps its earlier version: the runs after it may be
 			// deltas on it. The row is written only at the version it was encoded for.
+			// A row of the schema 1 layout lists its blobs in link rows, which this write
+			// replaces: the kept version gets them as a list.
+			var links []string
+			if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(l.sha256), '{}') FROM agentfootprint_runs r
+				JOIN agentfootprint_run_blobs l ON l.run_id = r.id WHERE r.id = $1 AND r.blob_list IS NULL`, run.ID).Scan(&links); err != nil {
+				return err
+			}
+			var list []byte
+			if len(links) > 0 {
+				var err error
+				if list, err = stored.BlobList(links); err != nil {
+					return err
+				}
+			}
 			if _, err := tx.Exec(ctx, `INSERT INTO agentfootprint_run_versions (id, version, record, events, blob_list)
-				SELECT id, version, record, events, blob_list FROM agentfootprint_runs WHERE id = $1
-				ON CONFLICT DO NOTHING`, run.ID); err != nil {
+				SELECT id, version, record, events, coalesce(blob_list, $2) FROM agentfootprint_runs WHERE id = $1
+				ON CONFLICT DO NOTHING`, run.ID, list); err != nil {
 				return err
 			}
 			tag, err := tx.Exec(ctx, `INSERT INTO agentfootprint_runs (id, session_id, agent_id, started_at, ended_at, status, answer, record, events, blob_list, version)

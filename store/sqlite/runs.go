@@ -53,6 +53,35 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	}
 }
 
+// keepLinks writes the blob list of the kept version of run id (a row of the schema 1
+// layout) from its link rows.
+func keepLinks(ctx context.Context, tx *sql.Tx, id string, version int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT sha256 FROM run_blobs WHERE run_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	var digests []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return err
+		}
+		digests = append(digests, d)
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return err
+	}
+	list, err := stored.BlobList(digests)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE run_versions SET blob_list = ? WHERE id = ? AND version = ? AND blob_list IS NULL`, list, id, version)
+	return err
+}
+
 // errVersionMoved is a run row written by another writer between encoding a run and writing
 // it: the run is encoded again against the row's new version.
 var errVersionMoved = errors.New("the run row was written meanwhile")
@@ -91,8 +120,16 @@ func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
 	}
 	var cur int64 = -1
-	if err := tx.QueryRowContext(ctx, `SELECT version FROM runs WHERE id = ?`, run.ID).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var linked bool
+	if err := tx.QueryRowContext(ctx, `SELECT version, blob_list IS NULL FROM runs WHERE id = ?`, run.ID).Scan(&cur, &linked); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+	}
+	if linked {
+		// A row of the schema 1 layout lists its blobs in link rows, which this write
+		// replaces: the kept version gets them as a list.
+		if err := keepLinks(ctx, tx, run.ID, cur); err != nil {
+			return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)
+		}
 	}
 	if uint64(cur+1) != rows.Version {
 		return errVersionMoved

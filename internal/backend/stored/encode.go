@@ -104,15 +104,13 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 	}
 	out := make([][]byte, len(values))
 	r := &Run{}
-	var base *Base
-	if m == Compact {
-		var err error
-		if base, r.Version, err = h.Base(run); err != nil {
-			return nil, err
-		}
-		if base != nil && (base.ID == run.ID || base.Depth >= MaxDepth || len(base.View) > maxBase) {
-			base = nil
-		}
+	base, version, err := h.Base(run)
+	if err != nil {
+		return nil, err
+	}
+	r.Version = version
+	if m != Compact || base != nil && (base.ID == run.ID || base.Depth >= MaxDepth || len(base.View) > maxBase) {
+		base = nil
 	}
 	if m == Whole {
 		copy(out, values)
