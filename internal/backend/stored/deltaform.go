@@ -79,8 +79,9 @@ func appendRef(b []byte, r Ref) []byte {
 }
 
 // deltaForm writes the delta form of v on base, or returns nil when it would not be smaller
-// than v.
-func (z *deflater) deltaForm(v []byte, enc *deltaEncoder, kind byte, ref Ref, depth int) []byte {
+// than v, unless always is set. (A run's record is always written as a delta when the run
+// is: its header names the run before, which the run's blobs are read through.)
+func (z *deflater) deltaForm(v []byte, enc *deltaEncoder, kind byte, ref Ref, depth int, always bool) []byte {
 	body := binary.AppendUvarint(make([]byte, 0, 64), uint64(len(v)))
 	body = enc.encode(body, v)
 	flags := byte(flagDelta)
@@ -94,7 +95,7 @@ func (z *deflater) deltaForm(v []byte, enc *deltaEncoder, kind byte, ref Ref, de
 	form = appendRef(form, ref)
 	form = binary.BigEndian.AppendUint32(form, crc32.ChecksumIEEE(v))
 	form = append(form, body...)
-	if len(form) >= len(v) {
+	if len(form) >= len(v) && !always {
 		return nil
 	}
 	return form

@@ -164,7 +164,7 @@ func (e *Encoder) deltaValues(run *store.Run, base *Base, self Ref, out [][]byte
 	enc := newDeltaEncoder(base.View, DigestsOf(run.Blobs))
 	i := 0
 	put := func(v []byte, kind byte, ref Ref) {
-		if f := e.z.deltaForm(v, enc, kind, ref, depth); f != nil {
+		if f := e.z.deltaForm(v, enc, kind, ref, depth, kind == kindRecord); f != nil {
 			out[i] = f
 		} else {
 			out[i] = v

@@ -376,6 +376,7 @@ func FuzzRebuild(f *testing.F) {
 func FuzzEncode(f *testing.F) {
 	f.Add([]byte(`{"role":"user","content":"hi"}`), []byte("x"))
 	f.Add(bytes.Repeat([]byte(`{"role":"tool","content":"abc"},`), 200), bytes.Repeat([]byte{7}, 3000))
+	f.Add([]byte("x"), bytes.Repeat([]byte(`{"role":"tool","content":"abc"},`), 200)) // a record no delta makes smaller
 	base := newMemStore()
 	base.put(f, conversation(1)[0], Compact)
 	enc := new(Encoder)
@@ -391,6 +392,7 @@ func FuzzEncode(f *testing.F) {
 			w := m.put(t, run, Compact)
 			m.get(t, run, w)
 			record = append(bytes.Clone(record), blob...)
+			blob = append(bytes.Clone(blob), record...) // a new blob, written as a delta
 		}
 	})
 }
@@ -480,4 +482,27 @@ func FuzzDelta(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTinyRecordWithDeltaBlobs writes a turn whose record no delta makes smaller and whose
+// new blob is a delta on the turn before: the blob is read through the record's header, so
+// the record is a delta form all the same.
+func TestTinyRecordWithDeltaBlobs(t *testing.T) {
+	m := newMemStore()
+	page := bytes.Repeat([]byte(`{"role":"tool","content":"12:00 req=1 /checkout 502"},`), 80)
+	first := &store.Run{RunInfo: store.RunInfo{ID: "r1", SessionID: "s", AgentID: "a"}, Record: append([]byte(`{"h":[`), page...),
+		Blobs: []store.Blob{{SHA256: store.Digest(page), Data: page}}}
+	m.get(t, first, m.put(t, first, Compact))
+	next := append(bytes.Clone(page), `{"role":"user","content":"and then?"}`...)
+	second := &store.Run{RunInfo: store.RunInfo{ID: "r2", SessionID: "s", AgentID: "a"}, Record: []byte("{}"),
+		Blobs: []store.Blob{{SHA256: store.Digest(next), Data: next}}}
+	w := m.put(t, second, Compact)
+	if !IsDelta(w.Record) || !IsDelta(w.Blobs[0]) {
+		t.Fatalf("record delta %v, blob delta %v; want both", IsDelta(w.Record), IsDelta(w.Blobs[0]))
+	}
+	m.get(t, second, w)
+	got, err := NewReader(m, nil).Blob(second.Blobs[0].SHA256, w.Blobs[0])
+	if err != nil || !bytes.Equal(got, next) {
+		t.Fatalf("Blob = %d bytes, %v; want the %d bytes written", len(got), err, len(next))
+	}
 }
