@@ -1,8 +1,11 @@
 // Package sqlite is the embedded store.Store: one SQLite file in WAL mode, created on first
 // use, written through modernc.org/sqlite (pure Go, no cgo).
 //
-// Since store schema 2 a run's record, events and blobs are kept as chunks shared between
-// runs and compressed, so the turns of a conversation keep what they repeat once; reads
-// return the exact bytes that were written. Opening a schema 1 file upgrades it in place:
-// the rows already there read as they are, and an older library then refuses the file.
+// A run that follows another in its conversation is kept as what changed since that run
+// (store schema 3; a run is written whole again after 32 such steps), the first run of a
+// conversation as chunks shared between runs and compressed (schema 2), so the turns of a
+// conversation keep what they repeat once; reads return the exact bytes that were written.
+// A run written again keeps its earlier version for the runs after it. Opening a schema 1 or
+// 2 file upgrades it in place: the rows already there read as they are, and an older
+// library then refuses the file.
 package sqlite
