@@ -1,20 +1,24 @@
-// This file measures PutRun and GetRun of the run of a 200-call agent turn, written in the
-// layout of schema 1 (every value whole) and in the current one (shared chunks, compressed),
-// side by side in one benchmark run, with the bytes each leaves in the store.
+// This file measures PutRun and GetRun of the run of a 200-call agent turn and of the turns
+// of a conversation, written in the layout of schema 1 (every value whole) and in the current
+// one (deltas on the turn before, shared chunks, compressed), side by side in one benchmark
+// run, with the bytes each leaves in the store.
 
 package sqlite
 
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/internal/backend/stored"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/store"
+	"github.com/agentfootprint/agentfootprint-go/store/storetest"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
 
@@ -90,6 +94,71 @@ func BenchmarkPutGetRun200(b *testing.B) {
 				s.Close()
 				b.StartTimer()
 			}
+			b.ReportMetric(float64(held), "stored-bytes")
+		})
+	}
+}
+
+// BenchmarkConversation20 writes the 20 turns of a conversation into a new store, reads each
+// back, and then reads the last turn once more from the file reopened (so nothing is cached:
+// the read rebuilds the 19 turns it is a delta on), in the layout of schema 1 and the
+// current one. It reports the time per turn written and read, the cold read, and the bytes
+// the store holds.
+func BenchmarkConversation20(b *testing.B) {
+	runs := storetest.ConversationRuns(20)
+	ctx := context.Background()
+	for _, mode := range []struct {
+		name string
+		m    stored.Mode
+	}{{"layout=schema1", stored.Whole}, {"layout=compact", stored.Compact}} {
+		b.Run(mode.name, func(b *testing.B) {
+			var put, get, cold time.Duration
+			held := 0
+			for range b.N {
+				b.StopTimer()
+				path := filepath.Join(b.TempDir(), "runs.db")
+				s, err := open(ctx, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.mode = mode.m
+				b.StartTimer()
+				t0 := time.Now()
+				for _, r := range runs {
+					if err := s.PutRun(ctx, r); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				for _, r := range runs {
+					if _, err := s.GetRun(ctx, r.ID); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t2 := time.Now()
+				b.StopTimer()
+				held = heldBytes(b, s)
+				s.Close()
+				again, err := open(ctx, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				t3 := time.Now()
+				if _, err := again.GetRun(ctx, runs[len(runs)-1].ID); err != nil {
+					b.Fatal(err)
+				}
+				cold += time.Since(t3)
+				b.StopTimer()
+				again.Close()
+				b.StartTimer()
+				put += t1.Sub(t0)
+				get += t2.Sub(t1)
+			}
+			n := float64(b.N * len(runs))
+			b.ReportMetric(float64(put.Microseconds())/n, "put-µs/turn")
+			b.ReportMetric(float64(get.Microseconds())/n, "get-µs/turn")
+			b.ReportMetric(float64(cold.Microseconds())/float64(b.N), "cold-get-last-µs")
 			b.ReportMetric(float64(held), "stored-bytes")
 		})
 	}
