@@ -50,14 +50,33 @@ type deltaEncoder struct {
 // It keeps a copy of base, which extend grows. digests is the run's sorted list of blob
 // digests (lowercase hex), which the delta may name by index.
 func newDeltaEncoder(base []byte, digests []string) *deltaEncoder {
-	e := &deltaEncoder{table: make([]int32, 1<<deltaIndexBits), digests: make(map[string]int, len(digests))}
+	e := new(deltaEncoder)
+	e.reset(base, digests)
+	return e
+}
+
+// reset makes e an encoder on base and digests, keeping the memory it already has.
+func (e *deltaEncoder) reset(base []byte, digests []string) {
+	if e.table == nil {
+		e.table = make([]int32, 1<<deltaIndexBits)
+	} else {
+		clear(e.table)
+	}
+	if e.digests == nil {
+		e.digests = make(map[string]int, len(digests))
+	} else {
+		clear(e.digests)
+	}
 	for i, d := range digests {
 		if len(d) == digestLen {
 			e.digests[d] = i
 		}
 	}
+	e.base = e.base[:0]
+	if cap(e.base) > 4*len(base)+(1<<20) {
+		e.base = nil // a much larger base before: do not keep its memory
+	}
 	e.extend(base)
-	return e
 }
 
 // isHex reports whether c is a lowercase hex digit.

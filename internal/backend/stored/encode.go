@@ -84,6 +84,9 @@ type piece struct {
 // every run. It is not safe for concurrent use.
 type Encoder struct {
 	z deflater
+	// d is the delta encoder of the last run written as a delta: its index (half a
+	// megabyte) and base buffer are reused by the next.
+	d deltaEncoder
 }
 
 // EncodeRun returns what to write for run (already validated) in mode m, asking h which
@@ -161,7 +164,8 @@ func (e *Encoder) EncodeRun(run *store.Run, m Mode, h Holder) (*Run, error) {
 // as it is.
 func (e *Encoder) deltaValues(run *store.Run, base *Base, self Ref, out [][]byte) {
 	depth := base.Depth + 1
-	enc := newDeltaEncoder(base.View, DigestsOf(run.Blobs))
+	enc := &e.d
+	enc.reset(base.View, DigestsOf(run.Blobs))
 	i := 0
 	put := func(v []byte, kind byte, ref Ref) {
 		if f := e.z.deltaForm(v, enc, kind, ref, depth, kind == kindRecord); f != nil {
