@@ -111,14 +111,20 @@ func checkReadsBack(t *testing.T, s store.Store, want *store.Run) {
 	}
 }
 
-func testConversation(t *testing.T, s store.Store) {
-	runs := ConversationRuns(8)
+// putAndCheck stores runs in order, then reads each back.
+func putAndCheck(t *testing.T, s store.Store, runs []*store.Run) {
+	t.Helper()
 	for _, r := range runs {
 		mustPut(t, s, r)
 	}
 	for _, r := range runs {
 		checkReadsBack(t, s, r)
 	}
+}
+
+func testConversation(t *testing.T, s store.Store) {
+	runs := ConversationRuns(8)
+	putAndCheck(t, s, runs)
 	// A turn stored again (a resumed run) replaces its row and still reads back, and so
 	// does the turn after it, which a backend may have stored as a delta on the old row.
 	again := ConversationRuns(8)[4]
@@ -136,13 +142,7 @@ func testConversation(t *testing.T, s store.Store) {
 // testLongConversation stores a conversation longer than any chain of deltas a backend
 // keeps (the stored encoding starts over after 32) and reads every turn back.
 func testLongConversation(t *testing.T, s store.Store) {
-	runs := ConversationRuns(40)
-	for _, r := range runs {
-		mustPut(t, s, r)
-	}
-	for _, r := range runs {
-		checkReadsBack(t, s, r)
-	}
+	putAndCheck(t, s, ConversationRuns(40))
 }
 
 // RunOldRows checks that runs written in a backend's earlier layout still read back: open
