@@ -66,6 +66,10 @@ type runState struct {
 	// activeUnits holds the context.evaluated events' lists of active
 	// units (context stage only).
 	activeUnits chunk[event.ActiveUnit]
+	// reqBox and reqMsgs are the model calls' request and message buffer,
+	// reused call after call (buildRequest).
+	reqBox  *requestBox
+	reqMsgs []llm.Message
 	// indices backs firstIndices.
 	indices []int
 	// lastTools is the tool list of the last llm.request event.
