@@ -72,9 +72,10 @@ func buildChart(a *Agent) (*flow.Chart, string, error) {
 
 // structure is the chart's structure for the record: flow's own description
 // of the chart the agent built (nodes, edges with the loop back-edges to the
-// loop head, declared keys).
+// loop head, declared keys). Every record of the agent shares the one
+// encoding (capacity-clipped): a record is read-only once returned.
 func (a *Agent) structure() json.RawMessage {
-	return append(json.RawMessage(nil), a.structureJSON...)
+	return a.structureJSON[:len(a.structureJSON):len(a.structureJSON)]
 }
 
 // encodeStructure encodes the chart's structure once per agent: the chart

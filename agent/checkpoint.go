@@ -73,12 +73,17 @@ func (e *CheckpointError) Error() string {
 	return fmt.Sprintf("agent: checkpoint field %q: %s", e.Field, e.Reason)
 }
 
+// checkpoint makes a conversation checkpoint holding hist itself, not a
+// copy: a run's history is a value of its commit log, never written once
+// committed, and what reads a checkpoint's history copies it before
+// changing it (Send, History, clone, Result.seal). A caller's own slice is
+// copied first (WithHistory).
 func (a *Agent) checkpoint(runID string, hist []llm.Message, lastIter int, message string) *conversationCheckpoint {
 	if lastIter < 0 {
 		lastIter = 0
 	}
 	return &conversationCheckpoint{
-		Version: conversationVersion, RunID: runID, History: cloneMessages(hist),
+		Version: conversationVersion, RunID: runID, History: hist,
 		LastCompletedIteration: lastIter, OriginalInput: originalInput{Message: message},
 		CheckpointedAt: a.cfg.now().UTC().Format(time.RFC3339Nano), Agent: &agentRef{ID: a.cfg.id},
 	}

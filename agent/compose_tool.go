@@ -98,9 +98,9 @@ func (rs *runState) mountAgentTools(log *flow.Record) {
 		for k, v := range ir.Blobs {
 			rs.blobs[k] = v
 		}
-		for _, ev := range ir.Events {
+		for _, ev := range ir.Events.All() {
 			ev.Meta.CompositionPath = append([]string{rs.a.cfg.id}, ev.Meta.CompositionPath...)
-			rs.events = append(rs.events, ev)
+			rs.events.Append(ev)
 		}
 	}
 	rs.agentTools = nil

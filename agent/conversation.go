@@ -64,7 +64,7 @@ func WithIdentity(id Identity) ConversationOption {
 // message.
 func WithHistory(history []llm.Message) ConversationOption {
 	return func(c *Conversation) {
-		cp := c.a.checkpoint("", history, 0, "")
+		cp := c.a.checkpoint("", cloneMessages(history), 0, "")
 		if err := validateHistory(cp.History); err != nil {
 			c.err = err
 			return

@@ -32,7 +32,7 @@ type waitIn struct {
 // eventTrail is each tool event's type and call id, in record order.
 func eventTrail(r *record.Record) []string {
 	var out []string
-	for _, e := range r.Events {
+	for _, e := range r.Events.All() {
 		switch p := e.Payload.(type) {
 		case event.ToolsStartPayload:
 			out = append(out, "start:"+p.ToolCallID)

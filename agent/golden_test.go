@@ -48,7 +48,7 @@ func TestPlainRunShapeGolden(t *testing.T) {
 		b.WriteString("\n")
 	}
 	b.WriteString("events:\n")
-	for _, e := range rec.Events {
+	for _, e := range rec.Events.All() {
 		fmt.Fprintf(&b, "%s %s\n", e.Meta.RuntimeStageID, e.Type)
 	}
 	got := b.String()

@@ -31,7 +31,7 @@ func TestIdentityOnEventsAndCheckpoint(t *testing.T) {
 	if len(seen) != 1 || seen["conv-1|acme"] == 0 {
 		t.Fatalf("events by identity = %v, want all of them on conv-1/acme", seen)
 	}
-	for _, e := range res.Record.Events {
+	for _, e := range res.Record.Events.All() {
 		if e.Meta.SessionID != "conv-1" || e.Meta.Principal != "ana" || e.Meta.Tenant != "acme" {
 			t.Fatalf("recorded event %s has meta %+v", e.Type, e.Meta)
 		}
@@ -47,7 +47,7 @@ func TestIdentityOnEventsAndCheckpoint(t *testing.T) {
 	}
 	// An unnamed conversation stamps nothing.
 	plain := must(a.NewConversation().Send(context.Background(), agent.Input{Message: "hi"}))
-	if m := plain.Record.Events[0].Meta; m.SessionID != "" || m.Tenant != "" {
+	if m := plain.Record.Events.At(0).Meta; m.SessionID != "" || m.Tenant != "" {
 		t.Errorf("an unnamed conversation's event meta %+v", m)
 	}
 	// A checkpoint whose identity is not an object is refused naming it.

@@ -88,7 +88,7 @@ func layerShape(t *testing.T, opts []agent.Option) string {
 		}
 		b.WriteString("\n")
 	}
-	for _, e := range rec.Events {
+	for _, e := range rec.Events.All() {
 		fmt.Fprintf(&b, "event %s %s\n", e.Meta.RuntimeStageID, e.Type)
 	}
 	fmt.Fprintf(&b, "answer: %q\n", res.Answer)

@@ -200,7 +200,7 @@ func TestOutputNonConforming(t *testing.T) {
 // turnNumberOf reads the turn_start event's turn number from a result's record.
 func turnNumberOf(t *testing.T, res *agent.Result) int {
 	t.Helper()
-	for _, e := range res.Record.Events {
+	for _, e := range res.Record.Events.All() {
 		if e.Type == event.AgentTurnStart {
 			var ts event.TurnStart
 			if err := json.Unmarshal([]byte(mustJSON(t, e.Payload)), &ts); err != nil {

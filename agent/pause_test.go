@@ -118,7 +118,7 @@ func TestPauseAndResume(t *testing.T) {
 	if _, err := json.Marshal(res2.Record); err != nil {
 		t.Fatal(err)
 	}
-	if ev := res2.Record.Events; len(ev) == 0 || ev[0].Type != event.AgentTurnStart {
+	if ev := res2.Record.Events.Slice(); len(ev) == 0 || ev[0].Type != event.AgentTurnStart {
 		t.Errorf("resumed record events start with %v", ev)
 	}
 	lr := valueAt[state.LLMRequest](t, res2.Record, "call-llm#2", "llmRequest")

@@ -193,8 +193,8 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 		t.Errorf("finalContent after decode = %q", got)
 	}
 	m := back.Manifest
-	if !m.Complete || m.AgentID != "triage" || m.Provider != "scripted" || len(back.Events) == 0 {
-		t.Errorf("manifest = %+v, %d events", m, len(back.Events))
+	if !m.Complete || m.AgentID != "triage" || m.Provider != "scripted" || back.Events.Len() == 0 {
+		t.Errorf("manifest = %+v, %d events", m, back.Events.Len())
 	}
 	if err := back.Log.Validate(); err != nil {
 		t.Errorf("decoded log invalid: %v", err)

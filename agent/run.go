@@ -213,7 +213,9 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *pauseCheckpoint, input json.
 		}
 		rs.requests[k] = v
 	}
-	rs.events = append(rs.events, cp.Events...)
+	for _, ev := range cp.Events {
+		rs.events.Append(ev)
+	}
 	rs.dropped = cp.DroppedEvents
 	res, err := a.chart.Resume(withRun(ctx, rs), cp.Flow, input, a.runOptions("")...)
 	return a.finish(rs, res, err, cp, cp.Message)
@@ -281,7 +283,7 @@ func (a *Agent) finishLeg(rs *runState, res *flow.Result, err error, from *pause
 	if res.Paused {
 		out.Paused = true
 		cp := &pauseCheckpoint{Version: pauseCheckpointVersion, Flow: res.Checkpoint, Message: message, Turn: rs.turn,
-			Blobs: rs.blobs, Requests: rs.requests, Events: rs.events, DroppedEvents: rs.dropped}
+			Blobs: rs.blobs, Requests: rs.requests, Events: rs.events.Slice(), DroppedEvents: rs.dropped}
 		if pi, ok := res.PauseData.(PauseInfo); ok {
 			out.PauseData = &pi
 		}

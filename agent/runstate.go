@@ -43,7 +43,7 @@ type runState struct {
 	// responses, tool outputs): a few chunks per run instead of one
 	// allocation per blob.
 	blobBytes chunk[byte]
-	events    []event.Event
+	events    record.Events
 	dropped   int
 	// hold, when set, keeps this call's events for its batch to record in
 	// call order (parallel dispatch, dispatch_parallel.go).
@@ -66,6 +66,10 @@ type runState struct {
 	// activeUnits holds the context.evaluated events' lists of active
 	// units (context stage only).
 	activeUnits chunk[event.ActiveUnit]
+	// reqBox and reqMsgs are the model calls' request and message buffer,
+	// reused call after call (buildRequest).
+	reqBox  *requestBox
+	reqMsgs []llm.Message
 	// indices backs firstIndices.
 	indices []int
 	// lastTools is the tool list of the last llm.request event.
@@ -267,13 +271,13 @@ func (rs *runState) deliver(ev event.Event) {
 	n := ev.Type
 	if rs.a.cfg.recordEvents {
 		rs.mu.Lock()
-		if len(rs.events) < record.MaxEvents {
-			if rs.events == nil {
+		if n := rs.events.Len(); n < record.MaxEvents {
+			if n == 0 {
 				// A turn emits about eight events per iteration; one
 				// allocation for the usual turn instead of a doubling series.
-				rs.events = make([]event.Event, 0, min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
+				rs.events.Grow(min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
 			}
-			rs.events = append(rs.events, ev)
+			rs.events.Append(ev)
 		} else {
 			rs.dropped++
 		}

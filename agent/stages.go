@@ -176,7 +176,15 @@ func (p *providerFailure) Error() string { return "the model call failed: " + p.
 func (p *providerFailure) Unwrap() error { return p.err }
 
 func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits, hist []llm.Message, wrapped bool) *llm.Request {
-	box := new(requestBox)
+	// A provider must not keep or modify a request (llm.Provider), and the
+	// call-llm stage reads only its counts and names once the call returns,
+	// so the calls of a turn, made one after another, share one request
+	// and one message buffer.
+	box := rs.reqBox
+	if box == nil {
+		box = new(requestBox)
+		rs.reqBox = box
+	}
 	req := &box.req
 	*req = llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
 	var buf [8]placedUnit
@@ -190,7 +198,12 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 	for _, p := range sys {
 		req.System = append(req.System, llm.Segment{Unit: p.u.ID(), Text: p.u.Definition().Text})
 	}
-	req.Messages = make([]llm.Message, 0, len(hist)+1)
+	req.Messages = rs.reqMsgs[:0]
+	if need := len(hist) + 1; cap(req.Messages) < need {
+		// A turn's history grows by two messages a tool call: room for a
+		// few calls more than this one needs.
+		req.Messages = make([]llm.Message, 0, max(2*need, 2*cap(req.Messages)))
+	}
 	for _, i := range cu.History.Sent {
 		if i < 0 || i >= len(hist) {
 			continue
@@ -225,12 +238,13 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		req.ToolChoice = llm.ToolChoice{Mode: llm.ToolChoiceNone}
 	}
 	a.seams.shapeRequest(s, req)
+	rs.reqMsgs = req.Messages[:0]
 	return req
 }
 
 // requestBox is a model call's request with room for one system segment and
 // one tool declaration, the shape of most requests: one allocation for the
-// three.
+// three, made once per turn (runState.reqBox).
 type requestBox struct {
 	req  llm.Request
 	sys  [1]llm.Segment

@@ -302,7 +302,7 @@ type recorder struct {
 func (r *recorder) provider(replies ...scripted.Reply) llm.Provider {
 	return scripted.Func(func(req *llm.Request, n int, _ int64) scripted.Reply {
 		r.mu.Lock()
-		r.reqs = append(r.reqs, req)
+		r.reqs = append(r.reqs, req.Clone()) // fn must not keep req itself
 		r.mu.Unlock()
 		return replies[n-1]
 	})

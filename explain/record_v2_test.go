@@ -71,7 +71,7 @@ func TestRecordFormat2LoadsAndRewritesAsFormat3(t *testing.T) {
 	if d := cmp.Diff(old.Blobs, back.Blobs); d != "" {
 		t.Errorf("blobs after format 3 (-format 2 +format 3):\n%s", d)
 	}
-	if d := cmp.Diff(eventsJSON(t, old.Events), eventsJSON(t, back.Events)); d != "" {
+	if d := cmp.Diff(eventsJSON(t, old.Events.Slice()), eventsJSON(t, back.Events.Slice())); d != "" {
 		t.Errorf("events after format 3 (-format 2 +format 3):\n%s", d)
 	}
 	again, err := json.Marshal(back)

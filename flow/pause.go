@@ -163,6 +163,9 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 				sl.writer = i
 			}
 			if i == 0 {
+				if e.inputs == nil {
+					e.inputs = map[string]bool{}
+				}
 				e.inputs[op.Key] = true
 			}
 		}

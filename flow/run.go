@@ -115,6 +115,10 @@ type run struct {
 	// shared are the per-node memos of each subflow chart, kept across
 	// its mounts (see exec.memo).
 	shared map[*Chart][]nodeMemo
+	// inputDetail is the detail of every error-free input commit of the
+	// run (a subflow mounted every loop pass makes one per mount); shared,
+	// so immutable, like every CommitDetail.
+	inputDetail *CommitDetail
 }
 
 // slab hands out small exact-size slices carved from larger chunks, so a
@@ -319,9 +323,9 @@ type exec struct {
 	state   map[string]*slot
 	slots   []slot // newSlot's current chunk
 	rec     *Record
-	inputs  map[string]bool
-	ns      []nodeState // per node index
-	memo    []nodeMemo  // per node index; a subflow's is the run's (run.shared)
+	inputs  map[string]bool // the frozen input keys (nil until seeded)
+	ns      []nodeState     // per node index
+	memo    []nodeMemo      // per node index; a subflow's is the run's (run.shared)
 	ctl     *Control
 	output  any
 	lastRID string
@@ -330,8 +334,8 @@ type exec struct {
 
 func newExec(r *run, c *Chart, path string) *exec {
 	e := &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
-		rec: &Record{RunID: r.id, ChartID: c.id, kinds: c.keys}, inputs: map[string]bool{},
-		ns: newNodeStates(len(c.nodes))}
+		rec: &Record{RunID: r.id, ChartID: c.id, kinds: c.keys},
+		ns:  newNodeStates(len(c.nodes))}
 	if path == "" {
 		e.memo = make([]nodeMemo, len(c.nodes))
 		return e
@@ -442,6 +446,7 @@ func (e *exec) seed(inputs map[string]any) error {
 	}
 	slices.Sort(names)
 	ops := make([]Op, 0, len(names))
+	e.inputs = make(map[string]bool, len(names))
 	var errs []error
 	for _, name := range names {
 		k, ok := e.chart.keys[name]
@@ -459,10 +464,14 @@ func (e *exec) seed(inputs map[string]any) error {
 	}
 	c := e.r.slab.commit()
 	c.RuntimeStageID, c.Ops = InputStageID, ops
-	c.CommitDetail = &CommitDetail{Stage: InputStageID, StageID: InputStageID}
 	err := errors.Join(errs...)
 	if err != nil {
-		c.Error = err.Error()
+		c.CommitDetail = &CommitDetail{Stage: InputStageID, StageID: InputStageID, Error: err.Error()}
+	} else {
+		if e.r.inputDetail == nil {
+			e.r.inputDetail = &CommitDetail{Stage: InputStageID, StageID: InputStageID}
+		}
+		c.CommitDetail = e.r.inputDetail
 	}
 	e.apply(ops, 0)
 	e.rec.Commits = append(e.rec.Commits, c)

@@ -84,8 +84,8 @@ func answerOf(rec *record.Record, status string, steps []step) answerView {
 
 // assessmentOf reads the standing the run recorded on its turn_end event.
 func assessmentOf(rec *record.Record) (assess.Assessment, bool) {
-	for i := len(rec.Events) - 1; i >= 0; i-- {
-		e := rec.Events[i]
+	for i := rec.Events.Len() - 1; i >= 0; i-- {
+		e := rec.Events.At(i)
 		if e.Type != event.AgentTurnEnd {
 			continue
 		}
@@ -102,7 +102,7 @@ func assessmentOf(rec *record.Record) (assess.Assessment, bool) {
 // failureOf returns the error sentence and the stage that failed: the fatal
 // error event's when there is one, else the failed commit's.
 func failureOf(rec *record.Record) (string, string) {
-	for _, e := range rec.Events {
+	for _, e := range rec.Events.All() {
 		if e.Type == event.ErrorFatal {
 			if p, ok := payloadAs[event.ErrorFatalPayload](e); ok && p.Error != "" {
 				stage := e.Meta.RuntimeStageID

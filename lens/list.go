@@ -37,7 +37,7 @@ func summarize(info store.RunInfo, rec *record.Record) runSummary {
 	if a, ok := assessmentOf(rec); ok {
 		s.Standing = a.Standing
 	}
-	for _, e := range rec.Events {
+	for _, e := range rec.Events.All() {
 		if e.Type != event.ToolsStart {
 			continue
 		}

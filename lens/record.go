@@ -112,7 +112,7 @@ func statusOf(rec *record.Record) string {
 		failed, paused = string(store.StatusFailed), string(store.StatusPaused)
 		complete       = string(store.StatusComplete)
 	)
-	for _, e := range rec.Events {
+	for _, e := range rec.Events.All() {
 		if e.Type == event.ErrorFatal {
 			return failed
 		}

@@ -163,7 +163,7 @@ func storyOf(rec *record.Record) (string, []step) {
 			}
 		}
 	}
-	for _, e := range rec.Events {
+	for _, e := range rec.Events.All() {
 		if e.Type != event.PauseRequest {
 			continue
 		}

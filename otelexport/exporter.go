@@ -110,10 +110,10 @@ func (x *Exporter) ExportRecord(ctx context.Context, rec *record.Record) error {
 	if rec == nil {
 		return errors.New("otelexport: ExportRecord: the record is nil")
 	}
-	if len(rec.Events) == 0 {
+	if rec.Events.Len() == 0 {
 		return ErrNoEvents
 	}
-	return x.ExportEvents(ctx, rec.Events, rec)
+	return x.ExportEvents(ctx, rec.Events.Slice(), rec)
 }
 
 // ExportEvents emits the spans of the turns in events, in order, as an

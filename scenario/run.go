@@ -168,7 +168,7 @@ func (rep *Report) addEvidence(rec *record.Record) {
 	if rec == nil {
 		return
 	}
-	rep.Events = append(rep.Events, rec.Events...)
+	rep.Events = append(rep.Events, rec.Events.Slice()...)
 	if rec.Log != nil && len(rec.Log.Commits) > 0 {
 		if v, ok, err := flow.ValueAt(rec.Log, len(rec.Log.Commits)-1, state.KeyCoverageDeclared.KeyName()); err == nil && ok {
 			if rs, ok := v.([]coverage.DeclaredCoverage); ok {

@@ -101,8 +101,8 @@ func TestSaveLoadKeepsTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ar.Events) != len(res.Record.Events) || ar.RecordFormat != record.Format {
-		t.Errorf("audit input: %d events (want %d), format %q", len(ar.Events), len(res.Record.Events), ar.RecordFormat)
+	if len(ar.Events) != res.Record.Events.Len() || ar.RecordFormat != record.Format {
+		t.Errorf("audit input: %d events (want %d), format %q", len(ar.Events), res.Record.Events.Len(), ar.RecordFormat)
 	}
 }
 

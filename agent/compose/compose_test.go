@@ -69,7 +69,7 @@ func TestComposeSequence(t *testing.T) {
 		}
 	}
 	var paths []string
-	for _, ev := range rec.Events {
+	for _, ev := range rec.Events.All() {
 		if p := strings.Join(ev.Meta.CompositionPath, "/"); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
@@ -503,7 +503,7 @@ func TestAgentAsTool(t *testing.T) {
 		t.Fatalf("inner log under the tool-call id = %+v", sub)
 	}
 	innerEvents := 0
-	for _, ev := range res.Record.Events {
+	for _, ev := range res.Record.Events.All() {
 		if strings.Join(ev.Meta.CompositionPath, "/") == "lead/backups" {
 			innerEvents++
 		}

@@ -63,9 +63,9 @@ func TestComposedRecordNamesInnerResults(t *testing.T) {
 	if d := cmp.Diff(live.Blobs, back.Blobs); d != "" {
 		t.Errorf("blobs (-live +decoded):\n%s", d)
 	}
-	for i := range live.Events {
-		want, _ := json.Marshal(live.Events[i])
-		got, _ := json.Marshal(back.Events[i])
+	for i := range live.Events.All() {
+		want, _ := json.Marshal(live.Events.At(i))
+		got, _ := json.Marshal(back.Events.At(i))
 		if string(got) != string(want) {
 			t.Errorf("event %d decoded as %s, want %s", i, got, want)
 		}

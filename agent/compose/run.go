@@ -20,7 +20,6 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
-	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/honesty/assess"
 )
@@ -735,7 +734,7 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 		log.Subflows = map[string]*flow.Record{}
 	}
 	blobs := map[string][]byte{}
-	var events []event.Event
+	var events record.Events
 	byNode := map[string]bool{}
 	for _, r := range runs {
 		ir := r.rec
@@ -744,9 +743,9 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 		for k, v := range ir.Blobs {
 			blobs[k] = v
 		}
-		for _, ev := range ir.Events {
+		for _, ev := range ir.Events.All() {
 			ev.Meta.CompositionPath = append([]string{c.name, r.agent}, ev.Meta.CompositionPath[min(1, len(ev.Meta.CompositionPath)):]...)
-			events = append(events, ev)
+			events.Append(ev)
 		}
 	}
 	for _, cm := range log.Commits {

@@ -6,7 +6,6 @@ package record
 import (
 	"encoding/json"
 
-	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
@@ -34,10 +33,10 @@ func (r *Record) Inner(node string) (*Record, bool) {
 	}
 	m := r.Manifest
 	m.RunID, m.Legs, m.Provider = sub.RunID, []Leg{{RunID: sub.RunID}}, ""
-	var evs []event.Event
-	for _, ev := range r.Events {
+	var evs Events
+	for _, ev := range r.Events.All() {
 		if ev.Meta.RunID == sub.RunID {
-			evs = append(evs, ev)
+			evs.Append(ev)
 			if p := ev.Meta.CompositionPath; len(p) > 0 {
 				m.AgentID = p[len(p)-1]
 			}

@@ -75,8 +75,9 @@ type Record struct {
 	// Requests maps the SHA-256 (hex) of a request body that is not a
 	// blob of its own to how it is rebuilt from the body before it; Blob
 	// rebuilds it. Empty in a format 1 record.
-	Requests      map[string]RequestDelta
-	Events        []event.Event
+	Requests map[string]RequestDelta
+	// Events are the run's events, kept compactly (Events.At rebuilds one).
+	Events        Events
 	DroppedEvents int
 }
 
@@ -148,7 +149,7 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	blobs, events := r.Blobs, r.Events
+	blobs, events := r.Blobs, r.Events.Slice()
 	var inHistory []string
 	if len(blobs) > 0 || len(events) > 0 {
 		held := heldIn(log)
@@ -271,13 +272,14 @@ func Decode(data []byte) (*Record, error) {
 	if len(j.InHistory) > 0 {
 		blobs = heldOnce().restoreBlobs(blobs, j.InHistory)
 	}
-	evs := make([]event.Event, len(j.Events))
-	for i, e := range j.Events {
+	var evs Events
+	evs.Grow(len(j.Events))
+	for _, e := range j.Events {
 		p := e.Payload
 		if e.Type == event.ToolsResult && bytes.Contains(p, []byte(`"resultRef":`)) {
 			p = heldOnce().restoreEvent(e.Type, p)
 		}
-		evs[i] = event.Event{Type: e.Type, Payload: p, Meta: e.Meta}
+		evs.Append(event.Event{Type: e.Type, Payload: p, Meta: e.Meta})
 	}
 	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
 }

@@ -115,7 +115,7 @@ func TestAuditExportToStdout(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A genesis record, then one record per event of the run.
-	if want := len(results[0].Record.Events) + 1; len(s.Records) != want {
+	if want := results[0].Record.Events.Len() + 1; len(s.Records) != want {
 		t.Errorf("%d records, want %d", len(s.Records), want)
 	}
 	if r := audit.Verify([]*audit.Segment{s}, audit.VerifyOptions{}); !r.Valid {

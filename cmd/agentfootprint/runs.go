@@ -155,7 +155,7 @@ func writeRun(w io.Writer, info store.RunInfo, rec *record.Record) error {
 		fmt.Fprintf(&b, "  %s\n", strings.Join(ids[i:min(i+8, len(ids))], " "))
 	}
 
-	calls := toolCalls(rec.Events)
+	calls := toolCalls(rec.Events.Slice())
 	fmt.Fprintf(&b, "\nTool calls (%d):\n", len(calls))
 	for i, c := range calls {
 		fmt.Fprintf(&b, "  %d. %s %s  [%s, %s]\n", i+1, c.name, oneLine(string(c.args), 100), c.id, c.stage)
@@ -174,7 +174,7 @@ func writeRun(w io.Writer, info store.RunInfo, rec *record.Record) error {
 		}
 	}
 
-	fmt.Fprintf(&b, "\nEvents: %d", len(rec.Events))
+	fmt.Fprintf(&b, "\nEvents: %d", rec.Events.Len())
 	if rec.DroppedEvents > 0 {
 		fmt.Fprintf(&b, " (%d more dropped)", rec.DroppedEvents)
 	}

@@ -48,10 +48,10 @@ func newTraceCmd() *cobra.Command {
 			if err != nil {
 				return runError(cmd, err)
 			}
-			if len(rec.Events) == 0 {
+			if rec.Events.Len() == 0 {
 				return runError(cmd, fmt.Errorf("run %s kept no events (its agent ran with WithEventLog(false)), so there is nothing to build spans from", rec.Manifest.RunID))
 			}
-			n, where, err := exportTrace(cmd, rec.Events, rec, cmd.OutOrStdout())
+			n, where, err := exportTrace(cmd, rec.Events.Slice(), rec, cmd.OutOrStdout())
 			if err != nil {
 				return runError(cmd, err)
 			}

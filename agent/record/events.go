@@ -1,0 +1,105 @@
+// This file holds a record's event list, kept compactly: what every event of
+// a run repeats is stored once, and an event.Event is made only when read.
+
+package record
+
+import (
+	"encoding/json"
+	"iter"
+	"slices"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+)
+
+// Events is the list of a run's events in the order they were emitted. It
+// keeps each event's own fields (type, payload, stage, subflow, times,
+// iteration) and the fields a run's events share (run id, composition path,
+// trace and caller identity) once for a run of events that share them; At
+// and All rebuild each event.Event as it was appended. The zero value is an
+// empty list. Like the Record holding it, it is read-only once returned.
+type Events struct {
+	list []compactEvent
+}
+
+// compactEvent is one event without the meta fields its neighbours share.
+type compactEvent struct {
+	typ     event.Name
+	payload any
+	stage   string
+	subflow string
+	wall    int64
+	offset  int64
+	iter    *int
+	shared  *event.Meta // RunID, TurnIndex, CompositionPath, TraceID, SpanID, identity
+}
+
+// Len returns the number of events.
+func (e Events) Len() int { return len(e.list) }
+
+// At returns the i-th event (0-based); it panics when i is out of range, as
+// an index expression does.
+func (e Events) At(i int) event.Event {
+	c := &e.list[i]
+	m := *c.shared
+	m.RuntimeStageID, m.SubflowPath, m.WallClockMs, m.RunOffsetMs, m.IterIndex = c.stage, c.subflow, c.wall, c.offset, c.iter
+	return event.Event{Type: c.typ, Payload: c.payload, Meta: m}
+}
+
+// All yields the events with their indices, in order.
+func (e Events) All() iter.Seq2[int, event.Event] {
+	return func(yield func(int, event.Event) bool) {
+		for i := range e.list {
+			if !yield(i, e.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice returns the events as a new slice (nil when there are none).
+func (e Events) Slice() []event.Event {
+	if len(e.list) == 0 {
+		return nil
+	}
+	out := make([]event.Event, len(e.list))
+	for i := range e.list {
+		out[i] = e.At(i)
+	}
+	return out
+}
+
+// MarshalJSON writes the events as a JSON array of events ("[]" when there
+// are none), as a []event.Event encodes.
+func (e Events) MarshalJSON() ([]byte, error) {
+	s := e.Slice()
+	if s == nil {
+		s = []event.Event{}
+	}
+	return json.Marshal(s)
+}
+
+// Grow makes room for n more events without another allocation.
+func (e *Events) Grow(n int) { e.list = slices.Grow(e.list, n) }
+
+// Append adds ev at the end. The meta fields ev shares with the event
+// before it are kept once.
+func (e *Events) Append(ev event.Event) {
+	c := compactEvent{typ: ev.Type, payload: ev.Payload, stage: ev.Meta.RuntimeStageID, subflow: ev.Meta.SubflowPath,
+		wall: ev.Meta.WallClockMs, offset: ev.Meta.RunOffsetMs, iter: ev.Meta.IterIndex}
+	if n := len(e.list); n > 0 && sharesMeta(e.list[n-1].shared, &ev.Meta) {
+		c.shared = e.list[n-1].shared
+	} else {
+		m := ev.Meta
+		m.RuntimeStageID, m.SubflowPath, m.WallClockMs, m.RunOffsetMs, m.IterIndex = "", "", 0, 0, nil
+		c.shared = &m
+	}
+	e.list = append(e.list, c)
+}
+
+// sharesMeta reports whether m carries the shared fields of s.
+func sharesMeta(s, m *event.Meta) bool {
+	return s.RunID == m.RunID && s.TraceID == m.TraceID && s.SpanID == m.SpanID &&
+		s.SessionID == m.SessionID && s.Principal == m.Principal && s.Tenant == m.Tenant &&
+		(s.TurnIndex == nil) == (m.TurnIndex == nil) && (s.TurnIndex == nil || *s.TurnIndex == *m.TurnIndex) &&
+		(s.CompositionPath == nil) == (m.CompositionPath == nil) && slices.Equal(s.CompositionPath, m.CompositionPath)
+}

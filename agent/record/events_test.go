@@ -1,0 +1,68 @@
+package record
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentfootprint/agentfootprint-go/event"
+)
+
+// Events gives back every event as it was appended, whatever its meta
+// shares with its neighbours, and encodes as the slice of them does.
+func TestEventsRebuildWhatWasAppended(t *testing.T) {
+	one, two := 1, 2
+	turn := 0
+	path := []string{"triage"}
+	evs := []event.Event{
+		{Type: event.AgentTurnStart, Payload: event.TurnStart{TurnNumber: 1, MessageChars: 2},
+			Meta: event.Meta{RunID: "r1", RuntimeStageID: "seed#0", WallClockMs: 10, CompositionPath: path, SessionID: "s"}},
+		{Type: event.AgentIterationStart, Payload: event.IterationStart{IterIndex: 1},
+			Meta: event.Meta{RunID: "r1", RuntimeStageID: "call-llm#3", WallClockMs: 11, RunOffsetMs: 1, IterIndex: &one, CompositionPath: path, SessionID: "s"}},
+		// The same run in a subflow, then a new path of equal content.
+		{Type: event.ToolsStart, Payload: json.RawMessage(`{"x":1}`),
+			Meta: event.Meta{RunID: "r1", RuntimeStageID: "sf-results/verify#9", SubflowPath: "sf-results", WallClockMs: 12, RunOffsetMs: 2, IterIndex: &two, CompositionPath: []string{"triage"}, SessionID: "s"}},
+		// Another run, another caller, a turn index, no path at all.
+		{Type: event.ErrorFatal, Payload: event.ErrorFatalPayload{Error: "boom", Stage: "call-llm", Scope: "run"},
+			Meta: event.Meta{RunID: "r2", RuntimeStageID: "call-llm#4", TurnIndex: &turn, TraceID: "t", SpanID: "sp", Principal: "p", Tenant: "x"}},
+		// An empty path is not a missing one.
+		{Type: event.AgentTurnEnd, Meta: event.Meta{RunID: "r2", CompositionPath: []string{}}},
+		{Type: event.AgentTurnEnd, Meta: event.Meta{RunID: "r2", CompositionPath: []string{}, TurnIndex: &turn}},
+	}
+	var l Events
+	l.Grow(2)
+	for _, e := range evs {
+		l.Append(e)
+	}
+	if l.Len() != len(evs) {
+		t.Fatalf("Len = %d, want %d", l.Len(), len(evs))
+	}
+	if d := cmp.Diff(evs, l.Slice()); d != "" {
+		t.Errorf("Slice differs (-appended +rebuilt):\n%s", d)
+	}
+	for i, e := range l.All() {
+		if d := cmp.Diff(evs[i], e); d != "" {
+			t.Errorf("All: event %d differs:\n%s", i, d)
+		}
+	}
+	if d := cmp.Diff(evs[3], l.At(3)); d != "" {
+		t.Errorf("At(3) differs:\n%s", d)
+	}
+	want, _ := json.Marshal(evs)
+	got, err := json.Marshal(l)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("JSON = %s, %v\nwant %s", got, err, want)
+	}
+	// The first two events share one copy of their run-wide meta.
+	if l.list[0].shared != l.list[1].shared || l.list[1].shared != l.list[2].shared {
+		t.Error("events of one run and caller do not share their meta")
+	}
+	if l.list[3].shared == l.list[2].shared || l.list[4].shared == l.list[3].shared || l.list[5].shared == l.list[4].shared {
+		t.Error("events with other run-wide meta share it")
+	}
+	var none Events
+	if b, _ := json.Marshal(none); string(b) != "[]" || none.Slice() != nil || none.Len() != 0 {
+		t.Errorf("the empty list: JSON %s, Slice %v", b, none.Slice())
+	}
+}
