@@ -52,7 +52,7 @@ func eventTrail(r *record.Record) []string {
 // in the reverse order; the record, the history and the events still read
 // in call order, the same as a sequential run of the same batch.
 func TestParallelToolsKeepCallOrder(t *testing.T) {
-	run := func(t *testing.T, opts ...agent.Option) (*agent.Result, []string) {
+	run := func(t *testing.T, parallel bool, opts ...agent.Option) (*agent.Result, []string) {
 		var finished counter
 		lastDone := make(chan struct{})
 		fetch := tool.Must(tool.New("fetch", "Fetch a thing.", func(ctx context.Context, in waitIn) (string, error) {
@@ -60,9 +60,14 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 			tc.Progress(map[string]string{"fetching": in.Name})
 			switch in.Name {
 			case "first":
+				if !parallel {
+					break // sequential: the last call has not started, nobody would close it
+				}
+				// However loaded the machine, the last call starts while this one waits;
+				// the bound only keeps a broken dispatch from hanging the test.
 				select {
 				case <-lastDone:
-				case <-time.After(50 * time.Millisecond): // sequential: nobody closes it
+				case <-time.After(10 * time.Second):
 				}
 			case "last":
 				close(lastDone)
@@ -88,8 +93,8 @@ func TestParallelToolsKeepCallOrder(t *testing.T) {
 		}
 		return res, finished.List()
 	}
-	seq, seqOrder := run(t)
-	par, parOrder := run(t, agent.WithParallelTools(3))
+	seq, seqOrder := run(t, false)
+	par, parOrder := run(t, true, agent.WithParallelTools(3))
 	if !cmp.Equal(seqOrder, []string{"first", "middle", "last"}) || slices.Index(parOrder, "last") > slices.Index(parOrder, "first") {
 		t.Fatalf("finishing order: sequential %v, parallel %v; want the parallel last call to finish before the first", seqOrder, parOrder)
 	}
@@ -167,8 +172,9 @@ func TestParallelToolsBound(t *testing.T) {
 				break
 			}
 		}
-		// Wait (briefly) for a partner, so two are in flight together.
-		deadline := time.Now().Add(time.Second)
+		// Wait for a partner, so two are in flight together (the bound only keeps a
+		// broken dispatch from hanging the test).
+		deadline := time.Now().Add(10 * time.Second)
 		for inFlight.Load() < 2 && most.Load() < 2 && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
@@ -283,6 +289,12 @@ func TestParallelToolsCancelOnFailure(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			started := make(chan struct{})
+			// Asked to stop, the slow call is cancelled long before its wait ends, however
+			// loaded the machine; not asked, it waits a moment and finishes.
+			wait := 100 * time.Millisecond
+			if tc.cancel {
+				wait = 10 * time.Second
+			}
 			flaky := tool.Must(tool.New("flaky", "Fails.", func(ctx context.Context, in waitIn) (string, error) {
 				<-started
 				return "", errors.New("backend down")
@@ -292,7 +304,7 @@ func TestParallelToolsCancelOnFailure(t *testing.T) {
 				select {
 				case <-ctx.Done():
 					return "", ctx.Err()
-				case <-time.After(100 * time.Millisecond):
+				case <-time.After(wait):
 					return "waited", nil
 				}
 			}))
