@@ -58,9 +58,13 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	if err := run.Validate(); err != nil {
 		return err
 	}
+	// The first attempt encodes before the write transaction; when another write of the
+	// same run came first, the run is encoded again inside the transaction, under a lock on
+	// its id that every such retry takes (a first attempt can still overtake it, hence a few
+	// attempts).
 	for attempt := 0; ; attempt++ {
-		err := s.putRun(ctx, run)
-		if !errors.Is(err, errVersionMoved) || attempt == 2 {
+		err := s.putRun(ctx, run, attempt > 0)
+		if !errors.Is(err, errVersionMoved) || attempt == 4 {
 			if err != nil {
 				return fmt.Errorf("postgres: storing run %q: %w", run.ID, err)
 			}
@@ -73,37 +77,53 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 // it: the run is encoded again against the row's new version.
 var errVersionMoved = errors.New("the run row was written meanwhile")
 
-func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
+func (s *runStore) putRun(ctx context.Context, run *store.Run, locked bool) error {
 	// What the encoder asks (which chunks the store holds, the agent's dictionary, the
-	// conversation's previous run) is read before the write transaction: chunk rows are
-	// never deleted, so the answers stay true.
-	enc, _ := s.encoders.Get().(*stored.Encoder)
-	if enc == nil {
-		enc = new(stored.Encoder)
-	}
-	w, err := enc.EncodeRun(run, s.mode, holder{s: s, ctx: ctx})
-	s.encoders.Put(enc)
-	if err != nil {
+	// conversation's previous run) is read before the write transaction on a first attempt:
+	// chunk rows are never deleted, so the answers stay true. A retry asks within the
+	// transaction, so that it holds one connection only.
+	var w *stored.Run
+	encode := func(h holder) error {
+		enc, _ := s.encoders.Get().(*stored.Encoder)
+		if enc == nil {
+			enc = new(stored.Encoder)
+		}
+		var err error
+		w, err = enc.EncodeRun(run, s.mode, h)
+		s.encoders.Put(enc)
 		return err
+	}
+	if !locked {
+		if err := encode(holder{s: s, ctx: ctx}); err != nil {
+			return err
+		}
 	}
 	type blobRow struct {
 		digest string
 		size   int
 		data   []byte
 	}
-	blobs := make([]blobRow, len(run.Blobs))
-	for i, b := range run.Blobs {
-		blobs[i] = blobRow{b.SHA256, len(b.Data), w.Blobs[i]}
-	}
-	slices.SortFunc(blobs, func(a, b blobRow) int { return strings.Compare(a.digest, b.digest) })
-	blobs = slices.CompactFunc(blobs, func(a, b blobRow) bool { return a.digest == b.digest })
-	// Chunks go in key order, like blobs in digest order, so that concurrent writers
-	// sharing them cannot deadlock.
-	chunks := slices.Clone(w.Chunks)
-	slices.SortFunc(chunks, func(a, b stored.Chunk) int { return bytes.Compare(a.Key[:], b.Key[:]) })
-	events := w.Events
-	err = s.with(ctx, func(c *pgx.Conn) error {
+	err := s.with(ctx, func(c *pgx.Conn) error {
 		return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+			if locked {
+				if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "agentfootprint_run:"+run.ID); err != nil {
+					return err
+				}
+				if err := encode(holder{s: s, ctx: ctx, q: tx}); err != nil {
+					return err
+				}
+			}
+			blobs := make([]blobRow, len(run.Blobs))
+			for i, b := range run.Blobs {
+				blobs[i] = blobRow{b.SHA256, len(b.Data), w.Blobs[i]}
+			}
+			slices.SortFunc(blobs, func(a, b blobRow) int { return strings.Compare(a.digest, b.digest) })
+			blobs = slices.CompactFunc(blobs, func(a, b blobRow) bool { return a.digest == b.digest })
+			// Chunks go in key order, like blobs in digest order, so that concurrent writers
+			// sharing them cannot deadlock.
+			chunks := slices.Clone(w.Chunks)
+			slices.SortFunc(chunks, func(a, b stored.Chunk) int { return bytes.Compare(a.Key[:], b.Key[:]) })
+			events := w.Events
 			var pre pgx.Batch
 			for _, ch := range chunks {
 				pre.Queue(`INSERT INTO agentfootprint_chunks (sha256, data) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING`, ch.Key[:], ch.Data)
@@ -441,7 +461,7 @@ type querier interface {
 func (h holder) Base(run *store.Run) (*stored.Base, uint64, error) {
 	var base *stored.Base
 	next := uint64(0)
-	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+	err := h.use(func(c querier) error {
 		own, ok, err := rowVersion(h.ctx, c, run.ID)
 		if err != nil {
 			return err
@@ -542,10 +562,20 @@ func readChunks(ctx context.Context, q querier, keys []stored.Key) (map[stored.K
 	return out, nil
 }
 
-// holder answers the encoder's questions from the store.
+// holder answers the encoder's questions from the store: through q when it is set (the
+// write transaction), else on a pooled connection.
 type holder struct {
 	s   *runStore
 	ctx context.Context
+	q   querier
+}
+
+// use runs fn on the holder's querier.
+func (h holder) use(fn func(q querier) error) error {
+	if h.q != nil {
+		return fn(h.q)
+	}
+	return h.s.with(h.ctx, func(c *pgx.Conn) error { return fn(c) })
 }
 
 func (h holder) Held(keys []stored.Key) (map[stored.Key]bool, error) {
@@ -554,7 +584,7 @@ func (h holder) Held(keys []stored.Key) (map[stored.Key]bool, error) {
 		args[i] = keys[i][:]
 	}
 	held := make(map[stored.Key]bool, len(keys))
-	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+	err := h.use(func(c querier) error {
 		rows, err := c.Query(h.ctx, `SELECT sha256 FROM agentfootprint_chunks WHERE sha256 = ANY($1)`, args)
 		if err != nil {
 			return err
@@ -581,7 +611,7 @@ func (h holder) Dict(agentID string) (stored.Key, []byte, bool, error) {
 	var k stored.Key
 	var d []byte
 	found := false
-	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+	err := h.use(func(c querier) error {
 		var hexKey string
 		err := c.QueryRow(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = $1`, dictMetaKey(agentID)).Scan(&hexKey)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -611,7 +641,7 @@ func (h holder) Dict(agentID string) (stored.Key, []byte, bool, error) {
 
 func (h holder) Previous(run *store.Run) ([][]byte, error) {
 	var out [][]byte
-	err := h.s.with(h.ctx, func(c *pgx.Conn) error {
+	err := h.use(func(c querier) error {
 		var id string
 		err := c.QueryRow(h.ctx, `SELECT value FROM agentfootprint_meta WHERE key = $1`, stored.PreviousKey(run)).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {

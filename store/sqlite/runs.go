@@ -44,10 +44,13 @@ func (s *runStore) PutRun(ctx context.Context, run *store.Run) error {
 	}
 	// Encoding is CPU work: it is done before taking the write lock. What it asks the
 	// store (which chunks it holds, the agent's dictionary) is read outside the write
-	// transaction: chunk rows are never deleted, so the answers stay true.
+	// transaction: chunk rows are never deleted, so the answers stay true. The row's
+	// version is checked inside it: when another write of the same run came first, the run
+	// is encoded again, this time under the lock, which no writer of this process can
+	// overtake (another process can, hence a few attempts).
 	for attempt := 0; ; attempt++ {
-		err := s.putRun(ctx, run)
-		if !errors.Is(err, errVersionMoved) || attempt == 2 {
+		err := s.putRun(ctx, run, attempt > 0)
+		if !errors.Is(err, errVersionMoved) || attempt == 4 {
 			return err
 		}
 	}
@@ -86,7 +89,11 @@ func keepLinks(ctx context.Context, tx *sql.Tx, id string, version int64) error 
 // it: the run is encoded again against the row's new version.
 var errVersionMoved = errors.New("the run row was written meanwhile")
 
-func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
+func (s *runStore) putRun(ctx context.Context, run *store.Run, locked bool) error {
+	if locked {
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+	}
 	enc, _ := s.encoders.Get().(*stored.Encoder)
 	if enc == nil {
 		enc = new(stored.Encoder)
@@ -100,8 +107,10 @@ func (s *runStore) putRun(ctx context.Context, run *store.Run) error {
 	if rows.Events != nil {
 		events = rows.Events
 	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
+	if !locked {
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: storing run %q: %w", run.ID, err)

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t testing.TB) store.Store) {
 		{"List", testList},
 		{"Checkpoints", testCheckpoints},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"ConcurrentRewrites", testConcurrentRewrites},
 		{"CancelledWrite", testCancelledWrite},
 		{"Closed", testClosed},
 	}
@@ -428,6 +429,53 @@ func testConcurrentWriters(t *testing.T, s store.Store) {
 	if err != nil || len(list) != writers*each {
 		t.Errorf("ListRuns = %d runs, %v; want %d", len(list), err, writers*each)
 	}
+}
+
+// testConcurrentRewrites writes one turn of a conversation from several writers at once (a
+// run stored again while another write of it is under way), then the next turn: every write
+// succeeds, the turn reads back as one of the writes, and so does the turn after it.
+func testConcurrentRewrites(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	runs := ConversationRuns(3)
+	mustPut(t, s, runs[0])
+	const writers = 6
+	versions := make([]*store.Run, writers)
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*3)
+	for w := range writers {
+		r := *runs[1]
+		r.Blobs = slices.Clone(r.Blobs) // PutRun fills in the digests: one list per writer
+		r.Answer = fmt.Sprintf("written by %d", w)
+		r.Record = bytes.Replace(r.Record, []byte(`"complete":true`), []byte(fmt.Sprintf(`"complete":true,"writer":%d`, w)), 1)
+		versions[w] = &r
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 3 {
+				if err := s.PutRun(ctx, versions[w]); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("concurrent PutRun of one run: %v", err)
+	}
+	got, err := s.GetRun(ctx, runs[1].ID)
+	if err != nil {
+		t.Fatalf("GetRun: %v", err)
+	}
+	found := false
+	for _, v := range versions {
+		found = found || bytes.Equal(got.Record, v.Record) && got.Answer == v.Answer
+	}
+	if !found {
+		t.Errorf("the run reads back as none of its writes (answer %q)", got.Answer)
+	}
+	mustPut(t, s, runs[2])
+	checkReadsBack(t, s, runs[2])
 }
 
 func testCancelledWrite(t *testing.T, s store.Store) {
