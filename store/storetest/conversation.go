@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,30 @@ func testConversation(t *testing.T, s store.Store) {
 	mustPut(t, s, again) // twice: two earlier versions
 	checkReadsBack(t, s, again)
 	for _, r := range runs[5:] {
+		checkReadsBack(t, s, r)
+	}
+}
+
+// testSharedBlobs stores two conversations, the second listing again, in its second turn, a
+// blob the first wrote in its fifth (a store may keep it as a delta on the first
+// conversation's turns), then pushes both out of any small cache a backend keeps and reads
+// every turn back.
+func testSharedBlobs(t *testing.T, s store.Store) {
+	a := ConversationRuns(6)
+	b := ConversationRuns(4)
+	for _, r := range b {
+		r.ID = "other-" + r.ID
+		r.SessionID = "other conversation"
+		r.Record = bytes.Replace(r.Record, []byte(`"conv-`), []byte(`"other-conv-`), 1)
+	}
+	b[1].Blobs = append(b[1].Blobs, a[4].Blobs[1])
+	for _, r := range append(slices.Clone(a), b...) {
+		mustPut(t, s, r)
+	}
+	for i := range 40 {
+		mustPut(t, s, SampleRun(fmt.Sprintf("filler-%02d", i), i))
+	}
+	for _, r := range append(a, b...) {
 		checkReadsBack(t, s, r)
 	}
 }

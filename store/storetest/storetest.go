@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t testing.TB) store.Store) {
 		{"RecordBytesKept", testRecordBytesKept},
 		{"Conversation", testConversation},
 		{"LongConversation", testLongConversation},
+		{"SharedBlobs", testSharedBlobs},
 		{"NotFound", testNotFound},
 		{"Replace", testReplace},
 		{"Blobs", testBlobs},

@@ -186,12 +186,20 @@ type StoredRun struct {
 }
 
 // Reader rebuilds stored values, following delta forms to the rows they name. It is made for
-// one read (it keeps nothing between reads) and is not safe for concurrent use.
+// one read (it keeps nothing itself between reads; the cache it is given does) and is not
+// safe for concurrent use.
 type Reader struct {
 	src   Source
 	cache *ViewCache
 	in    inflater
+	// active are the writers whose blobs are being read (to refuse a loop), writers how
+	// many were followed (to bound a read).
+	active  map[Ref]bool
+	writers int
 }
+
+// maxWriters bounds the writers of blobs one read follows.
+const maxWriters = 4096
 
 // NewReader returns a Reader over src that takes the views it needs from cache when cache
 // holds them, and leaves there the ones it builds (cache may be nil).
@@ -341,6 +349,9 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 		if h.depth >= below {
 			return nil, formErr("a delta of depth %d where less than %d is allowed", h.depth, below)
 		}
+		// A run's depth is its record's: the length of the chain of runs its own forms
+		// are read through. (A blob it lists that another run wrote is read through that
+		// run's chain, whatever its length.)
 		deepest = max(deepest, h.depth)
 		if prev == nil || prevRef != h.ref {
 			v, err := r.view(h.ref, h.depth)
@@ -402,10 +413,6 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 		if h.kind != kindBlob {
 			return 0, nil, formErr("blob %s: a delta form of kind %q", bl.SHA256, h.kind)
 		}
-		if h.depth >= below {
-			return 0, nil, formErr("blob %s: a delta of depth %d where less than %d is allowed", bl.SHA256, h.depth, below)
-		}
-		deepest = max(deepest, h.depth)
 		var b []byte
 		ds := digests
 		if h.ref == self && recHeader != nil && h.depth == recDepth {
@@ -418,6 +425,8 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 			}
 			b = own
 		} else if b, ds, err = r.writerBase(h.ref, h.depth); err != nil {
+			// A blob another run wrote first (in this conversation or another): it is
+			// read through its writer's own chain, whatever its depth.
 			return 0, nil, err
 		}
 		if bl.Data, err = r.in.rebuild(h, b, ds); err != nil {
@@ -430,6 +439,20 @@ func (r *Reader) decodeRun(self Ref, row *StoredRun, below int, withBlobs bool) 
 // writerBase returns the base of a blob form of the given depth written by run w: the view of
 // the run before w, then w's record and events; and w's blob digests.
 func (r *Reader) writerBase(w Ref, depth int) ([]byte, []string, error) {
+	// Honest rows never loop (a blob's writer came before every run that lists it again),
+	// and every chain is at most MaxDepth long; these guards are for damaged or hostile
+	// ones.
+	if r.active[w] {
+		return nil, nil, formErr("run %q version %d: blobs whose writers refer back to it", w.ID, w.Version)
+	}
+	if r.writers++; r.writers > maxWriters {
+		return nil, nil, formErr("more than %d runs' blobs to follow for one read", maxWriters)
+	}
+	if r.active == nil {
+		r.active = map[Ref]bool{}
+	}
+	r.active[w] = true
+	defer delete(r.active, w)
 	row, ok, err := r.src.Run(w)
 	if err != nil {
 		return nil, nil, err

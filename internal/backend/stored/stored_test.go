@@ -506,3 +506,46 @@ func TestTinyRecordWithDeltaBlobs(t *testing.T) {
 		t.Fatalf("Blob = %d bytes, %v; want the %d bytes written", len(got), err, len(next))
 	}
 }
+
+// TestBlobSharedAcrossConversations: a blob first written deep in one conversation (as a
+// delta on that conversation's turns) is listed again by the second turn of another
+// conversation; the turns after that one still read back.
+func TestBlobSharedAcrossConversations(t *testing.T) {
+	m := newMemStore()
+	page := func(n int) []byte {
+		return bytes.Repeat([]byte(fmt.Sprintf(`{"role":"tool","content":"page %d: 12:00 req=%d /checkout 502"},`, n, n*7)), 40)
+	}
+	shared := page(99)
+	turn := func(session string, n int, blobs ...[]byte) *store.Run {
+		var bs []store.Blob
+		for _, b := range blobs {
+			bs = append(bs, store.Blob{SHA256: store.Digest(b), Data: b})
+		}
+		rec := append([]byte(fmt.Sprintf(`{"session":%q,"turn":%d,"history":[`, session, n)), page(n)...)
+		return &store.Run{RunInfo: store.RunInfo{ID: fmt.Sprintf("%s-%d", session, n), SessionID: session, AgentID: "a"}, Record: rec, Blobs: bs}
+	}
+	var runs []*store.Run
+	var written []*Run
+	put := func(r *store.Run) {
+		runs = append(runs, r)
+		written = append(written, m.put(t, r, Compact))
+	}
+	for n := range 6 {
+		if n == 4 {
+			put(turn("A", n, page(n), shared))
+		} else {
+			put(turn("A", n, page(n)))
+		}
+	}
+	for n := range 4 {
+		if n == 1 {
+			put(turn("B", n, page(100+n), shared))
+		} else {
+			put(turn("B", n, page(100+n)))
+		}
+	}
+	m.views = ViewCache{} // nothing in memory: every read goes to the rows
+	for i, r := range runs {
+		m.get(t, r, written[i])
+	}
+}
