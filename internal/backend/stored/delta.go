@@ -46,16 +46,9 @@ type deltaEncoder struct {
 	digests map[string]int
 }
 
-// newDeltaEncoder indexes base (every position, so a match is found wherever it starts).
-// It keeps a copy of base, which extend grows. digests is the run's sorted list of blob
-// digests (lowercase hex), which the delta may name by index.
-func newDeltaEncoder(base []byte, digests []string) *deltaEncoder {
-	e := new(deltaEncoder)
-	e.reset(base, digests)
-	return e
-}
-
-// reset makes e an encoder on base and digests, keeping the memory it already has.
+// reset makes e an encoder on base (indexed at every position, so a match is found wherever
+// it starts; e keeps its own copy, which extend grows) and on digests, the run's sorted blob
+// digests, which the delta may name by index. It keeps the memory e already has.
 func (e *deltaEncoder) reset(base []byte, digests []string) {
 	if e.table == nil {
 		e.table = make([]int32, 1<<deltaIndexBits)

@@ -465,7 +465,9 @@ func FuzzDelta(f *testing.F) {
 			// v names a digest in hex, as a record names its blobs.
 			v = append(append(bytes.Clone(v[:8]), digests[0]...), v[8:]...)
 		}
-		ops := newDeltaEncoder(base, digests).encode(nil, v)
+		var enc deltaEncoder
+		enc.reset(base, digests)
+		ops := enc.encode(nil, v)
 		got, err := applyDelta(ops, base, digests, len(v))
 		if err != nil || !bytes.Equal(got, v) {
 			t.Fatalf("delta of %d bytes on %d rebuilds %d bytes, %v", len(v), len(base), len(got), err)
