@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding"
-	"encoding/hex"
 	"hash"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
@@ -38,7 +37,8 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 			// nothing to compare with: hash and keep this one whole.
 			rs.bodyHash.forget()
 		}
-		ref, h := rs.bodyHash.sum(body, shared)
+		sum := rs.bodyHash.sum(body, shared)
+		ref, h := rs.digest(&sum)
 		out.Request = state.CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if full {
 			rs.storeRequest(h, body, shared)
@@ -69,7 +69,8 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 		resp = bytes.Join(ex.Frames, []byte("\n"))
 	}
 	if resp != nil {
-		ref, h := hashRef(resp)
+		sum := sha256.Sum256(resp)
+		ref, h := rs.digest(&sum)
 		out.Response = state.CapturedBody{Sha256: h, Bytes: len(resp)}
 		if full {
 			rs.putBlob(h, resp)
@@ -87,10 +88,11 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 		return
 	}
 	tail := body[shared:]
-	th := hashHex(tail)
-	rs.putBlob(th, tail)
+	sum := sha256.Sum256(tail)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	_, th := rs.digests.ref(&sum)
+	rs.putBlobLocked(th, tail)
 	if rs.requests == nil {
 		rs.requests = make(map[string]record.RequestDelta, min(rs.a.cfg.maxIter, 64))
 	}
@@ -139,9 +141,9 @@ type prefixHasher struct {
 	out []byte
 }
 
-// sum returns the SHA-256 of body as "sha256:<hex>" and as the bare hex;
-// the first shared bytes of body are those of the body hashed before.
-func (p *prefixHasher) sum(body []byte, shared int) (ref, h string) {
+// sum returns the SHA-256 of body; the first shared bytes of body are
+// those of the body hashed before.
+func (p *prefixHasher) sum(body []byte, shared int) (sum [sha256.Size]byte) {
 	if p.d == nil {
 		p.d = sha256.New()
 	}
@@ -182,12 +184,9 @@ func (p *prefixHasher) sum(body []byte, shared int) (ref, h string) {
 		}
 	}
 	p.d.Write(body[pos:])
-	var buf [7 + 2*sha256.Size]byte
-	copy(buf[:], "sha256:")
 	p.out = p.d.Sum(p.out[:0])
-	hex.Encode(buf[7:], p.out)
-	ref = string(buf[:])
-	return ref, ref[7:]
+	copy(sum[:], p.out)
+	return sum
 }
 
 // forget drops the kept states: the next body shares nothing known.

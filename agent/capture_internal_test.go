@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
@@ -18,6 +19,7 @@ import (
 func TestPrefixHasherMatchesSHA256(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var p prefixHasher
+	var d digests
 	var prev []byte
 	for i := range 300 {
 		var body []byte
@@ -35,7 +37,8 @@ func TestPrefixHasherMatchesSHA256(t *testing.T) {
 		if prev != nil {
 			shared = sharedPrefix(prev, body)
 		}
-		ref, h := p.sum(body, shared)
+		sum := p.sum(body, shared)
+		ref, h := d.ref(&sum)
 		want := sha256.Sum256(body)
 		if h != hex.EncodeToString(want[:]) || ref != "sha256:"+h {
 			t.Fatalf("body %d (%d bytes, %d shared): got %s, want %x", i, len(body), shared, ref, want)
@@ -63,5 +66,23 @@ func TestCaptureOfAReusedBuffer(t *testing.T) {
 	}
 	if len(rs.requests) != 0 {
 		t.Errorf("%d requests kept as deltas on a buffer that was overwritten", len(rs.requests))
+	}
+}
+
+// The digest buffers only append: every reference handed out keeps its
+// bytes while later ones fill the buffer and new buffers start.
+func TestDigestsKeepEveryReference(t *testing.T) {
+	var d digests
+	type kept struct{ ref, h, want string }
+	var all []kept
+	for i := range 5*digestsPerBuffer + 3 {
+		sum := sha256.Sum256([]byte(strconv.Itoa(i)))
+		ref, h := d.ref(&sum)
+		all = append(all, kept{ref, h, hex.EncodeToString(sum[:])})
+	}
+	for i, k := range all {
+		if k.h != k.want || k.ref != "sha256:"+k.want || len(k.ref) != refLen {
+			t.Fatalf("reference %d: got %q and %q, want sha256:%s", i, k.ref, k.h, k.want)
+		}
 	}
 }

@@ -19,21 +19,39 @@ type chunk[T any] struct {
 // array when it has room. first is the size of the first array and limit
 // the largest; a slice longer than a quarter of limit gets an allocation of its own.
 func (c *chunk[T]) copyOf(s []T, first, limit int) []T {
-	if len(s) == 0 {
+	out := c.take(len(s), first, limit)
+	copy(out, s)
+	return out
+}
+
+// take returns n elements (nil for n == 0), capacity-clipped, carved as
+// copyOf carves its copies; the caller overwrites all of them before
+// handing them out.
+func (c *chunk[T]) take(n, first, limit int) []T {
+	if n == 0 {
 		return nil
 	}
-	if len(s) > limit/4 {
-		return append([]T(nil), s...)
+	if n > limit/4 {
+		return make([]T, n)
 	}
-	if cap(c.buf)-len(c.buf) < len(s) {
+	if cap(c.buf)-len(c.buf) < n {
 		if c.next == 0 {
 			c.next = first
 		}
-		n := max(c.next, len(s))
-		c.buf = make([]T, 0, n)
+		c.buf = make([]T, 0, max(c.next, n))
 		c.next = min(2*c.next, limit)
 	}
 	off := len(c.buf)
-	c.buf = append(c.buf, s...)
-	return c.buf[off:len(c.buf):len(c.buf)]
+	c.buf = c.buf[:off+n]
+	return c.buf[off : off+n : off+n]
+}
+
+// giveBack returns the last n elements take handed out, when the caller
+// has not handed them out, so the next take reuses them.
+func (c *chunk[T]) giveBack(last []T) {
+	n := len(last)
+	if n == 0 || n > len(c.buf) || &c.buf[len(c.buf)-n] != &last[0] {
+		return // not the chunk's last piece (or an allocation of its own)
+	}
+	c.buf = c.buf[:len(c.buf)-n]
 }

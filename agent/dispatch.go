@@ -51,15 +51,18 @@ type CheckInRequest struct {
 
 // batch is one dispatch in progress.
 type batch struct {
-	a       *Agent
-	rs      *runState
-	s       *flow.Scope
-	iter    int
-	turn    int
-	calls   []llm.ToolCall
-	msgs    []llm.Message
-	results []state.ToolResult
-	rows    []coverage.DeclaredCoverage
+	a     *Agent
+	rs    *runState
+	s     *flow.Scope
+	iter  int
+	turn  int
+	calls []llm.ToolCall
+	// recorded are the calls as committed (read-only), index by index
+	// with calls.
+	recorded []llm.ToolCall
+	msgs     []llm.Message
+	results  []state.ToolResult
+	rows     []coverage.DeclaredCoverage
 	// one, oneMsg and oneRes hold calls, msgs and results when the model
 	// made a single call (the usual case), so the batch and its lists are
 	// one allocation.
@@ -73,7 +76,9 @@ type outcome struct {
 	served string
 	status tool.Status
 	isErr  bool
-	raw    []byte
+	// raw is the tool's own output, kept as a blob when hasRaw is set.
+	raw    string
+	hasRaw bool
 	pause  *toolcall.Pause
 	// checkIn marks a pause asking for consent before execute.
 	checkIn bool
@@ -93,6 +98,7 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 	b.iter, _ = kIteration.Get(s)
 	b.turn, _ = kTurnNumber.Get(s)
 	calls, _ := kLatestToolCalls.Get(s)
+	b.recorded = calls
 	// Copy the calls as plain data: what the tools see cannot reach state.
 	// The arguments' copies come from the run's chunk (capacity-clipped).
 	if len(calls) == 1 {
@@ -181,7 +187,7 @@ func (b *batch) answer(ctx context.Context, c llm.ToolCall, input json.RawMessag
 	b.rs.emit(b.s, event.ToolsResult, b.iter, func() any {
 		return event.ToolsResultPayload{ToolCallID: c.ID, Result: text}
 	})
-	b.finish(c, outcome{served: text, raw: []byte(text)})
+	b.finish(c, outcome{served: text, raw: text, hasRaw: true})
 	return nil
 }
 
@@ -212,6 +218,7 @@ func (b *batch) run(ctx context.Context, from int, resumed bool) (*flow.Pause, e
 			return nil, err
 		}
 		c := b.calls[i]
+		b.announce(i)
 		o := b.dispatch(ctx, c, callMode{resumed: resumed})
 		if o.pause != nil {
 			return b.pauseAt(c, o), nil
@@ -273,26 +280,35 @@ func (b *batch) commit(done bool) {
 func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.msgs = append(b.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: o.served, IsError: o.isErr})
 	r := state.ToolResult{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Status: o.status, Error: o.isErr, ServedChars: textlen.UTF16(o.served)}
-	if o.raw != nil {
-		r.OutputRef = b.rs.blobRef(o.raw)
+	if o.hasRaw {
+		r.OutputRef = b.rs.blobRefText(o.raw)
 	}
 	b.results = append(b.results, r)
 }
 
-// dispatch takes one call through its steps in order: announce it, run it
+// announce emits tools.start for call i of the batch. Its arguments are the
+// recorded call's, which nothing writes once committed, rather than the
+// copy the tool is handed.
+func (b *batch) announce(i int) {
+	c := b.calls[i]
+	var args json.RawMessage
+	if i < len(b.recorded) && len(b.recorded[i].Args) > 0 {
+		args = b.recorded[i].Args
+	}
+	b.rs.emit(b.s, event.ToolsStart, b.iter, func() any {
+		p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: args}
+		if len(b.calls) > 1 {
+			p.ParallelCount = len(b.calls)
+		}
+		return p
+	})
+}
+
+// dispatch takes one announced call through its steps in order: run it
 // (resolve, fill, validate, check in, time, execute, read the result, the
 // tool's ceiling), then settle what it served.
 func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) outcome {
 	start := b.a.cfg.now()
-	if mode.consent == nil { // an answered check-in already announced its start
-		b.rs.emit(b.s, event.ToolsStart, b.iter, func() any {
-			p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: append(json.RawMessage(nil), c.Args...)}
-			if len(b.calls) > 1 {
-				p.ParallelCount = len(b.calls)
-			}
-			return p
-		})
-	}
 	return b.settle(c, b.runCall(ctx, c, mode), mode, start)
 }
 
@@ -415,10 +431,10 @@ func (b *batch) executeCall(ctx context.Context, c llm.ToolCall, p preparedCall,
 	if err != nil {
 		if ref, ok := declarationRefusal(err); ok {
 			b.a.warn.refusedDeclaration(c.Name, err)
-			return outcome{served: ref + text, status: tool.StatusInvalid, isErr: true, raw: []byte(ref)}
+			return outcome{served: ref + text, status: tool.StatusInvalid, isErr: true, raw: ref, hasRaw: true}
 		}
 		msg := fmt.Sprintf("The tool %q failed: %s", c.Name, err.Error())
-		return outcome{served: msg + text, isErr: true, raw: []byte(err.Error()), failed: true}
+		return outcome{served: msg + text, isErr: true, raw: err.Error(), hasRaw: true, failed: true}
 	}
 	o := b.boundary(c, d, out)
 	o.served += text
@@ -434,7 +450,7 @@ func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output
 	if err != nil {
 		return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true}
 	}
-	o.raw = []byte(rawText)
+	o.raw, o.hasRaw = rawText, true
 
 	// Read the result once: what it declares (status, rows, described
 	// values, with their events) and what the model is served.
@@ -464,7 +480,7 @@ func (b *batch) boundary(c llm.ToolCall, d *tool.Declaration, out toolrun.Output
 	served := rawText
 	if rd.Changed {
 		if served, err = toolrun.Text(rd.Served); err != nil {
-			return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true, raw: o.raw}
+			return outcome{served: fmt.Sprintf("The result of tool %q could not be encoded: %s", c.Name, err), isErr: true, raw: o.raw, hasRaw: true}
 		}
 	}
 	// The tool's own ceiling.

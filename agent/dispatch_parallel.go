@@ -6,7 +6,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -79,7 +78,7 @@ func (h *heldEvents) keep(ev event.Event) {
 // same scope (used only from the batch's own goroutine), its own coverage
 // rows and its own held events.
 func (b *batch) held() *batch {
-	return &batch{a: b.a, s: b.s, iter: b.iter, turn: b.turn, calls: b.calls,
+	return &batch{a: b.a, s: b.s, iter: b.iter, turn: b.turn, calls: b.calls, recorded: b.recorded,
 		rs: &runState{a: b.rs.a, start: b.rs.start, hold: &heldEvents{}}}
 }
 
@@ -126,9 +125,7 @@ func (b *batch) runParallel(ctx context.Context, from int, resumed bool, limit i
 	for i := from; i < len(b.calls); i++ {
 		c := b.calls[i]
 		sl := &slot{c: c, cb: b.held(), start: b.a.cfg.now()}
-		sl.cb.rs.emit(b.s, event.ToolsStart, b.iter, func() any {
-			return event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: append(json.RawMessage(nil), c.Args...), ParallelCount: len(b.calls)}
-		})
+		sl.cb.announce(i)
 		p, o, done := sl.cb.prepareCall(c, mode)
 		sl.p, sl.o, sl.run = p, o, !done
 		if sl.run {

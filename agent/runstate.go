@@ -43,8 +43,10 @@ type runState struct {
 	// responses, tool outputs): a few chunks per run instead of one
 	// allocation per blob.
 	blobBytes chunk[byte]
-	events    record.Events
-	dropped   int
+	// digests holds the blobs' reference strings.
+	digests digests
+	events  record.Events
+	dropped int
 	// hold, when set, keeps this call's events for its batch to record in
 	// call order (parallel dispatch, dispatch_parallel.go).
 	hold *heldEvents
@@ -84,8 +86,10 @@ type runState struct {
 	histUnits []string
 	// compPath is the composition path every event of the run carries.
 	compPath []string
-	// iterPtr is the latest iteration's meta.iterIndex (shared).
-	iterPtr *int
+	// iterPtr is the latest iteration's meta.iterIndex (shared), one of
+	// iterInts.
+	iterPtr  *int
+	iterInts chunk[int]
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
@@ -111,9 +115,38 @@ func runOf(ctx context.Context) *runState {
 // blobRef stores b under its SHA-256 and returns the reference
 // "sha256:<hex>" (one string for the reference and the blob's name).
 func (rs *runState) blobRef(b []byte) string {
-	ref, h := hashRef(b)
-	rs.putBlob(h, b)
+	sum := sha256.Sum256(b)
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	ref, h := rs.digests.ref(&sum)
+	rs.putBlobLocked(h, b)
 	return ref
+}
+
+// blobRefText is blobRef for text: the bytes are copied once, into the
+// run's blob chunk, and hashed there.
+func (rs *runState) blobRefText(text string) string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	b := rs.blobBytes.take(len(text), blobChunk, blobChunk)
+	copy(b, text)
+	sum := sha256.Sum256(b)
+	ref, h := rs.digests.ref(&sum)
+	rs.initBlobs()
+	if _, ok := rs.blobs[h]; ok {
+		rs.blobBytes.giveBack(b)
+	} else {
+		rs.blobs[h] = b
+	}
+	return ref
+}
+
+// digest formats sum as the reference "sha256:<hex>" and the bare hex, in
+// the run's digest buffers.
+func (rs *runState) digest(sum *[sha256.Size]byte) (ref, h string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.digests.ref(sum)
 }
 
 // putBlob stores b under h, its SHA-256 in hex, already computed by the
@@ -121,13 +154,26 @@ func (rs *runState) blobRef(b []byte) string {
 func (rs *runState) putBlob(h string, b []byte) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.blobs == nil {
-		// A model call keeps about three blobs (request tail, response, a
-		// tool output): one map for the usual turn, not a doubling series.
-		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
-	}
+	rs.putBlobLocked(h, b)
+}
+
+// putBlobLocked is putBlob for a caller holding rs.mu.
+func (rs *runState) putBlobLocked(h string, b []byte) {
+	rs.initBlobs()
 	if _, ok := rs.blobs[h]; !ok {
-		rs.blobs[h] = rs.blobBytes.copyOf(b, 4<<10, 4<<10)
+		rs.blobs[h] = rs.blobBytes.copyOf(b, blobChunk, blobChunk)
+	}
+}
+
+// blobChunk is the size of each of blobBytes' backing arrays.
+const blobChunk = 4 << 10
+
+// initBlobs makes the blob map on the run's first blob. A model call keeps
+// about three blobs (request tail, response, a tool output): one map for
+// the usual turn, not a doubling series. The caller holds rs.mu.
+func (rs *runState) initBlobs() {
+	if rs.blobs == nil {
+		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
 	}
 }
 
@@ -156,20 +202,11 @@ var commonHistoryUnits = func() []string {
 // which shares the ref's bytes: one allocation for both forms.
 func hashRef(b []byte) (ref, h string) {
 	sum := sha256.Sum256(b)
-	var buf [7 + 2*sha256.Size]byte
-	copy(buf[:], "sha256:")
-	hex.Encode(buf[7:], sum[:])
+	var buf [refLen]byte
+	copy(buf[:], refPrefix)
+	hex.Encode(buf[len(refPrefix):], sum[:])
 	ref = string(buf[:])
-	return ref, ref[7:]
-}
-
-// hashHex returns the SHA-256 of b in hex, encoded on the stack so the
-// string is the one allocation.
-func hashHex(b []byte) string {
-	sum := sha256.Sum256(b)
-	var buf [2 * sha256.Size]byte
-	hex.Encode(buf[:], sum[:])
-	return string(buf[:])
+	return ref, ref[len(refPrefix):]
 }
 
 // wants reports whether an event named n must be built: someone listens, or
@@ -219,7 +256,9 @@ func (rs *runState) shared(iter int) (path []string, it *int) {
 	}
 	if iter > 0 {
 		if rs.iterPtr == nil || *rs.iterPtr != iter {
-			rs.iterPtr = new(iter)
+			p := rs.iterInts.take(1, 16, 64)
+			p[0] = iter
+			rs.iterPtr = &p[0]
 		}
 		it = rs.iterPtr
 	}

@@ -6,8 +6,10 @@
 package contextunits
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -38,20 +40,26 @@ type Env struct {
 // goes through r, so it is a tracked read of the evaluating stage too.
 // A predicate that panics counts as not matched and records the panic.
 func Evaluate(units []*inject.Unit, r Reader, env Env) []inject.Entry {
-	defs := make([]inject.Definition, len(units))
-	for i, u := range units {
-		defs[i] = u.Definition()
+	var rs *retrievals // made at the first retrieval unit
+	// The definitions are read for this call only: the usual few live on
+	// the stack.
+	var buf [4]inject.Definition
+	defs := buf[:0]
+	if len(units) > len(buf) {
+		defs = make([]inject.Definition, 0, len(units))
+	}
+	for _, u := range units {
+		defs = append(defs, u.Definition())
 	}
 	out := make([]inject.Entry, len(units))
-	var rs *retrievals // made at the first retrieval unit
 	for i := range defs {
 		d := &defs[i]
 		var ev inject.Evidence
 		if d.Trigger == inject.TriggerRetrieved && d.Retrieval != nil {
 			if rs == nil {
-				rs = &retrievals{ctx: env.Context, r: r, defs: defs, done: map[string]*retrievedRun{}}
+				rs = &retrievals{ctx: env.Context, r: r, defs: slices.Clone(defs), done: map[string]*retrievedRun{}}
 			}
-			ev = rs.evaluate(d)
+			ev = rs.evaluate(&rs.defs[i])
 		} else {
 			ev = evaluate(d, r, env)
 		}
@@ -162,18 +170,31 @@ func evalRule(rule inject.Rule, r Reader) (ev inject.Evidence) {
 }
 
 func place(defs []inject.Definition, out []inject.Entry) {
-	for _, slot := range []inject.Slot{inject.SlotSystem, inject.SlotMessages} {
-		var idx []int
+	active := 0
+	for i := range out {
+		if out[i].Active {
+			active++
+		}
+	}
+	if active == 0 {
+		return
+	}
+	// One array holds the placements of this evaluation.
+	placements := make([]inject.Placement, 0, active)
+	var buf [16]int
+	for _, slot := range [...]inject.Slot{inject.SlotSystem, inject.SlotMessages} {
+		idx := buf[:0]
 		for i := range defs {
 			if out[i].Active && defs[i].Slot == slot {
 				idx = append(idx, i)
 			}
 		}
 		if len(idx) > 1 {
-			sort.SliceStable(idx, func(a, b int) bool { return defs[idx[a]].Priority > defs[idx[b]].Priority })
+			slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(defs[b].Priority, defs[a].Priority) })
 		}
 		for pos, i := range idx {
-			out[i].Placed = &inject.Placement{Slot: slot, Position: pos}
+			placements = append(placements, inject.Placement{Slot: slot, Position: pos})
+			out[i].Placed = &placements[len(placements)-1]
 		}
 	}
 }
