@@ -66,7 +66,9 @@ type config struct {
 	// maxResultChars is the operator's cap on served tool results (0: none).
 	maxResultChars int
 	now            func() time.Time
-	errs           []error
+	// ownClock is set by WithClock: every reading then goes through now.
+	ownClock bool
+	errs     []error
 	// logger receives the developer warnings (WithLogger); nil for none.
 	logger *slog.Logger
 
@@ -154,8 +156,13 @@ func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = n } }
 func WithoutEventLog() Option { return func(c *config) { c.recordEvents = false } }
 
 // WithClock sets the clock used for event times, durations and checkpoint
-// stamps (default time.Now).
-func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+// stamps. By default the system clock is read once at a run's start, and
+// each later time is that start plus the monotonic time since: a run's
+// event times never go backwards, even when the system clock is set back
+// during the run.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now, c.ownClock = now, now != nil }
+}
 
 // New builds an agent on provider. It refuses a nil provider, a nil or
 // duplicate tool, a malformed or duplicate unit and bad option values, naming

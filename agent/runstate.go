@@ -221,26 +221,45 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 	if !rs.wants(n) {
 		return
 	}
-	now := rs.a.cfg.now()
-	path, it := rs.shared(iter)
+	wall, offset := rs.stamp()
+	info := s.Info()
 	meta := event.Meta{
-		RunID:           s.Info().RunID,
-		RuntimeStageID:  s.Info().RuntimeStageID,
-		SubflowPath:     s.Info().SubflowPath,
-		WallClockMs:     now.UnixMilli(),
-		RunOffsetMs:     now.Sub(rs.start).Milliseconds(),
-		IterIndex:       it,
-		CompositionPath: path,
-		SessionID:       rs.identity.SessionID,
-		Principal:       rs.identity.Principal,
-		Tenant:          rs.identity.Tenant,
+		RunID:          info.RunID,
+		RuntimeStageID: info.RuntimeStageID,
+		SubflowPath:    info.SubflowPath,
+		WallClockMs:    wall,
+		RunOffsetMs:    offset,
+		SessionID:      rs.identity.SessionID,
+		Principal:      rs.identity.Principal,
+		Tenant:         rs.identity.Tenant,
 	}
-	ev := event.Event{Type: n, Payload: build(), Meta: meta}
+	payload := build()
 	if rs.hold != nil {
-		rs.hold.keep(ev)
+		meta.CompositionPath, meta.IterIndex = rs.shared(iter)
+		rs.hold.keep(event.Event{Type: n, Payload: payload, Meta: meta})
 		return
 	}
-	rs.deliver(ev)
+	// One lock for what events share and for the record's list.
+	rs.mu.Lock()
+	meta.CompositionPath, meta.IterIndex = rs.sharedLocked(iter)
+	ev := event.Event{Type: n, Payload: payload, Meta: meta}
+	rs.keepLocked(ev)
+	rs.mu.Unlock()
+	if rs.a.d.HasListeners(n) {
+		rs.a.d.Dispatch(ev)
+	}
+}
+
+// stamp is an event's time and its offset from the run's start, in
+// milliseconds. On the system clock the time is the start plus the
+// monotonic time since (see WithClock).
+func (rs *runState) stamp() (wallMs, offsetMs int64) {
+	if rs.a.cfg.ownClock {
+		now := rs.a.cfg.now()
+		return now.UnixMilli(), now.Sub(rs.start).Milliseconds()
+	}
+	d := time.Since(rs.start)
+	return rs.start.Add(d).UnixMilli(), d.Milliseconds()
 }
 
 // shared returns what events share, under one lock (a tool's goroutine may
@@ -251,6 +270,11 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 func (rs *runState) shared(iter int) (path []string, it *int) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	return rs.sharedLocked(iter)
+}
+
+// sharedLocked is shared for a caller holding rs.mu.
+func (rs *runState) sharedLocked(iter int) (path []string, it *int) {
 	if rs.compPath == nil {
 		rs.compPath = []string{rs.a.cfg.id}
 	}
@@ -307,22 +331,28 @@ func (rs *runState) firstIndices(n int) []int {
 
 // deliver keeps ev in the record (under the cap) and hands it to listeners.
 func (rs *runState) deliver(ev event.Event) {
-	n := ev.Type
-	if rs.a.cfg.recordEvents {
-		rs.mu.Lock()
-		if n := rs.events.Len(); n < record.MaxEvents {
-			if n == 0 {
-				// A turn emits about eight events per iteration; one
-				// allocation for the usual turn instead of a doubling series.
-				rs.events.Grow(min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
-			}
-			rs.events.Append(ev)
-		} else {
-			rs.dropped++
-		}
-		rs.mu.Unlock()
-	}
-	if rs.a.d.HasListeners(n) {
+	rs.mu.Lock()
+	rs.keepLocked(ev)
+	rs.mu.Unlock()
+	if rs.a.d.HasListeners(ev.Type) {
 		rs.a.d.Dispatch(ev)
+	}
+}
+
+// keepLocked keeps ev in the record's list, under the cap, when the record
+// keeps events. The caller holds rs.mu.
+func (rs *runState) keepLocked(ev event.Event) {
+	if !rs.a.cfg.recordEvents {
+		return
+	}
+	if n := rs.events.Len(); n < record.MaxEvents {
+		if n == 0 {
+			// A turn emits about eight events per iteration; one
+			// allocation for the usual turn instead of a doubling series.
+			rs.events.Grow(min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
+		}
+		rs.events.Append(ev)
+	} else {
+		rs.dropped++
 	}
 }

@@ -309,7 +309,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		})
 		return nil, &providerFailure{err: err}
 	}
-	dur := a.cfg.now().Sub(started)
+	dur := a.since(started)
 	model := req.Model
 	if resp.Model != "" {
 		model = resp.Model // what the provider says answered
@@ -524,7 +524,7 @@ func (a *Agent) prepareFinalStage(ctx context.Context, s *flow.Scope) (any, erro
 	rs.emit(s, event.AgentTurnEnd, iter, func() any {
 		p := event.TurnEnd{
 			FinalContent: content, TotalInputTokens: in, TotalOutputTokens: out,
-			IterationCount: iter, DurationMs: a.cfg.now().Sub(rs.start).Milliseconds(),
+			IterationCount: iter, DurationMs: a.elapsedMs(rs.start),
 		}
 		if stopped {
 			p.StoppedEarly = &se
@@ -549,4 +549,13 @@ func (a *Agent) breakFinalStage(ctx context.Context, s *flow.Scope) (any, error)
 }
 
 // elapsedMs is the time since t in milliseconds on the agent's clock.
-func (a *Agent) elapsedMs(t time.Time) int64 { return a.cfg.now().Sub(t).Milliseconds() }
+func (a *Agent) elapsedMs(t time.Time) int64 { return a.since(t).Milliseconds() }
+
+// since is the time since t on the agent's clock. On the system clock it is
+// one monotonic reading (t came from that clock), not a full clock read.
+func (a *Agent) since(t time.Time) time.Duration {
+	if a.cfg.ownClock {
+		return a.cfg.now().Sub(t)
+	}
+	return time.Since(t)
+}
