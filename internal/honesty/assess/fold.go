@@ -162,11 +162,10 @@ func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, ca
 		if absent[c.id] {
 			// The absence row already says it: nothing to decode.
 			reading = emptyDeclared
-		} else if v, ok := decoded(c.content); ok {
-			reading = readValue(v, o.rowsAt[c.tool], 0)
-			envelope = envelope || isEnvelope(v)
 		} else {
-			reading = unreadable
+			var env bool
+			reading, env = readResult(c.content, o.rowsAt[c.tool])
+			envelope = envelope || env
 		}
 		switch reading {
 		case emptyDeclared:
