@@ -165,7 +165,6 @@ func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, ca
 
 	var undeclared, covered, shaped []assess.Pointer
 	for _, c := range calls {
-		p := HistoryPointer(c.index, "/content", c.id)
 		var reading emptiness
 		envelope := rowsOf[c.id] > 0
 		if absent[c.id] {
@@ -176,6 +175,10 @@ func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, ca
 			reading, env = readResult(c.content, o.rowsAt[c.tool])
 			envelope = envelope || env
 		}
+		if reading == unreadable && !envelope {
+			continue // witness of nothing: no pointer to build
+		}
+		p := HistoryPointer(c.index, "/content", c.id)
 		switch reading {
 		case emptyDeclared:
 			if !absent[c.id] {
