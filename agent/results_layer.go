@@ -150,7 +150,7 @@ func exportLedger(rec *flow.Record) json.RawMessage {
 	if len(rows) == 0 {
 		return nil
 	}
-	b, err := json.Marshal(rows)
+	b, err := encodeLedger(rows)
 	if err != nil {
 		return nil
 	}

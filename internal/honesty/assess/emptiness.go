@@ -40,6 +40,19 @@ func readEmptiness(result any, rowsAt string) emptiness {
 	return readValue(v, rowsAt, 0)
 }
 
+// readResult reads a served tool result: its emptiness and whether it is a coverage envelope. The
+// shape sniff answers when the result's outline decides it; any other result is decoded.
+func readResult(content, rowsAt string) (emptiness, bool) {
+	if reading, envelope, ok := sniffResult(content, rowsAt); ok {
+		return reading, envelope
+	}
+	v, ok := decoded(content)
+	if !ok {
+		return unreadable, false
+	}
+	return readValue(v, rowsAt, 0), isEnvelope(v)
+}
+
 // decoded returns a recorded result as a JSON value: text and bytes are decoded, and anything
 // else is taken as already decoded. Text that cannot hold a list or an object is not decoded at
 // all, since no reading depends on it.

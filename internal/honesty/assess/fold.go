@@ -35,6 +35,18 @@ func WithRowsAt(tool, key string) Option {
 	}
 }
 
+// optionsOf applies opts; with none it is the zero options, built without a heap allocation.
+func optionsOf(opts []Option) options {
+	if len(opts) == 0 {
+		return options{}
+	}
+	o := new(options)
+	for _, opt := range opts {
+		opt(o)
+	}
+	return *o
+}
+
 // periodAt is one period row of this turn, with its index in the whole ledger.
 type periodAt struct {
 	i   int
@@ -60,10 +72,7 @@ type toolCall struct {
 // a row of a kind it does not know is skipped, and so is an element left at its zero value
 // because it did not decode.
 func Fold(in Input, opts ...Option) assess.Assessment {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
+	o := optionsOf(opts)
 	a := assess.Assessment{Reasons: []assess.Reason{}, Checked: []assess.Check{}}
 	scoped := in.Turn >= 1
 
@@ -156,18 +165,20 @@ func foldCoverage(a *assess.Assessment, declared []coverage.DeclaredCoverage, ca
 
 	var undeclared, covered, shaped []assess.Pointer
 	for _, c := range calls {
-		p := HistoryPointer(c.index, "/content", c.id)
 		var reading emptiness
 		envelope := rowsOf[c.id] > 0
 		if absent[c.id] {
 			// The absence row already says it: nothing to decode.
 			reading = emptyDeclared
-		} else if v, ok := decoded(c.content); ok {
-			reading = readValue(v, o.rowsAt[c.tool], 0)
-			envelope = envelope || isEnvelope(v)
 		} else {
-			reading = unreadable
+			var env bool
+			reading, env = readResult(c.content, o.rowsAt[c.tool])
+			envelope = envelope || env
 		}
+		if reading == unreadable && !envelope {
+			continue // witness of nothing: no pointer to build
+		}
+		p := HistoryPointer(c.index, "/content", c.id)
 		switch reading {
 		case emptyDeclared:
 			if !absent[c.id] {
@@ -339,7 +350,16 @@ func turnCalls(h []llm.Message, userMessage string) ([]toolCall, string) {
 			break
 		}
 	}
-	var calls []toolCall
+	n := 0
+	for _, m := range h[start:] {
+		if m.Role == llm.RoleTool {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, from
+	}
+	calls := make([]toolCall, 0, n)
 	for i := start; i < len(h); i++ {
 		m := h[i]
 		if m.Role != llm.RoleTool {

@@ -38,6 +38,9 @@ func Attach(answer string, blocks ...string) string {
 // CoverageBlock renders the coverage block for a run's coverageDeclared rows, or "" when no
 // section has a line.
 func CoverageBlock(rows []coverage.DeclaredCoverage) string {
+	if len(rows) == 0 {
+		return "" // no row, no line in any section
+	}
 	m := merge(rows)
 	var sections []string
 	add := func(label string, lines []string) {

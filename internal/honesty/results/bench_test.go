@@ -69,3 +69,18 @@ func BenchmarkPureSteps(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSubflowNothingToJudge runs seed -> sf-results -> done over a batch of one call that
+// declared no period, of a tool without a period argument: the visit most loops make.
+func BenchmarkSubflowNothingToJudge(b *testing.B) {
+	st := parentState{iteration: 2, stamp: intp(1), turn: 1,
+		results: []state.ToolResult{{ToolCallID: "c1", ToolName: "service_status"}}}
+	c := parentChart(b, st, Deps{})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Run(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
