@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -65,8 +66,9 @@ func bareTurn(ctx context.Context, p llm.Provider, t *tool.Tool, system, questio
 }
 
 // BenchmarkAgentVsBareLoop reports, per model call, the CPU time of the bare
-// loop and of the agent (full recording, and with layers armed) and their
-// ratio, each turn of one run right after the other.
+// loop and of the agent (full recording, with layers armed, and three
+// lighter recordings that show what parts of it cost) and their ratio, each
+// turn of one run right after the other.
 func BenchmarkAgentVsBareLoop(b *testing.B) {
 	for _, bc := range []struct {
 		name string
@@ -75,6 +77,12 @@ func BenchmarkAgentVsBareLoop(b *testing.B) {
 		{"record=full", nil},
 		{"layers=results+limits", []agent.Option{agent.WithResultsLayer(), agent.WithLimitsBlock()}},
 		{"layers=inputs+time", []agent.Option{agent.WithInputsLayer(), agent.WithTimeLayer("UTC")}},
+		// Diagnostics, no target: what full recording costs without the
+		// event log, without the request and response bytes (their hashes
+		// and spans are still kept), and without either.
+		{"record=no-events", []agent.Option{agent.WithoutEventLog()}},
+		{"record=hash-only", []agent.Option{agent.WithCapture(record.CaptureHashOnly)}},
+		{"record=hash-only+no-events", []agent.Option{agent.WithoutEventLog(), agent.WithCapture(record.CaptureHashOnly)}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
