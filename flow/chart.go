@@ -90,6 +90,7 @@ type Chart struct {
 	// slotOf numbers the declared keys in declaration order: a run keeps
 	// its state in a slice indexed by it, and kinds[i] is key i's kind.
 	slotOf map[string]int
+	fast   keyTable
 	kinds  []keyKind
 	redact map[string]bool
 }
@@ -272,6 +273,11 @@ func (b *Builder) Build() (*Chart, error) {
 		}
 		c.redact[k] = true
 	}
+	names := make([]string, len(c.keyList))
+	for i, k := range c.keyList {
+		names[i] = k.KeyName()
+	}
+	c.fast = newKeyTable(names)
 	if len(b.items) == 0 {
 		errs = append(errs, errors.New("chart has no stages"))
 	}

@@ -441,7 +441,7 @@ func (e *exec) release() {
 // slot returns key's committed slot, or nil when the key is absent or not
 // declared.
 func (e *exec) slot(key string) *slot {
-	if i, ok := e.chart.slotOf[key]; ok && e.state[i].present {
+	if i, ok := e.chart.slotIndex(key); ok && e.state[i].present {
 		return &e.state[i]
 	}
 	return nil

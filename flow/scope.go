@@ -206,7 +206,7 @@ func (s *Scope) wrote(key string) bool {
 func (s *Scope) fold(key string) (any, bool) {
 	var val any
 	present := false
-	i := s.e.chart.slotOf[key] // key is declared: this stage wrote it
+	i, _ := s.e.chart.slotIndex(key) // declared: this stage wrote it
 	if sl := &s.e.state[i]; sl.present {
 		val, present = sl.val, true
 	}
@@ -249,7 +249,7 @@ func (s *Scope) refuse(key, reason string) {
 // declared returns the key's kind and state slot, refusing undeclared and
 // input keys.
 func (s *Scope) declared(key string) (keyKind, int32, bool) {
-	i, ok := s.e.chart.slotOf[key]
+	i, ok := s.e.chart.slotIndex(key)
 	if !ok {
 		s.refuse(key, "not declared on chart "+s.e.chart.id)
 		return nil, 0, false
