@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"unsafe"
 )
 
 // KeyDecl is a state key declared on a chart with its Go type. Only declared
@@ -206,14 +207,29 @@ type listBack[E any] struct{ s []E }
 func (k listKind[E]) concat(back, tail any) (any, any) {
 	t, _ := tail.([]E)
 	if h, ok := back.(*listBack[E]); ok {
+		if n := len(h.s) + len(t); n > cap(h.s) {
+			// Views handed out keep the old array; nothing past their
+			// length is ever written, so moving on is safe.
+			h.s = append(make([]E, 0, listCap[E](n)), h.s...)
+		}
 		h.s = append(h.s, t...)
 		return h, h.s[:len(h.s):len(h.s)]
 	}
 	// The first append after a set: the set value is capacity-clipped, so
 	// this copies it and never writes into the setter's array.
 	b, _ := back.([]E)
-	h := &listBack[E]{s: append(b, t...)}
+	h := &listBack[E]{s: make([]E, 0, listCap[E](len(b)+len(t)))}
+	h.s = append(append(h.s, b...), t...)
 	return h, h.s[:len(h.s):len(h.s)]
+}
+
+// listCap is the capacity a list's backing array grows to when it must hold
+// n elements: double, and at least 16 elements or 2 KiB, so a list
+// that grows one message per step skips the smallest arrays.
+func listCap[E any](n int) int {
+	var e E
+	floor := min(16, max(4, 2048/max(int(unsafe.Sizeof(e)), 1)))
+	return max(2*n, floor)
 }
 
 func (k listKind[E]) concatAll(base any, tails []any) (any, bool) {
