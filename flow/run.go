@@ -419,6 +419,9 @@ func (r *run) mountExec(c *Chart, path string) *exec {
 			e.ns[i] = nodeState{lastDecider: -1}
 		}
 		e.ctl, e.output, e.lastRID = nil, nil, ""
+		if e.sc != nil {
+			e.sc.e = nil // the path may differ: beginIn refills the scope
+		}
 	}
 	e.path = path
 	e.rec = r.slab.record(r.id, c.id, c.keys)
@@ -625,15 +628,29 @@ func (e *exec) begin(ctx context.Context, n *node) *Scope {
 func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	rid := e.r.nextID(e.path, n.id)
 	e.lastRID = rid
-	// Field by field: cheaper than a whole-struct store while the
-	// collector is marking, and the buffers keep their capacity.
-	s.ctx, s.e, s.n = ctx, e, n
-	s.info = StageInfo{RunID: e.r.id, RuntimeStageID: rid, SubflowPath: e.path, LoopIteration: e.r.loops}
+	// Field by field, storing a pointer only when it changes: a pointer
+	// store costs a write barrier while the collector is marking, and the
+	// buffers keep their capacity. A reused scope usually has the same
+	// exec and context as its last stage.
+	if s.e != e {
+		s.e, s.tr.s = e, s
+		s.info.RunID, s.info.SubflowPath = e.r.id, e.path
+	}
+	if s.ctx != ctx {
+		s.ctx = ctx
+	}
+	s.n = n
+	s.info.RuntimeStageID, s.info.LoopIteration = rid, e.r.loops
 	s.reads, s.ops, s.opAt, s.views = s.reads[:0], s.ops[:0], s.opAt[:0], s.views[:0]
-	s.tr.s, s.tr.reads = s, s.tr.reads[:0]
-	s.flags, s.brk, s.why, s.werr = 0, false, "", nil
+	s.tr.reads = s.tr.reads[:0]
+	s.flags, s.brk = 0, false
+	if s.why != "" || s.werr != nil {
+		s.why, s.werr = "", nil
+	}
 	s.borrowed = s.borrowed[:0]
-	s.readIdx = nil
+	if s.readIdx != nil {
+		s.readIdx = nil
+	}
 	e.r.obs.stageStart(s.info)
 	return s
 }
