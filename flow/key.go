@@ -36,6 +36,9 @@ type keyKind interface {
 	// concatAll returns a fresh list: base followed by every tail; ok is
 	// false when a value is not of the key's list type.
 	concatAll(base any, tails []any) (any, bool)
+	// fresh returns a committed value as a replay of the log would: a
+	// non-empty list copied into an array of its own, anything else as is.
+	fresh(v any) any
 	decodeValue(raw json.RawMessage) (any, error)
 	decodeTail(raw json.RawMessage) (any, error)
 }
@@ -142,6 +145,7 @@ func (k valueKind[T]) tail(any) (any, error) {
 
 func (k valueKind[T]) concat(back, _ any) (any, any)    { return back, back }
 func (k valueKind[T]) concatAll(any, []any) (any, bool) { return nil, false }
+func (k valueKind[T]) fresh(v any) any                  { return v }
 
 func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
 	var t T
@@ -251,6 +255,16 @@ func (k listKind[E]) concatAll(base any, tails []any) (any, bool) {
 		out = append(out, t.([]E)...)
 	}
 	return out, true
+}
+
+func (k listKind[E]) fresh(v any) any {
+	l, ok := v.([]E)
+	if !ok || len(l) == 0 {
+		return v
+	}
+	out := make([]E, len(l))
+	copy(out, l)
+	return out
 }
 
 func (k listKind[E]) decodeValue(raw json.RawMessage) (any, error) {

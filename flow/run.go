@@ -506,6 +506,7 @@ func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOptio
 // finish turns a walk's end into a Result and fires the run hooks.
 func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
+	e.rec.final = finalState{chart: e.chart, state: e.state, commits: len(e.rec.Commits)}
 	info := StageInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
 	if err == nil && out.paused != nil {
 		cp, cerr := e.checkpoint(out.paused)
