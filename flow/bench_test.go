@@ -289,6 +289,19 @@ func BenchmarkReplay(b *testing.B) {
 			b.ReportAllocs()
 			cpu0 := cpuNanos()
 			for b.Loop() {
+				// One commit before the last (the final stage writes
+				// nothing, so the list is the same): at the last commit
+				// ValueAt reads the run's final state and replays nothing.
+				if _, _, err := flow.ValueAt(res.Record, last-1, "history"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perIter(b, cpu0, 1, "op")
+		})
+		b.Run(fmt.Sprintf("ValueAtLast/commits=%d", last+1), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := cpuNanos()
+			for b.Loop() {
 				if _, _, err := flow.ValueAt(res.Record, last, "history"); err != nil {
 					b.Fatal(err)
 				}
@@ -306,4 +319,74 @@ func BenchmarkReplay(b *testing.B) {
 			perIter(b, cpu0, 1, "op")
 		})
 	}
+}
+
+// BenchmarkMountLoop is a loop that mounts a four-stage subflow on every
+// pass, the way an agent's results layer judges each batch: two inputs in,
+// one list append out. It measures what one mount costs on top of its
+// stages.
+func BenchmarkMountLoop(b *testing.B) {
+	const passes = 100
+	calls := flow.Key[[]string]("calls")
+	turn := flow.Key[int]("turn")
+	plan := flow.Key[[]string]("plan")
+	rows := flow.Key[[]string]("rows")
+	sub := flow.NewBuilder("judge").Keys(calls, turn, plan, rows).
+		Stage("declare", func(ctx context.Context, s *flow.Scope) (any, error) {
+			c, _ := calls.Get(s)
+			plan.Set(s, c)
+			return nil, nil
+		}).
+		Stage("verify", func(ctx context.Context, s *flow.Scope) (any, error) {
+			p, _ := plan.Get(s)
+			rows.Set(s, p)
+			return nil, nil
+		}).
+		Stage("record", func(ctx context.Context, s *flow.Scope) (any, error) {
+			_, _ = rows.Get(s)
+			_, _ = turn.Get(s)
+			return nil, nil
+		}).
+		Stage("resolve", func(ctx context.Context, s *flow.Scope) (any, error) { return nil, nil }).
+		MustBuild()
+	n := flow.Key[int]("n")
+	ledger := flow.List[string]("ledger")
+	batch := []string{"c1", "c2"}
+	c := flow.NewBuilder("outer").Keys(n, ledger).
+		Stage("work", func(ctx context.Context, s *flow.Scope) (any, error) {
+			i, _ := n.Get(s)
+			n.Set(s, i+1)
+			return nil, nil
+		}).
+		Mount("judge", sub, flow.Mount{
+			Input: func(parent flow.Reader) (map[string]any, error) {
+				i, _ := n.Get(parent)
+				return map[string]any{"calls": batch, "turn": i}, nil
+			},
+			Output: func(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
+				v, _ := res.State.Get("rows")
+				r, _ := v.([]string)
+				return []flow.Op{ledger.AppendOp(r...)}, nil
+			},
+		}).
+		Stage("check", func(ctx context.Context, s *flow.Scope) (any, error) {
+			if i, _ := n.Get(s); i == passes {
+				s.Break("done")
+			}
+			return nil, nil
+		}).LoopTo("work").MustBuild()
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu0 := cpuNanos()
+	for b.Loop() {
+		res, err := c.Run(ctx, nil, flow.WithRunID("bench"), flow.WithVisitLimit(passes))
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, _, err := flow.ValueAt(res.Record, len(res.Record.Commits)-1, "ledger")
+		if l, _ := v.([]string); err != nil || len(l) != 2*passes {
+			b.Fatalf("ledger has %d rows (%v)", len(l), err)
+		}
+	}
+	perIter(b, cpu0, passes, "mount")
 }

@@ -87,7 +87,12 @@ type Chart struct {
 	byID    map[string]int
 	keys    map[string]keyKind
 	keyList []KeyDecl
-	redact  map[string]bool
+	// slotOf numbers the declared keys in declaration order: a run keeps
+	// its state in a slice indexed by it, and kinds[i] is key i's kind.
+	slotOf map[string]int
+	fast   keyTable
+	kinds  []keyKind
+	redact map[string]bool
 }
 
 // ID returns the chart id recorded in every record and checkpoint.
@@ -239,7 +244,7 @@ func (b *Builder) Build() (*Chart, error) {
 	if b.branch {
 		return nil, &chartError{Chart: b.id, Errs: []error{fmt.Errorf("branch %q is not a chart: build the chart it belongs to", b.id)}}
 	}
-	c := &Chart{id: b.id, byID: map[string]int{}, keys: map[string]keyKind{}}
+	c := &Chart{id: b.id, byID: map[string]int{}, keys: map[string]keyKind{}, slotOf: map[string]int{}}
 	var errs []error
 	if b.id == "" {
 		errs = append(errs, errors.New("chart id is empty"))
@@ -254,7 +259,9 @@ func (b *Builder) Build() (*Chart, error) {
 			continue
 		}
 		c.keys[k.KeyName()] = k.kind()
+		c.slotOf[k.KeyName()] = len(c.keyList)
 		c.keyList = append(c.keyList, k)
+		c.kinds = append(c.kinds, k.kind())
 	}
 	for _, k := range b.redact {
 		if _, ok := c.keys[k]; !ok {
@@ -266,6 +273,11 @@ func (b *Builder) Build() (*Chart, error) {
 		}
 		c.redact[k] = true
 	}
+	names := make([]string, len(c.keyList))
+	for i, k := range c.keyList {
+		names[i] = k.KeyName()
+	}
+	c.fast = newKeyTable(names)
 	if len(b.items) == 0 {
 		errs = append(errs, errors.New("chart has no stages"))
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"unsafe"
 )
 
 // KeyDecl is a state key declared on a chart with its Go type. Only declared
@@ -35,6 +36,9 @@ type keyKind interface {
 	// concatAll returns a fresh list: base followed by every tail; ok is
 	// false when a value is not of the key's list type.
 	concatAll(base any, tails []any) (any, bool)
+	// fresh returns a committed value as a replay of the log would: a
+	// non-empty list copied into an array of its own, anything else as is.
+	fresh(v any) any
 	decodeValue(raw json.RawMessage) (any, error)
 	decodeTail(raw json.RawMessage) (any, error)
 }
@@ -141,6 +145,7 @@ func (k valueKind[T]) tail(any) (any, error) {
 
 func (k valueKind[T]) concat(back, _ any) (any, any)    { return back, back }
 func (k valueKind[T]) concatAll(any, []any) (any, bool) { return nil, false }
+func (k valueKind[T]) fresh(v any) any                  { return v }
 
 func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
 	var t T
@@ -206,14 +211,29 @@ type listBack[E any] struct{ s []E }
 func (k listKind[E]) concat(back, tail any) (any, any) {
 	t, _ := tail.([]E)
 	if h, ok := back.(*listBack[E]); ok {
+		if n := len(h.s) + len(t); n > cap(h.s) {
+			// Views handed out keep the old array; nothing past their
+			// length is ever written, so moving on is safe.
+			h.s = append(make([]E, 0, listCap[E](n)), h.s...)
+		}
 		h.s = append(h.s, t...)
 		return h, h.s[:len(h.s):len(h.s)]
 	}
 	// The first append after a set: the set value is capacity-clipped, so
 	// this copies it and never writes into the setter's array.
 	b, _ := back.([]E)
-	h := &listBack[E]{s: append(b, t...)}
+	h := &listBack[E]{s: make([]E, 0, listCap[E](len(b)+len(t)))}
+	h.s = append(append(h.s, b...), t...)
 	return h, h.s[:len(h.s):len(h.s)]
+}
+
+// listCap is the capacity a list's backing array grows to when it must hold
+// n elements: double, and at least 16 elements or 2 KiB, so a list
+// that grows one message per step skips the smallest arrays.
+func listCap[E any](n int) int {
+	var e E
+	floor := min(16, max(4, 2048/max(int(unsafe.Sizeof(e)), 1)))
+	return max(2*n, floor)
 }
 
 func (k listKind[E]) concatAll(base any, tails []any) (any, bool) {
@@ -235,6 +255,16 @@ func (k listKind[E]) concatAll(base any, tails []any) (any, bool) {
 		out = append(out, t.([]E)...)
 	}
 	return out, true
+}
+
+func (k listKind[E]) fresh(v any) any {
+	l, ok := v.([]E)
+	if !ok || len(l) == 0 {
+		return v
+	}
+	out := make([]E, len(l))
+	copy(out, l)
+	return out
 }
 
 func (k listKind[E]) decodeValue(raw json.RawMessage) (any, error) {

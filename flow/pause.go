@@ -62,8 +62,10 @@ func (cp *Checkpoint) UnmarshalJSON(data []byte) error {
 // checkpoint builds the detached checkpoint of a run paused at p.
 func (e *exec) checkpoint(p *pausePoint) (*Checkpoint, error) {
 	state := make(map[string]any, len(e.state))
-	for k, sl := range e.state {
-		state[k] = sl.val
+	for i, k := range e.chart.keyList {
+		if sl := &e.state[i]; sl.present {
+			state[k.KeyName()] = sl.val
+		}
 	}
 	if _, err := json.Marshal(state); err != nil {
 		return nil, fmt.Errorf("flow: checkpoint state does not encode to JSON: %w", err)
@@ -152,21 +154,22 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 		if err != nil {
 			return nil, &CheckpointError{Field: "state." + k, Reason: err.Error()}
 		}
-		e.state[k] = &slot{val: v, back: v}
+		e.state[c.slotOf[k]] = slot{val: v, back: v, present: true}
 	}
 	// Restore who wrote each key, which keys are inputs, and the deciders'
 	// last commits, from the log.
 	for i := range rec.Commits {
 		cm := rec.Commits[i]
 		for _, op := range cm.Ops {
-			if sl := e.state[op.Key]; sl != nil {
+			si, declared := c.slotOf[op.Key]
+			if !declared {
+				continue
+			}
+			if sl := &e.state[si]; sl.present {
 				sl.writer = i
 			}
 			if i == 0 {
-				if e.inputs == nil {
-					e.inputs = map[string]bool{}
-				}
-				e.inputs[op.Key] = true
+				e.state[si].input = true
 			}
 		}
 		if cm.Decision != nil {

@@ -233,6 +233,43 @@ type Record struct {
 	// kinds are the key declarations of the chart that wrote (or decoded)
 	// the record, so replay can concatenate lists without reflection.
 	kinds map[string]keyKind
+	// final is the committed state after the last commit, kept by the top-
+	// level run that wrote the record, so reading a final value
+	// ([ValueAt] at the last commit) needs no replay.
+	final finalState
+}
+
+// finalState is a run's state as of its last commit: the chart that
+// numbers the slots, the slots, and the log length they are as of.
+type finalState struct {
+	chart   *Chart
+	state   []slot
+	commits int
+}
+
+// finalValue answers ValueAt(r, i, key) from the run's final state: ok is
+// false when that is not possible (not the last commit, no final state, a
+// chart with redacted keys, a key that may hold a merged object), and the
+// caller replays. Lists come back as a fresh copy, as a replay folding
+// appends returns them; set values are shared, as in a replay.
+func (r *Record) finalValue(i int, key string) (v any, present, ok bool) {
+	f := &r.final
+	if f.chart == nil || f.chart.redact != nil || i != f.commits-1 || i != len(r.Commits)-1 {
+		return nil, false, false
+	}
+	si, declared := f.chart.slotIndex(key)
+	if !declared {
+		return nil, false, false
+	}
+	sl := &f.state[si]
+	if !sl.present {
+		return nil, false, true
+	}
+	k := f.chart.kinds[si]
+	if k.mergeable() {
+		return nil, false, false
+	}
+	return k.fresh(sl.val), true, true
 }
 
 // keyIndex maps each key to the ascending indices of commits that write it,

@@ -20,6 +20,9 @@ func ValueAt(rec *Record, i int, key string) (any, bool, error) {
 	if rec == nil || i < 0 || i >= len(rec.Commits) {
 		return nil, false, fmt.Errorf("flow: ValueAt: commit %d out of range", i)
 	}
+	if v, present, ok := rec.finalValue(i, key); ok {
+		return v, present, nil
+	}
 	ws := rec.writersUpTo(key, i)
 	end := len(ws) // writers at or before i: ws[:end]
 	// Find the last set/delete at or before i, scanning ops backwards.

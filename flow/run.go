@@ -112,9 +112,8 @@ type run struct {
 	idbuf      []byte
 	ids        idArena
 	slab       slab
-	// shared are the per-node memos of each subflow chart, kept across
-	// its mounts (see exec.memo).
-	shared map[*Chart][]nodeMemo
+	// mounts keeps, per subflow chart, what its mounts share.
+	mounts map[*Chart]*mountCache
 	// inputDetail is the detail of every error-free input commit of the
 	// run (a subflow mounted every loop pass makes one per mount); shared,
 	// so immutable, like every CommitDetail.
@@ -137,6 +136,11 @@ type slab struct {
 	strs                       []string
 	opv                        []Op
 	ctls                       []Control
+	// subflow records, their commit lists and mount refs, one set per mount
+	recs             []Record
+	ptrs             []*Commit
+	refs             []SubflowRef
+	recN, ptrN, refN int
 }
 
 const slabChunk = 256
@@ -248,6 +252,45 @@ func (sb *slab) control(c Control) *Control {
 	return p
 }
 
+// record returns an empty record carved from the current chunk.
+func (sb *slab) record(runID, chartID string, kinds map[string]keyKind) *Record {
+	if len(sb.recs) == 0 {
+		sb.recN = grow(sb.recN, 2, slabChunk/16)
+		sb.recs = make([]Record, sb.recN)
+	}
+	r := &sb.recs[0]
+	sb.recs = sb.recs[1:]
+	r.RunID, r.ChartID, r.kinds = runID, chartID, kinds
+	return r
+}
+
+// commitList returns an empty commit list with room for n commits, carved
+// from the current chunk when small (appending past n moves it out).
+func (sb *slab) commitList(n int) []*Commit {
+	if n > slabChunk/8 {
+		return make([]*Commit, 0, n)
+	}
+	if len(sb.ptrs) < n {
+		sb.ptrN = grow(sb.ptrN, 16, slabChunk)
+		sb.ptrs = make([]*Commit, sb.ptrN)
+	}
+	out := sb.ptrs[:0:n]
+	sb.ptrs = sb.ptrs[n:]
+	return out
+}
+
+// subflowRef returns a copy of ref carved from the current chunk.
+func (sb *slab) subflowRef(ref SubflowRef) *SubflowRef {
+	if len(sb.refs) == 0 {
+		sb.refN = grow(sb.refN, 2, slabChunk/8)
+		sb.refs = make([]SubflowRef, sb.refN)
+	}
+	p := &sb.refs[0]
+	*p = ref
+	sb.refs = sb.refs[1:]
+	return p
+}
+
 func newRun(opts []RunOption) *run {
 	cfg := runConfig{visitLimit: defaultVisitLimit, now: timeNow}
 	for _, o := range opts {
@@ -307,52 +350,104 @@ func (a *idArena) string(b []byte) string {
 	return unsafe.String(&a.buf[start], len(b))
 }
 
-// slot is one committed key: the value readers get, the backing value
-// appends extend in place, and the index of the commit that last wrote it.
+// slot is one declared key's committed state: the value readers get, the
+// backing value appends extend in place, the index of the commit that last
+// wrote it, whether the key is present, and whether it is a frozen input.
 type slot struct {
 	val, back any
 	writer    int
+	present   bool
+	input     bool
 }
 
 // exec is one execution of one chart: the top-level run or one subflow run.
 type exec struct {
-	r       *run
-	chart   *Chart
-	path    string
-	depth   int
-	state   map[string]*slot
-	slots   []slot // newSlot's current chunk
+	r     *run
+	chart *Chart
+	path  string
+	depth int
+	// state holds every declared key, indexed by Chart.slotOf.
+	state   []slot
 	rec     *Record
-	inputs  map[string]bool // the frozen input keys (nil until seeded)
-	ns      []nodeState     // per node index
-	memo    []nodeMemo      // per node index; a subflow's is the run's (run.shared)
+	ns      []nodeState // per node index
+	memo    []nodeMemo  // per node index; a subflow's is its mount cache's
+	mc      *mountCache // the cache a subflow exec goes back to (nil: top level)
 	ctl     *Control
 	output  any
 	lastRID string
 	sc      *Scope
 }
 
+// mountCache is what a run keeps per subflow chart across its mounts.
+type mountCache struct {
+	// memo is the per-node memos, so the next mount's commits share the
+	// details and decisions this one recorded.
+	memo []nodeMemo
+	// spare is a finished mount's exec, reset and reused by the next
+	// mount: its state, node states and scope keep their buffers.
+	spare *exec
+	// commits is the latest mount's log length, to size the next one's.
+	commits int
+}
+
 func newExec(r *run, c *Chart, path string) *exec {
-	e := &exec{r: r, chart: c, path: path, state: make(map[string]*slot, len(c.keys)),
+	return &exec{r: r, chart: c, path: path, state: make([]slot, len(c.kinds)),
 		rec: &Record{RunID: r.id, ChartID: c.id, kinds: c.keys},
-		ns:  newNodeStates(len(c.nodes))}
-	if path == "" {
-		e.memo = make([]nodeMemo, len(c.nodes))
-		return e
+		ns:  newNodeStates(len(c.nodes)), memo: make([]nodeMemo, len(c.nodes))}
+}
+
+// mountExec returns the exec of one subflow mount: the chart's spare one
+// from an earlier mount, reset, or a new one. A subflow is usually mounted
+// once per loop pass, so this is what keeps a mount cheap.
+func (r *run) mountExec(c *Chart, path string) *exec {
+	if r.mounts == nil {
+		r.mounts = map[*Chart]*mountCache{}
 	}
-	// A subflow is usually mounted once per loop pass, each mount a fresh
-	// exec: its memos outlive the exec, so the next mount's commits share
-	// the details and decisions this one recorded.
-	if r.shared == nil {
-		r.shared = map[*Chart][]nodeMemo{}
+	mc := r.mounts[c]
+	if mc == nil {
+		mc = &mountCache{memo: make([]nodeMemo, len(c.nodes))}
+		r.mounts[c] = mc
 	}
-	m, ok := r.shared[c]
-	if !ok {
-		m = make([]nodeMemo, len(c.nodes))
-		r.shared[c] = m
+	e := mc.spare
+	if e == nil {
+		e = &exec{r: r, chart: c, state: make([]slot, len(c.kinds)), ns: newNodeStates(len(c.nodes)),
+			memo: mc.memo, mc: mc}
+	} else {
+		mc.spare = nil // a chart nested in itself gets a second exec
+		clear(e.state)
+		for i := range e.ns {
+			e.ns[i] = nodeState{lastDecider: -1}
+		}
+		e.ctl, e.output, e.lastRID = nil, nil, ""
+		if e.sc != nil {
+			e.sc.e = nil // the path may differ: beginIn refills the scope
+		}
 	}
-	e.memo = m
+	e.path = path
+	e.rec = r.slab.record(r.id, c.id, c.keys)
+	e.rec.Commits = r.slab.commitList(max(mc.commits, 4))
 	return e
+}
+
+// release hands a finished mount's exec back to its cache. Nothing may use
+// it afterwards: its record lives on in the parent's, its state does not.
+func (e *exec) release() {
+	if e.mc == nil {
+		return
+	}
+	e.mc.commits = len(e.rec.Commits)
+	if e.mc.spare == nil {
+		e.mc.spare = e
+	}
+}
+
+// slot returns key's committed slot, or nil when the key is absent or not
+// declared.
+func (e *exec) slot(key string) *slot {
+	if i, ok := e.chart.slotIndex(key); ok && e.state[i].present {
+		return &e.state[i]
+	}
+	return nil
 }
 
 // nodeState is what one execution keeps per chart node.
@@ -411,6 +506,7 @@ func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOptio
 // finish turns a walk's end into a Result and fires the run hooks.
 func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
+	e.rec.final = finalState{chart: e.chart, state: e.state, commits: len(e.rec.Commits)}
 	info := StageInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
 	if err == nil && out.paused != nil {
 		cp, cerr := e.checkpoint(out.paused)
@@ -440,30 +536,38 @@ func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 // seed writes the input commit (commit 0). Every input must be a declared
 // key with a value of its type.
 func (e *exec) seed(inputs map[string]any) error {
-	names := make([]string, 0, len(inputs))
+	// Scratch on the stack for the usual handful of inputs; the commit
+	// keeps a slab copy of the ops.
+	var nameBuf [16]string
+	var opBuf [16]Op
+	var atBuf [16]int32
+	names := nameBuf[:0]
 	for k := range inputs {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	ops := make([]Op, 0, len(names))
-	e.inputs = make(map[string]bool, len(names))
+	ops, at := opBuf[:0], atBuf[:0]
 	var errs []error
 	for _, name := range names {
-		k, ok := e.chart.keys[name]
+		i, ok := e.chart.slotOf[name]
 		if !ok {
 			errs = append(errs, &KeyError{Key: name, Reason: "input is not declared on chart " + e.chart.id})
 			continue
 		}
-		v, err := k.check(inputs[name])
+		v, err := e.chart.kinds[i].check(inputs[name])
 		if err != nil {
 			errs = append(errs, &KeyError{Key: name, Reason: "input: " + err.Error()})
 			continue
 		}
 		ops = append(ops, Op{Key: name, Verb: VerbSet, Value: v})
-		e.inputs[name] = true
+		at = append(at, int32(i))
+		e.state[i].input = true
 	}
 	c := e.r.slab.commit()
-	c.RuntimeStageID, c.Ops = InputStageID, ops
+	c.RuntimeStageID, c.Ops = InputStageID, e.r.slab.ops(ops)
+	if c.Ops == nil {
+		c.Ops = []Op{}
+	}
 	err := errors.Join(errs...)
 	if err != nil {
 		c.CommitDetail = &CommitDetail{Stage: InputStageID, StageID: InputStageID, Error: err.Error()}
@@ -473,7 +577,10 @@ func (e *exec) seed(inputs map[string]any) error {
 		}
 		c.CommitDetail = e.r.inputDetail
 	}
-	e.apply(ops, 0)
+	e.apply(ops, at, 0)
+	if e.rec.Commits == nil {
+		e.rec.Commits = make([]*Commit, 0, 32)
+	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	if err != nil {
 		return fmt.Errorf("flow: inputs of chart %q: %w", e.chart.id, err)
@@ -481,18 +588,18 @@ func (e *exec) seed(inputs map[string]any) error {
 	return nil
 }
 
-// apply lands a commit's ops on the committed state.
-func (e *exec) apply(ops []Op, idx int) {
-	for _, op := range ops {
-		switch op.Verb {
-		case VerbDelete:
-			delete(e.state, op.Key)
+// apply lands a commit's ops on the committed state; at[i] is the slot of
+// ops[i]'s key.
+func (e *exec) apply(ops []Op, at []int32, idx int) {
+	for i := range ops {
+		op := &ops[i]
+		sl := &e.state[at[i]]
+		if op.Verb == VerbDelete {
+			sl.val, sl.back, sl.present = nil, nil, false
 			continue
 		}
-		sl := e.state[op.Key]
-		if sl == nil {
-			sl = e.newSlot()
-			e.state[op.Key] = sl
+		if !sl.present {
+			sl.val, sl.back, sl.present = nil, nil, true
 		}
 		sl.writer = idx
 		switch op.Verb {
@@ -503,20 +610,9 @@ func (e *exec) apply(ops []Op, idx int) {
 			sl.val = deepMerge(base, op.Value.(map[string]any))
 			sl.back = sl.val
 		case VerbAppend:
-			sl.back, sl.val = e.chart.keys[op.Key].concat(sl.back, op.Value)
+			sl.back, sl.val = e.chart.kinds[at[i]].concat(sl.back, op.Value)
 		}
 	}
-}
-
-// newSlot returns an empty slot carved from the exec's chunk: one
-// allocation per (up to) 16 keys instead of one per key (a subflow mounted
-// every iteration fills a fresh exec's slots each time).
-func (e *exec) newSlot() *slot {
-	if len(e.slots) == cap(e.slots) {
-		e.slots = make([]slot, 0, min(max(len(e.chart.keys), 4), 16))
-	}
-	e.slots = e.slots[:len(e.slots)+1]
-	return &e.slots[len(e.slots)-1]
 }
 
 // begin assigns the runtime id and prepares the scope of one execution. The
@@ -524,7 +620,8 @@ func (e *exec) newSlot() *slot {
 // its call); fork children get fresh ones.
 func (e *exec) begin(ctx context.Context, n *node) *Scope {
 	if e.sc == nil {
-		e.sc = &Scope{}
+		// Room for a typical stage, so the buffers rarely grow.
+		e.sc = &Scope{reads: make([]string, 0, 16), ops: make([]Op, 0, 8), opAt: make([]int32, 0, 8)}
 	}
 	return e.beginIn(ctx, n, e.sc)
 }
@@ -532,15 +629,29 @@ func (e *exec) begin(ctx context.Context, n *node) *Scope {
 func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	rid := e.r.nextID(e.path, n.id)
 	e.lastRID = rid
-	// Field by field: cheaper than a whole-struct store while the
-	// collector is marking, and the buffers keep their capacity.
-	s.ctx, s.e, s.n = ctx, e, n
-	s.info = StageInfo{RunID: e.r.id, RuntimeStageID: rid, SubflowPath: e.path, LoopIteration: e.r.loops}
-	s.reads, s.ops, s.views = s.reads[:0], s.ops[:0], s.views[:0]
-	s.tr.s, s.tr.reads = s, s.tr.reads[:0]
-	s.flags, s.brk, s.why, s.werr = 0, false, "", nil
+	// Field by field, storing a pointer only when it changes: a pointer
+	// store costs a write barrier while the collector is marking, and the
+	// buffers keep their capacity. A reused scope usually has the same
+	// exec and context as its last stage.
+	if s.e != e {
+		s.e, s.tr.s = e, s
+		s.info.RunID, s.info.SubflowPath = e.r.id, e.path
+	}
+	if s.ctx != ctx {
+		s.ctx = ctx
+	}
+	s.n = n
+	s.info.RuntimeStageID, s.info.LoopIteration = rid, e.r.loops
+	s.reads, s.ops, s.opAt, s.views = s.reads[:0], s.ops[:0], s.opAt[:0], s.views[:0]
+	s.tr.reads = s.tr.reads[:0]
+	s.flags, s.brk = 0, false
+	if s.why != "" || s.werr != nil {
+		s.why, s.werr = "", nil
+	}
 	s.borrowed = s.borrowed[:0]
-	s.readIdx = nil
+	if s.readIdx != nil {
+		s.readIdx = nil
+	}
 	e.r.obs.stageStart(s.info)
 	return s
 }
@@ -573,7 +684,7 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 		e.rec.Commits = grown
 	}
 	e.rec.Commits = append(e.rec.Commits, c)
-	e.apply(ops, idx)
+	e.apply(ops, s.opAt, idx)
 	e.r.obs.commit(s.info, c)
 	if err != nil {
 		err = &StageError{RuntimeStageID: s.info.RuntimeStageID, Err: err}

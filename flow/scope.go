@@ -33,6 +33,7 @@ type Scope struct {
 	info  StageInfo
 	reads []string
 	ops   []Op
+	opAt  []int32 // opAt[i] is the state slot of ops[i]'s key
 	views []view
 	tr    trackingReader
 	flags uint8
@@ -133,7 +134,7 @@ func (s *Scope) Env() map[string]any {
 // WriterOf returns the runtime stage id and commit index of the last
 // committed write of key (commit 0 for an input); it is not a tracked read.
 func (s *Scope) WriterOf(key string) (runtimeStageID string, commit int, ok bool) {
-	sl := s.e.state[key]
+	sl := s.e.slot(key)
 	if sl == nil {
 		return "", 0, false
 	}
@@ -182,7 +183,7 @@ func (s *Scope) lookup(key string) (any, bool) {
 			return val, present
 		}
 	}
-	if sl := s.e.state[key]; sl != nil {
+	if sl := s.e.slot(key); sl != nil {
 		if s.e.r.dev {
 			s.borrow(key, sl.val)
 		}
@@ -205,10 +206,11 @@ func (s *Scope) wrote(key string) bool {
 func (s *Scope) fold(key string) (any, bool) {
 	var val any
 	present := false
-	if sl := s.e.state[key]; sl != nil {
+	i, _ := s.e.chart.slotIndex(key) // declared: this stage wrote it
+	if sl := &s.e.state[i]; sl.present {
 		val, present = sl.val, true
 	}
-	k := s.e.chart.keys[key]
+	k := s.e.chart.kinds[i]
 	for _, op := range s.ops {
 		if op.Key != key {
 			continue
@@ -244,21 +246,22 @@ func (s *Scope) refuse(key, reason string) {
 	}
 }
 
-// declared returns the key's kind, refusing undeclared and input keys.
-func (s *Scope) declared(key string) (keyKind, bool) {
-	k, ok := s.e.chart.keys[key]
+// declared returns the key's kind and state slot, refusing undeclared and
+// input keys.
+func (s *Scope) declared(key string) (keyKind, int32, bool) {
+	i, ok := s.e.chart.slotIndex(key)
 	if !ok {
 		s.refuse(key, "not declared on chart "+s.e.chart.id)
-		return nil, false
+		return nil, 0, false
 	}
-	if s.e.inputs[key] {
+	if s.e.state[i].input {
 		s.refuse(key, "is a frozen input and cannot be written")
-		return nil, false
+		return nil, 0, false
 	}
-	return k, true
+	return s.e.chart.kinds[i], int32(i), true
 }
 
-func (s *Scope) stage(op Op) {
+func (s *Scope) stage(op Op, at int32) {
 	if s.e.r.dev && op.Verb != VerbDelete {
 		if _, err := json.Marshal(op.Value); err != nil {
 			s.refuse(op.Key, "value does not encode to JSON: "+err.Error())
@@ -267,6 +270,7 @@ func (s *Scope) stage(op Op) {
 	}
 	op.ReadsBefore = len(s.reads)
 	s.ops = append(s.ops, op)
+	s.opAt = append(s.opAt, at)
 	// Views exist only for keys read after a write in this stage.
 	for i := range s.views {
 		if s.views[i].key == op.Key {
@@ -281,7 +285,7 @@ func (s *Scope) stage(op Op) {
 // set stages v as the key's full new value. The key must be declared with a
 // matching type.
 func (s *Scope) set(key string, v any) {
-	k, ok := s.declared(key)
+	k, at, ok := s.declared(key)
 	if !ok {
 		return
 	}
@@ -290,7 +294,7 @@ func (s *Scope) set(key string, v any) {
 		s.refuse(key, err.Error())
 		return
 	}
-	s.stage(Op{Key: key, Verb: VerbSet, Value: nv})
+	s.stage(Op{Key: key, Verb: VerbSet, Value: nv}, at)
 }
 
 // Merge stages a deep-merge patch: objects merge recursively; arrays,
@@ -298,7 +302,7 @@ func (s *Scope) set(key string, v any) {
 // Key[map[string]any] or Key[any]). The patch is normalised through JSON so
 // the live value equals its replay.
 func (s *Scope) Merge(key string, patch any) {
-	k, ok := s.declared(key)
+	k, at, ok := s.declared(key)
 	if !ok {
 		return
 	}
@@ -317,11 +321,11 @@ func (s *Scope) Merge(key string, patch any) {
 			return
 		}
 	}
-	s.stage(Op{Key: key, Verb: VerbMerge, Value: p})
+	s.stage(Op{Key: key, Verb: VerbMerge, Value: p}, at)
 }
 
 func (s *Scope) appendTail(key string, tail any) {
-	k, ok := s.declared(key)
+	k, at, ok := s.declared(key)
 	if !ok {
 		return
 	}
@@ -330,15 +334,16 @@ func (s *Scope) appendTail(key string, tail any) {
 		s.refuse(key, err.Error())
 		return
 	}
-	s.stage(Op{Key: key, Verb: VerbAppend, Value: t})
+	s.stage(Op{Key: key, Verb: VerbAppend, Value: t}, at)
 }
 
 // Delete stages the removal of key.
 func (s *Scope) Delete(key string) {
-	if _, ok := s.declared(key); !ok {
+	_, at, ok := s.declared(key)
+	if !ok {
 		return
 	}
-	s.stage(Op{Key: key, Verb: VerbDelete})
+	s.stage(Op{Key: key, Verb: VerbDelete}, at)
 }
 
 type envKey struct{}
@@ -382,7 +387,7 @@ func (s *Scope) borrow(key string, v any) {
 // checkBorrowed fails the stage when a committed value it read changed.
 func (s *Scope) checkBorrowed() {
 	for _, b := range s.borrowed {
-		sl := s.e.state[b.key]
+		sl := s.e.slot(b.key)
 		if sl == nil || !b.ok {
 			continue
 		}

@@ -28,7 +28,8 @@ type Mount struct {
 type SubflowResult struct {
 	// Output is the subflow's run output.
 	Output any
-	// State reads the subflow's final state (untracked).
+	// State reads the subflow's final state (untracked). It is valid only
+	// during the output mapping call.
 	State       Reader
 	Broke       bool
 	BreakReason string
@@ -39,7 +40,7 @@ type SubflowResult struct {
 type stateReader struct{ e *exec }
 
 func (r stateReader) Get(key string) (any, bool) {
-	if sl := r.e.state[key]; sl != nil {
+	if sl := r.e.slot(key); sl != nil {
 		return sl.val, true
 	}
 	return nil, false
@@ -93,9 +94,8 @@ func (e *exec) mountRun(ctx context.Context, n *node) (*Scope, outcome, error) {
 			h.SubflowEnter(s.info, path)
 		}
 	})
-	inner := newExec(e.r, n.sub, path)
+	inner := e.r.mountExec(n.sub, path)
 	inner.depth = e.depth + 1
-	inner.ctl = nil
 	var out outcome
 	in, err := callInput(n.mount, s)
 	if err == nil && inner.depth > maxSubflowDepth {
@@ -120,7 +120,8 @@ func (e *exec) mountRun(ctx context.Context, n *node) (*Scope, outcome, error) {
 			s.applyExternal(op)
 		}
 	}
-	err = e.end(s, err, nil, &SubflowRef{Path: path, Run: s.info.RuntimeStageID})
+	inner.release()
+	err = e.end(s, err, nil, e.r.slab.subflowRef(SubflowRef{Path: path, Run: s.info.RuntimeStageID}))
 	e.r.obs.flow(s.info, func(h *Hooks) {
 		if h.SubflowExit != nil {
 			h.SubflowExit(s.info, path)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -254,4 +255,72 @@ func TestKeyOps(t *testing.T) {
 	if res.Output != 2 {
 		t.Errorf("output = %v, want 2", res.Output)
 	}
+}
+
+// A subflow chart mounted at two places of one run, each mount reusing the
+// exec the previous one left, still reports each mount's own path and
+// starts from its own inputs.
+func TestSubflowMountedTwiceKeepsEachPath(t *testing.T) {
+	in := flow.Key[int]("in")
+	seen := flow.Key[string]("seen")
+	var paths []string
+	sub := flow.NewBuilder("sub").Keys(in, seen).
+		Stage("look", func(ctx context.Context, s *flow.Scope) (any, error) {
+			paths = append(paths, s.Info().SubflowPath)
+			if _, had := seen.Get(s); had {
+				return nil, errors.New("state leaked from the previous mount")
+			}
+			v, _ := in.Get(s)
+			seen.Set(s, fmt.Sprint(v))
+			return nil, nil
+		}).MustBuild()
+	out := flow.List[string]("out")
+	mount := func(v int) flow.Mount {
+		return flow.Mount{
+			Input: func(flow.Reader) (map[string]any, error) { return map[string]any{"in": v}, nil },
+			Output: func(res flow.SubflowResult, _ flow.Reader) ([]flow.Op, error) {
+				got, _ := res.State.Get("seen")
+				return []flow.Op{out.AppendOp(got.(string))}, nil
+			},
+		}
+	}
+	c := flow.NewBuilder("outer").Keys(out).
+		Mount("a", sub, mount(1)).
+		Mount("b", sub, mount(2)).
+		Mount("a2", sub, mount(3)).MustBuild()
+	res, err := c.Run(context.Background(), nil, flow.WithRunID("twice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "a2"}, paths); diff != "" {
+		t.Errorf("subflow paths (-want +got):\n%s", diff)
+	}
+	v, _, err := flow.ValueAt(res.Record, len(res.Record.Commits)-1, "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"1", "2", "3"}, v); diff != "" {
+		t.Errorf("out (-want +got):\n%s", diff)
+	}
+	var ids []string
+	for _, k := range []string{"a#0", "b#2", "a2#4"} {
+		r, ok := res.Record.Subflows[k]
+		if !ok {
+			t.Fatalf("no subflow record %q; have %v", k, keysOf(res.Record.Subflows))
+		}
+		for _, cm := range r.Commits {
+			ids = append(ids, cm.RuntimeStageID)
+		}
+	}
+	if diff := cmp.Diff([]string{"input", "a/look#1", "input", "b/look#3", "input", "a2/look#5"}, ids); diff != "" {
+		t.Errorf("inner commits (-want +got):\n%s", diff)
+	}
+}
+
+func keysOf(m map[string]*flow.Record) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
