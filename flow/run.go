@@ -150,37 +150,28 @@ func grow(cur, lo, hi int) int { return min(max(cur*2, lo), hi) }
 // commit returns a zeroed commit from the current chunk; chunks grow from 4
 // to 512 commits so short runs stay small. 512 commits are 32 KiB, the
 // largest object the allocator still serves from its small-object caches.
-func (sb *slab) commit() *Commit {
-	if len(sb.cms) == 0 {
-		sb.cmChunk = grow(sb.cmChunk, 4, 512)
-		sb.cms = make([]Commit, sb.cmChunk)
+func (sb *slab) commit() *Commit { return carve(&sb.cms, &sb.cmChunk, 4, 512) }
+
+// carve returns the next zeroed element of *free, first making a chunk of
+// grow(*size, lo, hi) elements when *free is empty.
+func carve[T any](free *[]T, size *int, lo, hi int) *T {
+	if len(*free) == 0 {
+		*size = grow(*size, lo, hi)
+		*free = make([]T, *size)
 	}
-	c := &sb.cms[0]
-	sb.cms = sb.cms[1:]
-	return c
+	p := &(*free)[0]
+	*free = (*free)[1:]
+	return p
 }
 
 // detail returns a copy of d carved from the current chunk.
 func (sb *slab) detail(d CommitDetail) *CommitDetail {
-	if len(sb.dets) == 0 {
-		sb.detN = grow(sb.detN, 4, slabChunk/4)
-		sb.dets = make([]CommitDetail, sb.detN)
-	}
-	p := &sb.dets[0]
+	p := carve(&sb.dets, &sb.detN, 4, slabChunk/4)
 	*p = d
-	sb.dets = sb.dets[1:]
 	return p
 }
 
-func (sb *slab) decision() *Decision {
-	if len(sb.decs) == 0 {
-		sb.decN = grow(sb.decN, 2, slabChunk/4)
-		sb.decs = make([]Decision, sb.decN)
-	}
-	d := &sb.decs[0]
-	sb.decs = sb.decs[1:]
-	return d
-}
+func (sb *slab) decision() *Decision { return carve(&sb.decs, &sb.decN, 2, slabChunk/4) }
 
 // evidence returns an empty slice with room for n rule evidences.
 func (sb *slab) evidence(n int) []RuleEvidence {
@@ -242,24 +233,14 @@ func (sb *slab) ops(src []Op) []Op {
 }
 
 func (sb *slab) control(c Control) *Control {
-	if len(sb.ctls) == 0 {
-		sb.ctlN = grow(sb.ctlN, 2, slabChunk/4)
-		sb.ctls = make([]Control, sb.ctlN)
-	}
-	p := &sb.ctls[0]
+	p := carve(&sb.ctls, &sb.ctlN, 2, slabChunk/4)
 	*p = c
-	sb.ctls = sb.ctls[1:]
 	return p
 }
 
 // record returns an empty record carved from the current chunk.
 func (sb *slab) record(runID, chartID string, kinds map[string]keyKind) *Record {
-	if len(sb.recs) == 0 {
-		sb.recN = grow(sb.recN, 2, slabChunk/16)
-		sb.recs = make([]Record, sb.recN)
-	}
-	r := &sb.recs[0]
-	sb.recs = sb.recs[1:]
+	r := carve(&sb.recs, &sb.recN, 2, slabChunk/16)
 	r.RunID, r.ChartID, r.kinds = runID, chartID, kinds
 	return r
 }
@@ -281,13 +262,8 @@ func (sb *slab) commitList(n int) []*Commit {
 
 // subflowRef returns a copy of ref carved from the current chunk.
 func (sb *slab) subflowRef(ref SubflowRef) *SubflowRef {
-	if len(sb.refs) == 0 {
-		sb.refN = grow(sb.refN, 2, slabChunk/8)
-		sb.refs = make([]SubflowRef, sb.refN)
-	}
-	p := &sb.refs[0]
+	p := carve(&sb.refs, &sb.refN, 2, slabChunk/8)
 	*p = ref
-	sb.refs = sb.refs[1:]
 	return p
 }
 
