@@ -6,8 +6,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
@@ -101,5 +103,42 @@ func TestMultiIterationRun(t *testing.T) {
 	}
 	if !strings.Contains(mustJSON(t, res.Record), `"format":"`+record.Format+`"`) {
 		t.Error("record JSON lacks its format")
+	}
+}
+
+// On the system clock an event's time is the run's start plus the monotonic
+// time since: times and offsets never decrease within a run, and time minus
+// offset is the start's millisecond (or the next, where the start's own
+// fraction of a millisecond carries).
+func TestEventTimesFollowTheMonotonicClock(t *testing.T) {
+	// The model takes a few milliseconds a call, so the times move.
+	replies := ratioReplies()[ratioCalls-3:]
+	for i := range replies {
+		replies[i].Delay = 3 * time.Millisecond
+	}
+	a, err := agent.New(scripted.New(replies...), agent.WithTools(agenttest.RatioTool()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "What is broken?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := res.Record.Events
+	if last := evs.At(evs.Len() - 1).Meta; last.RunOffsetMs < 9 {
+		t.Fatalf("the last event is %d ms into the run, want at least the model's 9 ms", last.RunOffsetMs)
+	}
+	first := evs.At(0).Meta
+	base := first.WallClockMs - first.RunOffsetMs
+	var wall, offset int64
+	for i, ev := range evs.All() {
+		m := ev.Meta
+		if m.WallClockMs < wall || m.RunOffsetMs < offset {
+			t.Fatalf("event %d (%s): time %d ms, offset %d ms after %d, %d", i, ev.Type, m.WallClockMs, m.RunOffsetMs, wall, offset)
+		}
+		if d := m.WallClockMs - m.RunOffsetMs - base; d < -1 || d > 1 {
+			t.Fatalf("event %d (%s): time %d minus offset %d is %d ms from the first event's", i, ev.Type, m.WallClockMs, m.RunOffsetMs, d)
+		}
+		wall, offset = m.WallClockMs, m.RunOffsetMs
 	}
 }
