@@ -42,6 +42,8 @@ type Agent struct {
 	seams       seams
 	warn        *devWarnings
 	d           eventbus.Dispatcher
+	// scratch holds *runScratch buffers between runs (runState.scratch).
+	scratch sync.Pool
 
 	mu       sync.Mutex
 	conv     *Conversation

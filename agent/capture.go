@@ -35,9 +35,9 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 		} else {
 			// A provider that reuses one buffer for every request leaves
 			// nothing to compare with: hash and keep this one whole.
-			rs.bodyHash.forget()
+			rs.scratch().hash.forget()
 		}
-		sum := rs.bodyHash.sum(body, shared)
+		sum := rs.scratch().hash.sum(body, shared)
 		ref, h := rs.digest(&sum)
 		out.Request = state.CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if full {
@@ -48,7 +48,7 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 	} else {
 		out.Request = state.CapturedBody{Stored: "unavailable"}
 		rs.prevBody, rs.prevHash = nil, ""
-		rs.bodyHash.forget()
+		rs.scratch().hash.forget()
 	}
 	kept := 0
 	if shared >= minSharedPrefix {

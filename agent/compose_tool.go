@@ -45,6 +45,7 @@ func AsTool(name, description string, a *Agent) (*tool.Tool, error) {
 			id = call.ID
 		}
 		fres, ferr := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(id)...)
+		a.releaseScratch(rs)
 		res, _, err := a.finish(rs, fres, ferr, nil, in.Question)
 		if outer != nil && res != nil && res.Record != nil {
 			outer.keepAgentTool(agentToolRun{callID: call.ID, agent: a.cfg.id, res: res})

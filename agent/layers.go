@@ -67,7 +67,10 @@ type (
 		seedRun(ctx context.Context, s *flow.Scope) error
 	}
 	// requestShaper runs last in building each model request (request
-	// only, never history).
+	// only, never history). It may append to req.Messages and change the
+	// entries of req.Tools, but never assigns them a slice of its own: the
+	// request's buffers are reused by the next call and the next run
+	// (runScratch).
 	requestShaper interface {
 		shapeRequest(s *flow.Scope, req *llm.Request)
 	}

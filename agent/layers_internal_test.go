@@ -70,7 +70,7 @@ func TestSameLayerTwiceIsRefused(t *testing.T) {
 func TestSharedSeamRunsEveryLayerInOrder(t *testing.T) {
 	var seen *llm.Request
 	p := scripted.Func(func(req *llm.Request, _ int, _ int64) scripted.Reply {
-		seen = req
+		seen = req.Clone() // a provider must not keep req itself
 		return scripted.Reply{Content: "ok"}
 	})
 	a, err := New(p, withLayer(&fakeLayer{n: "late", deps: []string{"early"}}), withLayer(&fakeLayer{n: "early"}))

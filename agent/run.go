@@ -160,6 +160,7 @@ func (a *Agent) startTurn(ctx context.Context, rs *runState, runID string) (*Res
 		runID = newRunID()
 	}
 	res, err := a.chart.Run(withRun(ctx, rs), nil, a.runOptions(runID)...)
+	a.releaseScratch(rs)
 	return a.finish(rs, res, err, nil, rs.message)
 }
 
@@ -218,6 +219,7 @@ func (a *Agent) resumeTurn(ctx context.Context, cp *pauseCheckpoint, input json.
 	}
 	rs.dropped = cp.DroppedEvents
 	res, err := a.chart.Resume(withRun(ctx, rs), cp.Flow, input, a.runOptions("")...)
+	a.releaseScratch(rs)
 	return a.finish(rs, res, err, cp, cp.Message)
 }
 

@@ -60,18 +60,15 @@ type runState struct {
 	prevBody  []byte
 	prevHash  string
 	prevSpans []llm.Span
-	// bodyHash hashes each request from the state inside the bytes it
-	// shares with the one before.
-	bodyHash prefixHasher
 	// spans holds the copies of the requests' span lists (call-llm only).
 	spans chunk[llm.Span]
 	// activeUnits holds the context.evaluated events' lists of active
 	// units (context stage only).
 	activeUnits chunk[event.ActiveUnit]
-	// reqBox and reqMsgs are the model calls' request and message buffer,
-	// reused call after call (buildRequest).
-	reqBox  *requestBox
-	reqMsgs []llm.Message
+	// scr holds the buffers no record points into (the request being
+	// built, the request hasher), taken from the agent's pool on first use
+	// and given back when the run's leg ends (Agent.releaseScratch).
+	scr *runScratch
 	// indices backs firstIndices.
 	indices []int
 	// lastTools is the tool list of the last llm.request event.
@@ -99,6 +96,48 @@ type runState struct {
 	standing    *assess.Assessment
 	failure     *failurePoint
 	failHistory []llm.Message
+}
+
+// runScratch is what a run's model calls reuse call after call and what one
+// leg of a run hands to the next through the agent's pool: nothing a record
+// or a Result keeps points into it.
+type runScratch struct {
+	// box and msgs are the request and its message buffer (buildRequest).
+	box  requestBox
+	msgs []llm.Message
+	// hash hashes each request from the state inside the bytes it shares
+	// with the one before (capture).
+	hash prefixHasher
+}
+
+// scratch returns the run's scratch buffers, taking them from the agent's
+// pool on the first call of the leg.
+func (rs *runState) scratch() *runScratch {
+	if rs.scr == nil {
+		if v, ok := rs.a.scratch.Get().(*runScratch); ok {
+			rs.scr = v
+		} else {
+			rs.scr = new(runScratch)
+		}
+	}
+	return rs.scr
+}
+
+// releaseScratch gives the leg's scratch buffers back to the agent's pool,
+// cleared of anything that points at the run's data (the request's messages
+// and texts); the hasher's kept states are dropped on the next run's first
+// call, which shares nothing with a request before it.
+func (a *Agent) releaseScratch(rs *runState) {
+	scr := rs.scr
+	if scr == nil {
+		return
+	}
+	rs.scr = nil
+	scr.box = requestBox{}
+	clear(scr.msgs[:cap(scr.msgs)])
+	scr.msgs = scr.msgs[:0]
+	scr.hash.forget()
+	a.scratch.Put(scr)
 }
 
 type runKey struct{}

@@ -180,11 +180,8 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 	// call-llm stage reads only its counts and names once the call returns,
 	// so the calls of a turn, made one after another, share one request
 	// and one message buffer.
-	box := rs.reqBox
-	if box == nil {
-		box = new(requestBox)
-		rs.reqBox = box
-	}
+	scr := rs.scratch()
+	box := &scr.box
 	req := &box.req
 	*req = llm.Request{Model: a.cfg.model, Temperature: a.cfg.temperature, MaxTokens: a.cfg.maxTokens}
 	var buf [8]placedUnit
@@ -198,7 +195,7 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 	for _, p := range sys {
 		req.System = append(req.System, llm.Segment{Unit: p.u.ID(), Text: p.u.Definition().Text})
 	}
-	req.Messages = rs.reqMsgs[:0]
+	req.Messages = scr.msgs[:0]
 	if need := len(hist) + 1; cap(req.Messages) < need {
 		// A turn's history grows by two messages a tool call: room for a
 		// few calls more than this one needs.
@@ -238,13 +235,13 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 		req.ToolChoice = llm.ToolChoice{Mode: llm.ToolChoiceNone}
 	}
 	a.seams.shapeRequest(s, req)
-	rs.reqMsgs = req.Messages[:0]
+	scr.msgs = req.Messages[:0]
 	return req
 }
 
 // requestBox is a model call's request with room for one system segment and
 // one tool declaration, the shape of most requests: one allocation for the
-// three, made once per turn (runState.reqBox).
+// three, reused from one turn to the next (runScratch).
 type requestBox struct {
 	req  llm.Request
 	sys  [1]llm.Segment
