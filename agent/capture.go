@@ -37,7 +37,7 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 			// nothing to compare with: hash and keep this one whole.
 			rs.scratch().hash.forget()
 		}
-		sum := rs.scratch().hash.sum(body, shared)
+		sum := rs.scratch().hash.sum(body, shared, lastMessageEnd(ex.Spans))
 		ref, h := rs.digest(&sum)
 		out.Request = state.CapturedBody{Sha256: h, Bytes: len(body), Stored: string(rs.a.cfg.capture)}
 		if full {
@@ -101,6 +101,18 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	}
 }
 
+// lastMessageEnd is the end of the last message's bytes in a request, from
+// its spans (0: none). The next request of a turn repeats the messages and
+// adds new ones after them, so it usually parts from this one just there.
+func lastMessageEnd(spans []llm.Span) int {
+	for i := len(spans) - 1; i >= 0; i-- {
+		if spans[i].Kind == llm.SpanMessage {
+			return spans[i].End
+		}
+	}
+	return 0
+}
+
 // sameBuffer reports whether a and b start at the same byte of memory.
 func sameBuffer(a, b []byte) bool {
 	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
@@ -129,21 +141,28 @@ const hashChunk = 512
 
 // prefixHasher hashes one request body after another, each usually the
 // previous one plus a little: it keeps the SHA-256 state after every
-// hashChunk bytes of the last body, so the next body is hashed from the
-// last state inside the bytes both share. A turn of n calls then hashes
-// about n bodies' worth of new bytes instead of n whole, growing bodies.
+// hashChunk bytes of the last body, and one more at the byte the caller
+// expects the next body to part from it (the end of the last message), so
+// the next body is hashed from the last state inside the bytes both share.
+// A turn of n calls then hashes about n bodies' worth of new bytes instead
+// of n whole, growing bodies.
 type prefixHasher struct {
 	d     hash.Hash
 	snaps []byte // the states, each size bytes, after 1, 2, … chunks
 	size  int
+	// mark is the state after the first markAt bytes of the last body
+	// (markAt 0: none).
+	mark   []byte
+	markAt int
 	// out receives each digest: a buffer handed to the hash.Hash interface
 	// escapes, so it is kept instead of made per body.
 	out []byte
 }
 
 // sum returns the SHA-256 of body; the first shared bytes of body are
-// those of the body hashed before.
-func (p *prefixHasher) sum(body []byte, shared int) (sum [sha256.Size]byte) {
+// those of the body hashed before. mark, when inside body, is where the
+// next body is expected to part from this one.
+func (p *prefixHasher) sum(body []byte, shared, mark int) (sum [sha256.Size]byte) {
 	if p.d == nil {
 		p.d = sha256.New()
 	}
@@ -151,24 +170,44 @@ func (p *prefixHasher) sum(body []byte, shared int) (sum [sha256.Size]byte) {
 	if p.size > 0 {
 		k = min(shared/hashChunk, len(p.snaps)/p.size)
 	}
-	if k > 0 {
-		if err := p.d.(encoding.BinaryUnmarshaler).UnmarshalBinary(p.snaps[(k-1)*p.size : k*p.size]); err != nil {
-			k = 0 // cannot happen for a state sha256 wrote; start over
-		}
-	}
-	if k == 0 {
+	pos := 0
+	switch {
+	case p.markAt > k*hashChunk && p.markAt <= shared && p.restore(p.mark):
+		pos = p.markAt
+	case k > 0 && p.restore(p.snaps[(k-1)*p.size:k*p.size]):
+		pos = k * hashChunk
+	default:
+		k = 0
 		p.d.Reset()
 	}
 	p.snaps = p.snaps[:k*p.size]
+	p.markAt = 0
 	if need := len(body) / hashChunk * p.size; need > cap(p.snaps) {
 		// Room for this body's states and as many again: the next bodies
 		// are usually this one plus a little, so one growth lasts a while.
 		p.snaps = append(make([]byte, 0, 2*need), p.snaps...)
 	}
-	pos := k * hashChunk
+	if mark <= pos || mark >= len(body) {
+		mark = 0
+	}
 	keep := true
-	for ; pos+hashChunk <= len(body); pos += hashChunk {
-		p.d.Write(body[pos : pos+hashChunk])
+	for next := (pos/hashChunk + 1) * hashChunk; pos < len(body); {
+		stop := min(next, len(body))
+		if mark > 0 && mark < stop {
+			stop = mark
+		}
+		p.d.Write(body[pos:stop])
+		pos = stop
+		if pos == mark {
+			if st, err := p.d.(encoding.BinaryAppender).AppendBinary(p.mark[:0]); err == nil {
+				p.mark, p.markAt = st, mark
+			}
+			mark = 0
+		}
+		if pos != next {
+			continue
+		}
+		next += hashChunk
 		if !keep {
 			continue
 		}
@@ -183,11 +222,16 @@ func (p *prefixHasher) sum(body []byte, shared int) (sum [sha256.Size]byte) {
 			p.snaps, p.size = snaps, len(snaps)-before
 		}
 	}
-	p.d.Write(body[pos:])
 	p.out = p.d.Sum(p.out[:0])
 	copy(sum[:], p.out)
 	return sum
 }
 
+// restore sets the hash to a state sum kept; false when it cannot (never
+// for a state sha256 wrote).
+func (p *prefixHasher) restore(state []byte) bool {
+	return len(state) > 0 && p.d.(encoding.BinaryUnmarshaler).UnmarshalBinary(state) == nil
+}
+
 // forget drops the kept states: the next body shares nothing known.
-func (p *prefixHasher) forget() { p.snaps = p.snaps[:0] }
+func (p *prefixHasher) forget() { p.snaps, p.markAt = p.snaps[:0], 0 }

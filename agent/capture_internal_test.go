@@ -21,6 +21,7 @@ func TestPrefixHasherMatchesSHA256(t *testing.T) {
 	var p prefixHasher
 	var d digests
 	var prev []byte
+	prevMark, fromMark := 0, 0
 	for i := range 300 {
 		var body []byte
 		switch i % 5 {
@@ -31,19 +32,34 @@ func TestPrefixHasherMatchesSHA256(t *testing.T) {
 			}
 		default: // the previous body cut somewhere near a boundary, then new bytes
 			cut := min(len(prev), max(0, (rng.IntN(8)*hashChunk)+rng.IntN(3)-1))
+			if i%2 == 0 && prevMark > 0 {
+				cut = prevMark // parts from the last body just at its mark
+			}
 			body = append(bytes.Clone(prev[:cut]), bytes.Repeat([]byte{byte(i)}, rng.IntN(3*hashChunk))...)
 		}
 		shared := 0
 		if prev != nil {
 			shared = sharedPrefix(prev, body)
 		}
-		sum := p.sum(body, shared)
+		if prevMark > shared/hashChunk*hashChunk && prevMark <= shared {
+			fromMark++ // hashed from the state kept at the mark
+		}
+		// A mark anywhere in the body, or past it.
+		mark := rng.IntN(len(body) + 2)
+		sum := p.sum(body, shared, mark)
+		prevMark = mark
+		if mark >= len(body) {
+			prevMark = 0
+		}
 		ref, h := d.ref(&sum)
 		want := sha256.Sum256(body)
 		if h != hex.EncodeToString(want[:]) || ref != "sha256:"+h {
 			t.Fatalf("body %d (%d bytes, %d shared): got %s, want %x", i, len(body), shared, ref, want)
 		}
 		prev = body
+	}
+	if fromMark < 30 {
+		t.Errorf("only %d of 300 bodies were hashed from a mark's state", fromMark)
 	}
 }
 
@@ -84,5 +100,45 @@ func TestDigestsKeepEveryReference(t *testing.T) {
 		if k.h != k.want || k.ref != "sha256:"+k.want || len(k.ref) != refLen {
 			t.Fatalf("reference %d: got %q and %q, want sha256:%s", i, k.ref, k.h, k.want)
 		}
+	}
+}
+
+// BenchmarkPrefixHasher hashes the eleven request bodies of a turn like the
+// ratio benchmark's (each the last one's messages plus a 288-byte exchange,
+// then a 180-byte tool section), with and without the mark at the end of the
+// messages.
+func BenchmarkPrefixHasher(b *testing.B) {
+	tools := bytes.Repeat([]byte("t"), 180)
+	var bodies [][]byte
+	var marks []int
+	msgs := []byte(`{"model":"m","system":"You triage incidents.","messages":[{"role":"user","content":"What is broken?"}`)
+	for range 11 {
+		body := append(append(append([]byte{}, msgs...), `],"tools":`...), tools...)
+		bodies, marks = append(bodies, body), append(marks, len(msgs))
+		msgs = append(msgs, bytes.Repeat([]byte("m"), 288)...)
+	}
+	for _, bc := range []struct {
+		name string
+		mark bool
+	}{{"mark", true}, {"chunks-only", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var p prefixHasher
+			for b.Loop() {
+				p.forget()
+				var prev []byte
+				for i, body := range bodies {
+					shared := 0
+					if prev != nil {
+						shared = sharedPrefix(prev, body)
+					}
+					mark := 0
+					if bc.mark {
+						mark = marks[i]
+					}
+					p.sum(body, shared, mark)
+					prev = body
+				}
+			}
+		})
 	}
 }
