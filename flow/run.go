@@ -177,6 +177,9 @@ type exec struct {
 	output  any
 	lastRID string
 	sc      *Scope
+	// own is the scope sc points to, opAt its first op-slot buffer.
+	own  Scope
+	opAt [8]int32
 }
 
 // mountCache is what a run keeps per subflow chart across its mounts.
@@ -237,6 +240,7 @@ func (e *exec) release() {
 		return
 	}
 	e.mc.commits = len(e.rec.Commits)
+	e.keepLists()
 	if e.mc.spare == nil {
 		e.mc.spare = e
 	}
@@ -290,6 +294,7 @@ type pausePoint struct {
 // carries the record of everything that executed.
 func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOption) (*Result, error) {
 	r := newRun(opts)
+	r.slab.prime(&c.hint)
 	e := newExec(r, c, "")
 	info := StageInfo{RunID: r.id}
 	r.obs.flow(info, func(h *Hooks) {
@@ -307,6 +312,9 @@ func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOptio
 // finish turns a walk's end into a Result and fires the run hooks.
 func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
+	r.slab.keep(&e.chart.hint)
+	store(&e.chart.hint.top, int32(len(e.rec.Commits)))
+	e.keepLists()
 	e.rec.final = finalState{chart: e.chart, state: e.state, commits: len(e.rec.Commits)}
 	info := StageInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
 	if err == nil && out.paused != nil {
@@ -380,7 +388,11 @@ func (e *exec) seed(inputs map[string]any) error {
 	}
 	e.apply(ops, at, 0)
 	if e.rec.Commits == nil {
-		e.rec.Commits = make([]*Commit, 0, 32)
+		n := int(e.chart.hint.top.Load())
+		if n <= 0 {
+			n = 32
+		}
+		e.rec.Commits = make([]*Commit, 0, n)
 	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	if err != nil {
@@ -411,7 +423,7 @@ func (e *exec) apply(ops []Op, at []int32, idx int) {
 			sl.val = deepMerge(base, op.Value.(map[string]any))
 			sl.back = sl.val
 		case VerbAppend:
-			sl.back, sl.val = e.chart.kinds[at[i]].concat(sl.back, op.Value)
+			sl.back, sl.val = e.chart.kinds[at[i]].concat(sl.back, op.Value, int(e.chart.hint.lists[at[i]].Load()))
 		}
 	}
 }
@@ -421,8 +433,10 @@ func (e *exec) apply(ops []Op, at []int32, idx int) {
 // its call); fork children get fresh ones.
 func (e *exec) begin(ctx context.Context, n *node) *Scope {
 	if e.sc == nil {
-		// Room for a typical stage, so the buffers rarely grow.
-		e.sc = &Scope{reads: make([]string, 0, 16), ops: make([]Op, 0, 8), opAt: make([]int32, 0, 8)}
+		// Room for a typical stage, so the buffers rarely grow; the ops go
+		// to the slab (see roomForOp).
+		e.sc = &e.own
+		e.sc.reads, e.sc.opAt = make([]string, 0, 16), e.opAt[:0]
 	}
 	return e.beginIn(ctx, n, e.sc)
 }
@@ -443,6 +457,10 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	}
 	s.n = n
 	s.info.RuntimeStageID, s.info.LoopIteration = rid, e.r.loops
+	if sb := &e.r.slab; sb.opOwner == s {
+		sb.opOwner = nil // a stage that never ended (cannot happen today)
+		s.ops = nil
+	}
 	s.reads, s.ops, s.opAt, s.views = s.reads[:0], s.ops[:0], s.opAt[:0], s.views[:0]
 	s.tr.reads = s.tr.reads[:0]
 	s.flags, s.brk = 0, false
@@ -468,7 +486,7 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 		err = s.werr
 	}
 	idx := len(e.rec.Commits)
-	ops := e.r.slab.ops(s.ops)
+	ops := e.r.slab.commitOps(s)
 	c := e.r.slab.commit() // zeroed: set only what this commit has
 	c.Idx, c.RuntimeStageID = idx, s.info.RuntimeStageID
 	if ops != nil {
