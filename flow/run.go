@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // defaultVisitLimit is the default number of back-edge passes allowed into
@@ -108,7 +109,6 @@ type run struct {
 	visitLimit int
 	now        func() time.Time
 	loops      int
-	idbuf      []byte
 	ids        idArena
 	slab       slab
 	// mounts keeps, per subflow chart, what its mounts share.
@@ -136,19 +136,42 @@ func newRunID() string {
 	return "run-" + hex.EncodeToString(b[:])
 }
 
-// nextID assigns the next runtime stage id: [path/]id#n.
+// nextID assigns the next runtime stage id: [path/]id#n, written straight
+// into the id arena.
 func (r *run) nextID(path, id string) string {
-	b := r.idbuf[:0]
+	n := r.counter
+	r.counter++
+	need := len(id) + 1 + digits(n)
+	if path != "" {
+		need += len(path) + 1
+	}
+	if !r.ids.room(need) {
+		return string(appendID(nil, path, id, n))
+	}
+	// The append stays within the chunk's capacity, past every byte
+	// handed out, so the strings already made never change.
+	start := len(r.ids.buf)
+	r.ids.buf = appendID(r.ids.buf, path, id, n)
+	return unsafe.String(&r.ids.buf[start], len(r.ids.buf)-start)
+}
+
+// digits is the length of n in decimal, n >= 0.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+func appendID(b []byte, path, id string, n int) []byte {
 	if path != "" {
 		b = append(b, path...)
 		b = append(b, '/')
 	}
 	b = append(b, id...)
 	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(r.counter), 10)
-	r.counter++
-	r.idbuf = b
-	return r.ids.string(b)
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // slot is one declared key's committed state: the value readers get, the
@@ -294,7 +317,7 @@ type pausePoint struct {
 // carries the record of everything that executed.
 func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOption) (*Result, error) {
 	r := newRun(opts)
-	r.slab.prime(&c.hint)
+	r.prime(&c.hint)
 	e := newExec(r, c, "")
 	info := StageInfo{RunID: r.id}
 	r.obs.flow(info, func(h *Hooks) {
@@ -312,7 +335,7 @@ func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOptio
 // finish turns a walk's end into a Result and fires the run hooks.
 func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
-	r.slab.keep(&e.chart.hint)
+	r.keep(&e.chart.hint)
 	store(&e.chart.hint.top, int32(len(e.rec.Commits)))
 	e.keepLists()
 	e.rec.final = finalState{chart: e.chart, state: e.state, commits: len(e.rec.Commits)}

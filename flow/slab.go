@@ -7,7 +7,6 @@ package flow
 import (
 	"slices"
 	"sync/atomic"
-	"unsafe"
 )
 
 // slab hands out the pieces of a run's commits carved from larger chunks,
@@ -110,8 +109,8 @@ type runHint struct {
 	n [nPools]atomic.Int32
 	// top is the top-level log's length; lists[i] how many elements were
 	// appended to list key i.
-	top   atomic.Int32
-	lists []atomic.Int32
+	top, ids atomic.Int32
+	lists    []atomic.Int32
 }
 
 // store sets v to n unless it already holds n (a store dirties the cache
@@ -148,6 +147,18 @@ func (sb *slab) prime(h *runHint) {
 	sb.recs.prime(h.n[7].Load(), recHi)
 	sb.ptrs.prime(h.n[8].Load(), ptrHi)
 	sb.refs.prime(h.n[9].Load(), refHi)
+}
+
+// prime sizes the run's first arena chunks from h.
+func (r *run) prime(h *runHint) {
+	r.slab.prime(h)
+	r.ids.prime(h.ids.Load())
+}
+
+// keep stores what the run took from its arenas into h.
+func (r *run) keep(h *runHint) {
+	r.slab.keep(h)
+	store(&h.ids, r.ids.used())
 }
 
 // keep stores what the run took into h, for the chart's next run.
@@ -299,22 +310,36 @@ func (sb *slab) subflowRef(ref SubflowRef) *SubflowRef {
 // chunk's length, never rewritten, which is what makes the strings
 // immutable. Only the run's goroutine uses it.
 type idArena struct {
-	buf []byte
-	n   int // current chunk size: doubles from 256 bytes up to 8 KiB
+	buf  []byte
+	n    int // current chunk size: doubles from 256 bytes up to 8 KiB
+	made int // bytes in the chunks made so far, less the room thrown away
 }
 
-func (a *idArena) string(b []byte) string {
-	if len(b) == 0 {
-		return ""
+// room makes sure the arena's chunk has room for n more bytes; false
+// means n is more than a chunk holds.
+func (a *idArena) room(n int) bool {
+	if cap(a.buf)-len(a.buf) >= n {
+		return true
 	}
-	if len(b) > 512 {
-		return string(b)
+	if n > 512 {
+		return false
 	}
-	if cap(a.buf)-len(a.buf) < len(b) {
-		a.n = grow(a.n, 256, 8<<10)
-		a.buf = make([]byte, 0, a.n)
+	a.n = grow(a.n, 256, 8<<10)
+	a.made -= cap(a.buf) - len(a.buf)
+	a.buf = make([]byte, 0, a.n)
+	a.made += a.n
+	return true
+}
+
+// used is how many bytes the run's ids took.
+func (a *idArena) used() int32 { return int32(a.made - (cap(a.buf) - len(a.buf))) }
+
+// prime starts the arena with one chunk of n bytes (at most 8 KiB).
+func (a *idArena) prime(n int32) {
+	if n <= 0 {
+		return
 	}
-	start := len(a.buf)
-	a.buf = append(a.buf, b...)
-	return unsafe.String(&a.buf[start], len(b))
+	a.n = min(int(n), 8<<10)
+	a.buf = make([]byte, 0, a.n)
+	a.made = a.n
 }

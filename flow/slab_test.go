@@ -7,6 +7,7 @@ package flow_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -200,6 +201,33 @@ func TestMountScopeStagesAroundInnerStages(t *testing.T) {
 		wantIn := [][]string{nil, {"out append [a1 a2]", "out append [a3]"}, {"out append [b1]"}}
 		if d := cmp.Diff(wantIn, opsOf(sub)); d != "" {
 			t.Fatalf("run %d: inner ops (-want +got):\n%s", run, d)
+		}
+	}
+}
+
+// Runtime ids are written straight into the run's id arena: ids of every
+// length, around a chunk's end and past a chunk's size, come out whole.
+func TestRuntimeIDsAcrossArenaChunks(t *testing.T) {
+	long := strings.Repeat("x", 600)
+	b := flow.NewBuilder("ids")
+	var want []string
+	want = append(want, flow.InputStageID)
+	for i := range 120 {
+		id := fmt.Sprintf("s%d-%s", i, strings.Repeat("y", i%37))
+		if i == 60 {
+			id = long
+		}
+		b = b.Stage(id, noop)
+		want = append(want, fmt.Sprintf("%s#%d", id, i))
+	}
+	c := b.MustBuild()
+	for run := range 3 {
+		res, err := c.Run(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, runtimeIDs(res.Record)); d != "" {
+			t.Fatalf("run %d: runtime ids (-want +got):\n%s", run, d)
 		}
 	}
 }
