@@ -7,6 +7,7 @@ package flow
 import (
 	"slices"
 	"sync/atomic"
+	"unsafe"
 )
 
 // slab hands out the pieces of a run's commits carved from larger chunks,
@@ -90,15 +91,22 @@ func (p *pool[T]) take(n, lo, hi int) []T {
 // used is how many pieces the run has taken.
 func (p *pool[T]) used() int32 { return int32(p.made - len(p.free)) }
 
-// prime starts the pool with one chunk of n pieces (at most hi), from
-// which the later chunks double.
+// prime starts the pool with one chunk of n pieces, from which the later
+// chunks double up to hi. The hint is what a run took, so the chunk may be
+// larger than hi, up to primeMax bytes: a run like the last then needs no
+// second chunk, which for a run just past hi would be mostly waste.
 func (p *pool[T]) prime(n int32, hi int) {
 	if n <= 0 {
 		return
 	}
-	p.free = chunk[T](min(int(n), hi))
-	p.size, p.made = len(p.free), len(p.free)
+	var zero T
+	p.free = chunk[T](min(int(n), max(hi, primeMax/max(int(unsafe.Sizeof(zero)), 1))))
+	p.size, p.made = min(len(p.free), hi), len(p.free)
 }
+
+// primeMax is the largest first chunk a hint makes, 32 KiB: the largest
+// object the allocator serves from its per-size caches.
+const primeMax = 32 << 10
 
 // runHint is how many pieces of each kind a chart's latest run took from
 // its slab, so the next run's first chunks have the right size: a short run
