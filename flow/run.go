@@ -146,7 +146,7 @@ func (r *run) nextID(path, id string) string {
 		need += len(path) + 1
 	}
 	if !r.ids.room(need) {
-		return string(appendID(nil, path, id, n))
+		return string(appendID(make([]byte, 0, need), path, id, n))
 	}
 	// The append stays within the chunk's capacity, past every byte
 	// handed out, so the strings already made never change.
@@ -164,6 +164,7 @@ func digits(n int) int {
 	return d
 }
 
+// appendID appends [path/]id#n to b, which has the room for it.
 func appendID(b []byte, path, id string, n int) []byte {
 	if path != "" {
 		b = append(b, path...)
@@ -171,7 +172,17 @@ func appendID(b []byte, path, id string, n int) []byte {
 	}
 	b = append(b, id...)
 	b = append(b, '#')
-	return strconv.AppendInt(b, int64(n), 10)
+	// The counter's digits, last first, into the room past the '#'.
+	end := len(b) + digits(n)
+	b = b[:end]
+	for i := end - 1; ; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return b
 }
 
 // slot is one declared key's committed state: the value readers get, the
@@ -494,14 +505,18 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	if s.readIdx != nil {
 		s.readIdx = nil
 	}
-	e.r.obs.stageStart(s.info)
+	if e.r.obs.any() {
+		e.r.obs.stageStart(s.info)
+	}
 	return s
 }
 
 // end commits the stage's bundle (also on error) and returns the error
 // wrapped with the runtime stage id.
 func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
-	e.r.obs.stageEnd(s.info)
+	if e.r.obs.any() {
+		e.r.obs.stageEnd(s.info)
+	}
 	if len(s.borrowed) > 0 {
 		s.checkBorrowed()
 	}
@@ -527,7 +542,9 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	e.apply(ops, s.opAt, idx)
-	e.r.obs.commit(s.info, c)
+	if e.r.obs.any() {
+		e.r.obs.commit(s.info, c)
+	}
 	if err != nil {
 		err = &StageError{RuntimeStageID: s.info.RuntimeStageID, Err: err}
 		e.r.obs.error(s.info, err)
@@ -539,6 +556,17 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 // previous detail when every field is unchanged (the usual case in a loop,
 // where a commit then costs 64 bytes instead of 192), a new one otherwise.
 func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []Op) *CommitDetail {
+	ns := &e.memo[s.n.idx]
+	prev := ns.prevDetail
+	// The loop's usual case, checked field by field before building the
+	// detail it would compare: no error, notes or redaction, and the same
+	// names, decision, mount and reads as the node's last commit.
+	if prev != nil && err == nil && s.flags == 0 && e.chart.redact == nil &&
+		prev.Decision == d && prev.Subflow == sub && prev.Error == "" &&
+		len(prev.Untracked) == 0 && len(prev.Redacted) == 0 &&
+		prev.Stage == s.n.name && prev.StageID == s.n.id && slices.Equal(prev.Reads, s.reads) {
+		return prev
+	}
 	want := CommitDetail{Stage: s.n.name, StageID: s.n.id, Reads: s.reads, Decision: d, Subflow: sub}
 	if len(s.reads) == 0 {
 		want.Reads = nil
@@ -559,8 +587,6 @@ func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []O
 			}
 		}
 	}
-	ns := &e.memo[s.n.idx]
-	prev := ns.prevDetail
 	if prev != nil && prev.equal(&want) {
 		return prev
 	}
@@ -774,7 +800,8 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 		return -1, s, err
 	}
 	e.ns[n.idx].lastDecider = len(e.rec.Commits) - 1
-	e.ctl = e.r.slab.control(controlOf(s.info.RuntimeStageID, d))
+	e.ctl = e.r.slab.control()
+	setControl(e.ctl, s.info.RuntimeStageID, d)
 	if e.r.obs.any() {
 		e.r.obs.flow(s.info, func(h *Hooks) {
 			if h.Decision != nil {
@@ -786,11 +813,12 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 	return next, s, nil
 }
 
-// controlOf derives the control edge a decision puts on the commits it governs.
-func controlOf(decider string, d *Decision) Control {
-	c := Control{Decider: decider, Branch: d.Chosen[0], Rule: DefaultRule, RuleIndex: -1}
+// setControl sets c to the control edge a decision puts on the commits it
+// governs.
+func setControl(c *Control, decider string, d *Decision) {
+	c.Decider, c.Branch, c.Rule, c.RuleIndex = decider, d.Chosen[0], DefaultRule, -1
 	if d.Default {
-		return c
+		return
 	}
 	c.Rule = ""
 	for _, r := range d.Rules {
@@ -799,7 +827,6 @@ func controlOf(decider string, d *Decision) Control {
 			break
 		}
 	}
-	return c
 }
 
 func checkPause(e *exec, p *Pause) error {

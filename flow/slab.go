@@ -281,12 +281,8 @@ func (sb *slab) commitOps(s *Scope) []Op {
 	return out
 }
 
-// control returns a slab copy of c.
-func (sb *slab) control(c Control) *Control {
-	p := sb.ctls.one(ctlLo, ctlHi)
-	*p = c
-	return p
-}
+// control returns a zeroed control edge.
+func (sb *slab) control() *Control { return sb.ctls.one(ctlLo, ctlHi) }
 
 // record returns an empty record.
 func (sb *slab) record(runID, chartID string, kinds map[string]keyKind) *Record {
