@@ -492,7 +492,7 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	s.n = n
 	s.info.RuntimeStageID, s.info.LoopIteration = rid, e.r.loops
 	if sb := &e.r.slab; sb.opOwner == s {
-		sb.opOwner = nil // a stage that never ended (cannot happen today)
+		sb.opOwner = nil // its last stage never reached its commit
 		s.ops = nil
 	}
 	s.reads, s.ops, s.opAt, s.views = s.reads[:0], s.ops[:0], s.opAt[:0], s.views[:0]
