@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 // StageFunc is the body of a linear stage. Its return value becomes the run
@@ -93,6 +94,10 @@ type Chart struct {
 	fast   keyTable
 	kinds  []keyKind
 	redact map[string]bool
+	// listSlots are the slots of the list keys; hint is what the latest
+	// run used, to size the next one's buffers.
+	listSlots []int32
+	hint      runHint
 }
 
 // ID returns the chart id recorded in every record and checkpoint.
@@ -261,8 +266,12 @@ func (b *Builder) Build() (*Chart, error) {
 		c.keys[k.KeyName()] = k.kind()
 		c.slotOf[k.KeyName()] = len(c.keyList)
 		c.keyList = append(c.keyList, k)
+		if k.kind().isList() {
+			c.listSlots = append(c.listSlots, int32(len(c.kinds)))
+		}
 		c.kinds = append(c.kinds, k.kind())
 	}
+	c.hint.lists = make([]atomic.Int32, len(c.kinds))
 	for _, k := range b.redact {
 		if _, ok := c.keys[k]; !ok {
 			errs = append(errs, fmt.Errorf("redacted key %q is not declared", k))

@@ -31,8 +31,13 @@ type keyKind interface {
 	// tail accepts a value for an append ([]E or []any) and returns it as []E.
 	tail(v any) (any, error)
 	// concat appends tail onto back (which may have spare capacity) and
-	// returns the new backing value and a clipped view of it.
-	concat(back, tail any) (newBack, view any)
+	// returns the new backing value and a clipped view of it. When back is
+	// not yet a growing list, the new one has room for hint more elements
+	// (0: the default growth).
+	concat(back, tail any, hint int) (newBack, view any)
+	// grown is how many elements were appended to back since it started
+	// growing (0 for a value that is not a growing list).
+	grown(back any) int
 	// concatAll returns a fresh list: base followed by every tail; ok is
 	// false when a value is not of the key's list type.
 	concatAll(base any, tails []any) (any, bool)
@@ -143,9 +148,10 @@ func (k valueKind[T]) tail(any) (any, error) {
 	return nil, fmt.Errorf("key %q is not a list: append needs a key declared with flow.List", k.n)
 }
 
-func (k valueKind[T]) concat(back, _ any) (any, any)    { return back, back }
-func (k valueKind[T]) concatAll(any, []any) (any, bool) { return nil, false }
-func (k valueKind[T]) fresh(v any) any                  { return v }
+func (k valueKind[T]) concat(back, _ any, _ int) (any, any) { return back, back }
+func (k valueKind[T]) grown(any) int                        { return 0 }
+func (k valueKind[T]) concatAll(any, []any) (any, bool)     { return nil, false }
+func (k valueKind[T]) fresh(v any) any                      { return v }
 
 func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
 	var t T
@@ -206,9 +212,20 @@ func (k listKind[E]) tail(v any) (any, error) {
 
 // listBack is a list key's backing slice once something was appended to
 // it: held by pointer, so each later append boxes only the clipped view.
-type listBack[E any] struct{ s []E }
+// base is the list's length before its first append.
+type listBack[E any] struct {
+	s    []E
+	base int
+}
 
-func (k listKind[E]) concat(back, tail any) (any, any) {
+func (k listKind[E]) grown(back any) int {
+	if h, ok := back.(*listBack[E]); ok {
+		return len(h.s) - h.base
+	}
+	return 0
+}
+
+func (k listKind[E]) concat(back, tail any, hint int) (any, any) {
 	t, _ := tail.([]E)
 	if h, ok := back.(*listBack[E]); ok {
 		if n := len(h.s) + len(t); n > cap(h.s) {
@@ -220,9 +237,15 @@ func (k listKind[E]) concat(back, tail any) (any, any) {
 		return h, h.s[:len(h.s):len(h.s)]
 	}
 	// The first append after a set: the set value is capacity-clipped, so
-	// this copies it and never writes into the setter's array.
+	// this copies it and never writes into the setter's array. The chart's
+	// last run says how far the list will likely grow: room for as much,
+	// in one array, beats doubling towards it.
 	b, _ := back.([]E)
-	h := &listBack[E]{s: make([]E, 0, listCap[E](len(b)+len(t)))}
+	n := listCap[E](len(b) + len(t))
+	if hint > 0 {
+		n = len(b) + max(len(t), hint)
+	}
+	h := &listBack[E]{s: make([]E, 0, n), base: len(b)}
 	h.s = append(append(h.s, b...), t...)
 	return h, h.s[:len(h.s):len(h.s)]
 }

@@ -140,6 +140,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 		return nil, err
 	}
 	r := newRun(opts)
+	r.prime(&c.hint)
 	e := newExec(r, c, "")
 	r.counter = cp.ExecutionCount
 	rec.RunID, rec.ResumedFrom = r.id, cp.RunID

@@ -109,7 +109,6 @@ type run struct {
 	visitLimit int
 	now        func() time.Time
 	loops      int
-	idbuf      []byte
 	ids        idArena
 	slab       slab
 	// mounts keeps, per subflow chart, what its mounts share.
@@ -118,153 +117,6 @@ type run struct {
 	// run (a subflow mounted every loop pass makes one per mount); shared,
 	// so immutable, like every CommitDetail.
 	inputDetail *CommitDetail
-}
-
-// slab hands out small exact-size slices carved from larger chunks, so a
-// commit's reads, ops and control edge cost no allocation of their own.
-// Only the run's goroutine uses it.
-type slab struct {
-	decs    []Decision
-	evs     []RuleEvidence
-	cms     []Commit
-	cmChunk int
-	dets    []CommitDetail
-	detN    int
-	// current chunk sizes: each starts small and doubles up to a cap, so a
-	// short run allocates little and a long one few, larger chunks.
-	decN, evN, strN, opN, ctlN int
-	strs                       []string
-	opv                        []Op
-	ctls                       []Control
-	// subflow records, their commit lists and mount refs, one set per mount
-	recs             []Record
-	ptrs             []*Commit
-	refs             []SubflowRef
-	recN, ptrN, refN int
-}
-
-const slabChunk = 256
-
-func grow(cur, lo, hi int) int { return min(max(cur*2, lo), hi) }
-
-// commit returns a zeroed commit from the current chunk; chunks grow from 4
-// to 512 commits so short runs stay small. 512 commits are 32 KiB, the
-// largest object the allocator still serves from its small-object caches.
-func (sb *slab) commit() *Commit { return carve(&sb.cms, &sb.cmChunk, 4, 512) }
-
-// carve returns the next zeroed element of *free, first making a chunk of
-// grow(*size, lo, hi) elements when *free is empty.
-func carve[T any](free *[]T, size *int, lo, hi int) *T {
-	if len(*free) == 0 {
-		*size = grow(*size, lo, hi)
-		*free = make([]T, *size)
-	}
-	p := &(*free)[0]
-	*free = (*free)[1:]
-	return p
-}
-
-// detail returns a copy of d carved from the current chunk.
-func (sb *slab) detail(d CommitDetail) *CommitDetail {
-	p := carve(&sb.dets, &sb.detN, 4, slabChunk/4)
-	*p = d
-	return p
-}
-
-func (sb *slab) decision() *Decision { return carve(&sb.decs, &sb.decN, 2, slabChunk/4) }
-
-// evidence returns an empty slice with room for n rule evidences.
-func (sb *slab) evidence(n int) []RuleEvidence {
-	if n > slabChunk/8 {
-		return make([]RuleEvidence, 0, n)
-	}
-	if len(sb.evs) < n {
-		sb.evN = grow(sb.evN, 4, slabChunk/4)
-		if sb.evN < n {
-			return make([]RuleEvidence, 0, n)
-		}
-		sb.evs = make([]RuleEvidence, sb.evN)
-	}
-	out := sb.evs[:0:n]
-	sb.evs = sb.evs[n:]
-	return out
-}
-
-func (sb *slab) strings(src []string) []string {
-	n := len(src)
-	if n == 0 {
-		return nil
-	}
-	if n > slabChunk/4 {
-		return append([]string(nil), src...)
-	}
-	if len(sb.strs) < n {
-		sb.strN = grow(sb.strN, 8, slabChunk)
-		if sb.strN < n {
-			return append([]string(nil), src...)
-		}
-		sb.strs = make([]string, sb.strN)
-	}
-	out := sb.strs[:n:n]
-	sb.strs = sb.strs[n:]
-	copy(out, src)
-	return out
-}
-
-func (sb *slab) ops(src []Op) []Op {
-	n := len(src)
-	if n == 0 {
-		return nil
-	}
-	if n > slabChunk/8 {
-		return append([]Op(nil), src...)
-	}
-	if len(sb.opv) < n {
-		sb.opN = grow(sb.opN, 4, slabChunk/2)
-		if sb.opN < n {
-			return append([]Op(nil), src...)
-		}
-		sb.opv = make([]Op, sb.opN)
-	}
-	out := sb.opv[:n:n]
-	sb.opv = sb.opv[n:]
-	copy(out, src)
-	return out
-}
-
-func (sb *slab) control(c Control) *Control {
-	p := carve(&sb.ctls, &sb.ctlN, 2, slabChunk/4)
-	*p = c
-	return p
-}
-
-// record returns an empty record carved from the current chunk.
-func (sb *slab) record(runID, chartID string, kinds map[string]keyKind) *Record {
-	r := carve(&sb.recs, &sb.recN, 2, slabChunk/16)
-	r.RunID, r.ChartID, r.kinds = runID, chartID, kinds
-	return r
-}
-
-// commitList returns an empty commit list with room for n commits, carved
-// from the current chunk when small (appending past n moves it out).
-func (sb *slab) commitList(n int) []*Commit {
-	if n > slabChunk/8 {
-		return make([]*Commit, 0, n)
-	}
-	if len(sb.ptrs) < n {
-		sb.ptrN = grow(sb.ptrN, 16, slabChunk)
-		sb.ptrs = make([]*Commit, sb.ptrN)
-	}
-	out := sb.ptrs[:0:n]
-	sb.ptrs = sb.ptrs[n:]
-	return out
-}
-
-// subflowRef returns a copy of ref carved from the current chunk.
-func (sb *slab) subflowRef(ref SubflowRef) *SubflowRef {
-	p := carve(&sb.refs, &sb.refN, 2, slabChunk/8)
-	*p = ref
-	return p
 }
 
 func newRun(opts []RunOption) *run {
@@ -284,46 +136,53 @@ func newRunID() string {
 	return "run-" + hex.EncodeToString(b[:])
 }
 
-// nextID assigns the next runtime stage id: [path/]id#n.
+// nextID assigns the next runtime stage id: [path/]id#n, written straight
+// into the id arena.
 func (r *run) nextID(path, id string) string {
-	b := r.idbuf[:0]
+	n := r.counter
+	r.counter++
+	need := len(id) + 1 + digits(n)
+	if path != "" {
+		need += len(path) + 1
+	}
+	if !r.ids.room(need) {
+		return string(appendID(make([]byte, 0, need), path, id, n))
+	}
+	// The append stays within the chunk's capacity, past every byte
+	// handed out, so the strings already made never change.
+	start := len(r.ids.buf)
+	r.ids.buf = appendID(r.ids.buf, path, id, n)
+	return unsafe.String(&r.ids.buf[start], len(r.ids.buf)-start)
+}
+
+// digits is the length of n in decimal, n >= 0.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+// appendID appends [path/]id#n to b, which has the room for it.
+func appendID(b []byte, path, id string, n int) []byte {
 	if path != "" {
 		b = append(b, path...)
 		b = append(b, '/')
 	}
 	b = append(b, id...)
 	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(r.counter), 10)
-	r.counter++
-	r.idbuf = b
-	return r.ids.string(b)
-}
-
-// idArena turns runtime stage ids into strings carved from shared byte
-// chunks: one allocation per chunk instead of one per commit (the ids are
-// most of a loop's small allocations), and the chunks hold no pointers, so
-// the collector never scans them. Bytes are only ever appended past the
-// chunk's length, never rewritten, which is what makes the strings
-// immutable. Only the run's goroutine uses it.
-type idArena struct {
-	buf []byte
-	n   int // current chunk size: doubles from 256 bytes up to 8 KiB
-}
-
-func (a *idArena) string(b []byte) string {
-	if len(b) == 0 {
-		return ""
+	// The counter's digits, last first, into the room past the '#'.
+	end := len(b) + digits(n)
+	b = b[:end]
+	for i := end - 1; ; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
 	}
-	if len(b) > 512 {
-		return string(b)
-	}
-	if cap(a.buf)-len(a.buf) < len(b) {
-		a.n = grow(a.n, 256, 8<<10)
-		a.buf = make([]byte, 0, a.n)
-	}
-	start := len(a.buf)
-	a.buf = append(a.buf, b...)
-	return unsafe.String(&a.buf[start], len(b))
+	return b
 }
 
 // slot is one declared key's committed state: the value readers get, the
@@ -352,6 +211,9 @@ type exec struct {
 	output  any
 	lastRID string
 	sc      *Scope
+	// own is the scope sc points to, opAt its first op-slot buffer.
+	own  Scope
+	opAt [8]int32
 }
 
 // mountCache is what a run keeps per subflow chart across its mounts.
@@ -412,6 +274,7 @@ func (e *exec) release() {
 		return
 	}
 	e.mc.commits = len(e.rec.Commits)
+	e.keepLists()
 	if e.mc.spare == nil {
 		e.mc.spare = e
 	}
@@ -465,6 +328,7 @@ type pausePoint struct {
 // carries the record of everything that executed.
 func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOption) (*Result, error) {
 	r := newRun(opts)
+	r.prime(&c.hint)
 	e := newExec(r, c, "")
 	info := StageInfo{RunID: r.id}
 	r.obs.flow(info, func(h *Hooks) {
@@ -482,6 +346,9 @@ func (c *Chart) Run(ctx context.Context, inputs map[string]any, opts ...RunOptio
 // finish turns a walk's end into a Result and fires the run hooks.
 func (r *run) finish(e *exec, out outcome, err error) (*Result, error) {
 	res := &Result{Output: e.output, Record: e.rec, Broke: out.broke, BreakReason: out.reason}
+	r.keep(&e.chart.hint)
+	store(&e.chart.hint.top, int32(len(e.rec.Commits)))
+	e.keepLists()
 	e.rec.final = finalState{chart: e.chart, state: e.state, commits: len(e.rec.Commits)}
 	info := StageInfo{RunID: r.id, RuntimeStageID: e.lastRID, LoopIteration: r.loops}
 	if err == nil && out.paused != nil {
@@ -555,7 +422,11 @@ func (e *exec) seed(inputs map[string]any) error {
 	}
 	e.apply(ops, at, 0)
 	if e.rec.Commits == nil {
-		e.rec.Commits = make([]*Commit, 0, 32)
+		n := int(e.chart.hint.top.Load())
+		if n <= 0 {
+			n = 32
+		}
+		e.rec.Commits = make([]*Commit, 0, n)
 	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	if err != nil {
@@ -586,7 +457,7 @@ func (e *exec) apply(ops []Op, at []int32, idx int) {
 			sl.val = deepMerge(base, op.Value.(map[string]any))
 			sl.back = sl.val
 		case VerbAppend:
-			sl.back, sl.val = e.chart.kinds[at[i]].concat(sl.back, op.Value)
+			sl.back, sl.val = e.chart.kinds[at[i]].concat(sl.back, op.Value, int(e.chart.hint.lists[at[i]].Load()))
 		}
 	}
 }
@@ -596,8 +467,10 @@ func (e *exec) apply(ops []Op, at []int32, idx int) {
 // its call); fork children get fresh ones.
 func (e *exec) begin(ctx context.Context, n *node) *Scope {
 	if e.sc == nil {
-		// Room for a typical stage, so the buffers rarely grow.
-		e.sc = &Scope{reads: make([]string, 0, 16), ops: make([]Op, 0, 8), opAt: make([]int32, 0, 8)}
+		// Room for a typical stage, so the buffers rarely grow; the ops go
+		// to the slab (see roomForOp).
+		e.sc = &e.own
+		e.sc.reads, e.sc.opAt = make([]string, 0, 16), e.opAt[:0]
 	}
 	return e.beginIn(ctx, n, e.sc)
 }
@@ -618,6 +491,10 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	}
 	s.n = n
 	s.info.RuntimeStageID, s.info.LoopIteration = rid, e.r.loops
+	if sb := &e.r.slab; sb.opOwner == s {
+		sb.opOwner = nil // its last stage never reached its commit
+		s.ops = nil
+	}
 	s.reads, s.ops, s.opAt, s.views = s.reads[:0], s.ops[:0], s.opAt[:0], s.views[:0]
 	s.tr.reads = s.tr.reads[:0]
 	s.flags, s.brk = 0, false
@@ -628,14 +505,18 @@ func (e *exec) beginIn(ctx context.Context, n *node, s *Scope) *Scope {
 	if s.readIdx != nil {
 		s.readIdx = nil
 	}
-	e.r.obs.stageStart(s.info)
+	if e.r.obs.any() {
+		e.r.obs.stageStart(s.info)
+	}
 	return s
 }
 
 // end commits the stage's bundle (also on error) and returns the error
 // wrapped with the runtime stage id.
 func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
-	e.r.obs.stageEnd(s.info)
+	if e.r.obs.any() {
+		e.r.obs.stageEnd(s.info)
+	}
 	if len(s.borrowed) > 0 {
 		s.checkBorrowed()
 	}
@@ -643,7 +524,7 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 		err = s.werr
 	}
 	idx := len(e.rec.Commits)
-	ops := e.r.slab.ops(s.ops)
+	ops := e.r.slab.commitOps(s)
 	c := e.r.slab.commit() // zeroed: set only what this commit has
 	c.Idx, c.RuntimeStageID = idx, s.info.RuntimeStageID
 	if ops != nil {
@@ -661,7 +542,9 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 	}
 	e.rec.Commits = append(e.rec.Commits, c)
 	e.apply(ops, s.opAt, idx)
-	e.r.obs.commit(s.info, c)
+	if e.r.obs.any() {
+		e.r.obs.commit(s.info, c)
+	}
 	if err != nil {
 		err = &StageError{RuntimeStageID: s.info.RuntimeStageID, Err: err}
 		e.r.obs.error(s.info, err)
@@ -673,6 +556,17 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 // previous detail when every field is unchanged (the usual case in a loop,
 // where a commit then costs 64 bytes instead of 192), a new one otherwise.
 func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []Op) *CommitDetail {
+	ns := &e.memo[s.n.idx]
+	prev := ns.prevDetail
+	// The loop's usual case, checked field by field before building the
+	// detail it would compare: no error, notes or redaction, and the same
+	// names, decision, mount and reads as the node's last commit.
+	if prev != nil && err == nil && s.flags == 0 && e.chart.redact == nil &&
+		prev.Decision == d && prev.Subflow == sub && prev.Error == "" &&
+		len(prev.Untracked) == 0 && len(prev.Redacted) == 0 &&
+		prev.Stage == s.n.name && prev.StageID == s.n.id && slices.Equal(prev.Reads, s.reads) {
+		return prev
+	}
 	want := CommitDetail{Stage: s.n.name, StageID: s.n.id, Reads: s.reads, Decision: d, Subflow: sub}
 	if len(s.reads) == 0 {
 		want.Reads = nil
@@ -693,8 +587,6 @@ func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []O
 			}
 		}
 	}
-	ns := &e.memo[s.n.idx]
-	prev := ns.prevDetail
 	if prev != nil && prev.equal(&want) {
 		return prev
 	}
@@ -908,7 +800,8 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 		return -1, s, err
 	}
 	e.ns[n.idx].lastDecider = len(e.rec.Commits) - 1
-	e.ctl = e.r.slab.control(controlOf(s.info.RuntimeStageID, d))
+	e.ctl = e.r.slab.control()
+	setControl(e.ctl, s.info.RuntimeStageID, d)
 	if e.r.obs.any() {
 		e.r.obs.flow(s.info, func(h *Hooks) {
 			if h.Decision != nil {
@@ -920,11 +813,12 @@ func (e *exec) decider(ctx context.Context, n *node) (int, *Scope, error) {
 	return next, s, nil
 }
 
-// controlOf derives the control edge a decision puts on the commits it governs.
-func controlOf(decider string, d *Decision) Control {
-	c := Control{Decider: decider, Branch: d.Chosen[0], Rule: DefaultRule, RuleIndex: -1}
+// setControl sets c to the control edge a decision puts on the commits it
+// governs.
+func setControl(c *Control, decider string, d *Decision) {
+	c.Decider, c.Branch, c.Rule, c.RuleIndex = decider, d.Chosen[0], DefaultRule, -1
 	if d.Default {
-		return c
+		return
 	}
 	c.Rule = ""
 	for _, r := range d.Rules {
@@ -933,7 +827,6 @@ func controlOf(decider string, d *Decision) Control {
 			break
 		}
 	}
-	return c
 }
 
 func checkPause(e *exec, p *Pause) error {

@@ -34,6 +34,9 @@ type Scope struct {
 	reads []string
 	ops   []Op
 	opAt  []int32 // opAt[i] is the state slot of ops[i]'s key
+	// opBuf is the scope's own op buffer, for the stages whose ops do not
+	// go to the run's slab (see roomForOp).
+	opBuf []Op
 	views []view
 	tr    trackingReader
 	flags uint8
@@ -234,7 +237,7 @@ func applyOp(k keyKind, val any, present bool, op Op) (any, bool) {
 		if !present {
 			val = nil
 		}
-		_, v := k.concat(val, op.Value)
+		_, v := k.concat(val, op.Value, 0)
 		return v, true
 	}
 	return val, present
@@ -269,6 +272,9 @@ func (s *Scope) stage(op Op, at int32) {
 		}
 	}
 	op.ReadsBefore = len(s.reads)
+	if len(s.ops) == cap(s.ops) {
+		s.roomForOp()
+	}
 	s.ops = append(s.ops, op)
 	s.opAt = append(s.opAt, at)
 	// Views exist only for keys read after a write in this stage.
