@@ -239,11 +239,13 @@ func (k listKind[E]) concat(back, tail any, hint int) (any, any) {
 	// The first append after a set: the set value is capacity-clipped, so
 	// this copies it and never writes into the setter's array. The chart's
 	// last run says how far the list will likely grow: room for as much,
-	// in one array, beats doubling towards it.
+	// in one array, beats doubling towards it. The room is capped (about
+	// 32 KiB), so one long run does not make every later run reserve as much.
 	b, _ := back.([]E)
 	n := listCap[E](len(b) + len(t))
 	if hint > 0 {
-		n = len(b) + max(len(t), hint)
+		var e E
+		n = len(b) + max(len(t), min(hint, max(16, (32<<10)/max(int(unsafe.Sizeof(e)), 1))))
 	}
 	h := &listBack[E]{s: make([]E, 0, n), base: len(b)}
 	h.s = append(append(h.s, b...), t...)

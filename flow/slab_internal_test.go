@@ -42,3 +42,25 @@ func TestPoolPrimedExactly(t *testing.T) {
 		t.Fatalf("used %d after taking 3 more, want %d", p.used(), made+3)
 	}
 }
+
+// A list's room from the hint is capped: after one very long run, the next
+// run's first append reserves about 32 KiB, not the long run's length.
+func TestListHintIsCapped(t *testing.T) {
+	var k listKind[[64]byte]
+	back, view := k.concat([][64]byte{{1}}, [][64]byte{{2}}, 1_000_000)
+	h, ok := back.(*listBack[[64]byte])
+	if !ok {
+		t.Fatalf("back is %T, want *listBack", back)
+	}
+	if got := view.([][64]byte); len(got) != 2 || got[0][0] != 1 || got[1][0] != 2 {
+		t.Fatalf("view = %v, want the set element then the appended one", got)
+	}
+	if c := cap(h.s); c > 1+(32<<10)/64 || c < 2 {
+		t.Fatalf("backing capacity %d after a hint of a million, want at most %d", c, 1+(32<<10)/64)
+	}
+	// A small hint is honoured whole.
+	back, _ = k.concat([][64]byte{{1}}, [][64]byte{{2}}, 40)
+	if c := cap(back.(*listBack[[64]byte]).s); c != 41 {
+		t.Fatalf("backing capacity %d for a hint of 40 after one element, want 41", c)
+	}
+}
