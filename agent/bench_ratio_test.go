@@ -27,6 +27,7 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/internal/benchpair"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/tool"
@@ -129,20 +130,9 @@ func BenchmarkAgentVsBareLoop(b *testing.B) {
 				}
 				full += agenttest.CPUTime() - c0
 			}
-			block := max(*ratioBlock, 1)
 			b.ReportAllocs()
 			b.ResetTimer()
-			for done, pair := 0, 0; done < b.N; pair++ {
-				k := min(block, b.N-done)
-				if pair%2 == 0 {
-					runBare(k)
-					runAgent(k)
-				} else {
-					runAgent(k)
-					runBare(k)
-				}
-				done += k
-			}
+			benchpair.Run(b.N, *ratioBlock, runBare, runAgent)
 			calls := float64(b.N * (ratioCalls + 1))
 			b.ReportMetric(float64(bare.Microseconds())/calls, "bare-cpu-µs/call")
 			b.ReportMetric(float64(full.Microseconds())/calls, "agent-cpu-µs/call")

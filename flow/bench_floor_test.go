@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/benchpair"
 )
 
 var floorBlock = flag.Int("floor.block", 8, "runs per block in BenchmarkLoopVsFloor (1: run by run)")
@@ -66,20 +67,9 @@ func BenchmarkLoopVsFloor(b *testing.B) {
 		}
 		engine += cpuNanos() - c0
 	}
-	block := max(*floorBlock, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	for done, pair := 0, 0; done < b.N; pair++ {
-		k := min(block, b.N-done)
-		if pair%2 == 0 {
-			runFloor(k)
-			runEngine(k)
-		} else {
-			runEngine(k)
-			runFloor(k)
-		}
-		done += k
-	}
+	benchpair.Run(b.N, *floorBlock, runFloor, runEngine)
 	per := float64(b.N * iters)
 	b.ReportMetric(float64(floor)/per, "floor-cpu-ns/iter")
 	b.ReportMetric(float64(engine)/per, "engine-cpu-ns/iter")
