@@ -81,7 +81,10 @@ type branchRef struct {
 }
 
 // Chart is an immutable, validated graph of stages. It is safe to run from
-// many goroutines at once; each run owns its state and record.
+// many goroutines at once; each run owns its state and record. The only
+// thing a run leaves in its chart is a size hint (how many commits, ops and
+// ids it took), which sizes the next run's first buffers and never changes
+// what a run records.
 type Chart struct {
 	id      string
 	nodes   []node
