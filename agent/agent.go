@@ -27,6 +27,8 @@ const defaultMaxIterations = 10
 // units and its layers. It holds no conversation state, so one Agent is
 // shared by every user and goroutine: each conversation (NewConversation,
 // LoadConversation) and each Run owns its own execution, state and record.
+// Between runs it keeps only spare buffers for building model requests,
+// cleared of every run's messages.
 type Agent struct {
 	provider llm.Provider
 	cfg      config
