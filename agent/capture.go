@@ -233,5 +233,14 @@ func (p *prefixHasher) restore(state []byte) bool {
 	return len(state) > 0 && p.d.(encoding.BinaryUnmarshaler).UnmarshalBinary(state) == nil
 }
 
+// wipe drops the kept states and the hash and zeroes the states' bytes (a
+// state keeps the bytes of a partial block, text of the request), so a
+// hasher handed to another run keeps nothing of this one's requests.
+func (p *prefixHasher) wipe() {
+	clear(p.snaps[:cap(p.snaps)])
+	clear(p.mark[:cap(p.mark)])
+	p.snaps, p.mark, p.markAt, p.d = p.snaps[:0], p.mark[:0], 0, nil
+}
+
 // forget drops the kept states: the next body shares nothing known.
 func (p *prefixHasher) forget() { p.snaps, p.markAt = p.snaps[:0], 0 }

@@ -142,3 +142,24 @@ func BenchmarkPrefixHasher(b *testing.B) {
 		})
 	}
 }
+
+// A wiped hasher keeps no byte of the bodies it hashed, and hashes the next
+// body right.
+func TestPrefixHasherWipeKeepsNothing(t *testing.T) {
+	var p prefixHasher
+	secret := bytes.Repeat([]byte("secret request text "), 3*hashChunk/20+7)
+	p.sum(secret, 0, len(secret)-5)
+	if p.markAt == 0 || len(p.snaps) == 0 {
+		t.Fatalf("the hasher kept no state (mark at %d, %d state bytes)", p.markAt, len(p.snaps))
+	}
+	p.wipe()
+	for _, b := range [][]byte{p.snaps[:cap(p.snaps)], p.mark[:cap(p.mark)]} {
+		if bytes.Contains(b, []byte("secret")) || len(bytes.Trim(b, "\x00")) != 0 {
+			t.Fatalf("wiped state bytes still hold %q", b)
+		}
+	}
+	body := []byte("the next run's request")
+	if got, want := p.sum(body, 0, 3), sha256.Sum256(body); got != want {
+		t.Fatalf("after wipe: %x, want %x", got, want)
+	}
+}

@@ -124,9 +124,8 @@ func (rs *runState) scratch() *runScratch {
 }
 
 // releaseScratch gives the leg's scratch buffers back to the agent's pool,
-// cleared of anything that points at the run's data (the request's messages
-// and texts); the hasher's kept states are dropped on the next run's first
-// call, which shares nothing with a request before it.
+// cleared of the run's data: the request's messages and texts, and the
+// hasher's kept states, zeroed since a state holds bytes of a request.
 func (a *Agent) releaseScratch(rs *runState) {
 	scr := rs.scr
 	if scr == nil {
@@ -136,7 +135,7 @@ func (a *Agent) releaseScratch(rs *runState) {
 	scr.box = requestBox{}
 	clear(scr.msgs[:cap(scr.msgs)])
 	scr.msgs = scr.msgs[:0]
-	scr.hash.forget()
+	scr.hash.wipe()
 	a.scratch.Put(scr)
 }
 
