@@ -79,7 +79,7 @@ func (h *heldEvents) keep(ev event.Event) {
 // rows and its own held events.
 func (b *batch) held() *batch {
 	return &batch{a: b.a, s: b.s, iter: b.iter, turn: b.turn, calls: b.calls, recorded: b.recorded,
-		rs: &runState{a: b.rs.a, start: b.rs.start, hold: &heldEvents{}}}
+		rs: &runState{a: b.rs.a, start: b.rs.start, identity: b.rs.identity, hold: &heldEvents{}}}
 }
 
 // release records a held call's events and coverage rows on the batch.

@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 )
 
@@ -58,5 +60,29 @@ func TestIdentityOnEventsAndCheckpoint(t *testing.T) {
 	var ce *agent.CheckpointError
 	if _, err := a.LoadConversation(bad); !errors.As(err, &ce) || ce.Field != "identity" {
 		t.Errorf("LoadConversation of a string identity: %v, want a refusal naming identity", err)
+	}
+}
+
+// Calls run side by side (WithParallelTools) report from goroutines of their
+// own; their events carry the conversation's identity like every other.
+func TestIdentityOnParallelCallEvents(t *testing.T) {
+	p := scripted.New(scripted.Reply{ToolCalls: []llm.ToolCall{
+		call("a", "service_status", `{"service":"checkout"}`), call("b", "service_status", `{"service":"search"}`)}},
+		scripted.Reply{Content: "Both are up."})
+	a := must(agent.New(p, agent.WithTools(agenttest.RatioTool()), agent.WithParallelTools(2)))
+	id := agent.Identity{SessionID: "conv-7", Principal: "ana", Tenant: "acme"}
+	res := must(a.NewConversation(agent.WithIdentity(id)).Send(context.Background(), agent.Input{Message: "hi"}))
+	calls := 0
+	for _, e := range res.Record.Events.All() {
+		if e.Type == event.ToolsStart || e.Type == event.ToolsResult {
+			calls++
+		}
+		if e.Meta.SessionID != id.SessionID || e.Meta.Principal != id.Principal || e.Meta.Tenant != id.Tenant {
+			t.Errorf("event %s of %s has identity %q/%q/%q, want %+v", e.Type, e.Meta.RuntimeStageID,
+				e.Meta.SessionID, e.Meta.Principal, e.Meta.Tenant, id)
+		}
+	}
+	if calls != 4 {
+		t.Errorf("%d tools.start and tools.result events, want 4", calls)
 	}
 }
