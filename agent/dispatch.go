@@ -268,8 +268,8 @@ func (b *batch) commit(done bool) {
 	}
 	if done {
 		b.a.seams.runBatchDone(b.s, b.iter)
-		b.rs.emit(b.s, event.AgentIterationEnd, b.iter, func() any {
-			return event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)}
+		emitTyped(b.rs, b.s, event.AgentIterationEnd, b.iter, &b.rs.typed.iterEnd, func(p *event.IterationEnd) {
+			*p = event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)}
 		})
 		kIteration.Set(b.s, b.iter+1)
 	}
@@ -295,12 +295,11 @@ func (b *batch) announce(i int) {
 	if i < len(b.recorded) && len(b.recorded[i].Args) > 0 {
 		args = b.recorded[i].Args
 	}
-	b.rs.emit(b.s, event.ToolsStart, b.iter, func() any {
-		p := event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: args}
+	emitTyped(b.rs, b.s, event.ToolsStart, b.iter, &b.rs.typed.toolsStart, func(p *event.ToolsStartPayload) {
+		*p = event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: args}
 		if len(b.calls) > 1 {
 			p.ParallelCount = len(b.calls)
 		}
-		return p
 	})
 }
 
@@ -328,8 +327,8 @@ func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start time.Time
 		return o
 	}
 	o.served, _ = truncateServed(o.served, a.cfg.maxResultChars)
-	b.rs.emit(s, event.ToolsResult, b.iter, func() any {
-		return event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
+	emitTyped(b.rs, s, event.ToolsResult, b.iter, &b.rs.typed.toolsResult, func(p *event.ToolsResultPayload) {
+		*p = event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
 	})
 	return o
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/lazyevent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -65,6 +66,9 @@ type runState struct {
 	// activeUnits holds the context.evaluated events' lists of active
 	// units (context stage only).
 	activeUnits chunk[event.ActiveUnit]
+	// typed holds the payloads of the run's most frequent events, kept
+	// typed and boxed when the record is read (emitTyped; stages only).
+	typed typedPayloads
 	// scr holds the buffers no record points into (the request being
 	// built, the request hasher), taken from the agent's pool on first use
 	// and given back when the run's leg ends (Agent.releaseScratch).
@@ -137,6 +141,18 @@ func (a *Agent) releaseScratch(rs *runState) {
 	scr.msgs = scr.msgs[:0]
 	scr.hash.wipe()
 	a.scratch.Put(scr)
+}
+
+// typedPayloads are the chunks emitTyped keeps payloads in, one per payload
+// type: the events every iteration emits.
+type typedPayloads struct {
+	iterEnd     chunk[lazyevent.Slot[event.IterationEnd]]
+	route       chunk[lazyevent.Slot[event.RouteDecided]]
+	context     chunk[lazyevent.Slot[event.ContextEvaluatedPayload]]
+	request     chunk[lazyevent.Slot[event.LLMRequestPayload]]
+	response    chunk[lazyevent.Slot[event.LLMResponsePayload]]
+	toolsStart  chunk[lazyevent.Slot[event.ToolsStartPayload]]
+	toolsResult chunk[lazyevent.Slot[event.ToolsResultPayload]]
 }
 
 type runKey struct{}
@@ -260,8 +276,36 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		return
 	}
 	wall, offset := rs.stamp()
+	rs.keep(s, n, iter, wall, offset, build())
+}
+
+// emitTyped is emit for a payload of type T built in place. With no one
+// listening to n, the record keeps the payload in the run's typed chunk c and
+// boxes it only when read (agent/internal/lazyevent), which saves an
+// allocation per event; otherwise it is boxed at once for the listeners.
+// Only the run's stage goroutine calls it (a tool's goroutine reports through
+// emit), so c needs no lock.
+func emitTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *chunk[lazyevent.Slot[T]], build func(p *T)) {
+	if !rs.wants(n) {
+		return
+	}
+	wall, offset := rs.stamp()
+	if rs.hold != nil || rs.a.d.HasListeners(n) {
+		var v T
+		build(&v)
+		rs.keep(s, n, iter, wall, offset, v)
+		return
+	}
+	slot := &c.take(1, 4, 64)[0]
+	build(&slot.V)
+	rs.keep(s, n, iter, wall, offset, slot)
+}
+
+// keep keeps an event stamped wall and offset with its built payload in the
+// record (or the batch's hold) and delivers it.
+func (rs *runState) keep(s *flow.Scope, n event.Name, iter int, wall, offset int64, payload any) {
 	info := s.Info()
-	meta := event.Meta{
+	ev := event.Event{Type: n, Payload: payload, Meta: event.Meta{
 		RunID:          info.RunID,
 		RuntimeStageID: info.RuntimeStageID,
 		SubflowPath:    info.SubflowPath,
@@ -270,18 +314,16 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 		SessionID:      rs.identity.SessionID,
 		Principal:      rs.identity.Principal,
 		Tenant:         rs.identity.Tenant,
-	}
-	payload := build()
+	}}
 	if rs.hold != nil {
-		meta.CompositionPath, meta.IterIndex = rs.shared(iter)
-		rs.hold.keep(event.Event{Type: n, Payload: payload, Meta: meta})
+		ev.Meta.CompositionPath, ev.Meta.IterIndex = rs.shared(iter)
+		rs.hold.keep(ev)
 		return
 	}
 	// One lock for what events share and for the record's list.
 	rs.mu.Lock()
-	meta.CompositionPath, meta.IterIndex = rs.sharedLocked(iter)
-	ev := event.Event{Type: n, Payload: payload, Meta: meta}
-	rs.keepLocked(ev)
+	ev.Meta.CompositionPath, ev.Meta.IterIndex = rs.sharedLocked(iter)
+	rs.keepLocked(&ev)
 	rs.mu.Unlock()
 	if rs.a.d.HasListeners(n) {
 		rs.a.d.Dispatch(ev)
@@ -370,7 +412,7 @@ func (rs *runState) firstIndices(n int) []int {
 // deliver keeps ev in the record (under the cap) and hands it to listeners.
 func (rs *runState) deliver(ev event.Event) {
 	rs.mu.Lock()
-	rs.keepLocked(ev)
+	rs.keepLocked(&ev)
 	rs.mu.Unlock()
 	if rs.a.d.HasListeners(ev.Type) {
 		rs.a.d.Dispatch(ev)
@@ -379,7 +421,7 @@ func (rs *runState) deliver(ev event.Event) {
 
 // keepLocked keeps ev in the record's list, under the cap, when the record
 // keeps events. The caller holds rs.mu.
-func (rs *runState) keepLocked(ev event.Event) {
+func (rs *runState) keepLocked(ev *event.Event) {
 	if !rs.a.cfg.recordEvents {
 		return
 	}
@@ -389,7 +431,7 @@ func (rs *runState) keepLocked(ev event.Event) {
 			// allocation for the usual turn instead of a doubling series.
 			rs.events.Grow(min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
 		}
-		rs.events.Append(ev)
+		rs.events.Append(*ev)
 	} else {
 		rs.dropped++
 	}

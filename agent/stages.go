@@ -116,8 +116,8 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 		cu.Units = []inject.Entry{}
 	}
 	kContextUnits.Set(s, cu)
-	rs.emit(s, event.ContextEvaluated, iter, func() any {
-		p := event.ContextEvaluatedPayload{Iteration: iter, Dropped: []event.DroppedUnit{}}
+	emitTyped(rs, s, event.ContextEvaluated, iter, &rs.typed.context, func(p *event.ContextEvaluatedPayload) {
+		*p = event.ContextEvaluatedPayload{Iteration: iter, Dropped: []event.DroppedUnit{}}
 		var buf [8]event.ActiveUnit
 		active := buf[:0]
 		for _, e := range entries {
@@ -135,7 +135,6 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 		if p.Active = rs.activeUnits.copyOf(active, 16, 64); p.Active == nil {
 			p.Active = []event.ActiveUnit{}
 		}
-		return p
 	})
 	return nil, nil
 }
@@ -312,14 +311,13 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		model = resp.Model // what the provider says answered
 	}
 	capt := rs.capture(iter, model, &resp.Exchange)
-	rs.emit(s, event.LLMRequest, iter, func() any {
-		p := event.LLMRequestPayload{
+	emitTyped(rs, s, event.LLMRequest, iter, &rs.typed.request, func(p *event.LLMRequestPayload) {
+		*p = event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
 			SystemPromptChars: textlen.UTF16(llm.SystemText(req.System)),
 			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: rs.toolNames(req.Tools),
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
 		}
-		return p
 	})
 
 	if strings.TrimSpace(resp.Content) == "" && len(resp.ToolCalls) == 0 {
@@ -360,7 +358,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		n, _ := kUsageUnreported.Get(s)
 		kUsageUnreported.Set(s, n+1)
 	}
-	rs.emit(s, event.LLMResponse, iter, func() any {
+	emitTyped(rs, s, event.LLMResponse, iter, &rs.typed.response, func(p *event.LLMResponsePayload) {
 		u := event.Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Reported: resp.Usage.Reported}
 		if resp.Usage.CacheRead > 0 {
 			u.CacheRead = new(resp.Usage.CacheRead)
@@ -371,7 +369,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		if resp.Usage.Reasoning > 0 {
 			u.Reasoning = new(resp.Usage.Reasoning)
 		}
-		return event.LLMResponsePayload{
+		*p = event.LLMResponsePayload{
 			Iteration: iter, Content: resp.Content, ToolCallCount: len(calls), Usage: u,
 			StopReason: string(resp.StopReason), DurationMs: dur.Milliseconds(), ResponseSha256: capt.Response.Sha256,
 			ResponseID: resp.ProviderRef, ResponseModel: resp.Model,
@@ -461,7 +459,7 @@ func (a *Agent) routeStage(ctx context.Context, s *flow.Scope, rules []flow.Rule
 	iter, _ := kIteration.Get(s)
 	calls, _ := kLatestToolCalls.Get(s)
 	asked, _ := kWrapUpAsked.Get(s)
-	rs.emit(s, event.AgentRouteDecided, iter, func() any { return event.RouteDecided{Chosen: chosen, Label: label} })
+	emitTyped(rs, s, event.AgentRouteDecided, iter, &rs.typed.route, func(p *event.RouteDecided) { *p = event.RouteDecided{Chosen: chosen, Label: label} })
 	if len(calls) > 0 && !asked && (chosen == branchWrapUp || chosen == branchFinal) {
 		max, _ := kMaxIterations.Get(s)
 		wrapped := chosen == branchWrapUp
@@ -488,7 +486,9 @@ func (a *Agent) wrapUpStage(ctx context.Context, s *flow.Scope) (any, error) {
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: wrapUpUserText})
 	kHistory.Append(s, msgs...)
 	kWrapUpAsked.Set(s, true)
-	rs.emit(s, event.AgentIterationEnd, iter, func() any { return event.IterationEnd{IterIndex: iter, ToolCallCount: len(calls)} })
+	emitTyped(rs, s, event.AgentIterationEnd, iter, &rs.typed.iterEnd, func(p *event.IterationEnd) {
+		*p = event.IterationEnd{IterIndex: iter, ToolCallCount: len(calls)}
+	})
 	kIteration.Set(s, iter+1)
 	return nil, nil
 }

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/lazyevent"
 	"github.com/agentfootprint/agentfootprint-go/event"
 )
 
@@ -15,8 +16,10 @@ import (
 // keeps each event's own fields (type, payload, stage, subflow, times,
 // iteration) and the fields a run's events share (run id, composition path,
 // trace and caller identity) once for a run of events that share them; At
-// and All rebuild each event.Event as it was appended. The zero value is an
-// empty list. Like the Record holding it, it is read-only once returned.
+// and All rebuild each event.Event as it was appended. A payload the agent
+// kept in typed form is boxed on each read, so two reads of one event give
+// equal payloads, not one shared box. The zero value is an empty list. Like
+// the Record holding it, it is read-only once returned.
 type Events struct {
 	list []compactEvent
 }
@@ -42,7 +45,7 @@ func (e Events) At(i int) event.Event {
 	c := &e.list[i]
 	m := *c.shared
 	m.RuntimeStageID, m.SubflowPath, m.WallClockMs, m.RunOffsetMs, m.IterIndex = c.stage, c.subflow, c.wall, c.offset, c.iter
-	return event.Event{Type: c.typ, Payload: c.payload, Meta: m}
+	return event.Event{Type: c.typ, Payload: lazyevent.Resolve(c.payload), Meta: m}
 }
 
 // All yields the events with their indices, in order.

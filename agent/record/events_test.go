@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/lazyevent"
 	"github.com/agentfootprint/agentfootprint-go/event"
 )
 
@@ -64,5 +65,26 @@ func TestEventsRebuildWhatWasAppended(t *testing.T) {
 	var none Events
 	if b, _ := json.Marshal(none); string(b) != "[]" || none.Slice() != nil || none.Len() != 0 {
 		t.Errorf("the empty list: JSON %s, Slice %v", b, none.Slice())
+	}
+}
+
+// A payload kept in typed form reads back as its value, on every read, and
+// encodes as that value does.
+func TestEventsBoxTypedPayloadsWhenRead(t *testing.T) {
+	slot := &lazyevent.Slot[event.RouteDecided]{V: event.RouteDecided{Chosen: "final", Label: "the model answered"}}
+	var l Events
+	l.Append(event.Event{Type: event.AgentRouteDecided, Payload: slot, Meta: event.Meta{RunID: "r1"}})
+	for i, ev := range l.All() {
+		if d := cmp.Diff(any(slot.V), ev.Payload); d != "" {
+			t.Errorf("event %d payload (-want +got):\n%s", i, d)
+		}
+	}
+	if d := cmp.Diff(l.At(0), l.Slice()[0]); d != "" {
+		t.Errorf("At and Slice differ:\n%s", d)
+	}
+	got, _ := json.Marshal(l)
+	want, _ := json.Marshal([]event.Event{{Type: event.AgentRouteDecided, Payload: slot.V, Meta: event.Meta{RunID: "r1"}}})
+	if string(got) != string(want) {
+		t.Errorf("JSON = %s\nwant %s", got, want)
 	}
 }
