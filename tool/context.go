@@ -78,7 +78,12 @@ var errNoCall = errors.New("tool: no call in this context: the func is not being
 // a tool that can run both ways says which it is in. A tool's own tests
 // attach a call with toolrun.WithCall.
 func CallFrom(ctx context.Context) (Call, error) {
-	c, ok := ctx.Value(toolcall.Key{}).(Call)
+	// A dispatcher's context holds a pointer to its call (toolrun.WithCall).
+	var c Call
+	p, ok := ctx.Value(toolcall.Key{}).(*Call)
+	if ok = ok && p != nil; ok {
+		c = *p
+	}
 	if c.Progress == nil {
 		c.Progress = func(any) {}
 	}
