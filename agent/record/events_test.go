@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,5 +87,44 @@ func TestEventsBoxTypedPayloadsWhenRead(t *testing.T) {
 	want, _ := json.Marshal([]event.Event{{Type: event.AgentRouteDecided, Payload: slot.V, Meta: event.Meta{RunID: "r1"}}})
 	if string(got) != string(want) {
 		t.Errorf("JSON = %s\nwant %s", got, want)
+	}
+}
+
+// A long list whose events repeat and alternate their types, stages,
+// subflows, iterations and run-wide meta rebuilds event by event.
+func TestEventsRebuildALongMixedRun(t *testing.T) {
+	names := []event.Name{event.AgentTurnStart, event.AgentIterationStart, event.ContextEvaluated, event.LLMRequest,
+		event.LLMResponse, event.AgentRouteDecided, event.ToolsStart, event.ToolsResult, event.AgentIterationEnd}
+	var want []event.Event
+	var l Events
+	path := []string{"agent"}
+	for i := range 70_000 {
+		iter := i / 9
+		m := event.Meta{RunID: "r", RuntimeStageID: fmt.Sprintf("stage#%d", i/3), WallClockMs: int64(i), RunOffsetMs: int64(i / 2),
+			CompositionPath: path, IterIndex: &iter}
+		if i%5 == 0 {
+			m.SubflowPath = fmt.Sprintf("sf-%d", i%3)
+		}
+		if i%7 == 0 {
+			m.IterIndex = nil
+		}
+		if i%11 == 0 {
+			m.Tenant = "other"
+		}
+		ev := event.Event{Type: names[(i*7)%len(names)], Payload: i, Meta: m}
+		if i%13 == 0 {
+			ev.Type = event.Name(fmt.Sprintf("custom.%d", i%40))
+		}
+		want = append(want, ev)
+		l.Append(ev)
+	}
+	got := l.Slice()
+	if len(got) != len(want) {
+		t.Fatalf("%d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if d := cmp.Diff(want[i], got[i]); d != "" {
+			t.Fatalf("event %d differs (-appended +rebuilt):\n%s", i, d)
+		}
 	}
 }
