@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
@@ -46,6 +47,10 @@ type Agent struct {
 	d           eventbus.Dispatcher
 	// scratch holds *runScratch buffers between runs (runState.scratch).
 	scratch sync.Pool
+	// events is how many events the last finished run recorded: the next
+	// run's event list starts with room for a few more (keepLocked). It
+	// only sizes a buffer.
+	events atomic.Int32
 
 	mu       sync.Mutex
 	conv     *Conversation

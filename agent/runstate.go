@@ -419,6 +419,19 @@ func (rs *runState) deliver(ev event.Event) {
 	}
 }
 
+// eventRoom is the room a run's event list starts with: the agent's last
+// run's count and a few more, or, before any run ended, about eight events
+// an iteration (one allocation for the usual turn, not a doubling series).
+func (rs *runState) eventRoom() int {
+	n := int(rs.a.events.Load())
+	if n == 0 {
+		n = 16 + 8*rs.a.cfg.maxIter
+	} else {
+		n += 8
+	}
+	return min(n, record.MaxEvents)
+}
+
 // keepLocked keeps ev in the record's list, under the cap, when the record
 // keeps events. The caller holds rs.mu.
 func (rs *runState) keepLocked(ev *event.Event) {
@@ -427,9 +440,7 @@ func (rs *runState) keepLocked(ev *event.Event) {
 	}
 	if n := rs.events.Len(); n < record.MaxEvents {
 		if n == 0 {
-			// A turn emits about eight events per iteration; one
-			// allocation for the usual turn instead of a doubling series.
-			rs.events.Grow(min(16+8*rs.a.cfg.maxIter, record.MaxEvents))
+			rs.events.Grow(rs.eventRoom())
 		}
 		rs.events.Append(*ev)
 	} else {

@@ -22,6 +22,10 @@ import (
 // the Record holding it, it is read-only once returned.
 type Events struct {
 	list []compactEvent
+	// shared holds the last few distinct shared metas, newest last, so
+	// events that alternate between a subflow and the top level keep one
+	// copy of each.
+	shared []*event.Meta
 }
 
 // compactEvent is one event without the meta fields its neighbours share.
@@ -29,12 +33,14 @@ type compactEvent struct {
 	typ     event.Name
 	payload any
 	stage   string
-	subflow string
 	wall    int64
 	offset  int64
 	iter    *int
-	shared  *event.Meta // RunID, TurnIndex, CompositionPath, TraceID, SpanID, identity
+	shared  *event.Meta // RunID, SubflowPath, TurnIndex, CompositionPath, TraceID, SpanID, identity
 }
+
+// sharedBack is how many distinct shared metas Append looks back at.
+const sharedBack = 4
 
 // Len returns the number of events.
 func (e Events) Len() int { return len(e.list) }
@@ -44,7 +50,7 @@ func (e Events) Len() int { return len(e.list) }
 func (e Events) At(i int) event.Event {
 	c := &e.list[i]
 	m := *c.shared
-	m.RuntimeStageID, m.SubflowPath, m.WallClockMs, m.RunOffsetMs, m.IterIndex = c.stage, c.subflow, c.wall, c.offset, c.iter
+	m.RuntimeStageID, m.WallClockMs, m.RunOffsetMs, m.IterIndex = c.stage, c.wall, c.offset, c.iter
 	return event.Event{Type: c.typ, Payload: lazyevent.Resolve(c.payload), Meta: m}
 }
 
@@ -84,24 +90,32 @@ func (e Events) MarshalJSON() ([]byte, error) {
 // Grow makes room for n more events without another allocation.
 func (e *Events) Grow(n int) { e.list = slices.Grow(e.list, n) }
 
-// Append adds ev at the end. The meta fields ev shares with the event
+// Append adds ev at the end. The meta fields ev shares with the events
 // before it are kept once.
 func (e *Events) Append(ev event.Event) {
-	c := compactEvent{typ: ev.Type, payload: ev.Payload, stage: ev.Meta.RuntimeStageID, subflow: ev.Meta.SubflowPath,
+	c := compactEvent{typ: ev.Type, payload: ev.Payload, stage: ev.Meta.RuntimeStageID,
 		wall: ev.Meta.WallClockMs, offset: ev.Meta.RunOffsetMs, iter: ev.Meta.IterIndex}
-	if n := len(e.list); n > 0 && sharesMeta(e.list[n-1].shared, &ev.Meta) {
-		c.shared = e.list[n-1].shared
-	} else {
+	for i := len(e.shared) - 1; i >= 0; i-- {
+		if sharesMeta(e.shared[i], &ev.Meta) {
+			c.shared = e.shared[i]
+			break
+		}
+	}
+	if c.shared == nil {
 		m := ev.Meta
-		m.RuntimeStageID, m.SubflowPath, m.WallClockMs, m.RunOffsetMs, m.IterIndex = "", "", 0, 0, nil
+		m.RuntimeStageID, m.WallClockMs, m.RunOffsetMs, m.IterIndex = "", 0, 0, nil
 		c.shared = &m
+		if len(e.shared) == sharedBack {
+			e.shared = append(e.shared[:0], e.shared[1:]...)
+		}
+		e.shared = append(e.shared, &m)
 	}
 	e.list = append(e.list, c)
 }
 
 // sharesMeta reports whether m carries the shared fields of s.
 func sharesMeta(s, m *event.Meta) bool {
-	return s.RunID == m.RunID && s.TraceID == m.TraceID && s.SpanID == m.SpanID &&
+	return s.RunID == m.RunID && s.SubflowPath == m.SubflowPath && s.TraceID == m.TraceID && s.SpanID == m.SpanID &&
 		s.SessionID == m.SessionID && s.Principal == m.Principal && s.Tenant == m.Tenant &&
 		(s.TurnIndex == nil) == (m.TurnIndex == nil) && (s.TurnIndex == nil || *s.TurnIndex == *m.TurnIndex) &&
 		(s.CompositionPath == nil) == (m.CompositionPath == nil) && slices.Equal(s.CompositionPath, m.CompositionPath)

@@ -25,6 +25,9 @@ func TestEventsRebuildWhatWasAppended(t *testing.T) {
 		// The same run in a subflow, then a new path of equal content.
 		{Type: event.ToolsStart, Payload: json.RawMessage(`{"x":1}`),
 			Meta: event.Meta{RunID: "r1", RuntimeStageID: "sf-results/verify#9", SubflowPath: "sf-results", WallClockMs: 12, RunOffsetMs: 2, IterIndex: &two, CompositionPath: []string{"triage"}, SessionID: "s"}},
+		// Back to the first run's top level.
+		{Type: event.AgentIterationEnd, Payload: event.IterationEnd{IterIndex: 2},
+			Meta: event.Meta{RunID: "r1", RuntimeStageID: "tool-calls#4", WallClockMs: 13, RunOffsetMs: 3, IterIndex: &two, CompositionPath: path, SessionID: "s"}},
 		// Another run, another caller, a turn index, no path at all.
 		{Type: event.ErrorFatal, Payload: event.ErrorFatalPayload{Error: "boom", Stage: "call-llm", Scope: "run"},
 			Meta: event.Meta{RunID: "r2", RuntimeStageID: "call-llm#4", TurnIndex: &turn, TraceID: "t", SpanID: "sp", Principal: "p", Tenant: "x"}},
@@ -48,19 +51,21 @@ func TestEventsRebuildWhatWasAppended(t *testing.T) {
 			t.Errorf("All: event %d differs:\n%s", i, d)
 		}
 	}
-	if d := cmp.Diff(evs[3], l.At(3)); d != "" {
-		t.Errorf("At(3) differs:\n%s", d)
+	if d := cmp.Diff(evs[4], l.At(4)); d != "" {
+		t.Errorf("At(4) differs:\n%s", d)
 	}
 	want, _ := json.Marshal(evs)
 	got, err := json.Marshal(l)
 	if err != nil || string(got) != string(want) {
 		t.Errorf("JSON = %s, %v\nwant %s", got, err, want)
 	}
-	// The first two events share one copy of their run-wide meta.
-	if l.list[0].shared != l.list[1].shared || l.list[1].shared != l.list[2].shared {
-		t.Error("events of one run and caller do not share their meta")
+	// The first two events share one copy of their run-wide meta; the
+	// subflow's event has one of its own, and the top level's next event
+	// goes back to the first.
+	if l.list[0].shared != l.list[1].shared || l.list[1].shared == l.list[2].shared || l.list[3].shared != l.list[0].shared {
+		t.Error("events of one run, caller and subflow do not share their meta")
 	}
-	if l.list[3].shared == l.list[2].shared || l.list[4].shared == l.list[3].shared || l.list[5].shared == l.list[4].shared {
+	if l.list[4].shared == l.list[3].shared || l.list[5].shared == l.list[4].shared || l.list[6].shared == l.list[5].shared {
 		t.Error("events with other run-wide meta share it")
 	}
 	var none Events
