@@ -29,7 +29,8 @@ const defaultMaxIterations = 10
 // shared by every user and goroutine: each conversation (NewConversation,
 // LoadConversation) and each Run owns its own execution, state and record.
 // Between runs it keeps only spare buffers for building model requests,
-// cleared of every run's messages.
+// cleared of every run's messages, and the number of events the last run
+// recorded, which sizes the next run's event list.
 type Agent struct {
 	provider llm.Provider
 	cfg      config
