@@ -37,6 +37,8 @@ type Agent struct {
 	tools    map[string]*tool.Tool
 	order    []string
 	chart    *flow.Chart
+	// runOpts are the options every run of the chart takes (runOptions).
+	runOpts  []flow.RunOption
 	loopHead string
 	// structureJSON is the chart's structure as every record carries it.
 	structureJSON json.RawMessage
@@ -241,6 +243,10 @@ func New(provider llm.Provider, opts ...Option) (*Agent, error) {
 		return nil, fmt.Errorf("agent: building the chart: %w", err)
 	}
 	a.chart, a.loopHead = chart, head
+	a.runOpts = []flow.RunOption{
+		flow.WithVisitLimit(a.cfg.maxIter*2 + 10),
+		flow.WithClock(func() time.Time { return a.cfg.now().UTC() }),
+	}
 	a.structureJSON = encodeStructure(chart)
 	a.toolEntries = toolEntries(a)
 	a.warn.manyIterations(a.cfg.maxIter)

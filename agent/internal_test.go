@@ -5,6 +5,7 @@ package agent
 import (
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/textlen"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/google/go-cmp/cmp"
 )
@@ -29,5 +30,19 @@ func TestCloseOpenCalls(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// systemChars counts what llm.SystemText would join, without joining.
+func TestSystemCharsCountsTheJoinedText(t *testing.T) {
+	for _, segs := range [][]llm.Segment{
+		nil,
+		{{Text: ""}},
+		{{Text: "You triage incidents."}},
+		{{Text: "héllo 😀"}, {Text: ""}, {Text: "second"}, {Unit: "u", Text: "third\n"}},
+	} {
+		if got, want := systemChars(segs), textlen.UTF16(llm.SystemText(segs)); got != want {
+			t.Errorf("systemChars(%q) = %d, want %d", segs, got, want)
+		}
 	}
 }

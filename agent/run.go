@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/clock"
@@ -164,15 +163,14 @@ func (a *Agent) startTurn(ctx context.Context, rs *runState, runID string) (*Res
 	return a.finish(rs, res, err, nil, rs.message)
 }
 
+// runOptions are the options of one run of the chart: the agent's own
+// (built once, in New) and the run id, when one is given.
 func (a *Agent) runOptions(runID string) []flow.RunOption {
-	opts := []flow.RunOption{
-		flow.WithVisitLimit(a.cfg.maxIter*2 + 10),
-		flow.WithClock(func() time.Time { return a.cfg.now().UTC() }),
+	if runID == "" {
+		return a.runOpts
 	}
-	if runID != "" {
-		opts = append(opts, flow.WithRunID(runID))
-	}
-	return opts
+	// Capacity-clipped: the append copies, and a.runOpts stays as built.
+	return append(a.runOpts[:len(a.runOpts):len(a.runOpts)], flow.WithRunID(runID))
 }
 
 // resumeTurn continues a paused turn: input becomes the paused call's

@@ -314,7 +314,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	emitTyped(rs, s, event.LLMRequest, iter, &rs.typed.request, func(p *event.LLMRequestPayload) {
 		*p = event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
-			SystemPromptChars: textlen.UTF16(llm.SystemText(req.System)),
+			SystemPromptChars: systemChars(req.System),
 			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: rs.toolNames(req.Tools),
 			RequestSha256: capt.Request.Sha256, RequestBytes: capt.Request.Bytes, Temperature: req.Temperature,
 		}
@@ -555,4 +555,21 @@ func (a *Agent) since(t time.Time) time.Duration {
 		return a.cfg.now().Sub(t)
 	}
 	return time.Since(t)
+}
+
+// systemChars is the length in UTF-16 units of the system text the segments
+// make (llm.SystemText), counted without joining them.
+func systemChars(segs []llm.Segment) int {
+	n, parts := 0, 0
+	for _, s := range segs {
+		if s.Text == "" {
+			continue
+		}
+		if parts > 0 {
+			n += len(llm.SystemJoiner) // ASCII: one unit a byte
+		}
+		n += textlen.UTF16(s.Text)
+		parts++
+	}
+	return n
 }
