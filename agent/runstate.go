@@ -69,6 +69,8 @@ type runState struct {
 	// typed holds the payloads of the run's most frequent events, kept
 	// typed and boxed when the record is read (emitTyped; stages only).
 	typed typedPayloads
+	// typedFirst is the size of the first chunk of each type (typedRoom).
+	typedFirst int
 	// scr holds the buffers no record points into (the request being
 	// built, the request hasher), taken from the agent's pool on first use
 	// and given back when the run's leg ends (Agent.releaseScratch).
@@ -296,9 +298,23 @@ func emitTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *ch
 		rs.keep(s, n, iter, wall, offset, v)
 		return
 	}
-	slot := &c.take(1, 4, 64)[0]
+	slot := &c.take(1, rs.typedRoom(), 64)[0]
 	build(&slot.V)
 	rs.keep(s, n, iter, wall, offset, slot)
+}
+
+// typedRoom is the size of the first chunk of each payload type: about one
+// payload an iteration of the agent's last run (its event count over the
+// eight events an iteration emits), so a turn of one model call takes one
+// slot of each and a long turn one chunk; 4 before any run ended.
+func (rs *runState) typedRoom() int {
+	if rs.typedFirst == 0 {
+		rs.typedFirst = 4
+		if n := int(rs.a.events.Load()); n > 0 {
+			rs.typedFirst = min(max(1, n/8), 64)
+		}
+	}
+	return rs.typedFirst
 }
 
 // keep keeps an event stamped wall and offset with its built payload in the
