@@ -296,3 +296,25 @@ func BenchmarkDecodeStream1000(b *testing.B) {
 		return c.readStream(resp, &ex, c.sender.Profile, func(string) bool { return true })
 	})
 }
+
+// BenchmarkEncodeLongConversation encodes the request of a model call deep
+// in a turn: 200 history messages of about 500 bytes, each a unit, and a
+// tool. The body and its spans are sized up front (wire.StartBody).
+func BenchmarkEncodeLongConversation(b *testing.B) {
+	req := &llm.Request{Model: "m", System: []llm.Segment{{Unit: "system", Text: "You triage incidents."}},
+		Tools: []llm.ToolSchema{{Name: "df", Description: "Disk usage.", InputSchema: json.RawMessage(`{"type":"object","properties":{"host":{"type":"string"}}}`)}}}
+	for i := range 200 {
+		role := llm.RoleUser
+		if i%2 == 1 {
+			role = llm.RoleAssistant
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: role, Unit: fmt.Sprintf("history/%d", i), Content: strings.Repeat("disk at 91% on host-7; ", 22)})
+	}
+	c := newAPIClient(Options{BaseURL: "http://x"})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := c.encode(req, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

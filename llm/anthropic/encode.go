@@ -16,7 +16,7 @@ import (
 // itself, and translators such as Ollama's keep the order that way). System
 // messages inside Messages are appended to the top-level system text.
 func (c *apiClient) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
-	w := wire.StartBody(c.model(req))
+	w := wire.StartBody(req, c.model(req))
 	w.Key("max_tokens")
 	w.Int(int64(c.maxTokens(req)))
 	system := req.System

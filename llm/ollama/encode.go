@@ -13,7 +13,7 @@ import (
 // encode writes the request body. Sampling settings go under "options";
 // a tool choice of none sends no tools (the API has no tool_choice).
 func (c *apiClient) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
-	w := wire.StartBody(c.model(req))
+	w := wire.StartBody(req, c.model(req))
 	w.OpenMessages("system", req.System)
 	for i, m := range req.Messages {
 		switch m.Role {

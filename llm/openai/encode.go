@@ -13,7 +13,7 @@ import (
 // encode writes the request body. stream adds "stream" and, unless
 // omitted, "stream_options":{"include_usage":true}.
 func (c *apiClient) encode(req *llm.Request, stream bool) ([]byte, []llm.Span, error) {
-	w := wire.StartBody(c.model(req))
+	w := wire.StartBody(req, c.model(req))
 	w.OpenMessages(c.systemRole(), req.System)
 	for i, m := range req.Messages {
 		w.BeginObject()

@@ -112,13 +112,39 @@ func (w *Writer) Sampling(req *llm.Request, maxKey string) {
 	}
 }
 
-// StartBody returns a writer holding the opening of a request body:
-// {"model":model, with the object left open.
-func StartBody(model string) *Writer {
-	w := NewWriter(1024)
+// StartBody returns a writer holding the opening of a request body for req:
+// {"model":model, with the object left open. The writer has room for about
+// the bytes req will take and for one span a unit, so a long conversation's
+// body is not grown by doubling on every call.
+func StartBody(req *llm.Request, model string) *Writer {
+	w := NewWriter(bodySize(req))
+	if n := spanCount(req); n > 0 {
+		w.Spans = make([]llm.Span, 0, n)
+	}
 	w.BeginObject()
 	w.Field("model", model)
 	return w
+}
+
+// bodySize is a little more than the bytes an encoding of req takes when
+// nothing in it needs escaping: its texts and arguments, and a few dozen
+// bytes of keys and punctuation for each message, call and tool. Text that
+// needs escaping makes the body at most one growth longer.
+func bodySize(req *llm.Request) int {
+	n := 1024
+	for _, s := range req.System {
+		n += len(s.Text) + 32
+	}
+	for _, m := range req.Messages {
+		n += len(m.Content) + len(m.ToolCallID) + len(m.ToolName) + 64
+		for _, c := range m.ToolCalls {
+			n += len(c.ID) + len(c.Name) + len(c.Args) + 96
+		}
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.InputSchema) + 96
+	}
+	return n
 }
 
 // OpenMessages writes "messages" and opens its array, starting it with a

@@ -229,7 +229,7 @@ func TestStartBodyOpenMessages(t *testing.T) {
 		{[]llm.Segment{{Unit: "s", Text: "x"}}, `{"model":"m","messages":[{"role":"system","content":"x"}]}`},
 	}
 	for _, tt := range tests {
-		w := StartBody("m")
+		w := StartBody(&llm.Request{System: tt.system}, "m")
 		w.OpenMessages("system", tt.system)
 		w.EndArray()
 		w.EndObject()
@@ -263,5 +263,38 @@ func TestNewCaller(t *testing.T) {
 	}
 	if got := FirstSet("", ""); got != "" {
 		t.Errorf("FirstSet(empty) = %q", got)
+	}
+}
+
+// StartBody makes room for the body a request takes, so encoding a long
+// conversation grows the buffer at most once, and for one span a unit.
+func TestStartBodySizesTheBody(t *testing.T) {
+	req := &llm.Request{System: []llm.Segment{{Unit: "sys", Text: strings.Repeat("s", 300)}}}
+	for i := range 200 {
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Unit: fmt.Sprintf("history/%d", i), Content: strings.Repeat("m", 500)})
+	}
+	w := StartBody(req, "m")
+	if c := cap(w.B); c < 200*500+300 {
+		t.Errorf("room for %d bytes, want at least the request's %d bytes of text", c, 200*500+300)
+	}
+	if c := cap(w.Spans); c != 201 {
+		t.Errorf("room for %d spans, want 201 (one a unit)", c)
+	}
+	w.OpenMessages("system", req.System)
+	start := cap(w.B)
+	for _, m := range req.Messages {
+		w.BeginObject()
+		w.Field("role", string(m.Role))
+		w.Key("content")
+		w.StringSpan(m.Content, m.Unit, llm.SpanMessage)
+		w.EndObject()
+	}
+	w.EndArray()
+	w.EndObject()
+	if cap(w.B) != start {
+		t.Errorf("the body grew from %d to %d bytes of room for %d bytes", start, cap(w.B), len(w.B))
+	}
+	if len(w.Spans) != 201 || cap(w.Spans) != 201 {
+		t.Errorf("%d spans in room for %d, want 201 in 201", len(w.Spans), cap(w.Spans))
 	}
 }
