@@ -93,6 +93,8 @@ type runState struct {
 	// iterInts.
 	iterPtr  *int
 	iterInts chunk[int]
+	// meta is the shared meta of the run's last event kept by keepLean.
+	meta *event.Meta
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
@@ -320,6 +322,12 @@ func (rs *runState) typedRoom() int {
 // keep keeps an event stamped wall and offset with its built payload in the
 // record (or the batch's hold) and delivers it.
 func (rs *runState) keep(s *flow.Scope, n event.Name, iter int, wall, offset int64, payload any) {
+	if rs.hold == nil && !rs.a.d.HasListeners(n) {
+		rs.mu.Lock()
+		rs.keepLean(s, n, iter, wall, offset, payload)
+		rs.mu.Unlock()
+		return
+	}
 	info := s.Info()
 	ev := event.Event{Type: n, Payload: payload, Meta: event.Meta{
 		RunID:          info.RunID,
@@ -346,6 +354,33 @@ func (rs *runState) keep(s *flow.Scope, n event.Name, iter int, wall, offset int
 	}
 }
 
+// keepLean keeps an event no one listens to in the record's list, with the
+// shared meta the run's last event used when it still applies. The caller
+// holds rs.mu.
+func (rs *runState) keepLean(s *flow.Scope, n event.Name, iter int, wall, offset int64, payload any) {
+	if !rs.a.cfg.recordEvents {
+		return
+	}
+	k := rs.events.Len()
+	if k >= record.MaxEvents {
+		rs.dropped++
+		return
+	}
+	if k == 0 {
+		rs.events.Grow(rs.eventRoom())
+	}
+	info := s.Info()
+	m := rs.meta
+	if m == nil || m.RunID != info.RunID || m.SubflowPath != info.SubflowPath {
+		path, _ := rs.sharedLocked(0)
+		m = &event.Meta{RunID: info.RunID, SubflowPath: info.SubflowPath, CompositionPath: path,
+			SessionID: rs.identity.SessionID, Principal: rs.identity.Principal, Tenant: rs.identity.Tenant}
+		rs.meta = m
+	}
+	_, it := rs.sharedLocked(iter)
+	rs.events.AppendShared(m, n, payload, info.RuntimeStageID, wall, offset, it)
+}
+
 // stamp is an event's time and its offset from the run's start, in
 // milliseconds. On the system clock the time is the start plus the
 // monotonic time since (see WithClock).
@@ -355,6 +390,11 @@ func (rs *runState) stamp() (wallMs, offsetMs int64) {
 		return now.UnixMilli(), now.Sub(rs.start).Milliseconds()
 	}
 	d := time.Since(rs.start)
+	if ns := rs.start.UnixNano(); ns > 0 {
+		// start.Add(d).UnixMilli() for a time after 1970, without building
+		// the time.
+		return (ns + int64(d)) / 1e6, d.Milliseconds()
+	}
 	return rs.start.Add(d).UnixMilli(), d.Milliseconds()
 }
 

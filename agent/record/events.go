@@ -113,6 +113,21 @@ func (e *Events) Append(ev event.Event) {
 	e.list = append(e.list, c)
 }
 
+// AppendShared adds an event whose shared meta fields are shared's: the
+// run id, subflow path, turn index, composition path, trace and caller
+// identity; shared's other fields are ignored. The caller keeps shared for
+// the events after it and never changes it. It is Append for a writer that
+// already knows what its events share, without comparing metas.
+func (e *Events) AppendShared(shared *event.Meta, typ event.Name, payload any, stage string, wallMs, offsetMs int64, iter *int) {
+	if n := len(e.shared); n == 0 || e.shared[n-1] != shared {
+		if n == sharedBack {
+			e.shared = append(e.shared[:0], e.shared[1:]...)
+		}
+		e.shared = append(e.shared, shared)
+	}
+	e.list = append(e.list, compactEvent{typ: typ, payload: payload, stage: stage, wall: wallMs, offset: offsetMs, iter: iter, shared: shared})
+}
+
 // sharesMeta reports whether m carries the shared fields of s.
 func sharesMeta(s, m *event.Meta) bool {
 	return s.RunID == m.RunID && s.SubflowPath == m.SubflowPath && s.TraceID == m.TraceID && s.SpanID == m.SpanID &&

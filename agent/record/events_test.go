@@ -133,3 +133,32 @@ func TestEventsRebuildALongMixedRun(t *testing.T) {
 		}
 	}
 }
+
+// AppendShared keeps the shared meta it is handed, so its events read back
+// with that meta and their own stage, times and iteration, and an Append
+// after it finds the same meta instead of keeping another copy.
+func TestEventsAppendShared(t *testing.T) {
+	three := 3
+	shared := &event.Meta{RunID: "r1", SubflowPath: "sf", CompositionPath: []string{"a"}, SessionID: "s", Principal: "p", Tenant: "t",
+		// Ignored: each event's own.
+		RuntimeStageID: "ignored", WallClockMs: 99}
+	var l Events
+	l.AppendShared(shared, event.ToolsStart, event.ToolsStartPayload{ToolName: "x"}, "tool-calls#4", 10, 1, &three)
+	l.Append(event.Event{Type: event.ToolsResult, Meta: event.Meta{RunID: "r1", SubflowPath: "sf", CompositionPath: []string{"a"},
+		SessionID: "s", Principal: "p", Tenant: "t", RuntimeStageID: "tool-calls#4", WallClockMs: 12, RunOffsetMs: 3}})
+	l.AppendShared(shared, event.AgentIterationEnd, nil, "tool-calls#4", 13, 4, nil)
+	want := []event.Event{
+		{Type: event.ToolsStart, Payload: event.ToolsStartPayload{ToolName: "x"}, Meta: event.Meta{RunID: "r1", SubflowPath: "sf",
+			CompositionPath: []string{"a"}, SessionID: "s", Principal: "p", Tenant: "t", RuntimeStageID: "tool-calls#4", WallClockMs: 10, RunOffsetMs: 1, IterIndex: &three}},
+		{Type: event.ToolsResult, Meta: event.Meta{RunID: "r1", SubflowPath: "sf", CompositionPath: []string{"a"},
+			SessionID: "s", Principal: "p", Tenant: "t", RuntimeStageID: "tool-calls#4", WallClockMs: 12, RunOffsetMs: 3}},
+		{Type: event.AgentIterationEnd, Meta: event.Meta{RunID: "r1", SubflowPath: "sf", CompositionPath: []string{"a"},
+			SessionID: "s", Principal: "p", Tenant: "t", RuntimeStageID: "tool-calls#4", WallClockMs: 13, RunOffsetMs: 4}},
+	}
+	if d := cmp.Diff(want, l.Slice()); d != "" {
+		t.Errorf("events differ (-want +got):\n%s", d)
+	}
+	if len(l.shared) != 1 {
+		t.Errorf("kept %d shared metas, want 1", len(l.shared))
+	}
+}
