@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
@@ -50,10 +49,9 @@ type Agent struct {
 	d           eventbus.Dispatcher
 	// scratch holds *runScratch buffers between runs (runState.scratch).
 	scratch sync.Pool
-	// events is how many events the last finished run recorded: the next
-	// run's event list starts with room for a few more (keepLocked). It
-	// only sizes a buffer.
-	events atomic.Int32
+	// sizes is what the last finished run used of its buffers; it only
+	// sizes the next run's (runSizes).
+	sizes runSizes
 
 	mu       sync.Mutex
 	conv     *Conversation

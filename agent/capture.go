@@ -59,7 +59,7 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 	out.SpansKept = kept
 	// Copied: a provider written outside this module may reuse its buffers.
 	// The copies of a run share a few chunks; an empty list stays [], not null.
-	out.Spans = rs.spans.copyOf(ex.Spans[kept:], 16, 64)
+	out.Spans = rs.spans.copyOf(ex.Spans[kept:], rs.spanFirst(), 64)
 	if out.Spans == nil {
 		out.Spans = []llm.Span{}
 	}
@@ -78,6 +78,15 @@ func (rs *runState) capture(iter int, model string, ex *llm.Exchange) state.LLMR
 		}
 	}
 	return out
+}
+
+// spanFirst is the size of the span chunk's first backing array: the spans
+// the agent's last run carved from it, or 16 before any run ended.
+func (rs *runState) spanFirst() int {
+	if n := int(rs.a.sizes.spans.Load()); n > 0 {
+		return n
+	}
+	return 16
 }
 
 // storeRequest keeps body (whose SHA-256 is h): whole, or as the previous

@@ -13,6 +13,9 @@ type chunk[T any] struct {
 	buf []T
 	// next is the size of the next backing array; it doubles up to limit.
 	next int
+	// carved counts the elements handed out of backing arrays (not those
+	// given their own allocation, nor those given back).
+	carved int
 }
 
 // copyOf returns a copy of s (nil for an empty s), from the current backing
@@ -43,6 +46,7 @@ func (c *chunk[T]) take(n, first, limit int) []T {
 	}
 	off := len(c.buf)
 	c.buf = c.buf[:off+n]
+	c.carved += n
 	return c.buf[off : off+n : off+n]
 }
 
@@ -54,4 +58,5 @@ func (c *chunk[T]) giveBack(last []T) {
 		return // not the chunk's last piece (or an allocation of its own)
 	}
 	c.buf = c.buf[:len(c.buf)-n]
+	c.carved -= n
 }

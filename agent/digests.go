@@ -28,14 +28,22 @@ const digestsPerBuffer = 48
 // safe for concurrent use: the run's lock guards it.
 type digests struct {
 	b strings.Builder
+	// n counts the references handed out; first, when set, is how many
+	// the first buffer holds.
+	n, first int
 }
 
 // ref returns sum as "sha256:<hex>" and as the bare hex inside it.
 func (d *digests) ref(sum *[sha256.Size]byte) (ref, h string) {
 	if d.b.Cap()-d.b.Len() < refLen {
+		per := digestsPerBuffer
+		if d.n == 0 && d.first > 0 {
+			per = d.first
+		}
 		d.b.Reset()
-		d.b.Grow(digestsPerBuffer * refLen)
+		d.b.Grow(per * refLen)
 	}
+	d.n++
 	var buf [refLen]byte
 	copy(buf[:], refPrefix)
 	hex.Encode(buf[len(refPrefix):], sum[:])

@@ -33,8 +33,6 @@ func (a *Agent) record(rs *runState, log *flow.Record, from *pauseCheckpoint, co
 	} else {
 		m.Legs = []record.Leg{{RunID: log.RunID}}
 	}
-	if n := rs.events.Len(); n > 0 {
-		a.events.Store(int32(n))
-	}
+	a.sizes.keep(rs)
 	return &record.Record{Manifest: m, Structure: a.structure(), Log: log, Blobs: rs.blobs, Requests: rs.requests, Events: rs.events, DroppedEvents: rs.dropped}
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/internal/lazyevent"
@@ -147,6 +148,32 @@ func (a *Agent) releaseScratch(rs *runState) {
 	a.scratch.Put(scr)
 }
 
+// runSizes is what an agent's last finished run used of the buffers a run
+// fills, so the next run starts each with room for as much, in one
+// allocation, instead of a first guess grown by doubling. The sizes are
+// capped, so one long run does not make every later run start large. They
+// only size buffers; a run that needs more grows them as before.
+type runSizes struct {
+	// events is the event count (eventRoom, typedRoom); blobs the blob
+	// count; blobBytes the bytes carved from the blob chunk; spans the
+	// spans carved from the span chunk; digests the references written.
+	events, blobs, blobBytes, spans, digests atomic.Int32
+}
+
+// keep notes what rs used (a.record, at the end of each leg).
+func (z *runSizes) keep(rs *runState) {
+	store := func(v *atomic.Int32, n, limit int) {
+		if n > 0 {
+			v.Store(int32(min(n, limit)))
+		}
+	}
+	store(&z.events, rs.events.Len(), record.MaxEvents)
+	store(&z.blobs, len(rs.blobs), 1024)
+	store(&z.blobBytes, rs.blobBytes.carved, 64<<10)
+	store(&z.spans, rs.spans.carved, 1024)
+	store(&z.digests, rs.digests.n, 512)
+}
+
 // typedPayloads are the chunks emitTyped keeps payloads in, one per payload
 // type: the events every iteration emits.
 type typedPayloads struct {
@@ -186,7 +213,7 @@ func (rs *runState) blobRef(b []byte) string {
 func (rs *runState) blobRefText(text string) string {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	b := rs.blobBytes.take(len(text), blobChunk, blobChunk)
+	b := rs.blobBytes.take(len(text), rs.blobFirst(), blobChunk)
 	copy(b, text)
 	sum := sha256.Sum256(b)
 	ref, h := rs.digests.ref(&sum)
@@ -219,19 +246,35 @@ func (rs *runState) putBlob(h string, b []byte) {
 func (rs *runState) putBlobLocked(h string, b []byte) {
 	rs.initBlobs()
 	if _, ok := rs.blobs[h]; !ok {
-		rs.blobs[h] = rs.blobBytes.copyOf(b, blobChunk, blobChunk)
+		rs.blobs[h] = rs.blobBytes.copyOf(b, rs.blobFirst(), blobChunk)
 	}
 }
 
-// blobChunk is the size of each of blobBytes' backing arrays.
+// blobChunk is the size of blobBytes' backing arrays after the first,
+// which holds what the agent's last run kept (blobFirst).
 const blobChunk = 4 << 10
+
+// blobFirst is the size of blobBytes' first backing array: the bytes the
+// agent's last run carved from it, so a turn like the last keeps its small
+// blobs in one allocation; blobChunk before any run ended.
+func (rs *runState) blobFirst() int {
+	if n := int(rs.a.sizes.blobBytes.Load()); n > 0 {
+		return n
+	}
+	return blobChunk
+}
 
 // initBlobs makes the blob map on the run's first blob. A model call keeps
 // about three blobs (request tail, response, a tool output): one map for
 // the usual turn, not a doubling series. The caller holds rs.mu.
 func (rs *runState) initBlobs() {
 	if rs.blobs == nil {
-		rs.blobs = make(map[string][]byte, min(8+3*rs.a.cfg.maxIter, 128))
+		n := int(rs.a.sizes.blobs.Load())
+		if n == 0 {
+			n = min(8+3*rs.a.cfg.maxIter, 128)
+		}
+		rs.blobs = make(map[string][]byte, n)
+		rs.digests.first = int(rs.a.sizes.digests.Load())
 	}
 }
 
@@ -312,7 +355,7 @@ func emitTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *ch
 func (rs *runState) typedRoom() int {
 	if rs.typedFirst == 0 {
 		rs.typedFirst = 4
-		if n := int(rs.a.events.Load()); n > 0 {
+		if n := int(rs.a.sizes.events.Load()); n > 0 {
 			rs.typedFirst = min(max(1, n/8), 64)
 		}
 	}
@@ -479,7 +522,7 @@ func (rs *runState) deliver(ev event.Event) {
 // run's count and a few more, or, before any run ended, about eight events
 // an iteration (one allocation for the usual turn, not a doubling series).
 func (rs *runState) eventRoom() int {
-	n := int(rs.a.events.Load())
+	n := int(rs.a.sizes.events.Load())
 	if n == 0 {
 		n = 16 + 8*rs.a.cfg.maxIter
 	} else {
