@@ -63,12 +63,8 @@ type batch struct {
 	msgs     []llm.Message
 	results  []state.ToolResult
 	rows     []coverage.DeclaredCoverage
-	// one, oneMsg and oneRes hold calls, msgs and results when the model
-	// made a single call (the usual case), so the batch and its lists are
-	// one allocation.
-	one    [1]llm.ToolCall
-	oneMsg [1]llm.Message
-	oneRes [1]state.ToolResult
+	// one holds calls when the model made a single call (the usual case).
+	one [1]llm.ToolCall
 }
 
 // outcome is what dispatching one call produced.
@@ -94,7 +90,12 @@ type callMode struct {
 }
 
 func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
-	b := &batch{a: a, rs: runOf(ctx), s: s}
+	rs := runOf(ctx)
+	b := &rs.batch
+	if rs.hold != nil {
+		b = new(batch)
+	}
+	*b = batch{a: a, rs: rs, s: s}
 	b.iter, _ = kIteration.Get(s)
 	b.turn, _ = kTurnNumber.Get(s)
 	calls, _ := kLatestToolCalls.Get(s)
@@ -102,7 +103,12 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 	// Copy the calls as plain data: what the tools see cannot reach state.
 	// The arguments' copies come from the run's chunk (capacity-clipped).
 	if len(calls) == 1 {
-		b.calls, b.msgs, b.results = b.one[:], b.oneMsg[:0], b.oneRes[:0]
+		// The message and result one call makes go into the record (the
+		// history tail, toolResults), so they come from the run's chunks,
+		// not from the batch the next iteration reuses.
+		b.calls = b.one[:]
+		b.msgs = rs.toolMsgs.take(1, rs.typedRoom(), 64)[:0]
+		b.results = rs.toolResults.take(1, rs.typedRoom(), 64)[:0]
 	} else {
 		b.calls = make([]llm.ToolCall, len(calls))
 	}
@@ -417,9 +423,12 @@ func (b *batch) prepareCall(c llm.ToolCall, mode callMode) (p preparedCall, o ou
 func (b *batch) executeCall(ctx context.Context, c llm.ToolCall, p preparedCall, note func() string) outcome {
 	s, d, args := b.s, &p.d, p.args
 	// Step 6: execute.
-	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: b.iter, Turn: b.turn, Time: p.ct, Progress: func(payload any) {
-		b.rs.emit(s, event.ToolsProgress, b.iter, func() any {
-			return event.ToolsProgressPayload{ToolCallID: c.ID, ToolName: c.Name, Iteration: b.iter, Payload: payload}
+	// The reporter holds what it needs, not the batch, which the run's
+	// next iteration reuses.
+	rs, iter := b.rs, b.iter
+	call := tool.Call{ID: c.ID, Name: c.Name, Iteration: iter, Turn: b.turn, Time: p.ct, Progress: func(payload any) {
+		rs.emit(s, event.ToolsProgress, iter, func() any {
+			return event.ToolsProgressPayload{ToolCallID: c.ID, ToolName: c.Name, Iteration: iter, Payload: payload}
 		})
 	}}
 	out, err := toolrun.Execute(toolrun.WithCall(ctx, call), *d, args)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent/internal/lazyevent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/clock"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -83,6 +84,13 @@ type runState struct {
 	// argBytes holds the batches' copies of tool-call arguments (the tool
 	// stage only, before any call runs).
 	argBytes chunk[byte]
+	// batch is the tool stage's batch, reused from one iteration to the
+	// next: nothing keeps a batch past its stage. toolMsgs and toolResults
+	// hold the tool message and result of each one-call batch, which the
+	// record keeps.
+	batch       batch
+	toolMsgs    chunk[llm.Message]
+	toolResults chunk[state.ToolResult]
 
 	// histUnits are the unit names ("history/<i>") of history messages
 	// past commonHistoryUnits, made once per index instead of once per
