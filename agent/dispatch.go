@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/coverage"
@@ -65,6 +64,10 @@ type batch struct {
 	rows     []coverage.DeclaredCoverage
 	// one holds calls when the model made a single call (the usual case).
 	one [1]llm.ToolCall
+	// ended is when the batch's last settled call ended, on the system
+	// clock (hasEnded): iteration_end's time.
+	ended    instant
+	hasEnded bool
 }
 
 // outcome is what dispatching one call produced.
@@ -224,8 +227,9 @@ func (b *batch) run(ctx context.Context, from int, resumed bool) (*flow.Pause, e
 			return nil, err
 		}
 		c := b.calls[i]
-		b.announce(i)
-		o := b.dispatch(ctx, c, callMode{resumed: resumed})
+		mode := callMode{resumed: resumed}
+		start := b.announce(i)
+		o := b.settle(c, b.runCall(ctx, c, mode), mode, start)
 		if o.pause != nil {
 			return b.pauseAt(c, o), nil
 		}
@@ -274,9 +278,12 @@ func (b *batch) commit(done bool) {
 	}
 	if done {
 		b.a.seams.runBatchDone(b.s, b.iter)
-		emitTyped(b.rs, b.s, event.AgentIterationEnd, b.iter, &b.rs.typed.iterEnd, func(p *event.IterationEnd) {
-			*p = event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)}
-		})
+		end := func(p *event.IterationEnd) { *p = event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)} }
+		if b.hasEnded {
+			emitTypedAt(b.rs, b.s, event.AgentIterationEnd, b.iter, &b.rs.typed.iterEnd, b.ended, end)
+		} else {
+			emitTyped(b.rs, b.s, event.AgentIterationEnd, b.iter, &b.rs.typed.iterEnd, end)
+		}
 		kIteration.Set(b.s, b.iter+1)
 	}
 }
@@ -292,16 +299,43 @@ func (b *batch) finish(c llm.ToolCall, o outcome) {
 	b.results = append(b.results, r)
 }
 
-// announce emits tools.start for call i of the batch. Its arguments are the
-// recorded call's, which nothing writes once committed, rather than the
-// copy the tool is handed.
-func (b *batch) announce(i int) {
+// announce emits tools.start for call i of the batch and returns the instant
+// the call starts at. On the system clock that is the event's own reading;
+// on a clock of the caller's it is read after the event's, as before, since
+// each reading of such a clock may move it (stampAt).
+func (b *batch) announce(i int) instant {
+	rs := b.rs
+	if !rs.wants(event.ToolsStart) {
+		return rs.instant()
+	}
+	at := rs.instant()
+	b.announceAt(i, &at)
+	if rs.a.cfg.ownClock {
+		at = rs.instant()
+	}
+	return at
+}
+
+// announceAt emits tools.start for call i of the batch, at *at, or at a
+// reading of its own when at is nil. Its arguments are the recorded call's,
+// which nothing writes once committed, rather than the copy the tool is
+// handed.
+func (b *batch) announceAt(i int, at *instant) {
+	if !b.rs.wants(event.ToolsStart) {
+		return
+	}
 	c := b.calls[i]
 	var args json.RawMessage
 	if i < len(b.recorded) && len(b.recorded[i].Args) > 0 {
 		args = b.recorded[i].Args
 	}
-	emitTyped(b.rs, b.s, event.ToolsStart, b.iter, &b.rs.typed.toolsStart, func(p *event.ToolsStartPayload) {
+	var wall, offset int64
+	if at != nil {
+		wall, offset = at.wall, at.offset
+	} else {
+		wall, offset = b.rs.stamp()
+	}
+	keepTyped(b.rs, b.s, event.ToolsStart, b.iter, &b.rs.typed.toolsStart, wall, offset, func(p *event.ToolsStartPayload) {
 		*p = event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: args}
 		if len(b.calls) > 1 {
 			p.ParallelCount = len(b.calls)
@@ -313,7 +347,7 @@ func (b *batch) announce(i int) {
 // (resolve, fill, validate, check in, time, execute, read the result, the
 // tool's ceiling), then settle what it served.
 func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) outcome {
-	start := b.a.cfg.now()
+	start := b.rs.instant()
 	return b.settle(c, b.runCall(ctx, c, mode), mode, start)
 }
 
@@ -321,7 +355,7 @@ func (b *batch) dispatch(ctx context.Context, c llm.ToolCall, mode callMode) out
 // is refused by name and the model may propose it again. Then the operator's
 // cap on what any call serves is applied and tools.result announces the
 // result. A pause passes through untouched.
-func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start time.Time) outcome {
+func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start instant) outcome {
 	a, s := b.a, b.s
 	if o.pause != nil && mode.resumed {
 		o = outcome{served: fmt.Sprintf("The tool %q asked to pause again while the run was resuming from a pause; it was not run. Propose the call again if it is still needed.", c.Name), isErr: true}
@@ -333,9 +367,23 @@ func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start time.Time
 		return o
 	}
 	o.served, _ = truncateServed(o.served, a.cfg.maxResultChars)
-	emitTyped(b.rs, s, event.ToolsResult, b.iter, &b.rs.typed.toolsResult, func(p *event.ToolsResultPayload) {
-		*p = event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: a.elapsedMs(start), Status: string(o.status)}
-	})
+	rs := b.rs
+	if rs.wants(event.ToolsResult) {
+		// On the system clock one reading is the event's time and the
+		// call's end (and, for the batch's last call, iteration_end's
+		// time); a clock of the caller's is read for the time, then for the
+		// end, as before (stampAt).
+		end := rs.instant()
+		wall, offset := end.wall, end.offset
+		if a.cfg.ownClock {
+			end = rs.instant()
+		} else {
+			b.ended, b.hasEnded = end, true
+		}
+		keepTyped(rs, s, event.ToolsResult, b.iter, &rs.typed.toolsResult, wall, offset, func(p *event.ToolsResultPayload) {
+			*p = event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: end.sub(start).Milliseconds(), Status: string(o.status)}
+		})
+	}
 	return o
 }
 

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -105,7 +104,7 @@ func (e *callFailed) Error() string {
 type slot struct {
 	c     llm.ToolCall
 	cb    *batch
-	start time.Time
+	start instant
 	p     preparedCall
 	o     outcome
 	run   bool
@@ -124,8 +123,9 @@ func (b *batch) runParallel(ctx context.Context, from int, resumed bool, limit i
 	stop := -1 // the slot of a check-in that pauses the batch
 	for i := from; i < len(b.calls); i++ {
 		c := b.calls[i]
-		sl := &slot{c: c, cb: b.held(), start: b.a.cfg.now()}
-		sl.cb.announce(i)
+		sl := &slot{c: c, cb: b.held()}
+		sl.start = sl.cb.rs.instant()
+		sl.cb.announceAt(i, nil)
 		p, o, done := sl.cb.prepareCall(c, mode)
 		sl.p, sl.o, sl.run = p, o, !done
 		if sl.run {

@@ -345,6 +345,21 @@ func emitTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *ch
 		return
 	}
 	wall, offset := rs.stamp()
+	keepTyped(rs, s, n, iter, c, wall, offset, build)
+}
+
+// emitTypedAt is emitTyped for an event reporting what happened at i (see
+// stampAt).
+func emitTypedAt[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *chunk[lazyevent.Slot[T]], i instant, build func(p *T)) {
+	if !rs.wants(n) {
+		return
+	}
+	wall, offset := rs.stampAt(i)
+	keepTyped(rs, s, n, iter, c, wall, offset, build)
+}
+
+// keepTyped builds and keeps a typed event stamped wall and offset.
+func keepTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *chunk[lazyevent.Slot[T]], wall, offset int64, build func(p *T)) {
 	if rs.hold != nil || rs.a.d.HasListeners(n) {
 		var v T
 		build(&v)
@@ -432,6 +447,40 @@ func (rs *runState) keepLean(s *flow.Scope, n event.Name, iter int, wall, offset
 	rs.events.AppendShared(m, n, payload, info.RuntimeStageID, wall, offset, it)
 }
 
+// instant is one reading of the run's clock: an event's time and offset
+// from the run's start in milliseconds, and the time since the start, which
+// durations are measured between.
+type instant struct {
+	wall, offset int64
+	since        time.Duration
+}
+
+// sub is the time from j to i.
+func (i instant) sub(j instant) time.Duration { return i.since - j.since }
+
+// instant reads the run's clock.
+func (rs *runState) instant() instant {
+	if rs.a.cfg.ownClock {
+		now := rs.a.cfg.now()
+		d := now.Sub(rs.start)
+		return instant{wall: now.UnixMilli(), offset: d.Milliseconds(), since: d}
+	}
+	wall, offset, d := rs.systemStamp()
+	return instant{wall: wall, offset: offset, since: d}
+}
+
+// stampAt is the time of an event that reports what happened at i: i's, on
+// the system clock, so a call's end and the events about it share one
+// reading, exact to the millisecond. A clock of the caller's (WithClock) is
+// read for each event instead, as before: a test clock may move on every
+// reading.
+func (rs *runState) stampAt(i instant) (wallMs, offsetMs int64) {
+	if rs.a.cfg.ownClock {
+		return rs.stamp()
+	}
+	return i.wall, i.offset
+}
+
 // stamp is an event's time and its offset from the run's start, in
 // milliseconds. On the system clock the time is the start plus the
 // monotonic time since (see WithClock).
@@ -440,13 +489,19 @@ func (rs *runState) stamp() (wallMs, offsetMs int64) {
 		now := rs.a.cfg.now()
 		return now.UnixMilli(), now.Sub(rs.start).Milliseconds()
 	}
+	wallMs, offsetMs, _ = rs.systemStamp()
+	return wallMs, offsetMs
+}
+
+// systemStamp is stamp on the system clock, with the time since the start.
+func (rs *runState) systemStamp() (wallMs, offsetMs int64, since time.Duration) {
 	d := time.Since(rs.start)
 	if ns := rs.start.UnixNano(); ns > 0 {
 		// start.Add(d).UnixMilli() for a time after 1970, without building
 		// the time.
-		return (ns + int64(d)) / 1e6, d.Milliseconds()
+		return (ns + int64(d)) / 1e6, d.Milliseconds(), d
 	}
-	return rs.start.Add(d).UnixMilli(), d.Milliseconds()
+	return rs.start.Add(d).UnixMilli(), d.Milliseconds(), d
 }
 
 // shared returns what events share, under one lock (a tool's goroutine may

@@ -284,7 +284,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	rs.emit(s, event.AgentIterationStart, iter, func() any { return event.IterationStart{IterIndex: iter} })
 	req := a.buildRequest(s, rs, cu, hist, wrapped)
 
-	started := a.cfg.now()
+	started := rs.instant()
 	resp, err := a.complete(ctx, s, rs, iter, req)
 	if err == nil && resp == nil {
 		err = &llm.Error{Provider: a.provider.Name(), Kind: llm.KindUnknown,
@@ -305,13 +305,14 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		})
 		return nil, &providerFailure{err: err}
 	}
-	dur := a.since(started)
+	ended := rs.instant()
+	dur := ended.sub(started)
 	model := req.Model
 	if resp.Model != "" {
 		model = resp.Model // what the provider says answered
 	}
 	capt := rs.capture(iter, model, &resp.Exchange)
-	emitTyped(rs, s, event.LLMRequest, iter, &rs.typed.request, func(p *event.LLMRequestPayload) {
+	emitTypedAt(rs, s, event.LLMRequest, iter, &rs.typed.request, ended, func(p *event.LLMRequestPayload) {
 		*p = event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
 			SystemPromptChars: systemChars(req.System),
@@ -358,7 +359,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		n, _ := kUsageUnreported.Get(s)
 		kUsageUnreported.Set(s, n+1)
 	}
-	emitTyped(rs, s, event.LLMResponse, iter, &rs.typed.response, func(p *event.LLMResponsePayload) {
+	emitTypedAt(rs, s, event.LLMResponse, iter, &rs.typed.response, ended, func(p *event.LLMResponsePayload) {
 		u := event.Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Reported: resp.Usage.Reported}
 		if resp.Usage.CacheRead > 0 {
 			u.CacheRead = new(resp.Usage.CacheRead)
