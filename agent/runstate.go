@@ -125,6 +125,23 @@ type runScratch struct {
 	// hash hashes each request from the state inside the bytes it shares
 	// with the one before (capture).
 	hash prefixHasher
+	// spanBufs are the two arrays the requests' spans are written into
+	// (llm.Request.SpanBuffer), one call in each in turn: capture compares a
+	// call's spans with the call's before, and copies what the record keeps.
+	spanBufs [2][]llm.Span
+}
+
+// spanBuffer returns an empty span list with room for n spans, in the array
+// prev (the last call's spans) does not use.
+func (scr *runScratch) spanBuffer(prev []llm.Span, n int) []llm.Span {
+	i := 0
+	if b := scr.spanBufs[0]; cap(prev) > 0 && cap(b) > 0 && &prev[:1][0] == &b[:1][0] {
+		i = 1
+	}
+	if cap(scr.spanBufs[i]) < n {
+		scr.spanBufs[i] = make([]llm.Span, 0, 2*n)
+	}
+	return scr.spanBufs[i][:0]
 }
 
 // scratch returns the run's scratch buffers, taking them from the agent's
@@ -150,9 +167,16 @@ func (a *Agent) releaseScratch(rs *runState) {
 	}
 	rs.scr = nil
 	scr.box = requestBox{}
+	// The spans of the leg's last call point into spanBufs: the run state
+	// going with the leg keeps no reference the next leg could see.
+	rs.prevSpans = nil
 	clear(scr.msgs[:cap(scr.msgs)])
 	scr.msgs = scr.msgs[:0]
 	scr.hash.wipe()
+	for i, b := range scr.spanBufs {
+		clear(b[:cap(b)])
+		scr.spanBufs[i] = b[:0]
+	}
 	a.scratch.Put(scr)
 }
 

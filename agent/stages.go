@@ -235,6 +235,7 @@ func (a *Agent) buildRequest(s *flow.Scope, rs *runState, cu state.ContextUnits,
 	}
 	a.seams.shapeRequest(s, req)
 	scr.msgs = req.Messages[:0]
+	req.SpanBuffer = scr.spanBuffer(rs.prevSpans, len(req.System)+len(req.Messages)+len(req.Tools))
 	return req
 }
 

@@ -11,7 +11,8 @@ import (
 
 // Provider is a model the agent can call. Complete sends one request and
 // returns the whole reply, or an *Error. Implementations must be safe for
-// concurrent use and must not keep or modify req.
+// concurrent use and must not keep or modify req (an encoder may write the
+// request's spans into req.SpanBuffer's array; see Request).
 type Provider interface {
 	Name() string
 	Complete(ctx context.Context, req *Request) (*Response, error)

@@ -62,7 +62,8 @@ type ToolChoice struct {
 // provider was built with a default model. Temperature and Seed are
 // pointers so that "not set" differs from zero; MaxTokens 0 means the
 // provider's default (Anthropic requires one: its client supplies a
-// default). Providers never modify a Request.
+// default). Providers never modify a Request; an encoder in this module
+// writes spans into SpanBuffer's array, which is what that field is for.
 type Request struct {
 	Model       string       `json:"model,omitempty"`
 	System      []Segment    `json:"system,omitempty"`
@@ -73,6 +74,12 @@ type Request struct {
 	Stop        []string     `json:"stop,omitempty"`
 	ToolChoice  ToolChoice   `json:"toolChoice,omitzero"`
 	Seed        *int64       `json:"seed,omitempty"`
+	// SpanBuffer, when its capacity is enough, is the array this module's
+	// encoders write the request's spans into, so a caller making call
+	// after call does not pay for a new span list each time. Exchange.Spans
+	// then shares the array: a caller that reuses it copies the spans it
+	// keeps first. It is never sent, encoded or cloned.
+	SpanBuffer []Span `json:"-"`
 }
 
 // Clone returns a deep copy of r, so a recorder can keep a request the
@@ -106,6 +113,7 @@ func (r *Request) Clone() *Request {
 		c.Seed = &v
 	}
 	c.Stop = slices.Clone(r.Stop)
+	c.SpanBuffer = nil
 	return &c
 }
 

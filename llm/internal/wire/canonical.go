@@ -14,9 +14,7 @@ import (
 // refuses a tool whose InputSchema is not JSON, naming the tool.
 func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 	w := NewWriter(512)
-	if n := spanCount(req); n > 0 {
-		w.Spans = make([]llm.Span, 0, n)
-	}
+	w.Spans = spanList(req)
 	w.BeginObject()
 	w.Key("model")
 	w.String(req.Model)
@@ -99,6 +97,20 @@ func Canonical(req *llm.Request) ([]byte, []llm.Span, error) {
 	w.EndObject()
 	SortSpans(w.Spans)
 	return w.B, w.Spans, nil
+}
+
+// spanList is the empty span list an encoding of req appends to: the
+// caller's SpanBuffer when it has room for spanCount spans, else a new list
+// of that size (nil when req has no spans).
+func spanList(req *llm.Request) []llm.Span {
+	n := spanCount(req)
+	switch {
+	case n == 0:
+		return nil
+	case cap(req.SpanBuffer) >= n:
+		return req.SpanBuffer[:0]
+	}
+	return make([]llm.Span, 0, n)
 }
 
 // spanCount is how many spans Canonical records for req: one per labelled

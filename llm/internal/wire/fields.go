@@ -118,9 +118,7 @@ func (w *Writer) Sampling(req *llm.Request, maxKey string) {
 // body is not grown by doubling on every call.
 func StartBody(req *llm.Request, model string) *Writer {
 	w := NewWriter(bodySize(req))
-	if n := spanCount(req); n > 0 {
-		w.Spans = make([]llm.Span, 0, n)
-	}
+	w.Spans = spanList(req)
 	w.BeginObject()
 	w.Field("model", model)
 	return w
