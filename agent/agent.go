@@ -27,9 +27,10 @@ const defaultMaxIterations = 10
 // units and its layers. It holds no conversation state, so one Agent is
 // shared by every user and goroutine: each conversation (NewConversation,
 // LoadConversation) and each Run owns its own execution, state and record.
-// Between runs it keeps only spare buffers for building model requests,
-// cleared of every run's messages, and the number of events the last run
-// recorded, which sizes the next run's event list.
+// Between runs it keeps only spare buffers for building model requests and
+// their span lists, cleared of every run's messages, and what the last run
+// used of its buffers (how many events, blobs, blob bytes, spans and
+// digests), which sizes the next run's.
 type Agent struct {
 	provider llm.Provider
 	cfg      config

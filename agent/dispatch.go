@@ -110,8 +110,8 @@ func (a *Agent) newBatch(ctx context.Context, s *flow.Scope) *batch {
 		// history tail, toolResults), so they come from the run's chunks,
 		// not from the batch the next iteration reuses.
 		b.calls = b.one[:]
-		b.msgs = rs.toolMsgs.take(1, rs.typedRoom(), 64)[:0]
-		b.results = rs.toolResults.take(1, rs.typedRoom(), 64)[:0]
+		b.msgs = rs.toolMsgs.take(1, rs.iterRoom(), 64)[:0]
+		b.results = rs.toolResults.take(1, rs.iterRoom(), 64)[:0]
 	} else {
 		b.calls = make([]llm.ToolCall, len(calls))
 	}
@@ -278,11 +278,11 @@ func (b *batch) commit(done bool) {
 	}
 	if done {
 		b.a.seams.runBatchDone(b.s, b.iter)
-		end := func(p *event.IterationEnd) { *p = event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)} }
+		end := func(g *iterEvents) { g.iterEnd = event.IterationEnd{IterIndex: b.iter, ToolCallCount: len(b.calls)} }
 		if b.hasEnded {
-			emitTypedAt(b.rs, b.s, event.AgentIterationEnd, b.iter, &b.rs.typed.iterEnd, b.ended, end)
+			b.rs.emitGroupedAt(b.s, evIterEnd, b.iter, b.ended, end)
 		} else {
-			emitTyped(b.rs, b.s, event.AgentIterationEnd, b.iter, &b.rs.typed.iterEnd, end)
+			b.rs.emitGrouped(b.s, evIterEnd, b.iter, end)
 		}
 		kIteration.Set(b.s, b.iter+1)
 	}
@@ -335,10 +335,10 @@ func (b *batch) announceAt(i int, at *instant) {
 	} else {
 		wall, offset = b.rs.stamp()
 	}
-	keepTyped(b.rs, b.s, event.ToolsStart, b.iter, &b.rs.typed.toolsStart, wall, offset, func(p *event.ToolsStartPayload) {
-		*p = event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: args}
+	b.rs.keepGrouped(b.s, evToolsStart, b.iter, wall, offset, func(g *iterEvents) {
+		g.toolsStart = event.ToolsStartPayload{ToolName: c.Name, ToolCallID: c.ID, Args: args}
 		if len(b.calls) > 1 {
-			p.ParallelCount = len(b.calls)
+			g.toolsStart.ParallelCount = len(b.calls)
 		}
 	})
 }
@@ -380,8 +380,8 @@ func (b *batch) settle(c llm.ToolCall, o outcome, mode callMode, start instant) 
 		} else {
 			b.ended, b.hasEnded = end, true
 		}
-		keepTyped(rs, s, event.ToolsResult, b.iter, &rs.typed.toolsResult, wall, offset, func(p *event.ToolsResultPayload) {
-			*p = event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: end.sub(start).Milliseconds(), Status: string(o.status)}
+		rs.keepGrouped(s, evToolsResult, b.iter, wall, offset, func(g *iterEvents) {
+			g.toolsResult = event.ToolsResultPayload{ToolCallID: c.ID, Result: o.served, Error: o.isErr, DurationMs: end.sub(start).Milliseconds(), Status: string(o.status)}
 		})
 	}
 	return o

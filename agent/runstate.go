@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentfootprint/agentfootprint-go/agent/internal/lazyevent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/clock"
@@ -65,14 +64,9 @@ type runState struct {
 	prevSpans []llm.Span
 	// spans holds the copies of the requests' span lists (call-llm only).
 	spans chunk[llm.Span]
-	// activeUnits holds the context.evaluated events' lists of active
-	// units (context stage only).
-	activeUnits chunk[event.ActiveUnit]
-	// typed holds the payloads of the run's most frequent events, kept
-	// typed and boxed when the record is read (emitTyped; stages only).
-	typed typedPayloads
-	// typedFirst is the size of the first chunk of each type (typedRoom).
-	typedFirst int
+	// iterFirst is the size of the first chunk of each per-iteration
+	// chunk (iterRoom).
+	iterFirst int
 	// scr holds the buffers no record points into (the request being
 	// built, the request hasher), taken from the agent's pool on first use
 	// and given back when the run's leg ends (Agent.releaseScratch).
@@ -102,8 +96,14 @@ type runState struct {
 	// iterInts.
 	iterPtr  *int
 	iterInts chunk[int]
-	// meta is the shared meta of the run's last event kept by keepLean.
+	// meta is the shared meta of the run's last event kept by keepLean or
+	// in a group.
 	meta *event.Meta
+	// group is the iteration's group of events (eventgroup.go), one of
+	// groups; ungrouped counts the events kept on their own by keepLean.
+	group     *iterEvents
+	groups    chunk[iterEvents]
+	ungrouped int
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
@@ -190,6 +190,9 @@ type runSizes struct {
 	// count; blobBytes the bytes carved from the blob chunk; spans the
 	// spans carved from the span chunk; digests the references written.
 	events, blobs, blobBytes, spans, digests atomic.Int32
+	// ungrouped is how many of the events were kept on their own, not in
+	// an iteration's group.
+	ungrouped atomic.Int32
 }
 
 // keep notes what rs used (a.record, at the end of each leg).
@@ -204,18 +207,7 @@ func (z *runSizes) keep(rs *runState) {
 	store(&z.blobBytes, rs.blobBytes.carved, 64<<10)
 	store(&z.spans, rs.spans.carved, 1024)
 	store(&z.digests, rs.digests.n, 512)
-}
-
-// typedPayloads are the chunks emitTyped keeps payloads in, one per payload
-// type: the events every iteration emits.
-type typedPayloads struct {
-	iterEnd     chunk[lazyevent.Slot[event.IterationEnd]]
-	route       chunk[lazyevent.Slot[event.RouteDecided]]
-	context     chunk[lazyevent.Slot[event.ContextEvaluatedPayload]]
-	request     chunk[lazyevent.Slot[event.LLMRequestPayload]]
-	response    chunk[lazyevent.Slot[event.LLMResponsePayload]]
-	toolsStart  chunk[lazyevent.Slot[event.ToolsStartPayload]]
-	toolsResult chunk[lazyevent.Slot[event.ToolsResultPayload]]
+	store(&z.ungrouped, rs.ungrouped, record.MaxEvents)
 }
 
 type runKey struct{}
@@ -358,55 +350,19 @@ func (rs *runState) emit(s *flow.Scope, n event.Name, iter int, build func() any
 	rs.keep(s, n, iter, wall, offset, build())
 }
 
-// emitTyped is emit for a payload of type T built in place. With no one
-// listening to n, the record keeps the payload in the run's typed chunk c and
-// boxes it only when read (agent/internal/lazyevent), which saves an
-// allocation per event; otherwise it is boxed at once for the listeners.
-// Only the run's stage goroutine calls it (a tool's goroutine reports through
-// emit), so c needs no lock.
-func emitTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *chunk[lazyevent.Slot[T]], build func(p *T)) {
-	if !rs.wants(n) {
-		return
-	}
-	wall, offset := rs.stamp()
-	keepTyped(rs, s, n, iter, c, wall, offset, build)
-}
-
-// emitTypedAt is emitTyped for an event reporting what happened at i (see
-// stampAt).
-func emitTypedAt[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *chunk[lazyevent.Slot[T]], i instant, build func(p *T)) {
-	if !rs.wants(n) {
-		return
-	}
-	wall, offset := rs.stampAt(i)
-	keepTyped(rs, s, n, iter, c, wall, offset, build)
-}
-
-// keepTyped builds and keeps a typed event stamped wall and offset.
-func keepTyped[T any](rs *runState, s *flow.Scope, n event.Name, iter int, c *chunk[lazyevent.Slot[T]], wall, offset int64, build func(p *T)) {
-	if rs.hold != nil || rs.a.d.HasListeners(n) {
-		var v T
-		build(&v)
-		rs.keep(s, n, iter, wall, offset, v)
-		return
-	}
-	slot := &c.take(1, rs.typedRoom(), 64)[0]
-	build(&slot.V)
-	rs.keep(s, n, iter, wall, offset, slot)
-}
-
-// typedRoom is the size of the first chunk of each payload type: about one
-// payload an iteration of the agent's last run (its event count over the
-// eight events an iteration emits), so a turn of one model call takes one
-// slot of each and a long turn one chunk; 4 before any run ended.
-func (rs *runState) typedRoom() int {
-	if rs.typedFirst == 0 {
-		rs.typedFirst = 4
+// iterRoom is the size of the first chunk of what a run keeps once an
+// iteration (event groups, one-call batches' messages and results): about
+// one an iteration of the agent's last run (its event count over the eight
+// events an iteration emits), so a turn of one model call takes one piece
+// of each and a long turn one chunk; 4 before any run ended.
+func (rs *runState) iterRoom() int {
+	if rs.iterFirst == 0 {
+		rs.iterFirst = 4
 		if n := int(rs.a.sizes.events.Load()); n > 0 {
-			rs.typedFirst = min(max(1, n/8), 64)
+			rs.iterFirst = min(max(1, n/8), 64)
 		}
 	}
-	return rs.typedFirst
+	return rs.iterFirst
 }
 
 // keep keeps an event stamped wall and offset with its built payload in the
@@ -457,9 +413,19 @@ func (rs *runState) keepLean(s *flow.Scope, n event.Name, iter int, wall, offset
 		return
 	}
 	if k == 0 {
-		rs.events.Grow(rs.eventRoom())
+		rs.events.GrowGrouped(rs.eventRoom(), rs.ungroupedRoom())
 	}
 	info := s.Info()
+	m := rs.metaLocked(&info)
+	_, it := rs.sharedLocked(iter)
+	rs.events.AppendShared(m, n, payload, info.RuntimeStageID, wall, offset, it)
+	rs.ungrouped++
+}
+
+// metaLocked is the shared meta of the run's events from the stage info
+// names: the one its last event used while it still applies. The caller
+// holds rs.mu.
+func (rs *runState) metaLocked(info *flow.StageInfo) *event.Meta {
 	m := rs.meta
 	if m == nil || m.RunID != info.RunID || m.SubflowPath != info.SubflowPath {
 		path, _ := rs.sharedLocked(0)
@@ -467,8 +433,17 @@ func (rs *runState) keepLean(s *flow.Scope, n event.Name, iter int, wall, offset
 			SessionID: rs.identity.SessionID, Principal: rs.identity.Principal, Tenant: rs.identity.Tenant}
 		rs.meta = m
 	}
-	_, it := rs.sharedLocked(iter)
-	rs.events.AppendShared(m, n, payload, info.RuntimeStageID, wall, offset, it)
+	return m
+}
+
+// ungroupedRoom is the room the run's list starts with for events kept on
+// their own: the agent's last run's count and a few more, or 16 before any
+// run ended.
+func (rs *runState) ungroupedRoom() int {
+	if n := int(rs.a.sizes.ungrouped.Load()); n > 0 {
+		return n + 4
+	}
+	return 16
 }
 
 // instant is one reading of the run's clock: an event's time and offset

@@ -116,26 +116,7 @@ func (a *Agent) contextStage(ctx context.Context, s *flow.Scope) (any, error) {
 		cu.Units = []inject.Entry{}
 	}
 	kContextUnits.Set(s, cu)
-	emitTyped(rs, s, event.ContextEvaluated, iter, &rs.typed.context, func(p *event.ContextEvaluatedPayload) {
-		*p = event.ContextEvaluatedPayload{Iteration: iter, Dropped: []event.DroppedUnit{}}
-		var buf [8]event.ActiveUnit
-		active := buf[:0]
-		for _, e := range entries {
-			if e.Active {
-				active = append(active, event.ActiveUnit{ID: e.ID, Trigger: string(e.Trigger.Kind)})
-			} else {
-				p.InactiveCount++
-			}
-			if e.Dropped != nil {
-				p.Dropped = append(p.Dropped, event.DroppedUnit{ID: e.ID, Reason: e.Dropped.Reason})
-			}
-		}
-		p.Dropped = append(p.Dropped, evictedUnits(cu.History.Evicted)...)
-		// The lists of a run share chunks; none is active: [], not null.
-		if p.Active = rs.activeUnits.copyOf(active, 16, 64); p.Active == nil {
-			p.Active = []event.ActiveUnit{}
-		}
-	})
+	rs.emitGrouped(s, evContext, iter, func(g *iterEvents) { g.ctxEntries, g.ctxEvicted = entries, cu.History.Evicted })
 	return nil, nil
 }
 
@@ -282,7 +263,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 	cu, _ := kContextUnits.Get(s)
 	hist := kHistory.Get(s)
 	wrapped, _ := kWrapUpAsked.Get(s)
-	rs.emit(s, event.AgentIterationStart, iter, func() any { return event.IterationStart{IterIndex: iter} })
+	rs.emitGrouped(s, evIterStart, iter, nil)
 	req := a.buildRequest(s, rs, cu, hist, wrapped)
 
 	started := rs.instant()
@@ -313,8 +294,8 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		model = resp.Model // what the provider says answered
 	}
 	capt := rs.capture(iter, model, &resp.Exchange)
-	emitTypedAt(rs, s, event.LLMRequest, iter, &rs.typed.request, ended, func(p *event.LLMRequestPayload) {
-		*p = event.LLMRequestPayload{
+	rs.emitGroupedAt(s, evRequest, iter, ended, func(g *iterEvents) {
+		g.request = event.LLMRequestPayload{
 			Iteration: iter, Provider: a.provider.Name(), Model: req.Model,
 			SystemPromptChars: systemChars(req.System),
 			MessagesCount:     len(req.Messages), ToolsCount: len(req.Tools), Tools: rs.toolNames(req.Tools),
@@ -360,7 +341,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		n, _ := kUsageUnreported.Get(s)
 		kUsageUnreported.Set(s, n+1)
 	}
-	emitTypedAt(rs, s, event.LLMResponse, iter, &rs.typed.response, ended, func(p *event.LLMResponsePayload) {
+	rs.emitGroupedAt(s, evResponse, iter, ended, func(g *iterEvents) {
 		u := event.Usage{Input: resp.Usage.Input, Output: resp.Usage.Output, Reported: resp.Usage.Reported}
 		if resp.Usage.CacheRead > 0 {
 			u.CacheRead = new(resp.Usage.CacheRead)
@@ -371,7 +352,7 @@ func (a *Agent) callLLMStage(ctx context.Context, s *flow.Scope) (any, error) {
 		if resp.Usage.Reasoning > 0 {
 			u.Reasoning = new(resp.Usage.Reasoning)
 		}
-		*p = event.LLMResponsePayload{
+		g.response = event.LLMResponsePayload{
 			Iteration: iter, Content: resp.Content, ToolCallCount: len(calls), Usage: u,
 			StopReason: string(resp.StopReason), DurationMs: dur.Milliseconds(), ResponseSha256: capt.Response.Sha256,
 			ResponseID: resp.ProviderRef, ResponseModel: resp.Model,
@@ -461,7 +442,7 @@ func (a *Agent) routeStage(ctx context.Context, s *flow.Scope, rules []flow.Rule
 	iter, _ := kIteration.Get(s)
 	calls, _ := kLatestToolCalls.Get(s)
 	asked, _ := kWrapUpAsked.Get(s)
-	emitTyped(rs, s, event.AgentRouteDecided, iter, &rs.typed.route, func(p *event.RouteDecided) { *p = event.RouteDecided{Chosen: chosen, Label: label} })
+	rs.emitGrouped(s, evRoute, iter, func(g *iterEvents) { g.route = event.RouteDecided{Chosen: chosen, Label: label} })
 	if len(calls) > 0 && !asked && (chosen == branchWrapUp || chosen == branchFinal) {
 		max, _ := kMaxIterations.Get(s)
 		wrapped := chosen == branchWrapUp
@@ -488,9 +469,7 @@ func (a *Agent) wrapUpStage(ctx context.Context, s *flow.Scope) (any, error) {
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: wrapUpUserText})
 	kHistory.Append(s, msgs...)
 	kWrapUpAsked.Set(s, true)
-	emitTyped(rs, s, event.AgentIterationEnd, iter, &rs.typed.iterEnd, func(p *event.IterationEnd) {
-		*p = event.IterationEnd{IterIndex: iter, ToolCallCount: len(calls)}
-	})
+	rs.emitGrouped(s, evIterEnd, iter, func(g *iterEvents) { g.iterEnd = event.IterationEnd{IterIndex: iter, ToolCallCount: len(calls)} })
 	kIteration.Set(s, iter+1)
 	return nil, nil
 }

@@ -74,24 +74,79 @@ func TestEventsRebuildWhatWasAppended(t *testing.T) {
 	}
 }
 
-// A payload kept in typed form reads back as its value, on every read, and
-// encodes as that value does.
-func TestEventsBoxTypedPayloadsWhenRead(t *testing.T) {
-	slot := &lazyevent.Slot[event.RouteDecided]{V: event.RouteDecided{Chosen: "final", Label: "the model answered"}}
+// testGroup is a group of events as the agent keeps one: a stage and a
+// payload for each of its events.
+type testGroup struct {
+	types  []event.Name
+	stages []string
+	reads  int
+}
+
+func (g *testGroup) GroupEvent(_ lazyevent.Token, k int) (event.Name, string, any) {
+	g.reads++
+	return g.types[k], g.stages[k], event.IterationEnd{IterIndex: k, ToolCallCount: g.reads}
+}
+
+// Grouped events read back with their group's meta and iteration, their
+// own times, and the type, stage and payload the group gives them, built on
+// each read; they interleave with events kept on their own in the order
+// they were appended, and a group or kind that does not exist adds nothing.
+func TestEventsReadGroupsAsTheyWereKept(t *testing.T) {
+	two := 2
+	shared := &event.Meta{RunID: "r1", CompositionPath: []string{"a"}, SessionID: "s"}
+	g := &testGroup{types: []event.Name{event.AgentIterationStart, event.AgentIterationEnd}, stages: []string{"call-llm#2", "tool-calls#4"}}
 	var l Events
-	l.Append(event.Event{Type: event.AgentRouteDecided, Payload: slot, Meta: event.Meta{RunID: "r1"}})
-	for i, ev := range l.All() {
-		if d := cmp.Diff(any(slot.V), ev.Payload); d != "" {
-			t.Errorf("event %d payload (-want +got):\n%s", i, d)
+	l.GrowGrouped(4, 1)
+	l.Append(event.Event{Type: event.AgentTurnStart, Meta: event.Meta{RunID: "r1", CompositionPath: []string{"a"}, SessionID: "s", WallClockMs: 5}})
+	n := l.AddGroup(g, shared, &two)
+	if n != 0 {
+		t.Fatalf("AddGroup = %d, want 0", n)
+	}
+	if !l.AppendGrouped(n, 0, 10, 1) {
+		t.Fatal("AppendGrouped refused event 0 of the group")
+	}
+	l.AppendShared(shared, event.ToolsStart, "between", "tool-calls#4", 11, 2, &two)
+	if !l.AppendGrouped(n, 1, 12, 3) {
+		t.Fatal("AppendGrouped refused event 1 of the group")
+	}
+	for _, bad := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 254}} {
+		if l.AppendGrouped(bad[0], bad[1], 0, 0) {
+			t.Errorf("AppendGrouped(%d, %d) added an event", bad[0], bad[1])
 		}
 	}
-	if d := cmp.Diff(l.At(0), l.Slice()[0]); d != "" {
-		t.Errorf("At and Slice differ:\n%s", d)
+	if l.AddGroup(nil, shared, nil) != -1 || l.AddGroup(g, nil, nil) != -1 {
+		t.Error("AddGroup took a nil group or meta")
 	}
-	got, _ := json.Marshal(l)
-	want, _ := json.Marshal([]event.Event{{Type: event.AgentRouteDecided, Payload: slot.V, Meta: event.Meta{RunID: "r1"}}})
-	if string(got) != string(want) {
-		t.Errorf("JSON = %s\nwant %s", got, want)
+	meta := func(stage string, wall, offset int64, it *int) event.Meta {
+		return event.Meta{RunID: "r1", CompositionPath: []string{"a"}, SessionID: "s", RuntimeStageID: stage, WallClockMs: wall, RunOffsetMs: offset, IterIndex: it}
+	}
+	want := []event.Event{
+		{Type: event.AgentTurnStart, Meta: meta("", 5, 0, nil)},
+		{Type: event.AgentIterationStart, Payload: event.IterationEnd{IterIndex: 0, ToolCallCount: 1}, Meta: meta("call-llm#2", 10, 1, &two)},
+		{Type: event.ToolsStart, Payload: "between", Meta: meta("tool-calls#4", 11, 2, &two)},
+		{Type: event.AgentIterationEnd, Payload: event.IterationEnd{IterIndex: 1, ToolCallCount: 2}, Meta: meta("tool-calls#4", 12, 3, &two)},
+	}
+	if d := cmp.Diff(want, l.Slice()); d != "" {
+		t.Errorf("events differ (-want +got):\n%s", d)
+	}
+	// Read again: the group builds the payloads anew.
+	if got := l.At(3).Payload; got != (event.IterationEnd{IterIndex: 1, ToolCallCount: 3}) {
+		t.Errorf("a second read of event 3 = %v, want it built again", got)
+	}
+	// The turn start's meta, and the group's, which the event appended
+	// with it shares.
+	if l.Len() != 4 || len(l.shared) != 2 {
+		t.Errorf("Len = %d with %d shared metas, want 4 and 2", l.Len(), len(l.shared))
+	}
+	js, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(js, &types); err != nil || len(types) != 4 || types[1].Type != string(event.AgentIterationStart) || types[3].Type != string(event.AgentIterationEnd) {
+		t.Errorf("JSON = %s (%v)", js, err)
 	}
 }
 
