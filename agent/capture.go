@@ -90,24 +90,29 @@ func (rs *runState) spanFirst() int {
 }
 
 // storeRequest keeps body (whose SHA-256 is h): whole, or as the previous
-// request's first shared bytes plus a tail blob.
+// request's first shared bytes, a tail blob, and the previous request's
+// last bytes when body ends as it did (the tool declarations and settings
+// that follow the messages).
 func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	if shared < minSharedPrefix {
 		rs.putBlob(h, body)
 		return
 	}
-	tail := body[shared:]
-	sum := sha256.Sum256(tail)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	_, whole := rs.blobs[h]
+	if _, delta := rs.requests[h]; whole || delta || h == rs.prevHash {
+		return // a body sent before is kept already (and a delta on itself would rebuild nothing)
+	}
+	reuse := sharedSuffix(rs.prevBody[shared:], body[shared:])
+	tail := body[shared : len(body)-reuse]
+	sum := sha256.Sum256(tail)
 	_, th := rs.digests.ref(&sum)
 	rs.putBlobLocked(th, tail)
 	if rs.requests == nil {
 		rs.requests = make(map[string]record.RequestDelta, min(rs.a.cfg.maxIter, 64))
 	}
-	if _, whole := rs.blobs[h]; !whole {
-		rs.requests[h] = record.RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th}
-	}
+	rs.requests[h] = record.RequestDelta{Base: rs.prevHash, Keep: shared, Tail: th, Reuse: reuse}
 }
 
 // lastMessageEnd is the end of the last message's bytes in a request, from
@@ -140,6 +145,19 @@ func sharedPrefix(a, b []byte) int {
 		i += 8
 	}
 	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// sharedSuffix is the length of the longest common suffix of a and b.
+func sharedSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && string(a[len(a)-i-8:len(a)-i]) == string(b[len(b)-i-8:len(b)-i]) {
+		i += 8
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
 		i++
 	}
 	return i

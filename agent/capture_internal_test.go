@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
@@ -82,6 +83,36 @@ func TestCaptureOfAReusedBuffer(t *testing.T) {
 	}
 	if len(rs.requests) != 0 {
 		t.Errorf("%d requests kept as deltas on a buffer that was overwritten", len(rs.requests))
+	}
+}
+
+// The same request sent again, right after itself or later, is kept once:
+// the record holds no delta on itself, and every call's body rebuilds.
+func TestCaptureOfARepeatedRequest(t *testing.T) {
+	rs := &runState{a: &Agent{provider: scripted.New(), cfg: config{capture: record.CaptureFull}}}
+	tools := `],"tools":[{"name":"fetch_logs"}]}`
+	first := `{"messages":[` + strings.Repeat(`"older message",`, 40) + `"question"`
+	second := first + `,"answer"`
+	var sent [][]byte
+	var hashes []string
+	for _, body := range []string{first + tools, second + tools, second + tools, first + tools, second + tools} {
+		b := []byte(body) // a new buffer every call, as most providers do
+		sent = append(sent, b)
+		hashes = append(hashes, rs.capture(len(sent), "m", &llm.Exchange{RequestBody: b}).Request.Sha256)
+		rec := &record.Record{Blobs: rs.blobs, Requests: rs.requests}
+		for h, d := range rs.requests {
+			if d.Base == h {
+				t.Errorf("after call %d: request %s is kept as a delta on itself", len(sent), h)
+			}
+		}
+		for i, h := range hashes {
+			if got, ok := rec.Blob(h); !ok || !bytes.Equal(got, sent[i]) {
+				t.Errorf("after call %d: call %d rebuilt %q (ok %v)", len(sent), i+1, got, ok)
+			}
+		}
+	}
+	if d := rs.requests[hashes[1]]; d.Reuse != len(tools) {
+		t.Errorf("second call: reuse %d, want the %d bytes of the declarations", d.Reuse, len(tools))
 	}
 }
 

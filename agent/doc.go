@@ -24,7 +24,7 @@
 //	res, err := conv.Send(ctx, agent.Input{Message: "What is broken?"})
 //	fmt.Println(res.Answer, res.Iterations)
 //	res, err = conv.Send(ctx, agent.Input{Message: "Since when?"}) // turn 2
-//	rec, _ := json.Marshal(res.Record) // format agentfootprint-go.record/3
+//	rec, _ := json.Marshal(res.Record) // format agentfootprint-go.record/4
 //
 // a.Run(ctx, in) is the one-shot form: a fresh conversation, one turn.
 //

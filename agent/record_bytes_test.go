@@ -6,6 +6,7 @@
 package agent_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -93,7 +94,25 @@ func logsTool(t testing.TB) *tool.Tool {
 // runCalls runs one turn of calls model calls on provider name and returns
 // the record after a JSON round trip, and its encoded size.
 func runCalls(t testing.TB, name string, calls int) (*record.Record, int) {
-	a, err := agent.New(providerFor(t, name, calls), agent.WithTools(logsTool(t)),
+	return runCallsWith(t, name, calls, 0)
+}
+
+// runCallsWith is runCalls with more tools declared beside the one the
+// model calls, each with a description and a schema of a few hundred bytes.
+func runCallsWith(t testing.TB, name string, calls, moreTools int) (*record.Record, int) {
+	tools := []*tool.Tool{logsTool(t)}
+	for i := range moreTools {
+		tools = append(tools, tool.Must(tool.New(fmt.Sprintf("lookup_%d", i),
+			fmt.Sprintf("Look up one record of kind %d by its id, with the fields the caller names, from the primary store.", i),
+			func(_ context.Context, in struct {
+				ID     string   `json:"id" jsonschema:"the record's id"`
+				Fields []string `json:"fields,omitempty" jsonschema:"the fields to return; all when empty"`
+				Region string   `json:"region,omitempty" jsonschema:"the region whose store to read"`
+			}) (string, error) {
+				return in.ID, nil
+			})))
+	}
+	a, err := agent.New(providerFor(t, name, calls), agent.WithTools(tools...),
 		agent.WithSystemPrompt("You read logs page by page."), agent.WithMaxIterations(calls+1))
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +153,11 @@ func TestRebuiltRequestsHashToTheRecordedHash(t *testing.T) {
 						n++
 						if _, whole := rec.Blobs[req.Request.Sha256]; !whole {
 							deltas++
+							// The declarations go out with every call and are kept once.
+							d := rec.Requests[req.Request.Sha256]
+							if tail, _ := rec.Blob(d.Tail); bytes.Contains(tail, []byte("Fetch one page of logs.")) {
+								t.Fatalf("call %d: the tool's declaration is stored again in the request's tail", req.Iteration)
+							}
 						}
 						body, ok := rec.Blob(req.Request.Blob)
 						if !ok {
@@ -176,16 +200,21 @@ func TestRecordGrowsLinearly(t *testing.T) {
 }
 
 // BenchmarkRecordBytes reports the encoded record size and the time of a
-// turn of 1, 10, 50 and 200 model calls (2 KB tool results).
+// turn of 1, 10, 50 and 200 model calls (2 KB tool results), and of 50
+// calls with twelve more tools declared.
 func BenchmarkRecordBytes(b *testing.B) {
-	for _, calls := range []int{1, 10, 50, 200} {
-		b.Run(fmt.Sprintf("calls=%d", calls), func(b *testing.B) {
+	for _, bc := range []struct{ calls, moreTools int }{{1, 0}, {10, 0}, {50, 0}, {200, 0}, {50, 12}} {
+		name := fmt.Sprintf("calls=%d", bc.calls)
+		if bc.moreTools > 0 {
+			name += fmt.Sprintf(",tools=%d", bc.moreTools+1)
+		}
+		b.Run(name, func(b *testing.B) {
 			size := 0
 			for b.Loop() {
-				_, size = runCalls(b, "scripted", calls)
+				_, size = runCallsWith(b, "scripted", bc.calls, bc.moreTools)
 			}
 			b.ReportMetric(float64(size), "record-bytes")
-			b.ReportMetric(float64(size)/float64(calls), "bytes/call")
+			b.ReportMetric(float64(size)/float64(bc.calls), "bytes/call")
 		})
 	}
 }

@@ -49,7 +49,7 @@ const (
 var ErrNoRecord = errors.New("explain: the record is nil or has no commit log")
 
 // Open reads a record: a JSON file written by record.Record.MarshalJSON
-// (format agentfootprint-go.record/3, 2 or 1, blobs inline as base64), or a
+// (format agentfootprint-go.record/4, 3, 2 or 1, blobs inline as base64), or a
 // directory written by WriteDir (record.json plus blobs/<sha256>). Every
 // blob file is checked against its name. It refuses a path that cannot be
 // read, a record that is not one, and a blob whose bytes do not hash to its

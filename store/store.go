@@ -87,7 +87,7 @@ type RunInfo struct {
 // Run is one stored run: its header, the record, the events and the blobs it references.
 type Run struct {
 	RunInfo
-	// Record is the run record JSON (format agentfootprint-go.record/3: manifest, structure,
+	// Record is the run record JSON (format agentfootprint-go.record/4: manifest, structure,
 	// commits, subflows). Kept byte for byte. Required.
 	Record json.RawMessage `json:"record"`
 	// Events is the JSON array of events dispatched during the run ({type, payload, meta}

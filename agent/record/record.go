@@ -24,16 +24,23 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/llm"
 )
 
-// Format is the format id of the record's JSON encoding. Format 3 writes a
-// tool result the model was served once, as the tool message of history:
-// its raw-output blob, when the bytes are the same, is listed by digest in
-// blobsInHistory instead of written, and a tools.result event names it with
-// resultRef ("sha256:<hex>") instead of repeating it; Decode puts both back.
-// Format 2 keeps each model call's request as the bytes it shares with the
-// call before it plus its own tail (Record.Requests), and each call's spans
-// after the ones it shares; format 1 kept every request whole. All three
-// decode.
-const Format = "agentfootprint-go.record/3"
+// Format is the format id of the record's JSON encoding. Format 4 lets a
+// request delta end with bytes of the body before it (reuse): what follows
+// the new messages of a call (the tool declarations, the settings) is the
+// previous call's, and is no longer stored again in every tail. Format 3
+// writes a tool result the model was served once, as the tool message of
+// history: its raw-output blob, when the bytes are the same, is listed by
+// digest in blobsInHistory instead of written, and a tools.result event
+// names it with resultRef ("sha256:<hex>") instead of repeating it; Decode
+// puts both back. Format 2 keeps each model call's request as the bytes it
+// shares with the call before it plus its own tail (Record.Requests), and
+// each call's spans after the ones it shares; format 1 kept every request
+// whole. All four decode.
+const Format = "agentfootprint-go.record/4"
+
+// formatV3 is the format before a request delta could reuse the end of its
+// base body.
+const formatV3 = "agentfootprint-go.record/3"
 
 // formatV2 is the format before blobsInHistory and resultRef.
 const formatV2 = "agentfootprint-go.record/2"
@@ -82,13 +89,17 @@ type Record struct {
 }
 
 // RequestDelta rebuilds a model call's exact request body: the first Keep
-// bytes of the body whose SHA-256 is Base, then the blob Tail. A call's
-// request repeats the conversation the call before it sent, so the record
-// keeps each byte once and grows linearly with the run.
+// bytes of the body whose SHA-256 is Base, then the blob Tail, then the last
+// Reuse bytes of the base body. A call's request repeats the conversation
+// the call before it sent and usually ends as that one did (the tool
+// declarations, the settings), so the record keeps each byte once and grows
+// linearly with the run. Keep and Reuse never cover a byte of the base body
+// twice.
 type RequestDelta struct {
-	Base string `json:"base"`
-	Keep int    `json:"keep"`
-	Tail string `json:"tail"`
+	Base  string `json:"base"`
+	Keep  int    `json:"keep"`
+	Tail  string `json:"tail"`
+	Reuse int    `json:"reuse,omitempty"`
 }
 
 // Manifest describes a run: its id, its legs, who ran it with what, when, and
@@ -247,8 +258,8 @@ func Decode(data []byte) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
-	if j.Format != Format && j.Format != formatV2 && j.Format != formatV1 {
-		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q, %q)", j.Format, Format, formatV2, formatV1)
+	if j.Format != Format && j.Format != formatV3 && j.Format != formatV2 && j.Format != formatV1 {
+		return nil, fmt.Errorf("agent: record: format %q is not %q (or %q, %q, %q)", j.Format, Format, formatV3, formatV2, formatV1)
 	}
 	logJSON, err := logObject(j.RunID, j.ChartID, j.ResumedFrom, j.Commits, j.Subflows)
 	if err != nil {
@@ -347,50 +358,112 @@ func (r *Record) Blob(ref string) ([]byte, bool) {
 	return b, true
 }
 
-// rebuild assembles the request body ref from its chain of deltas: walking
-// back from ref, each step contributes the part of its tail that the wanted
-// length still covers, until a body kept whole supplies the rest. It copies
-// each wanted byte once.
+// rebuild assembles the request body ref from its chain of deltas. It works
+// on byte ranges, not bodies: a range of a delta's body is the part of its
+// tail it covers plus at most one range of the base body before the tail
+// and one after it, so each wanted byte is copied once and no body of the
+// chain is built unless the wanted bytes cover all of it.
 func (r *Record) rebuild(ref string) ([]byte, bool) {
-	var parts [][]byte
-	need := -1 // bytes of the current body still wanted; -1 for all
-	for steps := 0; ; steps++ {
+	n, ok := r.bodyLen(ref)
+	if !ok {
+		return nil, false
+	}
+	// The chain must end at a body kept whole.
+	for at, steps := ref, 0; ; steps++ {
 		if steps > len(r.Requests) {
 			return nil, false // a cycle
 		}
-		if whole, ok := r.Blobs[ref]; ok {
-			if need < 0 || need > len(whole) {
-				need = len(whole)
-			}
-			parts = append(parts, whole[:need])
+		if _, whole := r.Blobs[at]; whole {
 			break
 		}
-		d, ok := r.Requests[ref]
+		d, ok := r.Requests[at]
 		if !ok {
 			return nil, false
 		}
-		tail, ok := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
-		if !ok || d.Keep < 0 {
-			return nil, false
-		}
-		if need < 0 {
-			need = d.Keep + len(tail)
-		}
-		if need > d.Keep {
-			parts = append(parts, tail[:min(need-d.Keep, len(tail))])
-			need = d.Keep
-		}
-		ref = strings.TrimPrefix(d.Base, "sha256:")
+		at = strings.TrimPrefix(d.Base, "sha256:")
 	}
-	n := 0
-	for _, p := range parts {
-		n += len(p)
+	// A piece is the range [lo, hi) of body ref, or, when bytes is set,
+	// those bytes of a tail.
+	type piece struct {
+		ref    string
+		lo, hi int
+		bytes  []byte
 	}
 	out := make([]byte, 0, n)
-	for i := len(parts) - 1; i >= 0; i-- {
-		out = append(out, parts[i]...)
+	// todo holds what is still to copy, the next piece last. A range splits
+	// into at most two ranges one body down the chain, and the bounds they
+	// add are the deltas' Keep and Reuse points, so the pieces stay few.
+	todo := []piece{{ref: ref, hi: n}}
+	limit := 4*(len(r.Requests)+2)*(len(r.Requests)+2) + 16
+	for steps := 0; len(todo) > 0; steps++ {
+		if steps > limit {
+			return nil, false
+		}
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if p.bytes != nil {
+			out = append(out, p.bytes...)
+			continue
+		}
+		if whole, ok := r.Blobs[p.ref]; ok {
+			out = append(out, whole[p.lo:p.hi]...)
+			continue
+		}
+		d := r.Requests[p.ref]
+		tail := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
+		base := strings.TrimPrefix(d.Base, "sha256:")
+		baseLen, ok := r.bodyLen(base)
+		if !ok {
+			return nil, false
+		}
+		mid := d.Keep + len(tail) // where the reused end starts in this body
+		// Pushed in reverse: the base's end, the tail, the base's start.
+		if lo := max(p.lo, mid); lo < p.hi {
+			from := lo - mid + baseLen - d.Reuse
+			todo = append(todo, piece{ref: base, lo: from, hi: from + p.hi - lo})
+		}
+		if lo, hi := max(p.lo, d.Keep), min(p.hi, mid); lo < hi {
+			todo = append(todo, piece{bytes: tail[lo-d.Keep : hi-d.Keep]})
+		}
+		if hi := min(p.hi, d.Keep); p.lo < hi {
+			todo = append(todo, piece{ref: base, lo: p.lo, hi: hi})
+		}
 	}
 	return out, true
+}
+
+// bodyLen is the length of the request body ref rebuilds to, checking that
+// its delta (if it is one) stays inside its base: false for a body the
+// record does not hold or a delta that reaches past its base.
+func (r *Record) bodyLen(ref string) (int, bool) {
+	if whole, ok := r.Blobs[ref]; ok {
+		return len(whole), true
+	}
+	d, ok := r.Requests[ref]
+	if !ok || d.Keep < 0 || d.Reuse < 0 {
+		return 0, false
+	}
+	tail, ok := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
+	if !ok {
+		return 0, false
+	}
+	base := strings.TrimPrefix(d.Base, "sha256:")
+	var baseLen int
+	if whole, ok := r.Blobs[base]; ok {
+		baseLen = len(whole)
+	} else if bd, ok := r.Requests[base]; ok {
+		bt, ok := r.Blobs[strings.TrimPrefix(bd.Tail, "sha256:")]
+		if !ok {
+			return 0, false
+		}
+		baseLen = bd.Keep + len(bt) + bd.Reuse
+	} else {
+		return 0, false
+	}
+	if d.Keep+d.Reuse > baseLen {
+		return 0, false
+	}
+	return d.Keep + len(tail) + d.Reuse, true
 }
 
 // RequestSpans returns every byte span of the request req (a model call's

@@ -73,7 +73,7 @@ func TestLensRefusals(t *testing.T) {
 	}{
 		{[]string{"lens"}, "name one run id, or a record file with --record"},
 		{[]string{"lens", "run-x", "--record", bad}, "name one run id, or a record file with --record"},
-		{[]string{"lens", "--record", bad}, "is not \"agentfootprint-go.record/3\""},
+		{[]string{"lens", "--record", bad}, "is not \"agentfootprint-go.record/4\""},
 		{[]string{"lens", "--record", bad, "--ablation", bad}, "--ablation " + bad},
 		{[]string{"lens", "--serve", "run-x"}, "--serve takes no run"},
 		{[]string{"lens", "--serve", "--addr", "0.0.0.0:7788"}, "reachable from other hosts"},

@@ -94,7 +94,7 @@ func newShowCmd() *cobra.Command {
 			"the run concluded about how far the answer can be trusted, each reason with what it\n" +
 			"means) and the limits block the answer carries. --json prints one object: run (the\n" +
 			"header), standing (null when the run reported none), limits (\"\" when the answer carries\n" +
-			"no block) and record (format agentfootprint-go.record/3, blobs included); `explain FILE`\n" +
+			"no block) and record (format agentfootprint-go.record/4, blobs included); `explain FILE`\n" +
 			"reads that output as it reads a record file.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -37,7 +37,7 @@ func ConversationRuns(turns int) []*store.Run {
 		for i := range 6 {
 			commits = append(commits, fmt.Sprintf(`{"idx":%d,"stage":"step","runtimeStageId":"step#%d","ops":[{"key":"iteration","verb":"set","value":%d}]}`, i, i, i))
 		}
-		record := fmt.Sprintf(`{"format":"agentfootprint-go.record/3","manifest":{"runId":%q,"turnNumber":%d,"complete":true},`+
+		record := fmt.Sprintf(`{"format":"agentfootprint-go.record/4","manifest":{"runId":%q,"turnNumber":%d,"complete":true},`+
 			`"commits":[{"idx":0,"ops":[{"key":"history","verb":"set","value":[%s]}]},%s]}`,
 			id, n, strings.Join(history, ","), strings.Join(commits, ","))
 		var events []string
