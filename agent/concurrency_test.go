@@ -128,3 +128,42 @@ func TestInputsNotMutated(t *testing.T) {
 		t.Error("the conversation shares its history with the caller")
 	}
 }
+
+// Run hands its finished history to the caller: changing any of it (a
+// message, a tool call, the bytes of its arguments) reaches neither the
+// record nor a later run.
+func TestRunHistoryIsTheCallersOwn(t *testing.T) {
+	p := scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "service_status", `{"service":"checkout"}`)}},
+		scripted.Reply{Content: "Checkout is degraded."})
+	a, _ := agent.New(p, agent.WithTools(statusTool(t, nil)))
+	res, err := a.Run(context.Background(), agent.Input{Message: "What is broken?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := json.Marshal(res.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.History
+	if len(h) != 4 || len(h[1].ToolCalls) != 1 {
+		t.Fatalf("history = %+v", h)
+	}
+	h[0].Content = "changed"
+	h[1].ToolCalls[0].Name = "other_tool"
+	h[1].ToolCalls[0].Args[0] = '['
+	h[2].Content = "changed"
+	_ = append(h, llm.Message{Role: llm.RoleUser, Content: "appended"})
+	after, _ := json.Marshal(res.Record)
+	if diff := cmp.Diff(string(before), string(after)); diff != "" {
+		t.Errorf("changing the result's history changed its record (-before +after):\n%s", diff)
+	}
+	p.Reset()
+	again, err := a.Run(context.Background(), agent.Input{Message: "What is broken?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := again.History; g[0].Content != "What is broken?" || string(g[1].ToolCalls[0].Args) != `{"service":"checkout"}` || g[1].ToolCalls[0].Name != "service_status" {
+		t.Errorf("the next run's history = %+v", g)
+	}
+}

@@ -33,6 +33,8 @@ type Conversation struct {
 	identity Identity
 	// err is a bad WithHistory, refused by Send.
 	err error
+	// oneShot marks Run's conversation, which nobody holds after its turn.
+	oneShot bool
 }
 
 // Identity is the caller's identity for a conversation, as the caller
@@ -144,7 +146,7 @@ func (c *Conversation) Send(ctx context.Context, in Input) (*Result, error) {
 	abandoned := c.abandoned
 	c.mu.Unlock()
 
-	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1, given: in.Time, abandoned: abandoned, identity: c.identity}
+	rs := &runState{a: a, start: a.cfg.now(), message: in.Message, turn: 1, given: in.Time, abandoned: abandoned, identity: c.identity, oneShot: c.oneShot}
 	if from != nil {
 		rs.prior = closeOpenCalls(cloneMessages(from.History))
 		rs.turn = userTurns(rs.prior) + 1

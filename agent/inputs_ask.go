@@ -135,7 +135,7 @@ func (l *inputsLayer) argumentRound(cp *pauseCheckpoint, input json.RawMessage) 
 		pi := PauseInfo{Kind: PauseArguments, ToolCallID: first.Calls[0], ToolName: first.Tool, Data: inputslayer.Pause(*last)}
 		next.Flow.PauseData = pi
 		res := &Result{RunID: cp.Flow.RunID, Paused: true, PauseData: &pi}
-		res.seal()
+		res.seal(true)
 		return res, &next, nil, nil
 	}
 	b, err := json.Marshal(repliesInput{Replies: replies})

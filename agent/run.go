@@ -143,7 +143,9 @@ func resumable(cause error) bool {
 // one-shot question. It is safe to call concurrently. To take further turns,
 // start a Conversation with NewConversation and Send to it.
 func (a *Agent) Run(ctx context.Context, in Input) (*Result, error) {
-	return a.NewConversation().Send(ctx, in)
+	c := a.NewConversation()
+	c.oneShot = true
+	return c.Send(ctx, in)
 }
 
 // turnEnd is what a finished leg leaves for its conversation: the
@@ -230,15 +232,29 @@ func (a *Agent) finish(rs *runState, res *flow.Result, err error, from *pauseChe
 		// and nothing after it writes them: the same standing.
 		out.Assessment = rs.standing
 	}
-	out.seal()
+	if h := out.History; rs.oneShot && err == nil && !out.Paused && len(h) > 0 && &h[0] != rs.seedHistory {
+		// Run's conversation ends with this call, and the history of a
+		// finished turn is then an array no one else holds: the history
+		// list's own, which its first append copied away from the seed
+		// commit's value. It is handed to the caller instead of copied. Its
+		// tool calls are the record's (the append ops hold them), so those
+		// are still copied.
+		copyMessages(out.History, out.History)
+		out.History = out.History[:len(out.History):len(out.History)]
+		out.seal(false)
+	} else {
+		out.seal(true)
+	}
 	return out, end, err
 }
 
 // seal fills what a Result derives from its record and history: the
-// caller's copy of the history, the folded standing (unless prepare-final's
-// is kept) and answerCoverage.
-func (r *Result) seal() {
-	r.History = cloneMessages(r.History)
+// caller's copy of the history (unless the caller owns it already), the
+// folded standing (unless prepare-final's is kept) and answerCoverage.
+func (r *Result) seal(copyHistory bool) {
+	if copyHistory {
+		r.History = cloneMessages(r.History)
+	}
 	if r.Assessment == nil {
 		r.Assessment = r.Record.Assessment()
 	}
@@ -324,6 +340,13 @@ func newRunID() string {
 // piece capacity-clipped), three allocations instead of two per call.
 func cloneMessages(ms []llm.Message) []llm.Message {
 	out := make([]llm.Message, len(ms))
+	copyMessages(out, ms)
+	return out
+}
+
+// copyMessages writes ms into out (as long as ms; out may be ms itself) with
+// copies of every tool call and its arguments, as cloneMessages does.
+func copyMessages(out, ms []llm.Message) {
 	ncalls, nargs := 0, 0
 	for _, m := range ms {
 		ncalls += len(m.ToolCalls)
@@ -360,7 +383,6 @@ func cloneMessages(ms []llm.Message) []llm.Message {
 		}
 		out[i] = m
 	}
-	return out
 }
 
 // openCallText answers a call left without a result when a conversation

@@ -107,6 +107,11 @@ type runState struct {
 
 	// filled by the stages for the Result
 	finalHistory []llm.Message
+	// oneShot: the run is Run's, whose conversation ends with it.
+	oneShot bool
+	// seedHistory is the first message of the history the seed stage set:
+	// that array is the seed commit's value.
+	seedHistory *llm.Message
 	lastIter     int
 	// standing is the fold prepare-final made (results layer), or nil; a
 	// completed turn's Result reuses it instead of folding its record again.

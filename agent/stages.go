@@ -37,6 +37,7 @@ func (a *Agent) seedStage(ctx context.Context, s *flow.Scope) (any, error) {
 	kTurnNumber.Set(s, rs.turn)
 	kMaxIterations.Set(s, a.cfg.maxIter)
 	kHistory.Set(s, hist)
+	rs.seedHistory = &hist[0]
 	kIteration.Set(s, 1)
 	kCatalog.Set(s, a.catalog(rs))
 	kCoverage.Set(s, []coverage.DeclaredCoverage{})
