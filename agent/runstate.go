@@ -112,7 +112,7 @@ type runState struct {
 	// seedHistory is the first message of the history the seed stage set:
 	// that array is the seed commit's value.
 	seedHistory *llm.Message
-	lastIter     int
+	lastIter    int
 	// standing is the fold prepare-final made (results layer), or nil; a
 	// completed turn's Result reuses it instead of folding its record again.
 	standing    *assess.Assessment
