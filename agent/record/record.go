@@ -358,112 +358,83 @@ func (r *Record) Blob(ref string) ([]byte, bool) {
 	return b, true
 }
 
-// rebuild assembles the request body ref from its chain of deltas. It works
-// on byte ranges, not bodies: a range of a delta's body is the part of its
-// tail it covers plus at most one range of the base body before the tail
-// and one after it, so each wanted byte is copied once and no body of the
-// chain is built unless the wanted bytes cover all of it.
+// rebuild assembles the request body ref from its chain of deltas, one body
+// down the chain at a time. It holds the ranges of the current body still
+// to copy, each with where its bytes go in the result: the part of a range
+// inside the delta's tail is copied, and what lies before or after the tail
+// becomes a range of the base body. Each wanted byte is copied once, each
+// body of the chain is looked up once, and no body is built whole.
 func (r *Record) rebuild(ref string) ([]byte, bool) {
-	n, ok := r.bodyLen(ref)
+	cur, ok := r.body(ref)
 	if !ok {
 		return nil, false
 	}
-	// The chain must end at a body kept whole.
-	for at, steps := ref, 0; ; steps++ {
+	out := make([]byte, cur.n)
+	type piece struct{ lo, hi, at int } // bytes [lo, hi) of cur go to out[at:]
+	todo, next := []piece{{0, cur.n, 0}}, []piece(nil)
+	for steps := 0; len(todo) > 0; steps++ {
+		if cur.whole != nil || cur.n == 0 {
+			for _, p := range todo {
+				copy(out[p.at:], cur.whole[p.lo:p.hi])
+			}
+			return out, true
+		}
 		if steps > len(r.Requests) {
 			return nil, false // a cycle
 		}
-		if _, whole := r.Blobs[at]; whole {
-			break
-		}
-		d, ok := r.Requests[at]
-		if !ok {
+		base, ok := r.body(cur.base)
+		if !ok || cur.keep+cur.reuse > base.n {
 			return nil, false
 		}
-		at = strings.TrimPrefix(d.Base, "sha256:")
-	}
-	// A piece is the range [lo, hi) of body ref, or, when bytes is set,
-	// those bytes of a tail.
-	type piece struct {
-		ref    string
-		lo, hi int
-		bytes  []byte
-	}
-	out := make([]byte, 0, n)
-	// todo holds what is still to copy, the next piece last. A range splits
-	// into at most two ranges one body down the chain, and the bounds they
-	// add are the deltas' Keep and Reuse points, so the pieces stay few.
-	todo := []piece{{ref: ref, hi: n}}
-	limit := 4*(len(r.Requests)+2)*(len(r.Requests)+2) + 16
-	for steps := 0; len(todo) > 0; steps++ {
-		if steps > limit {
-			return nil, false
+		mid := cur.keep + len(cur.tail) // where the reused end starts
+		next = next[:0]
+		for _, p := range todo {
+			if hi := min(p.hi, cur.keep); p.lo < hi {
+				next = append(next, piece{p.lo, hi, p.at})
+			}
+			if lo, hi := max(p.lo, cur.keep), min(p.hi, mid); lo < hi {
+				copy(out[p.at+lo-p.lo:], cur.tail[lo-cur.keep:hi-cur.keep])
+			}
+			if lo := max(p.lo, mid); lo < p.hi {
+				from := lo - mid + base.n - cur.reuse
+				next = append(next, piece{from, from + p.hi - lo, p.at + lo - p.lo})
+			}
 		}
-		p := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		if p.bytes != nil {
-			out = append(out, p.bytes...)
-			continue
-		}
-		if whole, ok := r.Blobs[p.ref]; ok {
-			out = append(out, whole[p.lo:p.hi]...)
-			continue
-		}
-		d := r.Requests[p.ref]
-		tail := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
-		base := strings.TrimPrefix(d.Base, "sha256:")
-		baseLen, ok := r.bodyLen(base)
-		if !ok {
-			return nil, false
-		}
-		mid := d.Keep + len(tail) // where the reused end starts in this body
-		// Pushed in reverse: the base's end, the tail, the base's start.
-		if lo := max(p.lo, mid); lo < p.hi {
-			from := lo - mid + baseLen - d.Reuse
-			todo = append(todo, piece{ref: base, lo: from, hi: from + p.hi - lo})
-		}
-		if lo, hi := max(p.lo, d.Keep), min(p.hi, mid); lo < hi {
-			todo = append(todo, piece{bytes: tail[lo-d.Keep : hi-d.Keep]})
-		}
-		if hi := min(p.hi, d.Keep); p.lo < hi {
-			todo = append(todo, piece{ref: base, lo: p.lo, hi: hi})
-		}
+		todo, next = next, todo
+		cur = base
 	}
 	return out, true
 }
 
-// bodyLen is the length of the request body ref rebuilds to, checking that
-// its delta (if it is one) stays inside its base: false for a body the
-// record does not hold or a delta that reaches past its base.
-func (r *Record) bodyLen(ref string) (int, bool) {
+// reqBody is one request body of the record, looked up: the bytes of one
+// kept whole, or the parts of its delta; n is its length.
+type reqBody struct {
+	whole       []byte
+	base        string
+	keep, reuse int
+	tail        []byte
+	n           int
+}
+
+// body looks up the request body ref: false for a body the record does
+// not hold, or a delta with a negative length or a missing tail.
+func (r *Record) body(ref string) (reqBody, bool) {
 	if whole, ok := r.Blobs[ref]; ok {
-		return len(whole), true
+		if whole == nil {
+			whole = []byte{}
+		}
+		return reqBody{whole: whole, n: len(whole)}, true
 	}
 	d, ok := r.Requests[ref]
 	if !ok || d.Keep < 0 || d.Reuse < 0 {
-		return 0, false
+		return reqBody{}, false
 	}
 	tail, ok := r.Blobs[strings.TrimPrefix(d.Tail, "sha256:")]
 	if !ok {
-		return 0, false
+		return reqBody{}, false
 	}
-	base := strings.TrimPrefix(d.Base, "sha256:")
-	var baseLen int
-	if whole, ok := r.Blobs[base]; ok {
-		baseLen = len(whole)
-	} else if bd, ok := r.Requests[base]; ok {
-		bt, ok := r.Blobs[strings.TrimPrefix(bd.Tail, "sha256:")]
-		if !ok {
-			return 0, false
-		}
-		baseLen = bd.Keep + len(bt) + bd.Reuse
-	} else {
-		return 0, false
-	}
-	if d.Keep+d.Reuse > baseLen {
-		return 0, false
-	}
-	return d.Keep + len(tail) + d.Reuse, true
+	return reqBody{base: strings.TrimPrefix(d.Base, "sha256:"), keep: d.Keep, reuse: d.Reuse, tail: tail,
+		n: d.Keep + len(tail) + d.Reuse}, true
 }
 
 // RequestSpans returns every byte span of the request req (a model call's
