@@ -43,6 +43,16 @@ type recordWire struct {
 // decodeRecordJSON reads data as encoding/json reads a *Record (the same
 // fields, raw values, and the missing-key refusal of Op.UnmarshalJSON).
 func decodeRecordJSON(data []byte) (*Record, error) {
+	// The form Record's encoder writes is read without reflection
+	// (record_fast.go); any other goes through encoding/json.
+	if w, ok := fastRecordWire(data); ok {
+		return w.record()
+	}
+	return slowRecordJSON(data)
+}
+
+// slowRecordJSON is decodeRecordJSON through encoding/json, for every form.
+func slowRecordJSON(data []byte) (*Record, error) {
 	var w recordWire
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, err
