@@ -237,6 +237,14 @@ func Decode(data []byte) (*Record, error) {
 				// goes to.
 				j.Commits = val
 				return nil
+			case *[]rawEvent:
+				// The form the encoder writes is read without
+				// reflection (events_fast.go); any other by
+				// encoding/json below.
+				if evs, ok := fastEvents(val); ok {
+					j.Events = evs
+					return nil
+				}
 			case *map[string][]byte:
 				b, err := decodeBlobs(val)
 				if err != nil {
