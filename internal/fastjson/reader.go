@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/jsonscan"
 )
 
 // MaxDepth bounds the nesting a Reader follows inside a raw value; deeper
@@ -58,16 +60,7 @@ func (r *Reader) Peek() byte {
 	return 0
 }
 
-func (r *Reader) space() {
-	for r.i < len(r.d) {
-		switch r.d[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *Reader) space() { r.i = jsonscan.SkipSpace(r.d, r.i) }
 
 // next reports whether the byte at the reader is c, and steps past it.
 func (r *Reader) next(c byte) bool {
@@ -392,22 +385,17 @@ func (r *Reader) skipString() bool {
 			if r.i+1 >= len(r.d) {
 				return false
 			}
-			switch r.d[r.i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			if _, ok := jsonscan.Escape(r.d[r.i+1]); ok {
 				r.i += 2
-			case 'u':
-				if len(r.d)-r.i < 6 {
-					return false
-				}
-				for _, h := range r.d[r.i+2 : r.i+6] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return false
-					}
-				}
-				r.i += 6
-			default:
+				continue
+			}
+			if r.d[r.i+1] != 'u' {
 				return false
 			}
+			if _, ok := jsonscan.Hex4(r.d[r.i+2:]); !ok {
+				return false
+			}
+			r.i += 6
 		default:
 			r.i++
 		}
@@ -417,31 +405,7 @@ func (r *Reader) skipString() bool {
 
 // skipNumber steps over a number in JSON's grammar.
 func (r *Reader) skipNumber() bool {
-	r.next('-')
-	switch {
-	case r.next('0'):
-	case r.digits() == 0:
-		return false
-	}
-	if r.next('.') && r.digits() == 0 {
-		return false
-	}
-	if r.next('e') || r.next('E') {
-		if !r.next('+') {
-			r.next('-')
-		}
-		if r.digits() == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// digits steps over decimal digits and says how many there were.
-func (r *Reader) digits() int {
-	start := r.i
-	for r.i < len(r.d) && '0' <= r.d[r.i] && r.d[r.i] <= '9' {
-		r.i++
-	}
-	return r.i - start
+	end, problem := jsonscan.Number(r.d, r.i)
+	r.i = end
+	return problem == ""
 }
