@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/fastjson"
 )
 
 // KeyDecl is a state key declared on a chart with its Go type. Only declared
@@ -44,8 +46,12 @@ type keyKind interface {
 	// fresh returns a committed value as a replay of the log would: a
 	// non-empty list copied into an array of its own, anything else as is.
 	fresh(v any) any
-	decodeValue(raw json.RawMessage) (any, error)
-	decodeTail(raw json.RawMessage) (any, error)
+	// decodeValue and decodeTail read raw JSON as the key's type; checked
+	// says raw is known to be JSON (a decoder has checked it), so a type
+	// that reads itself (json.Unmarshaler) is handed raw directly, with no
+	// second check of the bytes by encoding/json.
+	decodeValue(raw json.RawMessage, checked bool) (any, error)
+	decodeTail(raw json.RawMessage, checked bool) (any, error)
 }
 
 // ValueKey declares a key holding one value of type T. Create it with [Key].
@@ -153,15 +159,25 @@ func (k valueKind[T]) grown(any) int                        { return 0 }
 func (k valueKind[T]) concatAll(any, []any) (any, bool)     { return nil, false }
 func (k valueKind[T]) fresh(v any) any                      { return v }
 
-func (k valueKind[T]) decodeValue(raw json.RawMessage) (any, error) {
+func (k valueKind[T]) decodeValue(raw json.RawMessage, checked bool) (any, error) {
 	var t T
-	if err := json.Unmarshal(raw, &t); err != nil {
+	if err := unmarshal(raw, &t, checked); err != nil {
 		return nil, fmt.Errorf("key %q: %w", k.n, err)
 	}
 	return t, nil
 }
 
-func (k valueKind[T]) decodeTail(json.RawMessage) (any, error) {
+// unmarshal is json.Unmarshal(raw, v); for checked JSON and a v that reads
+// itself, v's UnmarshalJSON is called on raw as encoding/json would call
+// it, without encoding/json checking raw again first.
+func unmarshal(raw []byte, v any, checked bool) error {
+	if u, ok := v.(json.Unmarshaler); ok && checked {
+		return u.UnmarshalJSON(raw)
+	}
+	return json.Unmarshal(raw, v)
+}
+
+func (k valueKind[T]) decodeTail(json.RawMessage, bool) (any, error) {
 	return nil, fmt.Errorf("key %q is not a list but the log appends to it", k.n)
 }
 
@@ -292,16 +308,50 @@ func (k listKind[E]) fresh(v any) any {
 	return out
 }
 
-func (k listKind[E]) decodeValue(raw json.RawMessage) (any, error) {
-	var l []E
-	if err := json.Unmarshal(raw, &l); err != nil {
+func (k listKind[E]) decodeValue(raw json.RawMessage, checked bool) (any, error) {
+	l, err := unmarshalList[E](raw, checked)
+	if err != nil {
 		return nil, fmt.Errorf("key %q: %w", k.n, err)
 	}
 	return l[:len(l):len(l)], nil
 }
 
-func (k listKind[E]) decodeTail(raw json.RawMessage) (any, error) {
-	l, err := k.decodeValue(raw)
+// unmarshalList is json.Unmarshal of raw into a []E; for checked JSON
+// whose elements read themselves (json.Unmarshaler), the array is split
+// here and each element's UnmarshalJSON called on its bytes, as
+// encoding/json would call it.
+func unmarshalList[E any](raw []byte, checked bool) ([]E, error) {
+	var zero E
+	if _, ok := any(&zero).(json.Unmarshaler); ok && checked {
+		r := fastjson.NewReader(raw)
+		l := []E{}
+		var err error
+		split := r.Array(func() bool {
+			b, ok := r.Span()
+			if !ok {
+				return false
+			}
+			var e E
+			if err = any(&e).(json.Unmarshaler).UnmarshalJSON(b); err != nil {
+				return false
+			}
+			l = append(l, e)
+			return true
+		})
+		switch {
+		case err != nil:
+			return nil, err
+		case split && r.Done():
+			return l, nil
+		}
+	}
+	var l []E
+	err := json.Unmarshal(raw, &l)
+	return l, err
+}
+
+func (k listKind[E]) decodeTail(raw json.RawMessage, checked bool) (any, error) {
+	l, err := k.decodeValue(raw, checked)
 	if err != nil {
 		return nil, err
 	}

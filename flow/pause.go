@@ -151,7 +151,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 		if !ok {
 			return nil, &CheckpointError{Field: "state." + k, Reason: "key is not declared on chart " + c.id}
 		}
-		v, err := typedValue(kind, cp.State[k])
+		v, err := typedValue(kind, cp.State[k], false)
 		if err != nil {
 			return nil, &CheckpointError{Field: "state." + k, Reason: err.Error()}
 		}
@@ -219,17 +219,18 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, input json.RawMessag
 }
 
 // typedValue converts a raw JSON value into the key's type, or checks a value
-// that is already a Go value.
-func typedValue(k keyKind, v any) (any, error) {
+// that is already a Go value. checked says a raw value was checked as JSON
+// by the decoder that read it.
+func typedValue(k keyKind, v any, checked bool) (any, error) {
 	if raw, ok := v.(json.RawMessage); ok {
-		return k.decodeValue(raw)
+		return k.decodeValue(raw, checked)
 	}
 	return k.check(v)
 }
 
-func typedTail(k keyKind, v any) (any, error) {
+func typedTail(k keyKind, v any, checked bool) (any, error) {
 	if raw, ok := v.(json.RawMessage); ok {
-		return k.decodeTail(raw)
+		return k.decodeTail(raw, checked)
 	}
 	return k.tail(v)
 }
@@ -242,8 +243,9 @@ func (c *Chart) typedRecord(rec *Record, strict bool) (*Record, error) {
 	return c.typed(rec, strict, false)
 }
 
-// typed is typedRecord; with own set, rec was just decoded and nothing else
-// holds it, so its commits and ops are typed where they are, not copied.
+// typed is typedRecord; with own set, rec was just decoded (each raw value
+// in it checked as JSON) and nothing else holds it, so its commits and ops
+// are typed where they are, not copied.
 func (c *Chart) typed(rec *Record, strict, own bool) (*Record, error) {
 	if err := rec.Validate(); err != nil {
 		return nil, err
@@ -278,9 +280,9 @@ func (c *Chart) typed(rec *Record, strict, own bool) (*Record, error) {
 				var err error
 				switch op.Verb {
 				case VerbSet:
-					op.Value, err = typedValue(k, op.Value)
+					op.Value, err = typedValue(k, op.Value, own)
 				case VerbAppend:
-					op.Value, err = typedTail(k, op.Value)
+					op.Value, err = typedTail(k, op.Value, own)
 				case VerbMerge:
 					if raw, isRaw := op.Value.(json.RawMessage); isRaw {
 						var m map[string]any

@@ -5,7 +5,11 @@
 
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/fastjson"
+)
 
 // UnmarshalJSON reads {"sent":[…],"evicted":[…]}. The form the record
 // writes (no spaces, sent before evicted) is read by hand; any other input
@@ -19,7 +23,7 @@ func (w *HistoryWindow) UnmarshalJSON(data []byte) error {
 		}
 	}
 	type plain HistoryWindow // without this method
-	return json.Unmarshal(data, (*plain)(w))
+	return fastjson.NameAs[plain, HistoryWindow](json.Unmarshal(data, (*plain)(w)))
 }
 
 // cutWindow reads `{"sent":[ints],"evicted":` and returns the indices and

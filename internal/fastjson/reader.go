@@ -14,6 +14,7 @@ package fastjson
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentfootprint/agentfootprint-go/internal/jsonscan"
@@ -289,6 +290,97 @@ func (r *Reader) Raw() (json.RawMessage, bool) {
 	at := len(r.raw)
 	r.raw = append(r.raw, r.d[start:r.i]...)
 	return json.RawMessage(r.raw[at:len(r.raw):len(r.raw)]), true
+}
+
+// Span reads one JSON value, checked as Raw checks it, and returns its
+// bytes in the reader's input, not copied: for a value handed straight to
+// a decoder, while the input is still held.
+func (r *Reader) Span() ([]byte, bool) {
+	start := r.i
+	if !r.skip(0) {
+		return nil, false
+	}
+	return r.d[start:r.i:r.i], true
+}
+
+// Text reads any JSON string and returns what encoding/json decodes it to:
+// escapes resolved, a \u escape of a surrogate that is not half of a pair
+// read as U+FFFD, and each byte that is not part of valid UTF-8 read as
+// U+FFFD too.
+func (r *Reader) Text() (string, bool) {
+	if r.i >= len(r.d) || r.d[r.i] != '"' {
+		return "", false
+	}
+	start := r.i + 1
+	// The usual string needs no decoding: its bytes are the text.
+	for i := start; i < len(r.d); i++ {
+		c := r.d[i]
+		if c == '"' {
+			if body := r.d[start:i]; utf8.Valid(body) {
+				r.i = i + 1
+				return string(body), true
+			}
+			break
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	// The decoded text is at most as long as the quoted bytes (each byte
+	// that is not UTF-8 grows to three, which the builder allows for).
+	end := r.i
+	if !r.skipString() {
+		r.i = end
+		return "", false
+	}
+	end, r.i = r.i, end
+	var b strings.Builder
+	b.Grow(end - start)
+	i := start
+	for i < len(r.d) {
+		c := r.d[i]
+		switch {
+		case c == '"':
+			r.i = i + 1
+			return b.String(), true
+		case c < 0x20:
+			return "", false
+		case c == '\\':
+			if i+1 >= len(r.d) {
+				return "", false
+			}
+			if e, ok := jsonscan.Escape(r.d[i+1]); ok {
+				b.WriteByte(e)
+				i += 2
+				continue
+			}
+			if r.d[i+1] != 'u' {
+				return "", false
+			}
+			u, ok := jsonscan.Hex4(r.d[i+2:])
+			if !ok {
+				return "", false
+			}
+			i += 6
+			if u >= 0xD800 && u < 0xE000 {
+				if pair, ok := jsonscan.SurrogatePair(u, r.d[i:]); ok {
+					u = pair
+					i += 6
+				} else {
+					u = utf8.RuneError
+				}
+			}
+			b.WriteRune(u)
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			i++
+		default:
+			u, n := utf8.DecodeRune(r.d[i:])
+			b.WriteRune(u) // U+FFFD for a byte that starts no rune
+			i += n
+		}
+	}
+	return "", false
 }
 
 // skip steps over one JSON value, false when it is not valid JSON (or is

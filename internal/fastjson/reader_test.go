@@ -109,7 +109,7 @@ func deep(n int) string {
 // is JSON and kept byte for byte, and a string or integer it takes reads as
 // encoding/json reads it.
 func FuzzReader(f *testing.F) {
-	for _, s := range []string{`{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]}`, `"plain"`, `-0`, `12`, `[]`, `{}`, `"é"`, deep(20)} {
+	for _, s := range []string{`"a\"b\\c\/\b\f\n\r\t"`, `"\ud83d\ude00 \ud800 \udc00x \ud800\u0041"`, "\"\xff\xe9t\xc3\xa9\"", `"\u00E9\u00e9"`, `{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]}`, `"plain"`, `-0`, `12`, `[]`, `{}`, `"é"`, deep(20)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -133,6 +133,25 @@ func FuzzReader(f *testing.F) {
 				}
 			}
 		}
+		tr := NewReader(data)
+		if s, ok := tr.Text(); ok && tr.Done() {
+			var want string
+			if err := json.Unmarshal(data, &want); err != nil || want != s {
+				t.Fatalf("Text read %q, encoding/json %q (%v) from %q", s, want, err, data)
+			}
+		} else if !ok {
+			var v string
+			if json.Unmarshal(data, &v) == nil && len(data) > 0 && data[0] == '"' {
+				t.Fatalf("Text gave up on %q, which encoding/json reads as %q", data, v)
+			}
+		}
+		sp := NewReader(data)
+		if span, ok := sp.Span(); ok && sp.Done() {
+			var back json.RawMessage
+			if err := json.Unmarshal(data, &back); err != nil || string(back) != string(span) {
+				t.Fatalf("Span gave %q, encoding/json %q (%v)", span, back, err)
+			}
+		}
 		ir := NewReader(data)
 		if n, ok := ir.Int64(); ok && ir.Done() {
 			var want int64
@@ -141,4 +160,35 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestTextDecodesAsEncodingJSON(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"plain"`, "plain"},
+		{`"tab\there \"quoted\" back\\slash\/"`, "tab\there \"quoted\" back\\slash/"},
+		{`"\u00e9\u00E9"`, "éé"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"\ud800x"`, "\uFFFDx"},                  // a high surrogate alone
+		{`"\udc00\ud800\u0041"`, "\uFFFD\uFFFDA"}, // a low one first, then a high one before a letter
+		{"\"a\xffb\"", "a\uFFFDb"},                // a byte that starts no rune
+	} {
+		r := NewReader([]byte(tc.in))
+		got, ok := r.Text()
+		if !ok || !r.Done() {
+			t.Errorf("Text(%s) gave up", tc.in)
+			continue
+		}
+		var want string
+		if err := json.Unmarshal([]byte(tc.in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want || got != want {
+			t.Errorf("Text(%s) = %q, want %q (encoding/json: %q)", tc.in, got, tc.want, want)
+		}
+	}
+	for _, bad := range []string{`"open`, "\"ctl\x01\"", `"\x"`, `"\u12"`, `'x'`, `12`} {
+		if s, ok := NewReader([]byte(bad)).Text(); ok {
+			t.Errorf("Text(%s) = %q, want a refusal", bad, s)
+		}
+	}
 }
