@@ -4,8 +4,6 @@ package state
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -14,18 +12,6 @@ import (
 )
 
 type plainRequest LLMRequest
-
-// requestBothWays is unitsBothWays for LLMRequest.
-func requestBothWays(data []byte, into LLMRequest) (fast, direct, slow LLMRequest, fastErr, directErr, slowErr error) {
-	fast, direct, slow = into, into, into
-	fastErr = json.Unmarshal(data, &fast)
-	directErr = direct.UnmarshalJSON(data)
-	slowErr = json.Unmarshal(data, (*plainRequest)(&slow))
-	if slowErr != nil {
-		slowErr = errors.New(strings.ReplaceAll(slowErr.Error(), "plainRequest", "LLMRequest"))
-	}
-	return
-}
 
 func TestLLMRequestReadsTheRecordedForm(t *testing.T) {
 	for _, in := range []LLMRequest{
@@ -69,20 +55,6 @@ func FuzzLLMRequestJSON(f *testing.F) {
 		if prefilled {
 			into = LLMRequest{Iteration: 9, Model: "before", Request: CapturedBody{Bytes: 4}, Spans: []llm.Span{{Unit: "x"}}}
 		}
-		fast, direct, slow, ferr, derr, serr := requestBothWays(data, into)
-		if fmt.Sprint(ferr) != fmt.Sprint(serr) {
-			t.Fatalf("%q: errors differ: %v / %v", data, ferr, serr)
-		}
-		if d := cmp.Diff(slow, fast); d != "" {
-			t.Fatalf("%q reads differently (-encoding/json +UnmarshalJSON):\n%s", data, d)
-		}
-		if json.Valid(data) {
-			if (derr == nil) != (serr == nil) {
-				t.Fatalf("%q: called directly: %v, encoding/json: %v", data, derr, serr)
-			}
-			if d := cmp.Diff(slow, direct); d != "" {
-				t.Fatalf("%q reads differently called directly (-encoding/json +UnmarshalJSON):\n%s", data, d)
-			}
-		}
+		sameAsEncodingJSON(t, data, into, func(b []byte, v *LLMRequest) error { return json.Unmarshal(b, (*plainRequest)(v)) }, "plainRequest", "LLMRequest")
 	})
 }

@@ -4,9 +4,6 @@ package state
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -14,21 +11,6 @@ import (
 )
 
 type plainUnits ContextUnits
-
-// unitsBothWays decodes data into a copy of into with ContextUnits'
-// UnmarshalJSON, with it called directly (as a reader of checked JSON calls
-// it) and with plain encoding/json; the last error reads as it did before
-// the type had the method.
-func unitsBothWays(data []byte, into ContextUnits) (fast, direct, slow ContextUnits, fastErr, directErr, slowErr error) {
-	fast, direct, slow = into, into, into
-	fastErr = json.Unmarshal(data, &fast)
-	directErr = direct.UnmarshalJSON(data)
-	slowErr = json.Unmarshal(data, (*plainUnits)(&slow))
-	if slowErr != nil {
-		slowErr = errors.New(strings.ReplaceAll(slowErr.Error(), "plainUnits", "ContextUnits"))
-	}
-	return
-}
 
 func TestContextUnitsReadTheRecordedForm(t *testing.T) {
 	yes := true
@@ -57,10 +39,10 @@ func TestContextUnitsReadTheRecordedForm(t *testing.T) {
 	}
 	empty := ContextUnits{Units: []inject.Entry{}, History: HistoryWindow{Sent: []int{}, Evicted: []Evicted{}}}
 	b, _ = json.Marshal(empty)
-	fast, _, slow, ferr, _, serr := unitsBothWays(b, ContextUnits{})
-	if ferr != nil || serr != nil || cmp.Diff(slow, fast) != "" {
-		t.Errorf("%s: %v / %v, (-encoding/json +hand-read):\n%s", b, ferr, serr, cmp.Diff(slow, fast))
+	if _, ok := readContextUnits(b); !ok {
+		t.Fatalf("the hand reader gave up on %s", b)
 	}
+	sameAsEncodingJSON(t, b, ContextUnits{}, func(b []byte, v *ContextUnits) error { return json.Unmarshal(b, (*plainUnits)(v)) }, "plainUnits", "ContextUnits")
 }
 
 // FuzzContextUnitsJSON checks that ContextUnits' own reader reads every
@@ -86,20 +68,6 @@ func FuzzContextUnitsJSON(f *testing.F) {
 		if prefilled {
 			into = ContextUnits{Iteration: 9, Units: []inject.Entry{{ID: "before"}}, History: HistoryWindow{Sent: []int{4}}}
 		}
-		fast, direct, slow, ferr, derr, serr := unitsBothWays(data, into)
-		if fmt.Sprint(ferr) != fmt.Sprint(serr) {
-			t.Fatalf("%q: errors differ: %v / %v", data, ferr, serr)
-		}
-		if d := cmp.Diff(slow, fast); d != "" {
-			t.Fatalf("%q reads differently (-encoding/json +UnmarshalJSON):\n%s", data, d)
-		}
-		if json.Valid(data) {
-			if (derr == nil) != (serr == nil) {
-				t.Fatalf("%q: called directly: %v, encoding/json: %v", data, derr, serr)
-			}
-			if d := cmp.Diff(slow, direct); d != "" {
-				t.Fatalf("%q reads differently called directly (-encoding/json +UnmarshalJSON):\n%s", data, d)
-			}
-		}
+		sameAsEncodingJSON(t, data, into, func(b []byte, v *ContextUnits) error { return json.Unmarshal(b, (*plainUnits)(v)) }, "plainUnits", "ContextUnits")
 	})
 }
