@@ -107,7 +107,7 @@ func (rs *runState) storeRequest(h string, body []byte, shared int) {
 	reuse := sharedSuffix(rs.prevBody[shared:], body[shared:])
 	tail := body[shared : len(body)-reuse]
 	sum := sha256.Sum256(tail)
-	_, th := rs.digests.ref(&sum)
+	_, th := rs.digestLocked(&sum)
 	rs.putBlobLocked(th, tail)
 	if rs.requests == nil {
 		rs.requests = make(map[string]record.RequestDelta, min(rs.a.cfg.maxIter, 64))

@@ -194,3 +194,28 @@ func TestPrefixHasherWipeKeepsNothing(t *testing.T) {
 		t.Fatalf("after wipe: %x, want %x", got, want)
 	}
 }
+
+// A run's first digest buffer is sized from the agent's last run: after a
+// run of three digests the next run's first buffer holds about three, not
+// the default for a ten-call turn.
+func TestFirstDigestBufferFollowsTheLastRun(t *testing.T) {
+	a := &Agent{provider: scripted.New(), cfg: config{capture: record.CaptureFull}}
+	first := &runState{a: a}
+	for i := range 3 {
+		sum := sha256.Sum256([]byte{byte(i)})
+		first.digest(&sum)
+	}
+	if got := first.digests.b.Cap(); got < digestsPerBuffer*refLen {
+		t.Fatalf("a run with no history started a buffer of %d bytes, want the default %d", got, digestsPerBuffer*refLen)
+	}
+	a.sizes.keep(first)
+	next := &runState{a: a}
+	sum := sha256.Sum256([]byte("next"))
+	ref, _ := next.digest(&sum)
+	if got := next.digests.b.Cap(); got < 3*refLen || got >= digestsPerBuffer*refLen {
+		t.Errorf("after a run of 3 digests the first buffer holds %d bytes, want about %d", got, 3*refLen)
+	}
+	if ref != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Errorf("reference %q", ref)
+	}
+}

@@ -232,7 +232,7 @@ func (rs *runState) blobRef(b []byte) string {
 	sum := sha256.Sum256(b)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	ref, h := rs.digests.ref(&sum)
+	ref, h := rs.digestLocked(&sum)
 	rs.putBlobLocked(h, b)
 	return ref
 }
@@ -245,7 +245,7 @@ func (rs *runState) blobRefText(text string) string {
 	b := rs.blobBytes.take(len(text), rs.blobFirst(), blobChunk)
 	copy(b, text)
 	sum := sha256.Sum256(b)
-	ref, h := rs.digests.ref(&sum)
+	ref, h := rs.digestLocked(&sum)
 	rs.initBlobs()
 	if _, ok := rs.blobs[h]; ok {
 		rs.blobBytes.giveBack(b)
@@ -260,6 +260,16 @@ func (rs *runState) blobRefText(text string) string {
 func (rs *runState) digest(sum *[sha256.Size]byte) (ref, h string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	return rs.digestLocked(sum)
+}
+
+// digestLocked is digest for a caller that holds rs.mu. The run's first
+// digest sizes the first buffer from the agent's last run, so a short turn
+// does not start one made for ten model calls.
+func (rs *runState) digestLocked(sum *[sha256.Size]byte) (ref, h string) {
+	if rs.digests.n == 0 {
+		rs.digests.first = int(rs.a.sizes.digests.Load())
+	}
 	return rs.digests.ref(sum)
 }
 
@@ -303,7 +313,6 @@ func (rs *runState) initBlobs() {
 			n = min(8+3*rs.a.cfg.maxIter, 128)
 		}
 		rs.blobs = make(map[string][]byte, n)
-		rs.digests.first = int(rs.a.sizes.digests.Load())
 	}
 }
 
