@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/jsonscan"
 )
 
 // members calls fn with the key and the raw value of each member of the
@@ -207,10 +209,7 @@ var errNotPlain = errors.New("record: not the plain form")
 // plainString reports a string body without escapes or control bytes,
 // which JSON reads as the bytes themselves.
 func plainString(s []byte) bool {
-	for _, c := range s {
-		if c == '\\' || c < 0x20 {
-			return false
-		}
-	}
-	return true
+	// s is a body whose end stringEnd found, so a quote in it comes after
+	// a backslash, where Plain has already stopped.
+	return jsonscan.Plain(s, 0) == len(s)
 }

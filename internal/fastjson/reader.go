@@ -182,25 +182,17 @@ func (r *Reader) strBytes() ([]byte, bool) {
 	if !r.next('"') {
 		return nil, false
 	}
-	start, ascii := r.i, true
-	for r.i < len(r.d) {
-		c := r.d[r.i]
-		switch {
-		case c == '"':
-			body := r.d[start:r.i]
-			if !ascii && !utf8.Valid(body) {
-				return nil, false
-			}
-			r.i++
-			return body, true
-		case c == '\\' || c < 0x20:
-			return nil, false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-		r.i++
+	start := r.i
+	r.i = jsonscan.Plain(r.d, start)
+	if r.i >= len(r.d) || r.d[r.i] != '"' {
+		return nil, false
 	}
-	return nil, false
+	body := r.d[start:r.i]
+	if !utf8.Valid(body) {
+		return nil, false
+	}
+	r.i++
+	return body, true
 }
 
 // Str reads a string without escapes, as a string of its own.
@@ -313,17 +305,10 @@ func (r *Reader) Text() (string, bool) {
 	}
 	start := r.i + 1
 	// The usual string needs no decoding: its bytes are the text.
-	for i := start; i < len(r.d); i++ {
-		c := r.d[i]
-		if c == '"' {
-			if body := r.d[start:i]; utf8.Valid(body) {
-				r.i = i + 1
-				return string(body), true
-			}
-			break
-		}
-		if c == '\\' || c < 0x20 {
-			break
+	if i := jsonscan.Plain(r.d, start); i < len(r.d) && r.d[i] == '"' {
+		if body := r.d[start:i]; utf8.Valid(body) {
+			r.i = i + 1
+			return string(body), true
 		}
 	}
 	// The decoded text is at most as long as the quoted bytes (each byte
@@ -338,14 +323,27 @@ func (r *Reader) Text() (string, bool) {
 	b.Grow(end - start)
 	i := start
 	for i < len(r.d) {
-		c := r.d[i]
-		switch {
-		case c == '"':
+		// Copy the run up to the next quote, backslash or control byte
+		// whole; bytes that start no rune become U+FFFD.
+		if j := jsonscan.Plain(r.d, i); j > i {
+			seg := r.d[i:j]
+			if utf8.Valid(seg) {
+				b.Write(seg)
+			} else {
+				for len(seg) > 0 {
+					u, n := utf8.DecodeRune(seg)
+					b.WriteRune(u)
+					seg = seg[n:]
+				}
+			}
+			i = j
+			continue
+		}
+		switch r.d[i] {
+		case '"':
 			r.i = i + 1
 			return b.String(), true
-		case c < 0x20:
-			return "", false
-		case c == '\\':
+		case '\\':
 			if i+1 >= len(r.d) {
 				return "", false
 			}
@@ -371,13 +369,8 @@ func (r *Reader) Text() (string, bool) {
 				}
 			}
 			b.WriteRune(u)
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			i++
-		default:
-			u, n := utf8.DecodeRune(r.d[i:])
-			b.WriteRune(u) // U+FFFD for a byte that starts no rune
-			i += n
+		default: // a control byte
+			return "", false
 		}
 	}
 	return "", false
@@ -465,15 +458,16 @@ func (r *Reader) skipString() bool {
 	if !r.next('"') {
 		return false
 	}
-	for r.i < len(r.d) {
-		c := r.d[r.i]
-		switch {
-		case c == '"':
+	for {
+		r.i = jsonscan.Plain(r.d, r.i)
+		if r.i >= len(r.d) {
+			return false
+		}
+		switch r.d[r.i] {
+		case '"':
 			r.i++
 			return true
-		case c < 0x20:
-			return false
-		case c == '\\':
+		case '\\':
 			if r.i+1 >= len(r.d) {
 				return false
 			}
@@ -488,11 +482,10 @@ func (r *Reader) skipString() bool {
 				return false
 			}
 			r.i += 6
-		default:
-			r.i++
+		default: // a control byte
+			return false
 		}
 	}
-	return false
 }
 
 // skipNumber steps over a number in JSON's grammar.

@@ -1,9 +1,15 @@
 // Package jsonscan holds the lexical pieces of JSON that the repository's hand-written readers
 // share: skipping whitespace, the number grammar, the one-letter escapes, the four hex digits of
-// a \u escape and the joining of a UTF-16 surrogate pair. Each reader keeps its own policy on top
+// a \u escape, the joining of a UTF-16 surrogate pair, and finding where a string's plain
+// bytes stop. Each reader keeps its own policy on top
 // (what values it builds, whether it trusts or checks the syntax, what it does with invalid
 // UTF-8 and lone surrogates, how deep it lets documents nest, and the shape of its errors).
 package jsonscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // SkipSpace returns the offset of the first byte at or after pos that is not JSON whitespace
 // (space, tab, line feed, carriage return), or len(data).
@@ -118,4 +124,37 @@ func SurrogatePair(hi rune, rest []byte) (r rune, ok bool) {
 		return 0, false
 	}
 	return (hi-0xD800)<<10 + (lo - 0xDC00) + 0x10000, true
+}
+
+// Plain returns the offset of the first byte at or after pos that ends the plain part of a
+// string body: a quote, a backslash or a control byte (below 0x20), or len(data) when there is
+// none. The bytes before it are the string's text as they stand.
+//
+// It reads eight bytes at a time. In each word, a byte below 0x20 sets its top bit in
+// w-0x20…20 &^ w, and a byte equal to c does the same in v-0x01…01 &^ v with v = w^c…c. A
+// borrow can mark a later byte falsely but only after a byte that truly matched, so the lowest
+// marked byte of the word (the first in the data, as the word is read little-endian) is the
+// answer.
+func Plain(data []byte, pos int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for pos+8 <= len(data) {
+		w := binary.LittleEndian.Uint64(data[pos:])
+		q := w ^ ('"' * ones)
+		b := w ^ ('\\' * ones)
+		m := ((w - 0x20*ones) &^ w) | ((q - ones) &^ q) | ((b - ones) &^ b)
+		if m &= highs; m != 0 {
+			return pos + bits.TrailingZeros64(m)/8
+		}
+		pos += 8
+	}
+	for pos < len(data) {
+		if c := data[pos]; c == '"' || c == '\\' || c < 0x20 {
+			return pos
+		}
+		pos++
+	}
+	return pos
 }

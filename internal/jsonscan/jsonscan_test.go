@@ -136,3 +136,47 @@ func FuzzSurrogatePair(f *testing.F) {
 		}
 	})
 }
+
+// plainByBytes is Plain one byte at a time, the rule it must agree with.
+func plainByBytes(data []byte, pos int) int {
+	for ; pos < len(data); pos++ {
+		if c := data[pos]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return pos
+}
+
+func TestPlain(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		pos  int
+		want int
+	}{
+		{"", 0, 0}, {"abc", 0, 3}, {`ab"c`, 0, 2}, {`ab\c`, 0, 2}, {"ab\x1fc", 0, 2},
+		{"0123456789abcdef", 0, 16}, {`0123456"89abcdef`, 0, 7}, {`01234567"9abcdef`, 0, 8},
+		{"01234567\t9ab\"", 3, 8}, {`"x"`, 1, 2}, {"\x00\x00", 0, 0},
+		// Bytes that sit next to the matched values, and bytes with the top bit set, stay plain.
+		{"!#[]\x20\x21\x7f\x80\xff\xe2\x82\xac!!!!\x1f", 0, 16},
+		// A byte just past a match would be marked by the borrow; the first one wins.
+		{"aaaa\x00\x20aa", 0, 4}, {"aaaaaa\x1f\x20", 0, 6}, {"a\"#\"####", 0, 1},
+	} {
+		if got := Plain([]byte(tc.in), tc.pos); got != tc.want {
+			t.Errorf("Plain(%q, %d) = %d, want %d", tc.in, tc.pos, got, tc.want)
+		}
+	}
+}
+
+// FuzzPlain: Plain finds the byte the one-at-a-time rule finds, from every start.
+func FuzzPlain(f *testing.F) {
+	for _, s := range []string{"", "plain text that runs past eight bytes", "tab\there", `a\"b`, "\x1f\x20\x21\x22", "\xff\xfe\x80\x7f\x5c\x5b\x5d\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for pos := 0; pos <= len(data) && pos < 17; pos++ {
+			if got, want := Plain(data, pos), plainByBytes(data, pos); got != want {
+				t.Fatalf("Plain(%q, %d) = %d, want %d", data, pos, got, want)
+			}
+		}
+	})
+}
