@@ -33,7 +33,10 @@ func tokenize(s string) []string {
 	// One pass over s: each run of letters and digits (after lower-casing)
 	// is built in buf, then checked against the stop list and the tokens
 	// already seen without making a string, so a long text costs one string
-	// per distinct token.
+	// per distinct token. A word met before (the usual case in a long
+	// text) costs one lookup in words, which holds each word as it was
+	// read, before the stop list and the folding.
+	words := map[string]bool{}
 	seen := map[string]bool{}
 	var out []string
 	var buf []byte
@@ -43,14 +46,22 @@ func tokenize(s string) []string {
 		}
 		f := buf
 		buf = buf[:0]
-		if stopWords[string(f)] {
+		if words[string(f)] {
+			return
+		}
+		word := string(f)
+		words[word] = true
+		if stopWords[word] {
 			return
 		}
 		if f[len(f)-1] == 's' && utf8.RuneCount(f) > 3 {
 			f = f[:len(f)-1]
 		}
 		if !seen[string(f)] {
-			t := string(f)
+			t := word
+			if len(f) < len(word) {
+				t = word[:len(f)]
+			}
 			seen[t] = true
 			out = append(out, t)
 		}
