@@ -219,12 +219,15 @@ func decodePause(raw json.RawMessage) (*pauseCheckpoint, error) {
 	if string(raw) == "null" {
 		return nil, nil
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, &CheckpointError{Field: "pause", Reason: "not a JSON object"}
-	}
+	// The whole pause is decoded first; only when that fails is it split
+	// into fields to name the one that does not decode, so a good pause is
+	// read once rather than once per layer of decoding.
 	var p pauseCheckpoint
-	if err := json.Unmarshal(raw, &p); err != nil {
+	if err := p.UnmarshalJSON(raw); err != nil {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return nil, &CheckpointError{Field: "pause", Reason: "not a JSON object"}
+		}
 		for _, k := range []string{"version", "flow", "message", "turn", "blobs", "requests", "events", "droppedEvents", "argumentReplies"} {
 			v, ok := fields[k]
 			if !ok {

@@ -25,11 +25,14 @@ func FuzzLoadConversation(f *testing.F) {
 	f.Add([]byte(`{"history":7}`))
 	// A real paused conversation, so the pause's fields get mutated too.
 	f.Add(pausedCheckpoint(f))
+	// One agent serves every input: an Agent is immutable, so what one
+	// input loads cannot leak into the next, and building it (its tool's
+	// schema) once keeps each input's cost to the loading under test.
+	a, err := agent.New(scripted.New(), agent.WithTools(approvalTool(f, nil)))
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := agent.New(scripted.New(), agent.WithTools(approvalTool(t, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
 		conv, err := a.LoadConversation(data)
 		if err != nil {
 			if conv != nil {
