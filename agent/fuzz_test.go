@@ -27,12 +27,15 @@ func FuzzLoadConversation(f *testing.F) {
 	f.Add(pausedCheckpoint(f))
 	// One agent serves every input: an Agent is immutable, so what one
 	// input loads cannot leak into the next, and building it (its tool's
-	// schema) once keeps each input's cost to the loading under test.
-	a, err := agent.New(scripted.New(), agent.WithTools(approvalTool(f, nil)))
+	// schema) once keeps each input's cost to the loading under test. The
+	// empty script is rewound per input so its kept requests do not pile up.
+	p := scripted.New()
+	a, err := agent.New(p, agent.WithTools(approvalTool(f, nil)))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		p.Reset()
 		conv, err := a.LoadConversation(data)
 		if err != nil {
 			if conv != nil {
