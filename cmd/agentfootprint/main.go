@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	deferFirstCollection(firstCollectionAt)
 	if err := newRootCmd().Execute(); err != nil {
 		os.Exit(exitCode(err))
 	}
