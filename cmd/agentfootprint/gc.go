@@ -15,7 +15,7 @@ const firstCollectionAt = 32 << 20
 // then gives it back the settings it had (GOGC=100 unless the program changed them). A
 // command that reads a stored run allocates most of what it will ever hold in its first few
 // milliseconds, and the runtime would otherwise collect several times on the way to a heap
-// it keeps anyway; for `explain` on a 200-call run that is a fifth of its CPU time.
+// it keeps anyway; for `explain` on a 200-call run that is about a quarter of its CPU time.
 //
 // It leaves the collector alone when GOGC or GOMEMLIMIT is set, so a user's choice wins.
 // It is called from main only: tests build the command tree in their own process and keep
@@ -28,6 +28,7 @@ func deferFirstCollection(limit int64) {
 	memLimit := debug.SetMemoryLimit(limit)
 	// The first collection, started by the limit, finds the sentinel unreachable and queues
 	// the cleanup, which restores the settings; every later collection is paced as usual.
+	// The limit goes back first, so whoever sees GOGC restored sees the limit lifted too.
 	sentinel := new([64]byte)
 	runtime.AddCleanup(sentinel, func(struct{}) {
 		debug.SetMemoryLimit(memLimit)
