@@ -19,30 +19,34 @@ func Of(log *flow.Record, req state.LLMRequest) []llm.Span {
 	if req.SpansKept == 0 || log == nil {
 		return slices.Clone(req.Spans)
 	}
-	var calls []state.LLMRequest
+	// The calls are folded in log order into one list of our own, until
+	// the call that is req. A call keeps the first SpansKept spans of the
+	// list as the call before it left it and adds its own after them, so
+	// the list is cut and appended to in place: each span is copied about
+	// once, not once per later call.
+	var spans []llm.Span
+	first := true
 	for _, c := range log.Commits {
 		for _, op := range c.Ops {
-			if op.Key == state.KeyLLMRequest.KeyName() && op.Verb == flow.VerbSet {
-				if v, ok := op.Value.(state.LLMRequest); ok {
-					calls = append(calls, v)
-				}
+			if op.Key != state.KeyLLMRequest.KeyName() || op.Verb != flow.VerbSet {
+				continue
+			}
+			v, ok := op.Value.(state.LLMRequest)
+			if !ok {
+				continue
+			}
+			kept := v.SpansKept
+			if first || kept > len(spans) {
+				// The first call stands alone; so does a call that keeps
+				// more than the chain has (not a chain this log resolves).
+				kept = 0
+			}
+			first = false
+			spans = append(spans[:kept], v.Spans...)
+			if v.Iteration == req.Iteration && v.Request.Sha256 == req.Request.Sha256 && v.SpansKept == req.SpansKept && len(v.Spans) == len(req.Spans) {
+				return spans
 			}
 		}
 	}
-	at := slices.IndexFunc(calls, func(c state.LLMRequest) bool {
-		return c.Iteration == req.Iteration && c.Request.Sha256 == req.Request.Sha256 && c.SpansKept == req.SpansKept && len(c.Spans) == len(req.Spans)
-	})
-	if at < 0 {
-		return slices.Clone(req.Spans)
-	}
-	spans := slices.Clone(calls[0].Spans)
-	for i := 1; i <= at; i++ {
-		c := calls[i]
-		if c.SpansKept > len(spans) {
-			spans = nil // not a chain this log can resolve: the call's own
-			c.SpansKept = 0
-		}
-		spans = append(spans[:c.SpansKept:c.SpansKept], c.Spans...)
-	}
-	return spans
+	return slices.Clone(req.Spans)
 }

@@ -3,6 +3,8 @@
 package reqspans
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
@@ -47,6 +49,48 @@ func TestOf(t *testing.T) {
 	} {
 		if diff := cmp.Diff(c.want, Of(c.log, c.req)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestOfLongChain resolves every call of a chain whose calls keep fewer
+// spans than the list holds (a window dropped old messages), so the list is
+// cut back and refilled, and checks the log's own values are left as they
+// were.
+func TestOfLongChain(t *testing.T) {
+	var log flow.Record
+	var calls []state.LLMRequest
+	var want [][]llm.Span
+	var list []llm.Span
+	for i := range 60 {
+		kept := 0
+		switch {
+		case i == 0:
+		case i%7 == 0:
+			kept = len(list) / 2 // drops the newer half
+		default:
+			kept = len(list)
+		}
+		own := []llm.Span{span(fmt.Sprintf("history/%d", i), 100*i), span(fmt.Sprintf("tool/%d", i), 100*i+50)}
+		c := call(i+1, fmt.Sprintf("h%d", i), kept, own...)
+		list = append(slices.Clone(list[:kept]), own...)
+		calls = append(calls, c)
+		want = append(want, list)
+		log.Commits = append(log.Commits, &flow.Commit{Idx: i, Ops: []flow.Op{state.KeyLLMRequest.SetOp(c)}})
+	}
+	before := make([][]llm.Span, len(calls))
+	for i, c := range calls {
+		before[i] = slices.Clone(c.Spans)
+	}
+	for i, c := range calls {
+		if diff := cmp.Diff(want[i], Of(&log, c)); diff != "" {
+			t.Errorf("call %d (-want +got):\n%s", i, diff)
+		}
+	}
+	for i, cm := range log.Commits {
+		got := cm.Ops[0].Value.(state.LLMRequest).Spans
+		if diff := cmp.Diff(before[i], got); diff != "" {
+			t.Errorf("Of changed the log's call %d (-before +after):\n%s", i, diff)
 		}
 	}
 }
