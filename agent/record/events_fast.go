@@ -11,9 +11,10 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/internal/fastjson"
 )
 
-// fastEvents reads data, the record's "events" member; false when it is not
-// in the form the reader takes.
-func fastEvents(data []byte) ([]rawEvent, bool) {
+// fastEvents reads data, the record's "events" member, and hands add each
+// event in order; false when data is not in the form the reader takes (add
+// has then been handed the events before the place it gave up at).
+func fastEvents(data []byte, add func(rawEvent)) bool {
 	r := fastjson.NewReader(data)
 	// ints holds the meta's iteration and turn numbers, which the meta
 	// points to: a few arrays instead of one allocation an event.
@@ -25,7 +26,6 @@ func fastEvents(data []byte) ([]rawEvent, bool) {
 		ints = append(ints, n)
 		return &ints[len(ints)-1]
 	}
-	out := []rawEvent{}
 	ok := r.Array(func() bool {
 		var e rawEvent
 		ok := r.Object(func(name []byte) bool {
@@ -42,10 +42,12 @@ func fastEvents(data []byte) ([]rawEvent, bool) {
 			}
 			return ok
 		})
-		out = append(out, e)
+		if ok {
+			add(e)
+		}
 		return ok
 	})
-	return out, ok && r.Done()
+	return ok && r.Done()
 }
 
 // fastMeta reads an event's meta into m; at gives the pointer for a number.

@@ -11,7 +11,8 @@ import (
 // through encoding/json, as Decode does, each as the events' types, raw
 // payloads and metas.
 func ReadEventsBothWays(data []byte) (fast []event.Event, fastOK bool, slow []event.Event, slowErr error) {
-	if evs, ok := fastEvents(data); ok {
+	var evs []rawEvent
+	if fastEvents(data, func(e rawEvent) { evs = append(evs, e) }) {
 		fast, fastOK = asEvents(evs), true
 	}
 	var raw []rawEvent

@@ -207,7 +207,8 @@ func Decode(data []byte) (*Record, error) {
 		Blobs         map[string][]byte
 		InHistory     []string
 		Requests      map[string]RequestDelta
-		Events        []rawEvent
+		Events        Events
+		restore       []int // the events Decode restores once the log is read
 		DroppedEvents int
 		RunID         string
 		ChartID       string
@@ -237,14 +238,13 @@ func Decode(data []byte) (*Record, error) {
 				// goes to.
 				j.Commits = val
 				return nil
-			case *[]rawEvent:
-				// The form the encoder writes is read without
-				// reflection (events_fast.go); any other by
-				// encoding/json below.
-				if evs, ok := fastEvents(val); ok {
-					j.Events = evs
-					return nil
+			case *Events:
+				evs, restore, err := decodeEvents(val)
+				if err != nil {
+					return fmt.Errorf("%s: %w", f.name, err)
 				}
+				j.Events, j.restore = evs, restore
+				return nil
 			case *map[string][]byte:
 				b, err := decodeBlobs(val)
 				if err != nil {
@@ -291,16 +291,49 @@ func Decode(data []byte) (*Record, error) {
 	if len(j.InHistory) > 0 {
 		blobs = heldOnce().restoreBlobs(blobs, j.InHistory)
 	}
-	var evs Events
-	evs.Grow(len(j.Events))
-	for _, e := range j.Events {
-		p := e.Payload
-		if e.Type == event.ToolsResult && bytes.Contains(p, []byte(`"resultRef":`)) {
-			p = heldOnce().restoreEvent(e.Type, p)
+	evs := j.Events
+	for _, i := range j.restore {
+		c := &evs.list[evs.order[i].ref]
+		if p, ok := c.payload.(json.RawMessage); ok {
+			c.payload = heldOnce().restoreEvent(c.typ, p)
 		}
-		evs.Append(event.Event{Type: e.Type, Payload: p, Meta: e.Meta})
 	}
 	return &Record{Manifest: j.Manifest, Structure: j.Structure, Log: log, Blobs: blobs, Requests: j.Requests, Events: evs, DroppedEvents: j.DroppedEvents}, nil
+}
+
+// eventBytesGuess is about the fewest bytes one event takes in the form
+// the encoder writes (its meta alone names the run, stage and times), so
+// the "events" member's length over it sizes the list without a count.
+const eventBytesGuess = 256
+
+// decodeEvents reads the record's "events" member into an event list, and
+// notes which events are tools.result events that name their result by
+// reference, for Decode to restore once it has read the log. The form the
+// encoder writes is read without reflection (events_fast.go); any other
+// goes through encoding/json.
+func decodeEvents(data []byte) (Events, []int, error) {
+	var evs Events
+	var restore []int
+	add := func(e rawEvent) {
+		if e.Type == event.ToolsResult && bytes.Contains(e.Payload, []byte(`"resultRef":`)) {
+			restore = append(restore, evs.Len())
+		}
+		evs.Append(event.Event{Type: e.Type, Payload: e.Payload, Meta: e.Meta})
+	}
+	evs.Grow(min(len(data)/eventBytesGuess+1, MaxEvents))
+	if fastEvents(data, add) {
+		return evs, restore, nil
+	}
+	var raw []rawEvent
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return Events{}, nil, err
+	}
+	evs, restore = Events{}, nil
+	evs.Grow(len(raw))
+	for _, e := range raw {
+		add(e)
+	}
+	return evs, restore, nil
 }
 
 // logObject writes the flow log's fields as one JSON object. The raw parts
