@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"unsafe"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/event"
@@ -67,7 +68,9 @@ func (h heldContent) add(log *flow.Record, depth int) {
 				if _, seen := h.byText[m.Content]; seen {
 					continue
 				}
-				sum := sha256.Sum256([]byte(m.Content))
+				// Hashed where the string is: Sum256 only reads its input, so a
+				// copy of each result (kilobytes a call) would be garbage at once.
+				sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(m.Content), len(m.Content)))
 				hx := hex.EncodeToString(sum[:])
 				h.byText[m.Content], h.byHash[hx] = hx, m.Content
 			}
