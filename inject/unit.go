@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/agentfootprint/agentfootprint-go/flow"
+	"github.com/agentfootprint/agentfootprint-go/internal/idchars"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -82,7 +83,18 @@ type Unit struct {
 // Option adjusts a unit at construction.
 type Option func(*Unit)
 
-var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// A unit id is a lower-case letter or a digit (idFirst), then lower-case letters, digits,
+// '.', '_' or '-' (idRest), at most maxID bytes in all. idPattern says the same as a regular
+// expression, for the error that refuses one.
+var (
+	idFirst = idchars.Of(idchars.Lower, idchars.Digits)
+	idRest  = idchars.Of(idchars.Lower, idchars.Digits, "._-")
+)
+
+const (
+	idPattern = `^[a-z0-9][a-z0-9._-]{0,63}$`
+	maxID     = 64
+)
 
 // Fact states something the model should take as true. It lands in the
 // system slot and fires always, unless a WithRule or WithToolReturn option
@@ -214,7 +226,7 @@ func build(kind Kind, id, text string, trig TriggerKind, rule Rule, opts []Optio
 	sum := sha256.Sum256([]byte(text))
 	u.hash = "sha256:" + hex.EncodeToString(sum[:])
 	u.chars = len(utf16.Encode([]rune(text)))
-	if !idPattern.MatchString(id) {
+	if !idchars.Valid(id, &idFirst, &idRest, maxID) {
 		u.err = fmt.Errorf("inject: unit id %q: must match %s (lower-case letters, digits, '.', '_' or '-', at most 64)", id, idPattern)
 	} else if text == "" && u.err == nil {
 		u.err = fmt.Errorf("inject: unit %q: text is empty", id)

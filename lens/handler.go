@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 
+	"github.com/agentfootprint/agentfootprint-go/internal/idchars"
 	"github.com/agentfootprint/agentfootprint-go/store"
 )
 
@@ -21,8 +21,15 @@ const Prefix = "/lens/"
 // otherwise.
 const defaultListLimit = 50
 
-// runIDPattern is what a run id in a URL may look like.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`)
+// What a run id in a URL may look like: a letter or digit, then up to 199 letters, digits,
+// '.', '_', ':' or '-'.
+var (
+	runIDFirst = idchars.Of(idchars.Lower, idchars.Upper, idchars.Digits)
+	runIDRest  = idchars.Of(idchars.Lower, idchars.Upper, idchars.Digits, "._:-")
+)
+
+// maxRunID is the longest run id the lens serves.
+const maxRunID = 200
 
 // runsHandler is the http.Handler NewHandler returns.
 type runsHandler struct {
@@ -119,7 +126,7 @@ func (h *runsHandler) list(w http.ResponseWriter, r *http.Request) {
 // run serves one run's page.
 func (h *runsHandler) run(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("run")
-	if !runIDPattern.MatchString(id) {
+	if !idchars.Valid(id, &runIDFirst, &runIDRest, maxRunID) {
 		http.Error(w, fmt.Sprintf("%q is not a run id", id), http.StatusBadRequest)
 		return
 	}

@@ -87,6 +87,10 @@ func TestHandler(t *testing.T) {
 	}{
 		{"GET", "/lens/run-unknown", 404},
 		{"GET", "/lens/bad%20id", 400},
+		{"GET", "/lens/:starts-with-a-colon", 400},
+		{"GET", "/lens/" + strings.Repeat("r", 201), 400}, // one byte over the longest id
+		{"GET", "/lens/" + strings.Repeat("r", 200), 404}, // the longest id: looked up, not refused
+		{"GET", "/lens/run.1_a:b-C", 404},
 		{"POST", "/lens/" + p1.Manifest.RunID, 405},
 		{"DELETE", "/lens/", 405},
 	} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/coverage"
 	"github.com/agentfootprint/agentfootprint-go/inject"
+	"github.com/agentfootprint/agentfootprint-go/internal/idchars"
 )
 
 // Corpus is a named, searchable set of passages.
@@ -83,7 +84,7 @@ func MustCorpus(c *Corpus, err error) *Corpus {
 }
 
 func newCorpus(name string, kind inject.Kind, emb Embedder, idx Index, opts []CorpusOption) (*Corpus, error) {
-	if !idPattern.MatchString(name) {
+	if !idchars.Valid(name, &idFirst, &idRest, maxID) {
 		return nil, fmt.Errorf("retrieval: corpus name %q: must be lower-case letters, digits, '.', '_' or '-', at most 64", name)
 	}
 	if emb == nil {

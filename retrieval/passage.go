@@ -5,8 +5,9 @@ package retrieval
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"unicode/utf16"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/idchars"
 )
 
 // Passage is one retrievable piece of text. ID names it in the record and
@@ -39,13 +40,20 @@ const (
 	maxMetadata = 64
 )
 
-var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// What a passage id or corpus name may look like: the ids a context unit carries.
+var (
+	idFirst = idchars.Of(idchars.Lower, idchars.Digits)
+	idRest  = idchars.Of(idchars.Lower, idchars.Digits, "._-")
+)
+
+// maxID is the longest passage id or corpus name.
+const maxID = 64
 
 // Validate refuses a passage whose id a context unit cannot carry, an empty
 // text or one over 64 KiB, or more than 64 metadata pairs, naming the field.
 func (p Passage) Validate() error {
 	switch {
-	case !idPattern.MatchString(p.ID):
+	case !idchars.Valid(p.ID, &idFirst, &idRest, maxID):
 		return fmt.Errorf("retrieval: passage id %q: must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit, at most 64", p.ID)
 	case p.Text == "":
 		return fmt.Errorf("retrieval: passage %q: text is empty", p.ID)

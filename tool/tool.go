@@ -11,12 +11,13 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agentfootprint/agentfootprint-go/internal/idchars"
 )
 
 // Tool is a callable the model may ask for: a name, a description, an
@@ -35,7 +36,10 @@ type Tool struct {
 	decl   Declaration // built once by declare
 }
 
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// nameChars are the bytes a tool name is made of, and maxName is its longest length.
+var nameChars = idchars.Of(idchars.Lower, idchars.Upper, idchars.Digits, "_-")
+
+const maxName = 64
 
 // New defines a tool from a typed Go func. The input schema is inferred
 // from In with github.com/google/jsonschema-go (a struct's exported fields
@@ -136,7 +140,7 @@ func Must(t *Tool, err error) *Tool {
 }
 
 func checkHead(name, desc string) error {
-	if !namePattern.MatchString(name) {
+	if !idchars.Valid(name, &nameChars, &nameChars, maxName) {
 		return refuse(name, "name", "the name must be 1 to 64 letters, digits, '_' or '-'", "rename the tool, for example \"search_logs\"")
 	}
 	if strings.TrimSpace(desc) == "" {
