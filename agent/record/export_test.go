@@ -29,3 +29,12 @@ func asEvents(raw []rawEvent) []event.Event {
 	}
 	return out
 }
+
+// ReadRequestsBothWays reads a record's "requests" member once by the reader
+// of the form the encoder writes (fastOK false when it gives up) and once
+// through encoding/json.
+func ReadRequestsBothWays(data []byte) (fast map[string]RequestDelta, fastOK bool, slow map[string]RequestDelta, slowErr error) {
+	fast, fastOK = fastRequests(data)
+	slowErr = json.Unmarshal(data, &slow)
+	return fast, fastOK, slow, slowErr
+}

@@ -245,6 +245,14 @@ func Decode(data []byte) (*Record, error) {
 				}
 				j.Events, j.restore = evs, restore
 				return nil
+			case *map[string]RequestDelta:
+				// The form the encoder writes is read without
+				// reflection (requests_fast.go); any other by
+				// encoding/json below.
+				if m, ok := fastRequests(val); ok {
+					j.Requests = m
+					return nil
+				}
 			case *map[string][]byte:
 				b, err := decodeBlobs(val)
 				if err != nil {
