@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // stopListVersion names the stop list below; changing a word changes every
@@ -30,65 +31,79 @@ func init() {
 // a trailing "s" folded on tokens longer than three runes. Order is first
 // appearance.
 func tokenize(s string) []string {
-	// One pass over s: each run of letters and digits (after lower-casing)
-	// is built in buf, then checked against the stop list and the tokens
-	// already seen without making a string, so a long text costs one string
-	// per distinct token. A word met before (the usual case in a long
-	// text) costs one lookup in words, which holds each word as it was
-	// read, before the stop list and the folding.
+	// One pass over s. A word of lower-case ASCII letters and digits, the
+	// usual one, is looked up where it stands in s; any other (upper case,
+	// or not ASCII) is built lower-cased in buf. A word met before (the
+	// usual case in a long text) costs one lookup in words, which holds
+	// each word as it was read, before the stop list and the folding, so a
+	// long text costs one string per distinct word.
 	words := map[string]bool{}
 	seen := map[string]bool{}
 	var out []string
-	var buf []byte
-	flush := func() {
-		if len(buf) == 0 {
+	// take handles one lower-cased word; w may be a view of buf, so it is
+	// copied before it is kept.
+	take := func(w string) {
+		if words[w] {
 			return
 		}
-		f := buf
-		buf = buf[:0]
-		if words[string(f)] {
-			return
-		}
-		word := string(f)
+		word := strings.Clone(w)
 		words[word] = true
 		if stopWords[word] {
 			return
 		}
-		if f[len(f)-1] == 's' && utf8.RuneCount(f) > 3 {
-			f = f[:len(f)-1]
+		t := word
+		if t[len(t)-1] == 's' && utf8.RuneCountInString(t) > 3 {
+			t = t[:len(t)-1]
 		}
-		if !seen[string(f)] {
-			t := word
-			if len(f) < len(word) {
-				t = word[:len(f)]
-			}
+		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}
 	}
-	for _, r := range s {
-		if r < utf8.RuneSelf {
-			// ASCII, the usual text, without the Unicode tables.
-			switch {
-			case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
-				buf = append(buf, byte(r))
-			case 'A' <= r && r <= 'Z':
-				buf = append(buf, byte(r)+'a'-'A')
-			default:
-				flush()
+	var buf []byte
+	for i := 0; i <= len(s); {
+		var c byte = ' ' // past the end: a separator, which ends the last word
+		if i < len(s) {
+			c = s[i]
+		}
+		switch {
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+			if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				buf = utf8.AppendRune(buf, r)
+				continue
 			}
+		case lowerOrDigit(c):
+			j := i + 1
+			for j < len(s) && lowerOrDigit(s[j]) {
+				j++
+			}
+			if len(buf) == 0 && (j == len(s) || (s[j] < utf8.RuneSelf && !('A' <= s[j] && s[j] <= 'Z'))) {
+				take(s[i:j]) // the whole word, as it stands in s
+			} else {
+				buf = append(buf, s[i:j]...) // part of a word buf is building
+			}
+			i = j
 			continue
-		}
-		r = unicode.ToLower(r)
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			buf = utf8.AppendRune(buf, r)
+		case 'A' <= c && c <= 'Z':
+			buf = append(buf, c+'a'-'A')
+			i++
 			continue
+		default:
+			i++
 		}
-		flush()
+		// c ended the word in buf, if any.
+		if len(buf) > 0 {
+			take(unsafe.String(&buf[0], len(buf)))
+			buf = buf[:0]
+		}
 	}
-	flush()
 	return out
 }
+
+// lowerOrDigit reports whether c is a lower-case ASCII letter or a digit.
+func lowerOrDigit(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // Similarity is the set-cosine of the token sets of a and b:
 // |A ∩ B| / √(|A|·|B|), and 0 when either set is empty.
