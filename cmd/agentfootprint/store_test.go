@@ -21,9 +21,15 @@ import (
 )
 
 // TestMain points the default store at a temporary directory, so a command run without
-// --store never writes under the real user's data directory.
+// --store never writes under the real user's data directory. Only the directory's unique
+// name is kept, not the directory: a command that writes the default store makes the
+// directories it needs, while a process that never gets to the cleanup below (the child
+// TestWriteFileAtomicSurvivesAKill kills) would leave a directory made here behind.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "agentfootprint-cli")
+	if err == nil {
+		err = os.Remove(dir)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
