@@ -49,7 +49,16 @@ func browser(t *testing.T) context.Context {
 		}
 		t.Skip("no chromium installed (apt-get install chromium fonts-dejavu-core); the browser tests run in CI")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(1280, 800))
+	// Chromium makes its single-instance socket in a directory of its own under $TMPDIR and
+	// leaves it there when it is stopped, one per browser started; so it gets a $TMPDIR of
+	// its own, removed after the browser (cleanups run last first).
+	tmp, err := os.MkdirTemp("", "agentfootprint-chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) }) // best effort: a crash handler may still be writing
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(1280, 800),
+		chromedp.Env("TMPDIR="+tmp))
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
