@@ -109,14 +109,22 @@ func TestEventSourceReconnects(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless)
+	// Chromium leaves its single-instance socket directory under $TMPDIR when it is stopped:
+	// it gets a $TMPDIR of its own, removed after the browser (deferred first, so run last).
+	tmp, err := os.MkdirTemp("", "agentfootprint-chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp) // best effort: a crash handler may still be writing
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.Env("TMPDIR="+tmp))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
 	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	err := chromedp.Do(ctx,
+	err = chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/page"),
 		chromedp.Poll[chromedp.Void](fmt.Sprintf("window.got.length >= %d", total), chromedp.WithPollingTimeout(30*time.Second)),
 		chromedp.Sleep(300*time.Millisecond), // time for a duplicate to show up, if one would
