@@ -20,7 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestRecordFormat2LoadsAndRewritesAsFormat3(t *testing.T) {
+func TestRecordFormat2LoadsAndRewritesInTheCurrentFormat(t *testing.T) {
 	v2, err := os.ReadFile("testdata/record-v2.json")
 	if err != nil {
 		t.Fatal(err)

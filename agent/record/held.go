@@ -1,6 +1,6 @@
 // Content the history already holds: a tool result the model was served is
-// a tool message of history, so the record's JSON (format 3) does not write
-// it again as the raw-output blob or inside the tools.result event; it
+// a tool message of history, so the record's JSON (since format 3) does not
+// write it again as the raw-output blob or inside the tools.result event; it
 // names it by SHA-256 and the decoder puts it back.
 
 package record
@@ -120,7 +120,7 @@ func (h heldContent) restoreBlobs(blobs map[string][]byte, held []string) map[st
 	return blobs
 }
 
-// storedToolsResult is the tools.result payload as a format 3 record writes
+// storedToolsResult is the tools.result payload as a record (format 3 and later) writes
 // it when history holds the result: event.ToolsResultPayload with the text
 // replaced by its name. The fields follow ToolsResultPayload's order.
 type storedToolsResult struct {

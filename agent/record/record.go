@@ -1,6 +1,6 @@
 // Package record holds the run record: one value holding everything a turn
-// (or a composition's run) left behind, with one JSON encoding, format
-// "agentfootprint-go.record/3": the manifest, the chart's structure, the
+// (or a composition's run) left behind, with one JSON encoding (Format,
+// "agentfootprint-go.record/4"): the manifest, the chart's structure, the
 // commit log, the blobs, the request deltas and the events. Package agent
 // builds records; explain, lens, the stores and the exporters read them with
 // this package alone, without the agent's machinery.
@@ -138,7 +138,7 @@ type Settings struct {
 	MaxTokens     int      `json:"maxTokens,omitempty"`
 }
 
-// MarshalJSON writes the record in format agentfootprint-go.record/3:
+// MarshalJSON writes the record in the current Format:
 // format, manifest and structure, then the commit log's own fields (runId,
 // chartId, resumedFrom, commits, subflows), then blobs (base64 strings keyed
 // by their SHA-256) but those history holds, blobsInHistory (their sorted
@@ -286,7 +286,7 @@ func Decode(data []byte) (*Record, error) {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
 	// What history holds is read from the log only when the record
-	// names some of it (format 3).
+	// names some of it (since format 3).
 	var held *heldContent
 	heldOnce := func() *heldContent {
 		if held == nil {
