@@ -31,7 +31,7 @@ const maxEvents = 16 * record.MaxEvents
 
 // ErrNoEvents reports a run record that kept no events (the agent ran with
 // agent.WithoutEventLog()), so there is nothing to build spans from.
-var ErrNoEvents = errors.New("otelexport: the run record keeps no events (the agent ran with WithEventLog(false)); attach an Observer while it runs instead")
+var ErrNoEvents = errors.New("otelexport: the run record keeps no events (the agent ran with agent.WithoutEventLog()); attach an Observer while it runs instead")
 
 // Exporter builds spans from runs. It is safe for concurrent use and holds
 // no per-run state; each run gets its own Observer.

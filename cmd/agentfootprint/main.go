@@ -24,8 +24,10 @@ func newRootCmd() *cobra.Command {
 		Use:   "agentfootprint",
 		Short: "The explainable agent framework for Go",
 		Long: "agentfootprint runs agents whose every step is recorded, and reads those records back:\n" +
-			"`demo` and `scenario run` run agents offline, `show`, `explain` and `ablate` read a stored run,\n" +
-			"`audit` exports and verifies one, `mint` and `check` help tool authors (docs/CLI.md).",
+			"`demo` and `scenario run` run agents offline, `serve` serves conversations over HTTP,\n" +
+			"`show`, `explain`, `ablate` and `lens` read a stored run, `trace` exports one as OpenTelemetry\n" +
+			"spans and `audit` as a hash chain, `mcp` uses and serves MCP tools, and `mint` and `check`\n" +
+			"help tool authors (docs/CLI.md).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

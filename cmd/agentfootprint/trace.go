@@ -40,7 +40,7 @@ func newTraceCmd() *cobra.Command {
 			"--otlp-endpoint URL sends them to a collector over OTLP/HTTP (default: $OTEL_EXPORTER_OTLP_ENDPOINT);\n" +
 			"--trace-file FILE appends them to FILE as JSON lines. With neither, the JSON lines go to\n" +
 			"standard output. Message content and tool arguments are exported only when\n" +
-			"$OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT is true. An unknown id exits 1.",
+			"$OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT is true. An unknown id exits 2.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := commandContext(cmd)
@@ -49,7 +49,7 @@ func newTraceCmd() *cobra.Command {
 				return runError(cmd, err)
 			}
 			if rec.Events.Len() == 0 {
-				return runError(cmd, fmt.Errorf("run %s kept no events (its agent ran with WithEventLog(false)), so there is nothing to build spans from", rec.Manifest.RunID))
+				return runError(cmd, fmt.Errorf("run %s kept no events (its agent ran with agent.WithoutEventLog()), so there is nothing to build spans from", rec.Manifest.RunID))
 			}
 			n, where, err := exportTrace(cmd, rec.Events.Slice(), rec, cmd.OutOrStdout())
 			if err != nil {

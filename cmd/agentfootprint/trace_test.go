@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,6 +19,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentfootprint/agentfootprint-go/agent"
+	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
 	"github.com/agentfootprint/agentfootprint-go/scenario"
 	"github.com/google/go-cmp/cmp"
 )
@@ -174,5 +177,39 @@ func TestUnreachableCollectorKeepsTheRun(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "the trace was not exported") {
 		t.Errorf("demo did not say the trace was lost: %q", errOut)
+	}
+}
+
+// A record whose agent kept no event log has nothing to build spans from:
+// trace refuses it as a file of the wrong kind (exit 2) and names the option
+// that made it so.
+func TestTraceOfARecordWithoutEvents(t *testing.T) {
+	a, err := agent.New(scripted.New(scripted.Reply{Content: "Nothing is broken."}), agent.WithoutEventLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), agent.Input{Message: "What is broken?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Record.Events.Len(); n != 0 {
+		t.Fatalf("the record keeps %d events, want none", n)
+	}
+	data, err := json.Marshal(res.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "record.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "trace", path)
+	if code != 2 || out != "" {
+		t.Fatalf("trace of a record without events: exit %d, stdout %q; want exit 2 and nothing printed", code, out)
+	}
+	for _, want := range []string{"run " + res.Record.Manifest.RunID + " kept no events", "agent.WithoutEventLog()"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("trace's refusal %q lacks %q", errOut, want)
+		}
 	}
 }
