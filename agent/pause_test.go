@@ -358,6 +358,9 @@ func TestCheckIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if res.Paused || res.Answer != "ok" {
+				t.Errorf("resumed turn: paused=%v answer=%q; want the model's answer \"ok\"", res.Paused, res.Answer)
+			}
 			msgs := toolMessages(p.Requests()[1].Messages)
 			if !strings.Contains(msgs[0], tc.served) {
 				t.Errorf("served %q, want %q", msgs[0], tc.served)

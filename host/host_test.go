@@ -257,7 +257,7 @@ func TestPauseAndAnswer(t *testing.T) {
 		t.Errorf("turn while paused: %d %s", code, b)
 	}
 	code, b = do(t, "GET", f.url+"/v1/conversations/"+id, "")
-	if st := decode[host.ConversationState](t, b); st.State != "paused" || st.Pending == nil || st.Pending.Kind != agent.PauseCheckIn {
+	if st := decode[host.ConversationState](t, b); code != 200 || st.State != "paused" || st.Pending == nil || st.Pending.Kind != agent.PauseCheckIn {
 		t.Errorf("paused state: %s", b)
 	}
 	code, b = do(t, "POST", answers, `{"answer":"yes"}`)

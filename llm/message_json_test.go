@@ -123,8 +123,8 @@ func FuzzMessageJSON(f *testing.F) {
 		}
 		if json.Valid(data) {
 			// Called directly, as a decoder of checked JSON calls it.
-			direct, _, derr, _ := readBothWays(nil, into)
-			derr = direct.UnmarshalJSON(data)
+			direct, _, _, _ := readBothWays(nil, into)
+			derr := direct.UnmarshalJSON(data)
 			if (derr == nil) != (serr == nil) {
 				t.Fatalf("%q: called directly: %v, encoding/json: %v", data, derr, serr)
 			}
