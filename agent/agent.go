@@ -53,14 +53,6 @@ type Agent struct {
 	// sizes is what the last finished run used of its buffers; it only
 	// sizes the next run's (runSizes).
 	sizes runSizes
-
-	mu       sync.Mutex
-	conv     *Conversation
-	pending  *pauseCheckpoint
-	inFlight bool
-	// abandoned is the run id of a pause dropped by AbandonPause, until the
-	// next turn records it.
-	abandoned string
 }
 
 type config struct {

@@ -160,15 +160,6 @@ func valueAt[T any](log *flow.Record, i int, key string) (T, bool, error) {
 	return out, true, nil
 }
 
-// stageOf returns the stage id of a runtime stage id ("call-llm#3" →
-// "call-llm").
-func stageOf(runtimeID string) string {
-	if i := strings.LastIndexByte(runtimeID, '#'); i >= 0 {
-		return runtimeID[:i]
-	}
-	return runtimeID
-}
-
 // writes reports whether commit c writes key.
 func writes(c *flow.Commit, key string) bool {
 	for _, op := range c.Ops {

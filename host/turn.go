@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -64,7 +63,6 @@ type turn struct {
 	unsaved  atomic.Int64
 
 	done   chan struct{}
-	once   sync.Once
 	result Result
 }
 

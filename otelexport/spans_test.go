@@ -180,7 +180,7 @@ func attrMap(kvs []attribute.KeyValue) map[string]string {
 	}
 	m := make(map[string]string, len(kvs))
 	for _, kv := range kvs {
-		v := kv.Value.Emit()
+		v := kv.Value.String()
 		if kv.Value.Type() == attribute.STRINGSLICE {
 			b, _ := json.Marshal(kv.Value.AsStringSlice())
 			v = string(b)
@@ -323,7 +323,7 @@ func foldExact(spans []sdktrace.ReadOnlySpan) []timedNode {
 func attrString(kvs []attribute.KeyValue) string {
 	parts := make([]string, 0, len(kvs))
 	for _, kv := range kvs {
-		parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+		parts = append(parts, string(kv.Key)+"="+kv.Value.String())
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")

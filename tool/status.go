@@ -29,13 +29,3 @@ const (
 	// coverage envelopes for how absence is declared).
 	StatusAbsent Status = "absent"
 )
-
-// valid reports whether s is one of the seven statuses. The empty status
-// is not valid; callers treat it as "unset".
-func (s Status) valid() bool {
-	switch s {
-	case StatusSuccess, StatusFailure, StatusDenied, StatusInvalid, StatusPartial, StatusPending, StatusAbsent:
-		return true
-	}
-	return false
-}

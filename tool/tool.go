@@ -255,13 +255,7 @@ func checkInputFields(name string, t reflect.Type) error {
 	return nil
 }
 
-func typeName[T any]() string {
-	t := reflect.TypeFor[T]()
-	if t == nil {
-		return "interface"
-	}
-	return t.String()
-}
+func typeName[T any]() string { return reflect.TypeFor[T]().String() }
 
 // Name returns the tool's name. Everything else the tool declares is in
 // its Declaration.

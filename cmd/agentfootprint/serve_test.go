@@ -66,8 +66,6 @@ func TestPerTurnReplaysTheScript(t *testing.T) {
 	}
 }
 
-const pgEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
-
 func serveSchema(t *testing.T) string {
 	t.Helper()
 	return pgtest.Schema(t, "serve_test", "two-host")

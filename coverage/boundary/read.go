@@ -183,14 +183,6 @@ func periodPtr(p *engine.Period) *coverage.Period {
 	return &c
 }
 
-func enginePeriod(p coverage.Period) engine.Period {
-	return engine.Period{
-		Queried: engine.Span(p.Queried),
-		Held:    engine.Held{Unknown: p.Held.Unknown, Span: engine.Span(p.Held.Span)},
-		ReadAt:  p.ReadAt,
-	}
-}
-
 // plain hands a minted coverage.Envelope to the engine as the wire object it is, so the reading
 // does not have to look through its named type.
 func plain(v any) any {

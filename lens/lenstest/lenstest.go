@@ -49,9 +49,6 @@ func runScenario(ctx context.Context, load func() (*scenario.File, error)) (*rec
 	return rep.Record, nil
 }
 
-// pauseQuestion is what the paused run's approval tool asks the person.
-const pauseQuestion = "Approve restart checkout?"
-
 // Paused runs an agent whose second tool call asks a person to approve a
 // restart, so the turn stops and waits. The record is the paused turn's.
 func Paused(ctx context.Context) (*record.Record, error) {

@@ -29,10 +29,6 @@ func client(url string) *apiClient {
 	return newAPIClient(Options{BaseURL: url, APIKey: "sk-ant-secret-key", Model: "claude-test", Retry: llm.RetryPolicy{Attempts: 1}})
 }
 
-func sseServer(t *testing.T, body string) *httptest.Server {
-	return wiretest.BodyServer(t, "text/event-stream", body)
-}
-
 func ev(name, data string) string { return "event: " + name + "\ndata: " + data + "\n\n" }
 
 const start = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"usage":{"input_tokens":12,"cache_read_input_tokens":3,"cache_creation_input_tokens":0,"output_tokens":1}}}`

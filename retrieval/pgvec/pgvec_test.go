@@ -16,8 +16,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/store/postgres"
 )
 
-const dsnEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
-
 // freshSchema returns a DSN whose search_path is a new schema, dropped after
 // the test.
 func freshSchema(t testing.TB) string {

@@ -20,8 +20,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-const dsnEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
-
 // testDSN returns the server URL or skips the test, saying how to enable it.
 func testDSN(t testing.TB) string {
 	t.Helper()

@@ -15,8 +15,6 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/host/session/sessiontest"
 )
 
-const dsnEnv = "AGENTFOOTPRINT_TEST_POSTGRES"
-
 // freshSchema creates an empty schema and returns a DSN whose search_path points at it.
 func freshSchema(t testing.TB) string {
 	t.Helper()

@@ -29,11 +29,6 @@ const (
 	VerdictUnknown    Verdict = "unknown"
 )
 
-// allVerdicts returns every verdict, in the order the rule table lists them.
-func allVerdicts() []Verdict {
-	return []Verdict{VerdictCovered, VerdictPartlyHeld, VerdictNotHeld, VerdictUnknown}
-}
-
 // keySpelling says which door's key names a problem uses: the author's camelCase or the wire's
 // snake_case. Only readAt / read_at and the list names differ.
 type keySpelling int

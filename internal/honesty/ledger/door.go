@@ -96,17 +96,6 @@ func (d Door) Admit(data json.RawMessage) ([]ledger.Row, error) {
 	return rows, nil
 }
 
-// AdmitRows runs the door over rows already in memory (for example a ledger handed over by the
-// caller rather than decoded from a checkpoint): each is encoded and checked as Admit would.
-func (d Door) admitRows(rows []ledger.Row) error {
-	data, err := json.Marshal(rows)
-	if err != nil {
-		return &ledger.RowError{Index: -1, Reason: err.Error()}
-	}
-	_, err = d.Admit(data)
-	return err
-}
-
 // periodProblem is the period row's check: the coverage package's rule, and whole numbers for
 // turn and iteration.
 func periodProblem(row map[string]any) string {

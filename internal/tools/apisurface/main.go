@@ -10,9 +10,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -81,26 +83,30 @@ func count(root string) (map[string]int, error) {
 	return out, err
 }
 
-// countDir counts one folder's non-test, non-main package.
+// countDir counts one folder's non-test, non-main package: the files
+// go/build selects for this platform and the default build tags.
 func countDir(dir string) (int, bool, error) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.SkipObjectResolution)
+	bp, err := build.ImportDir(dir, 0)
 	if err != nil {
+		var none *build.NoGoError
+		if errors.As(err, &none) {
+			return 0, false, nil
+		}
 		return 0, false, err
 	}
-	n, found := 0, false
-	for name, p := range pkgs {
-		if name == "main" {
-			continue
-		}
-		found = true
-		for _, f := range p.Files {
-			n += countFile(f)
-		}
+	if bp.Name == "main" {
+		return 0, false, nil
 	}
-	return n, found, nil
+	fset := token.NewFileSet()
+	n := 0
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return 0, false, err
+		}
+		n += countFile(f)
+	}
+	return n, true, nil
 }
 
 // withFields counts the members of exported types as well (-fields).
