@@ -57,3 +57,24 @@ func FuzzTokens(f *testing.F) {
 		}
 	})
 }
+
+// stopListsByVersion holds every stop list a version name has stood for,
+// sorted. A new word or a dropped one moves every score, so it takes a new
+// version and a new row here; a row is never edited.
+var stopListsByVersion = map[string]string{
+	"en-1": "a an and are as at be been but by can do does for from had has have he her his i if in into is it its me my no not of on or our she so than that the their them then there these they this to was we were what when which who will with you your",
+}
+
+func TestStopListMatchesItsVersion(t *testing.T) {
+	want, ok := stopListsByVersion[stopListVersion]
+	if !ok {
+		t.Fatalf("stop list version %q has no row in stopListsByVersion: add the list it stands for", stopListVersion)
+	}
+	var got []string
+	for w := range stopWords {
+		got = append(got, w)
+	}
+	if diff := cmp.Diff(strings.Fields(want), got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("the stop list changed under version %q (-recorded +now); give it a new version:\n%s", stopListVersion, diff)
+	}
+}

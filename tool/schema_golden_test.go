@@ -32,6 +32,7 @@ type goldenNested struct {
 	Owner   *struct {
 		Team string `json:"team"`
 	} `json:"owner,omitempty"`
+	//lint:ignore U1000 an unexported field the schema must leave out
 	internal string
 	Skipped  string `json:"-"`
 }
