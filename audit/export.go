@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
@@ -224,8 +225,9 @@ func (r Record) computeHash(buf []byte) (string, []byte, error) {
 
 // FromStore reads a stored run as export input: its header, its record's format id and its
 // events — Run.Events when set, else the "events" array inside the record (every record
-// format keeps them there; format 3's tools.result events get their result back from the
-// record's history).
+// format keeps them there). From format 3 on, a tools.result event may name its result by
+// reference to the record's history; FromStore puts the result back, so the export carries
+// it as the run emitted it.
 func FromStore(r *store.Run) (Run, error) {
 	var head struct {
 		Format string          `json:"format"`
@@ -237,10 +239,11 @@ func FromStore(r *store.Run) (Run, error) {
 	raw, from := r.Events, "events"
 	if len(raw) == 0 {
 		raw, from = head.Events, "record.events"
-		if head.Format == record.Format && bytes.Contains(raw, []byte(`"resultRef":`)) {
-			// Format 3 names a tool result history holds instead of
-			// repeating it in tools.result; the record's decoder puts it
-			// back, so the export carries the result as the run emitted it.
+		if strings.HasPrefix(head.Format, recordFormatPrefix) && bytes.Contains(raw, []byte(`"resultRef":`)) {
+			// Formats 3 and later name a tool result history holds
+			// instead of repeating it in tools.result; the record's
+			// decoder puts it back (and refuses a format it does not
+			// know, rather than export the references as they stand).
 			rec, err := record.Decode(r.Record)
 			if err != nil {
 				return Run{}, fmt.Errorf("audit: run %q: record: %w", r.ID, err)
@@ -256,6 +259,10 @@ func FromStore(r *store.Run) (Run, error) {
 	}
 	return Run{ID: r.ID, AgentID: r.AgentID, StartedAt: r.StartedAt, RecordFormat: head.Format, Events: events}, nil
 }
+
+// recordFormatPrefix begins the format id of every agent record
+// (record.Format and the formats before it).
+const recordFormatPrefix = "agentfootprint-go.record/"
 
 // ExportRun exports one stored run as one segment (a fresh chain starting at seq 0).
 func ExportRun(r *store.Run, opts Options) (*Segment, error) {
