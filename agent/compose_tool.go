@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -79,7 +80,7 @@ func (rs *runState) keepAgentTool(r agentToolRun) {
 }
 
 // mountAgentTools puts the agent tools' inner logs under their tool-call
-// ids in log.Subflows, their blobs with the run's, and their events after
+// ids in log.Subflows, their blobs and request deltas with the run's, and their events after
 // the run's. It does nothing for a run that called no agent tool.
 func (rs *runState) mountAgentTools(log *flow.Record) {
 	rs.mu.Lock()
@@ -98,6 +99,12 @@ func (rs *runState) mountAgentTools(log *flow.Record) {
 		}
 		for k, v := range ir.Blobs {
 			rs.blobs[k] = v
+		}
+		if len(ir.Requests) > 0 && rs.requests == nil {
+			rs.requests = make(map[string]record.RequestDelta, len(ir.Requests))
+		}
+		for k, v := range ir.Requests {
+			rs.requests[k] = v
 		}
 		for _, ev := range ir.Events.All() {
 			ev.Meta.CompositionPath = append([]string{rs.a.cfg.id}, ev.Meta.CompositionPath...)

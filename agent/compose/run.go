@@ -727,13 +727,14 @@ func (c *Composition) finishLeg(cr *compRun, fres *flow.Result, err error, from 
 
 // record is the composition's one record: its own commit log, with each
 // inner run's log under the node that ran it (Subflows, and a subflow
-// reference on that commit), every inner blob, and every event with its
+// reference on that commit), every inner blob and request delta, and every event with its
 // composition path.
 func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, from *Checkpoint, complete bool) *record.Record {
 	if log.Subflows == nil {
 		log.Subflows = map[string]*flow.Record{}
 	}
 	blobs := map[string][]byte{}
+	var requests map[string]record.RequestDelta
 	var events record.Events
 	byNode := map[string]bool{}
 	for _, r := range runs {
@@ -742,6 +743,12 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 		byNode[r.node] = true
 		for k, v := range ir.Blobs {
 			blobs[k] = v
+		}
+		if len(ir.Requests) > 0 && requests == nil {
+			requests = make(map[string]record.RequestDelta, len(ir.Requests))
+		}
+		for k, v := range ir.Requests {
+			requests[k] = v
 		}
 		for _, ev := range ir.Events.All() {
 			ev.Meta.CompositionPath = append([]string{c.name, r.agent}, ev.Meta.CompositionPath[min(1, len(ev.Meta.CompositionPath)):]...)
@@ -765,5 +772,5 @@ func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, fro
 	} else {
 		m.Legs = []record.Leg{{RunID: log.RunID}}
 	}
-	return &record.Record{Manifest: m, Structure: slices.Clone(c.structureJSON), Log: log, Blobs: blobs, Events: events}
+	return &record.Record{Manifest: m, Structure: slices.Clone(c.structureJSON), Log: log, Blobs: blobs, Requests: requests, Events: events}
 }

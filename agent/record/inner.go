@@ -11,9 +11,10 @@ import (
 
 // Inner returns the inner run kept under node in a composition's record (an
 // outer runtime stage id such as "agent:logs#2", or an agent tool's call
-// id) as a record of its own: the inner log, the shared blobs, the inner
-// run's events, and the outer manifest with the inner run id and the
-// inner agent's name. explain reads it like any agent record.
+// id) as a record of its own: the inner log, the shared blobs and request
+// deltas (so every inner request body rebuilds), the inner run's events,
+// and the outer manifest with the inner run id and the inner agent's name.
+// explain reads it like any agent record.
 func (r *Record) Inner(node string) (*Record, bool) {
 	if r == nil || r.Log == nil {
 		return nil, false
@@ -42,7 +43,7 @@ func (r *Record) Inner(node string) (*Record, bool) {
 			}
 		}
 	}
-	return &Record{Manifest: m, Log: sub, Blobs: r.Blobs, Events: evs}, true
+	return &Record{Manifest: m, Log: sub, Blobs: r.Blobs, Requests: r.Requests, Events: evs}, true
 }
 
 // rawValues reports a log whose values are still JSON (a decoded record's
