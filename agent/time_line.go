@@ -19,7 +19,8 @@ import (
 )
 
 // timeLineUnit is the unit id the time line's message carries in the
-// request (its byte span kind).
+// request; its span is a message's (explain leaves it out of the units and
+// messages it counts by this id).
 const timeLineUnit = "time-line"
 
 // TimeLineState is the committed timeLine: the iteration whose request

@@ -50,6 +50,10 @@ type InactiveItem struct {
 	Score   float64         `json:"score"`
 }
 
+// timeLineUnit is the unit id of the message that carries the time layer's
+// served time line (its span kind is that of any message).
+const timeLineUnit = "time-line"
+
 // MissingContext compares what was available to the target model call
 // (active units, the history before any window, the offered tools) with what
 // has a span in its request. Inactive units are listed best lexical match
@@ -79,8 +83,8 @@ func MissingContext(rec *record.Record, target Target) (*Missing, error) {
 	m := &Missing{Call: runID(log, ci), Commit: ci, Dropped: []MissingItem{}, Inactive: []InactiveItem{}, Flags: []string{}, Limit: missingLimit}
 	hasSpan := map[string]bool{}
 	for _, s := range call.req.Spans {
-		if s.Kind == llm.SpanTimeLine {
-			continue
+		if s.Kind == llm.SpanTimeLine || s.Unit == timeLineUnit {
+			continue // the time line is neither a context unit nor a message of history
 		}
 		hasSpan[s.Unit] = true
 		m.SentCount++

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/explain"
 	"github.com/agentfootprint/agentfootprint-go/flow"
 	"github.com/agentfootprint/agentfootprint-go/inject"
@@ -271,5 +272,53 @@ func TestScenario5FlatRankingShortlist(t *testing.T) {
 	}
 	if rep.Suspects[0].ID != "policy-a" && rep.Suspects[0].ID != "policy-b" {
 		t.Errorf("the shortlist was not probed first: %v", rep.Suspects[0].ID)
+	}
+}
+
+// TestMissingLeavesTheTimeLineOut: the time layer's served time line is a
+// message of the request, but neither a context unit nor a message of
+// history, so it counts as neither available nor sent.
+func TestMissingLeavesTheTimeLineOut(t *testing.T) {
+	missing := func(opts ...agent.Option) (*explain.Missing, *record.Record) {
+		t.Helper()
+		var live atomic.Int64
+		bp := explain.Blueprint{
+			Units:   []*inject.Unit{inject.Must(inject.Steering("style", styleText))},
+			Tools:   []*tool.Tool{lookupTool(t, &live)},
+			Options: append([]agent.Option{agent.WithID("refunds"), agent.WithClock(fixedClock)}, opts...),
+		}
+		a, err := bp.Build(noteModel())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), agent.Input{Message: question})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := explain.MissingContext(res.Record, explain.Target{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, res.Record
+	}
+	plain, _ := missing()
+	timed, rec := missing(agent.WithTimeLayer("UTC"))
+	var last state.LLMRequest
+	for _, c := range rec.Log.Commits {
+		for _, op := range c.Ops {
+			if v, ok := op.Value.(state.LLMRequest); ok && op.Key == state.KeyLLMRequest.KeyName() {
+				last = v
+			}
+		}
+	}
+	spans := rec.RequestSpans(last)
+	if !slices.ContainsFunc(spans, func(s llm.Span) bool { return s.Unit == "time-line" }) {
+		t.Fatalf("the timed run's last request has no time line span (%v): this test checks nothing", spans)
+	}
+	// No window and no budget: whatever is available is sent, in both runs.
+	for _, m := range []*explain.Missing{plain, timed} {
+		if m.SentCount != m.AvailableCount || len(m.Dropped) != 0 {
+			t.Errorf("available %d, sent %d, dropped %v; want as many sent as available, none dropped (spans %v)", m.AvailableCount, m.SentCount, m.Dropped, spans)
+		}
 	}
 }

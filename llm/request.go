@@ -14,8 +14,8 @@ const SystemJoiner = "\n\n"
 
 // Segment is one context unit's text inside the system prompt. Unit is the
 // id its byte span is recorded under (no span when empty); Kind is the span
-// kind, SpanSystemUnit when empty (the agent uses SpanTimeLine for the
-// served time line).
+// kind, SpanSystemUnit when empty. (The agent sends its time line as a
+// message whose unit id is "time-line", so its span kind is SpanMessage.)
 type Segment struct {
 	Unit string   `json:"unit,omitempty"`
 	Kind SpanKind `json:"kind,omitempty"`

@@ -51,7 +51,10 @@ const (
 	SpanSystemUnit SpanKind = "system-unit"
 	SpanMessage    SpanKind = "message"
 	SpanToolSchema SpanKind = "tool-schema"
-	SpanTimeLine   SpanKind = "time-line"
+	// SpanTimeLine is for a time line sent as a system segment. The agent
+	// sends its time line as a message (unit id "time-line"), which is
+	// recorded as SpanMessage.
+	SpanTimeLine SpanKind = "time-line"
 )
 
 // Span is the byte range [Start, End) of one unit in Exchange.RequestBody.
