@@ -23,18 +23,20 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/tool/toolrun"
 )
 
-// PauseInfo is the pause data of a run paused by a tool: which call asked,
-// and what it asked (the tool's tool.Pause data).
+// PauseInfo is the pause data of a run paused at the tool stage: which call
+// asked, and what it asked (the tool's tool.Pause data, the check-in, or the
+// inputs layer's question).
 type PauseInfo struct {
 	// Kind is PauseTool for a tool's tool.Pause, PauseCheckIn for a declared
-	// check-in waiting for the person's consent.
+	// check-in waiting for the person's consent, PauseArguments for the
+	// inputs layer's question about a batch's arguments.
 	Kind       string `json:"kind"`
 	ToolCallID string `json:"toolCallId"`
 	ToolName   string `json:"toolName"`
 	Data       any    `json:"data"`
 }
 
-// Pause kinds.
+// Pause kinds (PauseArguments is with the inputs layer, inputs_ask.go).
 const (
 	PauseTool    = "tool"
 	PauseCheckIn = "check-in"
@@ -457,7 +459,7 @@ func (b *batch) prepareCall(c llm.ToolCall, mode callMode) (p preparedCall, o ou
 			}
 		}
 	}
-	// Step 5: under .Time() (armed only), the call's clock row and time.
+	// Step 5: under WithTimeLayer (armed only), the call's clock row and time.
 	var ct *tool.CallTime
 	if a.seams.callTime != nil {
 		ct, args = a.seams.callTime.callTime(s, c, args)

@@ -191,7 +191,7 @@ func (a *Agent) releaseScratch(rs *runState) {
 // capped, so one long run does not make every later run start large. They
 // only size buffers; a run that needs more grows them as before.
 type runSizes struct {
-	// events is the event count (eventRoom, typedRoom); blobs the blob
+	// events is the event count (eventRoom, ungroupedRoom); blobs the blob
 	// count; blobBytes the bytes carved from the blob chunk; spans the
 	// spans carved from the span chunk; digests the references written.
 	events, blobs, blobBytes, spans, digests atomic.Int32

@@ -237,7 +237,7 @@ type placedUnit struct {
 }
 
 // placedUnits appends to dst the units entries placed in slot, in placement
-// order — what inject.Placed answers, for the agent's units (each listed
+// order — what contextunits.Placed answers, for the agent's units (each listed
 // once), into a buffer the caller keeps on its stack.
 func placedUnits(dst []placedUnit, units []*inject.Unit, entries []inject.Entry, slot inject.Slot) []placedUnit {
 	for i, e := range entries {

@@ -142,7 +142,7 @@ type ToolsProgressPayload struct {
 // ToolsResultPayload is the payload of tools.result.
 type ToolsResultPayload struct {
 	ToolCallID string `json:"toolCallId"`       // the provider's call id
-	Result     string `json:"result"`           // the served content, without any inputs-layer note
+	Result     string `json:"result"`           // the content served to the model, any inputs-layer note included
 	Error      bool   `json:"error,omitempty"`  // the result reports a failure the run went on from
 	DurationMs int64  `json:"durationMs"`       // wall time of the call
 	Status     string `json:"status,omitempty"` // one of the seven statuses, when set

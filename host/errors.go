@@ -16,7 +16,8 @@ import (
 // ErrorBody is the "error" object of an error response.
 type ErrorBody struct {
 	// Code is a stable word a client branches on: bad_request, too_large, unauthorized,
-	// not_found, method_not_allowed, turn_in_flight, paused, not_paused, draining, turn_failed, internal.
+	// not_found, method_not_allowed, turn_in_flight, paused, not_paused, draining, turn_failed,
+	// not_explainable, internal.
 	Code string `json:"code"`
 	// Message says what went wrong and what to do, for a person.
 	Message string `json:"message"`

@@ -198,7 +198,7 @@ func WithMessageSlot(role llm.Role) Option {
 	}
 }
 
-// Priority orders units within a slot: higher first, ties in definition
+// WithPriority orders units within a slot: higher first, ties in definition
 // order. The default is 0.
 func WithPriority(n int) Option { return func(u *Unit) { u.priority = n } }
 

@@ -18,8 +18,8 @@ import (
 
 // Observer turns the events of one agent's turns into spans. Attach it to
 // the agent (obs.Attach(a.MustOn)) before Run and call End once Run returns.
-// Listen is safe to call from several goroutines (the agent emits parallel
-// tool calls' events concurrently).
+// The listeners it attaches are safe to run from several goroutines (the
+// agent emits parallel tool calls' events concurrently).
 //
 // A chat span ends when its model reply arrives. A tool's span ends when
 // the run moves on to its next step (the next context evaluation, model

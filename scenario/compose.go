@@ -83,7 +83,7 @@ type routeSpec struct {
 
 // parseComposed reads a file with agents and a compose section.
 func parseComposed(o wire.Object, dir string) (*File, error) {
-	if err := checkKeys("", o, composedKeys, nil); err != nil {
+	if err := checkKeys("", o, composedKeys); err != nil {
 		return nil, err
 	}
 	f := &File{composed: &composedSpec{}}
@@ -139,7 +139,7 @@ func parseAgents(path string, v any, dir string) ([]namedAgent, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, o, composedAgentKeys, nil); err != nil {
+		if err := checkKeys(p, o, composedAgentKeys); err != nil {
 			return nil, err
 		}
 		na := namedAgent{path: p}
@@ -193,7 +193,7 @@ func parseAgentTools(path string, v any) ([]agentToolSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, o, agentToolKeys, nil); err != nil {
+		if err := checkKeys(p, o, agentToolKeys); err != nil {
 			return nil, err
 		}
 		at := agentToolSpec{path: p}
@@ -228,7 +228,7 @@ func parseStep(path string, v any) (stepSpec, error) {
 	if err != nil {
 		return st, err
 	}
-	if err := checkKeys(path, o, stepKinds, nil); err != nil {
+	if err := checkKeys(path, o, stepKinds); err != nil {
 		return st, err
 	}
 	if len(o) != 1 {
@@ -270,7 +270,7 @@ func (st *stepSpec) parseParallel(p string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := checkKeys(p, o, parallelKeys, nil); err != nil {
+	if err := checkKeys(p, o, parallelKeys); err != nil {
 		return err
 	}
 	for _, m := range o {
@@ -291,7 +291,7 @@ func (st *stepSpec) parseParallel(p string, v any) error {
 				if err != nil {
 					return err
 				}
-				if err := checkKeys(bp, bo, branchKeys, nil); err != nil {
+				if err := checkKeys(bp, bo, branchKeys); err != nil {
 					return err
 				}
 				b := branchSpec{path: bp}
@@ -313,7 +313,7 @@ func (st *stepSpec) parseParallel(p string, v any) error {
 			if mo, err = asObject(mp, m.Value); err != nil {
 				return err
 			}
-			if err := checkKeys(mp, mo, mergeKeys, nil); err != nil {
+			if err := checkKeys(mp, mo, mergeKeys); err != nil {
 				return err
 			}
 			if len(mo) != 1 {
@@ -346,7 +346,7 @@ func (st *stepSpec) parseLoop(p string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := checkKeys(p, o, loopKeys, nil); err != nil {
+	if err := checkKeys(p, o, loopKeys); err != nil {
 		return err
 	}
 	hasBody := false
@@ -382,7 +382,7 @@ func (st *stepSpec) parseConditional(p string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := checkKeys(p, o, conditionalKeys, nil); err != nil {
+	if err := checkKeys(p, o, conditionalKeys); err != nil {
 		return err
 	}
 	for _, m := range o {
@@ -401,7 +401,7 @@ func (st *stepSpec) parseConditional(p string, v any) error {
 				if err != nil {
 					return err
 				}
-				if err := checkKeys(rp, ro, routeKeys, nil); err != nil {
+				if err := checkKeys(rp, ro, routeKeys); err != nil {
 					return err
 				}
 				var r routeSpec

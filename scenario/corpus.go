@@ -81,7 +81,7 @@ func parseCorpus(path string, v any, dir string) (corpusSpec, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := checkKeys(path, o, corpusKeys, nil); err != nil {
+	if err := checkKeys(path, o, corpusKeys); err != nil {
 		return c, err
 	}
 	if _, ok := o.Get("name"); !ok {
@@ -141,7 +141,7 @@ func parsePassage(path string, v any) (retrieval.Passage, error) {
 	if err != nil {
 		return p, err
 	}
-	if err := checkKeys(path, o, passageKeys, nil); err != nil {
+	if err := checkKeys(path, o, passageKeys); err != nil {
 		return p, err
 	}
 	for _, m := range o {
@@ -279,7 +279,7 @@ func parseRetrieval(path string, v any) (retrievalSpec, error) {
 	if err != nil {
 		return r, err
 	}
-	if err := checkKeys(path, o, retrievalKeys, nil); err != nil {
+	if err := checkKeys(path, o, retrievalKeys); err != nil {
 		return r, err
 	}
 	if _, ok := o.Get("corpus"); !ok {

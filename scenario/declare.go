@@ -35,7 +35,7 @@ func parseTime(path string, v any) (*timeSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, timeKeys, nil); err != nil {
+	if err := checkKeys(path, o, timeKeys); err != nil {
 		return nil, err
 	}
 	ts := &timeSpec{}
@@ -72,7 +72,7 @@ func parseWindow(path string, v any) (*clock.Range, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, windowKeys, nil); err != nil {
+	if err := checkKeys(path, o, windowKeys); err != nil {
 		return nil, err
 	}
 	var ends [2]time.Time
@@ -119,7 +119,7 @@ func parseRules(path string, v any) (map[string]tool.Rule, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, ro, ruleKeys, nil); err != nil {
+		if err := checkKeys(p, ro, ruleKeys); err != nil {
 			return nil, err
 		}
 		var r tool.Rule
@@ -157,7 +157,7 @@ func parseChoices(path string, v any) ([]tool.Choice, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, o, choiceKeys, nil); err != nil {
+		if err := checkKeys(p, o, choiceKeys); err != nil {
 			return nil, err
 		}
 		var c tool.Choice
@@ -181,7 +181,7 @@ func parsePeriod(path string, v any) (*tool.Period, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, periodKeys, nil); err != nil {
+	if err := checkKeys(path, o, periodKeys); err != nil {
 		return nil, err
 	}
 	pd := &tool.Period{}

@@ -13,9 +13,8 @@
 //
 // The format is documented in docs/SCENARIOS.md and described by the JSON Schema that
 // Schema returns. Parse refuses every malformed file with a *FieldError naming the field
-// path, and never panics; keys a later version of the format gives a meaning (a tool's
-// `period` and `askOrAssume`, the run's `time`, …) are refused by name until the agent
-// supports them, so a file never looks armed when it is not.
+// path (an unknown key is named with the keys allowed there, and the closest one when one is
+// close), and never panics.
 //
 // A tool's results are served by call order, or by matching the call's arguments; each is a
 // value (plain JSON or text, optionally with a status or wrapped in a coverage declaration),

@@ -168,7 +168,7 @@ func Load(path string) (*File, error) {
 }
 
 // Parse reads and validates a scenario file. It refuses, with a *FieldError naming the
-// field path, anything that is not JSON, an unknown or reserved key, a value of the wrong
+// field path, anything that is not JSON, an unknown key, a value of the wrong
 // type, an unknown status, kind or mode, a tool or unit the agent would refuse, a canned
 // coverage declaration the coverage doors would refuse, and a malformed scripted reply.
 // It never panics and keeps nothing of data.
@@ -251,7 +251,7 @@ func parseFile(o wire.Object, dir string) (*File, error) {
 	if _, ok := o.Get("compose"); ok {
 		return parseComposed(o, dir)
 	}
-	if err := checkKeys("", o, fileKeys, nil); err != nil {
+	if err := checkKeys("", o, fileKeys); err != nil {
 		return nil, err
 	}
 	f := &File{}
@@ -350,7 +350,7 @@ func parseAgent(path string, v any) (agentSpec, error) {
 	if err != nil {
 		return a, err
 	}
-	if err := checkKeys(path, o, agentKeys, nil); err != nil {
+	if err := checkKeys(path, o, agentKeys); err != nil {
 		return a, err
 	}
 	for _, m := range o {
@@ -422,7 +422,7 @@ func parseUnit(path string, v any) (unitSpec, error) {
 	if err != nil {
 		return u, err
 	}
-	if err := checkKeys(path, o, unitKeys, nil); err != nil {
+	if err := checkKeys(path, o, unitKeys); err != nil {
 		return u, err
 	}
 	for _, k := range []string{"id", "kind", "text"} {
@@ -525,7 +525,7 @@ func parseCondition(path string, v any) (*condition, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, whenKeys, nil); err != nil {
+	if err := checkKeys(path, o, whenKeys); err != nil {
 		return nil, err
 	}
 	c := &condition{}
@@ -607,7 +607,7 @@ func parseTool(path string, v any) (toolSpec, error) {
 	if err != nil {
 		return t, err
 	}
-	if err := checkKeys(path, o, toolKeys, nil); err != nil {
+	if err := checkKeys(path, o, toolKeys); err != nil {
 		return t, err
 	}
 	if t.name, err = requiredString(path, o, "name"); err != nil {
@@ -703,7 +703,7 @@ func parseCeiling(path string, v any) (*resultCeiling, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, ceilingKeys, nil); err != nil {
+	if err := checkKeys(path, o, ceilingKeys); err != nil {
 		return nil, err
 	}
 	c := &resultCeiling{}
@@ -754,7 +754,7 @@ func parseResult(path string, v any) (canned, error) {
 	if err != nil {
 		return r, err
 	}
-	if err := checkKeys(path, o, resultKeys, nil); err != nil {
+	if err := checkKeys(path, o, resultKeys); err != nil {
 		return r, err
 	}
 	if r.kind, err = oneOf(path, o, resultKinds); err != nil {
@@ -825,7 +825,7 @@ func parseReplies(path string, v any) ([]scripted.Reply, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, o, replyKeys, nil); err != nil {
+		if err := checkKeys(p, o, replyKeys); err != nil {
 			return nil, err
 		}
 		if tcs, ok := o.Get("toolCalls"); ok {
@@ -839,7 +839,7 @@ func parseReplies(path string, v any) ([]scripted.Reply, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := checkKeys(cp, co, callKeys, nil); err != nil {
+				if err := checkKeys(cp, co, callKeys); err != nil {
 					return nil, err
 				}
 			}
@@ -875,7 +875,7 @@ func checkReplyTypes(path string, o wire.Object) error {
 		case "usage":
 			var u wire.Object
 			if u, err = asObject(p, m.Value); err == nil {
-				if err = checkKeys(p, u, usageKeys, nil); err == nil {
+				if err = checkKeys(p, u, usageKeys); err == nil {
 					for _, um := range u {
 						if um.Key == "reported" {
 							_, err = asBool(join(p, um.Key), um.Value)
@@ -896,7 +896,7 @@ func checkReplyTypes(path string, o wire.Object) error {
 			if e, err = asObject(p, m.Value); err != nil {
 				return fieldErr(p, "want a sentence or {kind, message, …}, got %s", jsonType(m.Value))
 			}
-			err = checkKeys(p, e, replyErrorKeys, nil)
+			err = checkKeys(p, e, replyErrorKeys)
 		case "toolCalls":
 			calls, _ := m.Value.([]any)
 			for j, c := range calls {
@@ -950,7 +950,7 @@ func parseTurns(path string, v any) ([]turn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, o, turnKeys, nil); err != nil {
+		if err := checkKeys(p, o, turnKeys); err != nil {
 			return nil, err
 		}
 		k, err := oneOf(p, o, turnKeys)
@@ -981,7 +981,7 @@ func parseExpect(path string, v any) (*expectSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(path, o, expectKeys, nil); err != nil {
+	if err := checkKeys(path, o, expectKeys); err != nil {
 		return nil, err
 	}
 	e := &expectSpec{}
@@ -1041,7 +1041,7 @@ func parseExpectedCalls(path string, v any) ([]expectedCall, error) {
 		if err != nil {
 			return nil, fieldErr(p, "want a tool name or {\"name\", \"args\"}, got %s", jsonType(e))
 		}
-		if err := checkKeys(p, o, callExpKeys, nil); err != nil {
+		if err := checkKeys(p, o, callExpKeys); err != nil {
 			return nil, err
 		}
 		c := expectedCall{}

@@ -104,15 +104,12 @@ func asStrings(path string, v any) ([]string, error) {
 	return out, nil
 }
 
-// checkKeys refuses a key of o that is not in allowed. A key in reserved is one a later
-// version of the format gives a meaning; it is refused with the sentence given.
-func checkKeys(path string, o wire.Object, allowed []string, reserved map[string]string) error {
+// checkKeys refuses a key of o that is not in allowed, naming the keys allowed
+// and the closest one when one is close.
+func checkKeys(path string, o wire.Object, allowed []string) error {
 	for _, m := range o {
 		if slices.Contains(allowed, m.Key) {
 			continue
-		}
-		if why, ok := reserved[m.Key]; ok {
-			return fieldErr(join(path, m.Key), "%s", why)
 		}
 		return fieldErr(join(path, m.Key), "unknown key %q%s; the keys here are %s",
 			m.Key, didYouMean(m.Key, allowed), strings.Join(allowed, ", "))

@@ -32,7 +32,7 @@ func parseMCP(path string, v any) ([]mcpSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKeys(p, o, mcpKeys, nil); err != nil {
+		if err := checkKeys(p, o, mcpKeys); err != nil {
 			return nil, err
 		}
 		s := mcpSpec{path: p}

@@ -1,5 +1,5 @@
 // Package state declares, once and typed, the agent-state keys that more than one package reads:
-// the agent chart writes them, the honesty layers (internal/honesty/results, honesty/assess)
+// the agent chart writes them, the honesty layers (internal/honesty/results, internal/honesty/assess)
 // judge and fold them, and explain walks a record back through them. Each key's wire name (the name a run record
 // stores it under) is spelled here and nowhere else; every other package reads and writes the
 // key through these declarations, so a value comes back as its Go type, never as "whatever the

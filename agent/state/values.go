@@ -1,6 +1,5 @@
-// The value types of the shared keys that no lower package owns. The agent
-// package names each of them under the same name (state.ToolResult and so on), so its API is
-// unchanged.
+// The value types of the shared keys that no lower package owns. They are
+// reached through this package only; package agent does not name them again.
 
 package state
 

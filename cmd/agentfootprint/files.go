@@ -23,7 +23,7 @@ import (
 const defaultMaxInput = 8 << 20
 
 // addTimeoutFlag gives cmd --timeout, the deadline of each model call (0: the provider's own,
-// 5 minutes for the real-model clients; none for the scripted model).
+// 5 minutes for OpenAI and Anthropic, 10 for Ollama; none for the scripted model).
 func addTimeoutFlag(cmd *cobra.Command, d *time.Duration) {
 	cmd.Flags().DurationVar(d, "timeout", 0, "give up on a model call after this long, e.g. 30s or 2m (0: the provider's own limit)")
 }

@@ -11,7 +11,7 @@
 //   - Period rows are never collapsed: two rows under one call id are two calls, so a later
 //     covered verdict can never hide an earlier not-held one.
 //   - The checkpoint door checks every row by its kind when a conversation is loaded
-//     (agent.LoadConversation) and refuses the whole ledger at the first row that is malformed
+//     (agent.Agent.LoadConversation) and refuses the whole ledger at the first row that is malformed
 //     or of a kind it has no check for, with a *RowError naming that row (errors.As finds it).
 //     Readers (PeriodRows, OfTurn, CurrentArguments), by contrast, skip kinds they do not know.
 //

@@ -2,7 +2,9 @@
 // it: the limits block appended to a prose answer under WithLimitsBlock, and
 // answerCoverage, the same fold as data beside a typed (JSON) answer.
 //
-// Both read only the run's coverageDeclared rows, merged over every declaring call. The block has
+// Both fold the run's coverageDeclared rows, merged over every declaring call; when those layers
+// are armed, the block adds the time layer's period lines and the inputs layer's assumed values,
+// and answerCoverage carries the assumed values too. The block has
 // five sections in a fixed order, Checked, Not checked, Cannot cover, Period and In progress; each
 // prints at most 12 lines and then one line saying how many more the run record holds. Neither
 // changes the answer's standing: the lists are labels, not verdicts.

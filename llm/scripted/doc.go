@@ -10,8 +10,9 @@
 //
 // Defaults: usage is ⌈chars/4⌉ for input and output (chars counted in
 // UTF-16 code units, as in the TypeScript original), the stop reason is
-// tool_use when the reply has tool calls and stop otherwise, and empty tool
-// call ids become call_1, call_2, … in the order this provider served them.
+// tool_use when the reply has tool calls and stop otherwise, and an empty
+// tool call id becomes call_<n>, where n counts every tool call this
+// provider served, those with an id of their own included.
 // The exchange recorded for each call is the request's canonical JSON with
 // the byte span of every unit, so the explain features work offline.
 //
