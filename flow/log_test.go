@@ -46,6 +46,13 @@ func TestCorruptLogRefused(t *testing.T) {
 			commit(m, 4)["control"].(map[string]any)["decider"] = "sf-route#99"
 		}), "commits[4].control.decider"},
 		{"typed value of wrong type", edit(func(m map[string]any) { op(m, 1, 1)["value"] = "one" }), "commits[1].ops[1].value"},
+		{"subflow keyed by a commit that mounts none", edit(func(m map[string]any) {
+			m["subflows"] = map[string]any{"seed#0": map[string]any{"runId": "x", "commits": []any{}}}
+		}), "subflows"},
+		{"attached log null", edit(func(m map[string]any) { m["subflows"] = map[string]any{"q1": nil} }), "subflows[q1]"},
+		{"attached log corrupt", edit(func(m map[string]any) {
+			m["subflows"] = map[string]any{"q1": map[string]any{"runId": "q1", "commits": []any{}}}
+		}), "subflows[q1].commits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +65,21 @@ func TestCorruptLogRefused(t *testing.T) {
 	}
 	if _, err := c.DecodeRecord([]byte(`{"commits": 3}`)); err == nil {
 		t.Error("a record with non-list commits decoded")
+	}
+	// An attached log (a run a stage started itself, under a name that is
+	// no runtime id of the log) is kept and checked, not refused.
+	attached := edit(func(m map[string]any) {
+		var inner map[string]any
+		json.Unmarshal(good, &inner)
+		inner["runId"] = "q1"
+		m["subflows"] = map[string]any{"q1": inner}
+	})
+	rec, err := c.DecodeRecord(attached)
+	if err != nil {
+		t.Fatalf("a record with an attached log: %v", err)
+	}
+	if sub := rec.Subflows["q1"]; sub == nil || sub.RunID != "q1" || len(sub.Commits) == 0 {
+		t.Errorf("attached log = %+v, want the run q1 with its commits", sub)
 	}
 }
 

@@ -216,7 +216,10 @@ func (c *Commit) UnmarshalJSON(data []byte) error {
 }
 
 // Record is the evidence of one run: its commit log and, keyed by the mount's
-// runtime stage id, the record of every subflow execution.
+// runtime stage id, the record of every subflow execution. Subflows may also
+// hold attached logs: the record of a run a stage started itself (an agent
+// tool's inner run), under a name that is no runtime stage id of this log.
+// No commit mounts an attached log; it is checked like any log.
 //
 // A Record returned by a run is complete and must be treated as read-only.
 // One decoded with encoding/json keeps values as raw JSON (replay then

@@ -228,8 +228,9 @@ func mergeValues(base, patch any) (any, error) {
 
 // Validate checks the record's structure: indices in order, commit 0 the
 // input commit, unique runtime ids, known verbs with the values they need,
-// readsBefore within reads, control edges pointing at earlier decisions, and
-// subflow references with their logs. The error names the first bad field.
+// readsBefore within reads, control edges pointing at earlier decisions,
+// subflow references with their logs, and attached logs (see [Record]). The
+// error names the first bad field.
 func (r *Record) Validate() error {
 	return r.validate("")
 }
@@ -309,9 +310,20 @@ func (r *Record) validate(prefix string) error {
 			}
 		}
 	}
-	for run := range r.Subflows {
-		if i, ok := ids[run]; !ok || r.Commits[i].Subflow == nil {
-			return bad("subflows", fmt.Sprintf("log %q has no mount commit", run))
+	for run, sub := range r.Subflows {
+		if i, ok := ids[run]; ok {
+			if r.Commits[i].Subflow == nil {
+				return bad("subflows", fmt.Sprintf("log %q is keyed by the runtime id of a commit that mounts no subflow", run))
+			}
+			continue // checked with its mount commit above
+		}
+		// An attached log: a run a stage started itself (an agent tool's
+		// inner run), under a name that is no runtime id of this log.
+		if sub == nil {
+			return bad("subflows["+run+"]", "is null")
+		}
+		if err := sub.validate(prefix + "subflows[" + run + "]."); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -216,36 +216,161 @@ func TestComposedRecordRebuildsEveryInnerRequest(t *testing.T) {
 	if again, _ := json.Marshal(oback); string(again) != string(b) {
 		t.Error("the decoded agent tool record does not encode back to its bytes")
 	}
+}
 
-	// Written before agentToolRuns, the same record kept the inner log
-	// among the subflows; it decodes, and encodes in today's form.
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
+// answerer is an agent that answers once, with no tool.
+func answerer(t *testing.T, id, answer string) *agent.Agent {
+	return mustNew(t, scripted.New(scripted.Reply{Content: answer}), agent.WithID(id))
+}
+
+// TestNestedAgentToolRecordDecodes: an agent tool whose agent calls an
+// agent tool leaves a log attached inside an attached log; the record
+// decodes, encodes back to its bytes, and opens at both depths.
+func TestNestedAgentToolRecordDecodes(t *testing.T) {
+	leaf := tool.Must(agent.AsTool("leaf", "Leaf.", answerer(t, "leaf", "hi")))
+	mid := mustNew(t, scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("m1", "leaf", `{"question":"hi"}`)}},
+		scripted.Reply{Content: "mid done"}), agent.WithID("mid"), agent.WithTools(leaf))
+	outer := mustNew(t, scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("o1", "mid", `{"question":"go"}`)}},
+		scripted.Reply{Content: "outer done"}), agent.WithID("outer"), agent.WithTools(tool.Must(agent.AsTool("mid", "Mid.", mid))))
+	res, err := outer.Run(context.Background(), agent.Input{Message: "go"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	var runs []struct {
-		At  []string        `json:"at"`
-		Log json.RawMessage `json:"log"`
+	b, err := json.Marshal(res.Record)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := json.Unmarshal(top["agentToolRuns"], &runs); err != nil || len(runs) != 1 || len(runs[0].At) != 1 || runs[0].At[0] != "q1" {
-		t.Fatalf("agentToolRuns = %s (%v), want the one run at [q1]", top["agentToolRuns"], err)
+	back, err := record.Decode(b)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
 	}
-	subflows := map[string]json.RawMessage{}
-	if raw, ok := top["subflows"]; ok {
-		if err := json.Unmarshal(raw, &subflows); err != nil {
-			t.Fatal(err)
+	if again, _ := json.Marshal(back); string(again) != string(b) {
+		t.Error("the decoded record does not encode back to its bytes")
+	}
+	midRec, ok := back.Inner("o1")
+	if !ok {
+		t.Fatal("no inner record under o1")
+	}
+	leafRec, ok := midRec.Inner("m1")
+	if !ok {
+		t.Fatal("no inner record under o1, then m1")
+	}
+	if leafRec.Manifest.RunID != "m1" {
+		t.Errorf("leaf run id = %q, want m1", leafRec.Manifest.RunID)
+	}
+	if got := finalAnswer(t, leafRec); got != "hi" {
+		t.Errorf("the leaf's answer read from its record = %q, want hi", got)
+	}
+}
+
+// finalAnswer is the last latest-content value of rec's log.
+func finalAnswer(t *testing.T, rec *record.Record) string {
+	t.Helper()
+	answer := ""
+	for _, c := range rec.Log.Commits {
+		for _, op := range c.Ops {
+			if op.Key == state.KeyLatestContent.KeyName() {
+				switch v := op.Value.(type) {
+				case string:
+					answer = v
+				case json.RawMessage:
+					json.Unmarshal(v, &answer)
+				}
+			}
 		}
 	}
-	subflows["q1"] = runs[0].Log
-	top["subflows"], _ = json.Marshal(subflows)
-	delete(top, "agentToolRuns")
-	old, _ := json.Marshal(top)
-	fromOld, err := record.Decode(old)
-	if err != nil {
-		t.Fatalf("a record with the agent tool's log among its subflows: %v", err)
+	return answer
+}
+
+// TestResumeAfterAnAgentToolCall: a turn that calls an agent tool and then
+// pauses on another tool resumes, in the same process and from its
+// checkpoint, and the resumed record keeps the agent tool's run.
+func TestResumeAfterAnAgentToolCall(t *testing.T) {
+	newAgent := func(replies ...scripted.Reply) *agent.Agent {
+		reader := tool.Must(agent.AsTool("reader", "Reads.", answerer(t, "reader", "read it")))
+		ask := tool.Must(tool.New("ask_approval", "Ask.", func(context.Context, struct{}) (string, error) { return "", tool.Pause("approve?") }))
+		return mustNew(t, scripted.New(replies...), agent.WithID("lead"), agent.WithTools(reader, ask))
 	}
-	check(t, "agent tool record in the earlier form", fromOld, 2+4)
-	if _, ok := fromOld.Inner("q1"); !ok {
-		t.Error("the earlier form lost the inner record under q1")
+	ctx := context.Background()
+	a := newAgent(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("q1", "reader", `{"question":"A"}`), call("q2", "ask_approval", `{}`)}},
+		scripted.Reply{Content: "done"})
+	conv := a.NewConversation()
+	first, err := conv.Send(ctx, agent.Input{Message: "go"})
+	if err != nil || !first.Paused {
+		t.Fatalf("first leg: paused %v, err %v; want a pause", first != nil && first.Paused, err)
+	}
+	saved, err := conv.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := conv.Resume(ctx, json.RawMessage(`"yes"`))
+	if err != nil {
+		t.Fatalf("resume in the same process: %v", err)
+	}
+	if res.Answer != "done" || res.Record.Log.Subflows["q1"] == nil {
+		t.Errorf("resumed: answer %q, agent tool run kept %v; want done and true", res.Answer, res.Record.Log.Subflows["q1"] != nil)
+	}
+	// Another process: its model has only the answer left to give.
+	b := newAgent(scripted.Reply{Content: "done"})
+	loaded, err := b.LoadConversation(saved)
+	if err != nil {
+		t.Fatalf("load the checkpoint: %v", err)
+	}
+	res2, err := loaded.Resume(ctx, json.RawMessage(`"yes"`))
+	if err != nil {
+		t.Fatalf("resume from the checkpoint: %v", err)
+	}
+	if res2.Answer != "done" || res2.Record.Log.Subflows["q1"] == nil {
+		t.Errorf("resumed from the checkpoint: answer %q, agent tool run kept %v; want done and true", res2.Answer, res2.Record.Log.Subflows["q1"] != nil)
+	}
+}
+
+// TestDecodedInnerRecordIsTyped: in a decoded composition whose inner agent
+// called an agent tool, the inner record is typed again, so its request
+// spans resolve as they do live.
+func TestDecodedInnerRecordIsTyped(t *testing.T) {
+	reader := tool.Must(agent.AsTool("reader", "Reads.", answerer(t, "reader", "read it")))
+	lead := mustNew(t, scripted.New(
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("q1", "reader", `{"question":"A"}`)}},
+		scripted.Reply{ToolCalls: []llm.ToolCall{call("q2", "fetch_logs", `{"page":1}`)}},
+		scripted.Reply{Content: "done"}), agent.WithID("lead"), agent.WithTools(reader, pagesTool()),
+		agent.WithSystemPrompt(strings.Repeat("Be careful. ", 30)))
+	res, err := compose.MustNew("c", compose.Sequence(compose.Call("lead", lead))).Run(context.Background(), agent.Input{Message: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := record.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans := func(rec *record.Record) []llm.Span {
+		in, ok := rec.Inner("agent:lead#1")
+		if !ok {
+			t.Fatal("no inner record agent:lead#1")
+		}
+		var last state.LLMRequest
+		n := 0
+		for _, c := range in.Log.Commits {
+			for _, op := range c.Ops {
+				if v, ok := op.Value.(state.LLMRequest); ok && op.Key == state.KeyLLMRequest.KeyName() {
+					last, n = v, n+1
+				}
+			}
+		}
+		if n != 3 {
+			t.Fatalf("%d typed model calls in the inner record, want 3", n)
+		}
+		return in.RequestSpans(last)
+	}
+	live, decoded := spans(res.Record), spans(back)
+	if d := cmp.Diff(live, decoded); d != "" || len(live) == 0 {
+		t.Errorf("last request's spans (-live +decoded):\n%s", d)
 	}
 }

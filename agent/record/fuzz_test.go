@@ -14,8 +14,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"format":"agentfootprint-go.record/3","blobs":{"ab":"AQI="},"blobsInHistory":["ab"],"events":[{"type":"agentfootprint.tools.result","payload":{"toolCallId":"c","resultRef":"sha256:00"},"meta":{}}],"commits":[]}`))
 	f.Add([]byte(` {"Format" : "agentfootprint-go.record/2", "commits" : null, "x\u0041": [1, {"a": "\""}]} `))
-	f.Add([]byte(`{"format":"agentfootprint-go.record/4","runId":"r","chartId":"c","commits":[],"agentToolRuns":[{"at":["q1"],"log":{"runId":"q1","chartId":"c","commits":[]}}]}`))
-	f.Add([]byte(`{"format":"agentfootprint-go.record/4","runId":"r","chartId":"c","commits":[],"subflows":{"q1":{"runId":"q1","chartId":"c","commits":[]}}}`))
+	f.Add([]byte(`{"format":"agentfootprint-go.record/4","runId":"r","chartId":"c","commits":[{"idx":0,"stage":"input","stageId":"input","runtimeStageId":"input"}],"subflows":{"q1":{"runId":"q1","chartId":"c","commits":[{"idx":0,"stage":"input","stageId":"input","runtimeStageId":"input"}]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := Decode(data)
 		if err != nil {

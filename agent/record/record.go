@@ -140,10 +140,8 @@ type Settings struct {
 
 // MarshalJSON writes the record in the current Format:
 // format, manifest and structure, then the commit log's own fields (runId,
-// chartId, resumedFrom, commits, subflows), then agentToolRuns (the logs of
-// agent tools' inner runs, which no commit mounts, with the subflow keys
-// that lead to each; when there are any), blobs (base64 strings keyed by
-// their SHA-256) but those history holds, blobsInHistory (their sorted
+// chartId, resumedFrom, commits, subflows), then blobs (base64 strings keyed
+// by their SHA-256) but those history holds, blobsInHistory (their sorted
 // digests, when there are any), requests, events and droppedEvents.
 func (r *Record) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(struct {
@@ -158,11 +156,7 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 	if log == nil {
 		log = &flow.Record{}
 	}
-	mounted, toolRuns, err := unmounted(log)
-	if err != nil {
-		return nil, err
-	}
-	logJSON, err := json.Marshal(mounted)
+	logJSON, err := json.Marshal(log)
 	if err != nil {
 		return nil, err
 	}
@@ -180,13 +174,12 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		events = []event.Event{}
 	}
 	tail, err := json.Marshal(struct {
-		AgentToolRuns  []agentToolRun          `json:"agentToolRuns,omitempty"`
 		Blobs          map[string][]byte       `json:"blobs"`
 		BlobsInHistory []string                `json:"blobsInHistory,omitempty"`
 		Requests       map[string]RequestDelta `json:"requests,omitempty"`
 		Events         []event.Event           `json:"events"`
 		DroppedEvents  int                     `json:"droppedEvents"`
-	}{toolRuns, blobs, inHistory, r.Requests, events, r.DroppedEvents})
+	}{blobs, inHistory, r.Requests, events, r.DroppedEvents})
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +215,6 @@ func Decode(data []byte) (*Record, error) {
 		ResumedFrom   string
 		Commits       []byte
 		Subflows      map[string]json.RawMessage
-		AgentToolRuns []agentToolRun
 	}
 	fields := []struct {
 		name string
@@ -232,7 +224,6 @@ func Decode(data []byte) (*Record, error) {
 		{"blobs", &j.Blobs}, {"blobsInHistory", &j.InHistory}, {"requests", &j.Requests},
 		{"events", &j.Events}, {"droppedEvents", &j.DroppedEvents}, {"runId", &j.RunID},
 		{"chartId", &j.ChartID}, {"resumedFrom", &j.ResumedFrom}, {"commits", nil}, {"subflows", &j.Subflows},
-		{"agentToolRuns", &j.AgentToolRuns},
 	}
 	err := members(data, func(key string, val []byte) error {
 		for _, f := range fields {
@@ -291,23 +282,7 @@ func Decode(data []byte) (*Record, error) {
 		return nil, err
 	}
 	log, err := decodeChart().DecodeRecord(logJSON)
-	if err != nil && len(j.Subflows) > 0 {
-		// A record written before agentToolRuns keeps an agent tool's
-		// log among the subflows, where the flow decoder refuses it:
-		// read it as if it were written apart.
-		if moved := movedAgentToolRuns(j.Commits, j.Subflows); len(moved) > 0 {
-			if again, jerr := logObject(j.RunID, j.ChartID, j.ResumedFrom, j.Commits, j.Subflows); jerr == nil {
-				if l, derr := decodeChart().DecodeRecord(again); derr == nil {
-					log, err = l, nil
-					j.AgentToolRuns = append(moved, j.AgentToolRuns...)
-				}
-			}
-		}
-	}
 	if err != nil {
-		return nil, fmt.Errorf("agent: record: %w", err)
-	}
-	if err := attachAgentToolRuns(log, j.AgentToolRuns); err != nil {
 		return nil, fmt.Errorf("agent: record: %w", err)
 	}
 	// What history holds is read from the log only when the record
