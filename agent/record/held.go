@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
@@ -62,7 +63,10 @@ func (h heldContent) add(log *flow.Record, depth int) {
 				}
 			}
 			for _, m := range msgs {
-				if m.Role != llm.RoleTool || m.Content == "" {
+				// A text that is not UTF-8 does not survive JSON (each bad
+				// byte reads back as U+FFFD), so history cannot hold it for
+				// the decoder: it is written where it stands.
+				if m.Role != llm.RoleTool || m.Content == "" || !utf8.ValidString(m.Content) {
 					continue
 				}
 				if _, seen := h.byText[m.Content]; seen {
