@@ -23,7 +23,11 @@
 //
 // After the fact, ExportRecord reads a stored run record (its events and
 // commit log) and emits the same spans. Span times come from the events'
-// own clocks in both cases.
+// own clocks in both cases. One exception: an agent tool's inner run
+// (agent.AsTool). An observer attached to the outer agent does not hear the
+// inner agent's events, while the outer record holds them after its own, so
+// a replay adds the inner turn as a root span of its own, named after the
+// outer agent, with the inner run's id.
 //
 // Message content and tool arguments and results are exported only when
 // asked for, by WithContent or by the conventions' environment variable

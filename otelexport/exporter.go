@@ -130,6 +130,7 @@ func (x *Exporter) ExportEvents(ctx context.Context, events []event.Event, rec *
 		return fmt.Errorf("otelexport: ExportEvents: %d events is more than the %d one export takes", len(events), maxEvents)
 	}
 	obs := x.Observer(ctx)
+	obs.replay = rec
 	for _, e := range events {
 		obs.listen(e)
 	}

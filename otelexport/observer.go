@@ -4,16 +4,19 @@
 package otelexport
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/agentfootprint/agentfootprint-go/agent/record"
-	"github.com/agentfootprint/agentfootprint-go/event"
-	"github.com/agentfootprint/agentfootprint-go/flow"
+	"sync"
+	"time"
+
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
-	"sync"
-	"time"
+
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/event"
+	"github.com/agentfootprint/agentfootprint-go/flow"
 )
 
 // Observer turns the events of one agent's turns into spans. Attach it to
@@ -39,6 +42,10 @@ type Observer struct {
 
 	mu   sync.Mutex
 	turn *turn
+	// replay is the record whose events ExportEvents replays: a turn the
+	// next turn's start closes reads its route decisions' evidence from it,
+	// as the last turn does in End. Nil for a live observer.
+	replay *record.Record
 }
 
 // turn is the state of one open invoke_agent span.
@@ -124,7 +131,7 @@ func (o *Observer) listen(e event.Event) {
 	defer o.mu.Unlock()
 	at := time.UnixMilli(e.Meta.WallClockMs)
 	if e.Type == event.AgentTurnStart && o.turn != nil {
-		o.finish(nil, nil)
+		o.finish(o.replay, nil)
 	}
 	t := o.turn
 	if t == nil {
@@ -297,7 +304,7 @@ func (o *Observer) startTool(t *turn, e event.Event, at time.Time, p event.Tools
 		attrs = append(attrs, keyIteration.Int(*e.Meta.IterIndex))
 	}
 	if o.x.content && len(p.Args) > 0 {
-		attrs = append(attrs, keyToolCallArguments.String(capContent(string(p.Args))))
+		attrs = append(attrs, keyToolCallArguments.String(capContent(argsText(p.Args))))
 	}
 	_, span := o.x.tracer.Start(t.ctx, operationExecuteTool+" "+p.ToolName, trace.WithTimestamp(at),
 		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
@@ -426,7 +433,7 @@ func (o *Observer) finish(rec *record.Record, runErr error) {
 			o.endTool(ts, t.last)
 		}
 	}
-	commits := decisions(rec)
+	commits := decisionsOf(rec)
 	for _, e := range t.events {
 		o.rootEvent(t, e, commits)
 	}
@@ -499,7 +506,7 @@ func (o *Observer) finish(rec *record.Record, runErr error) {
 }
 
 // rootEvent adds one turn-level event to the root span.
-func (o *Observer) rootEvent(t *turn, e event.Event, commits map[string]*flow.Commit) {
+func (o *Observer) rootEvent(t *turn, e event.Event, commits decisions) {
 	attrs := []attribute.KeyValue{keyCommitID.String(e.Meta.RuntimeStageID)}
 	if e.Meta.IterIndex != nil {
 		attrs = append(attrs, keyIteration.Int(*e.Meta.IterIndex))
@@ -512,7 +519,7 @@ func (o *Observer) rootEvent(t *turn, e event.Event, commits map[string]*flow.Co
 			rule = "default"
 		}
 		attrs = append(attrs, keyRouteChosen.String(p.Chosen), keyRouteRule.String(rule))
-		if keys, ok := evidenceKeys(commits[e.Meta.RuntimeStageID]); ok {
+		if keys, ok := evidenceKeys(commits.of(e.Meta.RunID, e.Meta.RuntimeStageID)); ok {
 			attrs = append(attrs, keyRouteEvidence.StringSlice(keys))
 		}
 	case event.AgentBudgetExhausted:
@@ -567,21 +574,36 @@ func (o *Observer) rootEvent(t *turn, e event.Event, commits map[string]*flow.Co
 	t.span.AddEvent(string(e.Type), trace.WithTimestamp(time.UnixMilli(e.Meta.WallClockMs)), trace.WithAttributes(attrs...))
 }
 
-// decisions maps the runtime stage id of every decision commit in rec's log
-// (subflows included) to its commit.
-func decisions(rec *record.Record) map[string]*flow.Commit {
+// decisions holds the decision commits of a record's log and of its subflow
+// logs. Runtime stage ids repeat from one log to the next (every inner agent
+// of a composition has its sf-route#3), so a commit is found by its log's
+// run id and its runtime stage id; by the stage id alone only when one log
+// has it (the legs of a resumed run share one log under several run ids).
+type decisions struct {
+	byRun   map[[2]string]*flow.Commit
+	byStage map[string]*flow.Commit // nil value: the stage id is in several logs
+}
+
+// decisionsOf collects the decision commits of rec (nil: none).
+func decisionsOf(rec *record.Record) decisions {
+	d := decisions{byRun: map[[2]string]*flow.Commit{}, byStage: map[string]*flow.Commit{}}
 	if rec == nil || rec.Log == nil {
-		return nil
+		return d
 	}
-	out := map[string]*flow.Commit{}
 	var walk func(r *flow.Record, depth int)
 	walk = func(r *flow.Record, depth int) {
 		if r == nil || depth > 16 {
 			return
 		}
 		for _, c := range r.Commits {
-			if c != nil && c.CommitDetail != nil && c.Decision != nil {
-				out[c.RuntimeStageID] = c
+			if c == nil || c.CommitDetail == nil || c.Decision == nil {
+				continue
+			}
+			d.byRun[[2]string{r.RunID, c.RuntimeStageID}] = c
+			if _, seen := d.byStage[c.RuntimeStageID]; seen {
+				d.byStage[c.RuntimeStageID] = nil
+			} else {
+				d.byStage[c.RuntimeStageID] = c
 			}
 		}
 		for _, sub := range r.Subflows {
@@ -589,7 +611,15 @@ func decisions(rec *record.Record) map[string]*flow.Commit {
 		}
 	}
 	walk(rec.Log, 0)
-	return out
+	return d
+}
+
+// of is the decision commit stage made in the log of run runID.
+func (d decisions) of(runID, stage string) *flow.Commit {
+	if c, ok := d.byRun[[2]string{runID, stage}]; ok {
+		return c
+	}
+	return d.byStage[stage]
 }
 
 // evidenceKeys returns the keys a decision read to choose: the matched
@@ -647,4 +677,17 @@ func outputMessages(text, finish string) string {
 	}
 	b, _ := json.Marshal([]message{{Role: "assistant", Parts: []part{{Type: "text", Content: capContent(text)}}, FinishReason: finish}})
 	return string(b)
+}
+
+// argsText is a tool call's arguments as a record holds them: compact, with
+// <, > and & escaped (what encoding/json writes for a raw JSON value), keys
+// in the model's order. A live turn and its record replayed then give the
+// same attribute. Arguments that are not JSON are exported as they are.
+func argsText(args json.RawMessage) string {
+	var compact, out bytes.Buffer
+	if json.Compact(&compact, args) != nil {
+		return string(args)
+	}
+	json.HTMLEscape(&out, compact.Bytes())
+	return out.String()
 }
