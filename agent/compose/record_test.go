@@ -160,15 +160,7 @@ func TestComposedRecordRebuildsEveryInnerRequest(t *testing.T) {
 		}
 	}
 	decoded := func(t *testing.T, rec *record.Record) *record.Record {
-		t.Helper()
-		b, err := json.Marshal(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := record.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		back, _ := roundTrip(t, rec)
 		return back
 	}
 
@@ -202,17 +194,13 @@ func TestComposedRecordRebuildsEveryInnerRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, "agent tool", ores.Record, 2+4)
-	oback := decoded(t, ores.Record)
+	oback, b := roundTrip(t, ores.Record)
 	check(t, "decoded agent tool", oback, 2+4)
 	tsub, ok := oback.Inner("q1")
 	if !ok {
 		t.Fatal("no inner record under the tool-call id q1")
 	}
 	check(t, "agent tool's inner record", tsub, 4)
-	b, err := json.Marshal(ores.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if again, _ := json.Marshal(oback); string(again) != string(b) {
 		t.Error("the decoded agent tool record does not encode back to its bytes")
 	}
@@ -238,14 +226,7 @@ func TestNestedAgentToolRecordDecodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(res.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := record.Decode(b)
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
+	back, b := roundTrip(t, res.Record)
 	if again, _ := json.Marshal(back); string(again) != string(b) {
 		t.Error("the decoded record does not encode back to its bytes")
 	}
@@ -342,14 +323,7 @@ func TestDecodedInnerRecordIsTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(res.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := record.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := roundTrip(t, res.Record)
 	spans := func(rec *record.Record) []llm.Span {
 		in, ok := rec.Inner("agent:lead#1")
 		if !ok {
@@ -373,4 +347,19 @@ func TestDecodedInnerRecordIsTyped(t *testing.T) {
 	if d := cmp.Diff(live, decoded); d != "" || len(live) == 0 {
 		t.Errorf("last request's spans (-live +decoded):\n%s", d)
 	}
+}
+
+// roundTrip encodes rec and decodes it again, returning the decoded record
+// and the bytes.
+func roundTrip(t *testing.T, rec *record.Record) (*record.Record, []byte) {
+	t.Helper()
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := record.Decode(b)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return back, b
 }
