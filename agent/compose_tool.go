@@ -80,8 +80,9 @@ func (rs *runState) keepAgentTool(r agentToolRun) {
 }
 
 // mountAgentTools puts the agent tools' inner logs under their tool-call
-// ids in log.Subflows, their blobs and request deltas with the run's, and their events after
-// the run's. It does nothing for a run that called no agent tool.
+// ids in log.Subflows (attached logs: no commit mounts them), their blobs
+// and request deltas with the run's, and their events after the run's. It
+// does nothing for a run that called no agent tool.
 func (rs *runState) mountAgentTools(log *flow.Record) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()

@@ -727,8 +727,8 @@ func (c *Composition) finishLeg(cr *compRun, fres *flow.Result, err error, from 
 
 // record is the composition's one record: its own commit log, with each
 // inner run's log under the node that ran it (Subflows, and a subflow
-// reference on that commit), every inner blob and request delta, and every event with its
-// composition path.
+// reference on that commit), every inner blob and request delta, and every
+// event with its composition path.
 func (c *Composition) record(cr *compRun, log *flow.Record, runs []innerRun, from *Checkpoint, complete bool) *record.Record {
 	if log.Subflows == nil {
 		log.Subflows = map[string]*flow.Record{}
