@@ -99,6 +99,7 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"commits":[null]}`))
 	f.Add([]byte(`{"commits":[{"idx":0,"runtimeStageId":"input","stageId":"input"},{"idx":1,"runtimeStageId":"a#0","stageId":"a","subflow":{"path":"a","run":"a#0"}}],"subflows":{"a#0":{"commits":[null]}}}`))
+	f.Add([]byte(`{"commits":[{"idx":0,"runtimeStageId":"input","stageId":"input"}],"subflows":{"q1":{"runId":"q1","commits":[{"idx":0,"runtimeStageId":"input","stageId":"input"}],"subflows":{"q2":{"commits":[{"idx":0,"runtimeStageId":"input","stageId":"input"}]}}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, decode := range []func([]byte) (*flow.Record, error){
 			c.DecodeRecord,
