@@ -12,8 +12,8 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
-	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/agentfootprint/agentfootprint-go/otelexport"
+	"github.com/agentfootprint/agentfootprint-go/tool"
 	"github.com/google/go-cmp/cmp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
