@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
-	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/event"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/llm/scripted"
@@ -33,14 +32,7 @@ func TestRecordKeepsAResultThatIsNotUTF8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(res.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := record.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := agenttest.RoundTrip(t, res.Record)
 	if len(back.Blobs) != len(res.Record.Blobs) {
 		t.Errorf("decoded record has %d blobs, the run kept %d", len(back.Blobs), len(res.Record.Blobs))
 	}

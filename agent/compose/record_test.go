@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentfootprint/agentfootprint-go/agent"
 	"github.com/agentfootprint/agentfootprint-go/agent/compose"
+	"github.com/agentfootprint/agentfootprint-go/agent/internal/agenttest"
 	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/agent/state"
 	"github.com/agentfootprint/agentfootprint-go/flow"
@@ -160,7 +161,7 @@ func TestComposedRecordRebuildsEveryInnerRequest(t *testing.T) {
 		}
 	}
 	decoded := func(t *testing.T, rec *record.Record) *record.Record {
-		back, _ := roundTrip(t, rec)
+		back, _ := agenttest.RoundTrip(t, rec)
 		return back
 	}
 
@@ -194,7 +195,7 @@ func TestComposedRecordRebuildsEveryInnerRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, "agent tool", ores.Record, 2+4)
-	oback, b := roundTrip(t, ores.Record)
+	oback, b := agenttest.RoundTrip(t, ores.Record)
 	check(t, "decoded agent tool", oback, 2+4)
 	tsub, ok := oback.Inner("q1")
 	if !ok {
@@ -226,7 +227,7 @@ func TestNestedAgentToolRecordDecodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, b := roundTrip(t, res.Record)
+	back, b := agenttest.RoundTrip(t, res.Record)
 	if again, _ := json.Marshal(back); string(again) != string(b) {
 		t.Error("the decoded record does not encode back to its bytes")
 	}
@@ -323,7 +324,7 @@ func TestDecodedInnerRecordIsTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, _ := roundTrip(t, res.Record)
+	back, _ := agenttest.RoundTrip(t, res.Record)
 	spans := func(rec *record.Record) []llm.Span {
 		in, ok := rec.Inner("agent:lead#1")
 		if !ok {
@@ -347,19 +348,4 @@ func TestDecodedInnerRecordIsTyped(t *testing.T) {
 	if d := cmp.Diff(live, decoded); d != "" || len(live) == 0 {
 		t.Errorf("last request's spans (-live +decoded):\n%s", d)
 	}
-}
-
-// roundTrip encodes rec and decodes it again, returning the decoded record
-// and the bytes.
-func roundTrip(t *testing.T, rec *record.Record) (*record.Record, []byte) {
-	t.Helper()
-	b, err := json.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := record.Decode(b)
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	return back, b
 }

@@ -1,7 +1,8 @@
 // Package agenttest holds the fixtures the tests of package agent and of
 // agent/compose share: a call counter, a tool that pauses for approval, a
-// tool whose result declares what it checked, scripted tool calls, and the
-// process CPU clock the side-by-side benchmarks read. Only tests import it.
+// tool whose result declares what it checked, scripted tool calls, a record
+// round trip, and the process CPU clock the side-by-side benchmarks read.
+// Only tests import it.
 package agenttest
 
 import (
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"github.com/agentfootprint/agentfootprint-go/llm"
 	"github.com/agentfootprint/agentfootprint-go/tool"
 )
@@ -103,4 +105,19 @@ func CPUTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// RoundTrip encodes rec as JSON and decodes it again with record.Decode,
+// failing t on either error. It returns the decoded record and the bytes.
+func RoundTrip(t testing.TB, rec *record.Record) (*record.Record, []byte) {
+	t.Helper()
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := record.Decode(b)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return back, b
 }
