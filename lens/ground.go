@@ -6,9 +6,11 @@ package lens
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agentfootprint/agentfootprint-go/agent/record"
 	"slices"
 	"strconv"
+
+	"github.com/agentfootprint/agentfootprint-go/agent/record"
+	"github.com/agentfootprint/agentfootprint-go/coverage"
 )
 
 // ledgerRow is one findings ledger row in the table's columns; Detail holds
@@ -64,11 +66,30 @@ func groundOf(rec *record.Record, anchors map[string]string) ([]ledgerRow, []cov
 			CallAnchor: anchors[str(d["toolCallId"])]}
 		if p, ok := d["period"].(map[string]any); ok {
 			cr.Period = periodText(p)
-			cr.Verdict = verdictBadge(str(p["verdict"]))
+			cr.Verdict = verdictBadge(periodVerdict(p))
 		}
 		cov = append(cov, cr)
 	}
 	return out, cov
+}
+
+// periodVerdict is the verdict coverage gives the recorded period p (a
+// declaration keeps the spans, not the verdict), "" when p does not read
+// as a period.
+func periodVerdict(p map[string]any) string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return ""
+	}
+	var per coverage.Period
+	if json.Unmarshal(b, &per) != nil {
+		return ""
+	}
+	v, err := coverage.VerdictOf(per)
+	if err != nil {
+		return ""
+	}
+	return string(v)
 }
 
 // items prints a list of coverage items ({what, why}) one per line.

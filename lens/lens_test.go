@@ -95,6 +95,18 @@ func TestDemoPart1(t *testing.T) {
 	if want := map[string]bool{"service_status": false, "recent_deploys": false, "search_logs": true}; !equalMaps(got, want) {
 		t.Errorf("not-held badge by tool = %v, want %v", got, want)
 	}
+	// The coverage table gives search_logs' period its verdict, which the
+	// declaration does not store: coverage works it out from the spans.
+	covRows := regexp.MustCompile(`(?s)<tr><td>([a-z_]+)</td>(.*?)</tr>`).FindAllStringSubmatch(section(t, html, "ground"), -1)
+	periodBadge := map[string]bool{}
+	for _, r := range covRows {
+		if strings.Contains(r[2], "queried ") {
+			periodBadge[r[1]] = strings.Contains(r[2], "✖</span> not-held")
+		}
+	}
+	if !periodBadge["search_logs"] {
+		t.Errorf("the coverage table's period rows %v: want search_logs with the not-held badge", periodBadge)
+	}
 	// The backtrack's first suspect is the one explain ranks first, with its
 	// definition site.
 	ch, err := explain.Backtrack(rec, explain.Target{})
