@@ -181,12 +181,18 @@ func removable(bp Blueprint) []string {
 // forcedLabel is the rule label a forced unit is recorded with.
 const forcedLabel = "forced by an explain restoration probe"
 
-// forced rebuilds u so that it fires every iteration, keeping its id, kind,
-// text, slot and priority. Its definition site becomes this file, which the
+// forced rebuilds u so that it fires every iteration, keeping its id, text,
+// slot, priority and version. A fact or an instruction keeps its kind; any
+// other kind (a skill, a retrieved passage) has no always-on form, so it is
+// forced in as a steering unit with the same text, and the rerun's record
+// names it steering. Its definition site becomes this file, which the
 // rerun's record shows honestly.
 func forced(u *inject.Unit) (*inject.Unit, error) {
 	d := u.Definition()
 	opts := []inject.Option{inject.WithPriority(d.Priority)}
+	if d.Version != "" {
+		opts = append(opts, inject.WithVersion(d.Version))
+	}
 	if d.Slot == inject.SlotMessages {
 		opts = append(opts, inject.WithMessageSlot(d.Role))
 	}
