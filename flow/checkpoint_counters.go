@@ -43,8 +43,12 @@ func (c *Chart) checkCounters(cp *Checkpoint, rec *Record) error {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(cp.VisitCounts)) {
-		if !heads[k] {
+		if _, known := c.byID[k]; !known {
 			continue // refused with its own reason by Resume
+		}
+		if !heads[k] {
+			return &CheckpointError{Field: "visitCounts." + k,
+				Reason: fmt.Sprintf("names %q, which no loop returns to, so it has no visit count", k)}
 		}
 		if want := max(entries[k]-1, 0); cp.VisitCounts[k] != want {
 			return &CheckpointError{Field: "visitCounts." + k,

@@ -26,6 +26,7 @@ func TestResumeRefusesCountersTheLogContradicts(t *testing.T) {
 		{"execution count ahead", `"executionCount":7`, `"executionCount":70`, "executionCount", "is 70"},
 		{"visit count wrong", `"visitCounts":{"call-llm":1}`, `"visitCounts":{"call-llm":4}`, "visitCounts.call-llm", `is 4, but the log enters "call-llm" 2 time(s), so it must be 1`},
 		{"visit count lost", `"visitCounts":{"call-llm":1}`, `"visitCounts":{}`, "visitCounts.call-llm", "is missing"},
+		{"visit count of a node no loop returns to", `"visitCounts":{"call-llm":1}`, `"visitCounts":{"call-llm":1,"tool-calls":2}`, "visitCounts.tool-calls", `names "tool-calls", which no loop returns to`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
