@@ -13,7 +13,9 @@ import (
 	"github.com/agentfootprint/agentfootprint-go/internal/jcs"
 )
 
-// The identifiers written in every segment header and checked by the verifier.
+// The identifiers of the format: what segment headers, genesis records and the build
+// lookup name (the verifier checks the format, the hash algorithm and the canonical
+// scheme of each header, and the genesis record type).
 const (
 	// Format is the segment format id this library writes. Since /2 the whole header is
 	// bound: finalHash seals it with the last record's hash (see seal.go), and the

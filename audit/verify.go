@@ -12,7 +12,7 @@ import (
 // implementations; Malformed is this library's addition for files that do not decode.
 type Reason string
 
-// The verification failure reasons, in the order the checks run.
+// The verification failure reasons (Verify says the order its checks run in).
 const (
 	UnsupportedFormat Reason = "unsupported-format"
 	CountMismatch     Reason = "count-mismatch"

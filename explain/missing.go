@@ -28,7 +28,8 @@ type Missing struct {
 
 // MissingItem is an available unit or history message with no span in the
 // request, with the recorded reason (budget, policy, duplicate, window). An
-// empty reason means the record gives none, which is flagged.
+// empty reason means the record gives none; a unit the record shows placed
+// but without a span is also flagged (unit-placed-without-span).
 type MissingItem struct {
 	ID      string `json:"id"`
 	Kind    string `json:"kind"`

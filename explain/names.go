@@ -36,7 +36,8 @@ func suspectName(s Suspect, prior int) string {
 }
 
 // name is the spec in the suspect vocabulary: "unit:<id>", "tool:<name>", "message:<i>",
-// "force:<id>" or "input:<key>". ParseSuspect reads it back.
+// "force:<id>" or "input:<key>". ParseSuspect reads back all but the last, whose value
+// the name cannot carry.
 func (s Spec) name() string {
 	if s.kind == specMessage {
 		return string(specMessage) + ":" + strconv.Itoa(s.index)

@@ -26,7 +26,7 @@ func init() {
 	}
 }
 
-// Tokens returns the distinct tokens of s used for similarity: lower-cased,
+// tokenize returns the distinct tokens of s used for similarity: lower-cased,
 // split on anything that is not a letter or a digit, stop words removed,
 // a trailing "s" folded on tokens longer than three runes. Order is first
 // appearance.

@@ -334,7 +334,9 @@ func (c *Chart) subChartFor(rec *Record, run string) *Chart {
 
 // DecodeRecord decodes a record written by a run of this chart and converts
 // every value of a declared key back into its Go type; values of keys the
-// chart does not declare stay raw JSON. It refuses a malformed record with a
+// chart does not declare stay raw JSON, as do the values of attached logs (no
+// mount names their chart). It refuses bytes that do not decode as a record
+// with the decoder's error, and a record whose structure is wrong with a
 // [*CorruptLogError] naming the field.
 func (c *Chart) DecodeRecord(data []byte) (*Record, error) {
 	rec, err := decodeRecordJSON(data)

@@ -84,8 +84,9 @@ func WithClock(now func() time.Time) RunOption { return func(c *runConfig) { c.n
 // is returned, holding every stage that executed; only a Resume that refuses
 // its checkpoint returns a nil Result.
 type Result struct {
-	// Output is the return value of the last stage executed (the leaf, or
-	// the stage that broke).
+	// Output is the return value of the last top-level stage or fork child
+	// that ran (the leaf, or the stage that broke); a mount leaves it as it
+	// was, and a pausable stage clears it.
 	Output any
 	// Paused reports a run stopped by a pausable stage; Checkpoint resumes it.
 	Paused     bool
@@ -554,7 +555,7 @@ func (e *exec) end(s *Scope, err error, d *Decision, sub *SubflowRef) error {
 
 // detail returns the commit detail of the stage ending in s: the node's
 // previous detail when every field is unchanged (the usual case in a loop,
-// where a commit then costs 64 bytes instead of 192), a new one otherwise.
+// where a commit then costs 64 bytes instead of about 200), a new one otherwise.
 func (e *exec) detail(s *Scope, err error, d *Decision, sub *SubflowRef, ops []Op) *CommitDetail {
 	ns := &e.memo[s.n.idx]
 	prev := ns.prevDetail

@@ -36,7 +36,7 @@ const (
 	decLo, decHi = 2, 64
 	evLo, evHi   = 4, 64
 	strLo, strHi = 8, 256
-	opLo, opHi   = 4, 256 // 256 ops are 12 KiB
+	opLo, opHi   = 4, 256 // 256 ops are 14 KiB
 	ctlLo, ctlHi = 2, 64
 	recLo, recHi = 2, 16
 	ptrLo, ptrHi = 16, 256

@@ -148,9 +148,10 @@ func (e *ResultTooLargeError) Error() string {
 	return fmt.Sprintf("the result of %q from MCP server %q is %d bytes, over the %d-byte limit; it was not served", e.Tool, e.Server, e.Size, e.Limit)
 }
 
-// ToolChangedError is a call refused because the server's tool changed
-// (its input schema or description) or vanished since the list the tool
-// came from; List again to offer the current tool.
+// ToolChangedError is a call refused because the server's tool changed its
+// input schema or vanished since the list the tool came from; List again to
+// offer the current tool. A changed description is reported in the next
+// list's Changes and does not refuse the call.
 type ToolChangedError struct {
 	Server string
 	Tool   string

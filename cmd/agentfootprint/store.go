@@ -19,7 +19,7 @@ import (
 
 // storeFlagUsage describes --store the same way on every command.
 const storeFlagUsage = "where runs are kept: a SQLite file path or a postgres:// URL " +
-	"(default: agentfootprint/runs.db under $XDG_DATA_HOME, else ~/.local/share)"
+	"(default: agentfootprint/runs.db under $XDG_DATA_HOME, else ~/.local/share; on macOS and Windows the user config directory)"
 
 // addStoreFlag registers --store on cmd, writing the value to target.
 func addStoreFlag(cmd *cobra.Command, target *string) {

@@ -37,7 +37,8 @@ func newTraceCmd() *cobra.Command {
 			"it as OpenTelemetry spans following the GenAI conventions: invoke_agent for the turn, chat\n" +
 			"for each model call, execute_tool for each tool call, with what the answer rests on as\n" +
 			"agentfootprint.* attributes and span events (see docs/OBSERVABILITY.md).\n\n" +
-			"--otlp-endpoint URL sends them to a collector over OTLP/HTTP (default: $OTEL_EXPORTER_OTLP_ENDPOINT);\n" +
+			"--otlp-endpoint URL sends them to a collector over OTLP/HTTP (default:\n" +
+			"$OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else $OTEL_EXPORTER_OTLP_ENDPOINT);\n" +
 			"--trace-file FILE appends them to FILE as JSON lines. With neither, the JSON lines go to\n" +
 			"standard output. Message content and tool arguments are exported only when\n" +
 			"$OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT is true. An unknown id exits 2.",
@@ -68,7 +69,7 @@ func newTraceCmd() *cobra.Command {
 // when the flag is parsed, so a malformed one stops the command before it runs anything.
 func addTraceFlags(cmd *cobra.Command) {
 	cmd.Flags().Var(&endpointValue{}, flagOTLPEndpoint,
-		"send the run's OpenTelemetry spans to this OTLP/HTTP collector, such as http://127.0.0.1:4318 (default: $OTEL_EXPORTER_OTLP_ENDPOINT)")
+		"send the run's OpenTelemetry spans to this OTLP/HTTP collector, such as http://127.0.0.1:4318 (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else $OTEL_EXPORTER_OTLP_ENDPOINT)")
 	cmd.Flags().String(flagTraceFile, "", "append the run's OpenTelemetry spans to this file as JSON lines")
 }
 

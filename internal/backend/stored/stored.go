@@ -52,7 +52,8 @@ const (
 // marker opens every form.
 var marker = []byte("\x00afs")
 
-// version is the layout of the forms this package writes and reads.
+// version is the layout of the chunk forms this package writes and reads;
+// delta forms have a layout of their own (deltaVersion, deltaform.go).
 const version = 1
 
 // The form's flags byte.
